@@ -2,9 +2,9 @@
 // versions:
 // - protoc-gen-go-grpc v1.6.0
 // - protoc             (unknown)
-// source: mp/internal/v1/credentials.proto
+// source: mp/credentials/v1/credentials.proto
 
-package internalv1
+package credentialsv1
 
 import (
 	context "context"
@@ -19,7 +19,7 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	CredentialService_GetAppCredentials_FullMethodName = "/mp.internal.v1.CredentialService/GetAppCredentials"
+	CredentialService_GetAppCredentials_FullMethodName = "/mp.credentials.v1.CredentialService/GetAppCredentials"
 )
 
 // CredentialServiceClient is the client API for CredentialService service.
@@ -116,7 +116,7 @@ func _CredentialService_GetAppCredentials_Handler(srv interface{}, ctx context.C
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
 var CredentialService_ServiceDesc = grpc.ServiceDesc{
-	ServiceName: "mp.internal.v1.CredentialService",
+	ServiceName: "mp.credentials.v1.CredentialService",
 	HandlerType: (*CredentialServiceServer)(nil),
 	Methods: []grpc.MethodDesc{
 		{
@@ -125,5 +125,5 @@ var CredentialService_ServiceDesc = grpc.ServiceDesc{
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
-	Metadata: "mp/internal/v1/credentials.proto",
+	Metadata: "mp/credentials/v1/credentials.proto",
 }

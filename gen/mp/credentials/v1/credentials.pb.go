@@ -2,9 +2,9 @@
 // versions:
 // 	protoc-gen-go v1.36.12
 // 	protoc        (unknown)
-// source: mp/internal/v1/credentials.proto
+// source: mp/credentials/v1/credentials.proto
 
-package internalv1
+package credentialsv1
 
 import (
 	_ "buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
@@ -32,7 +32,7 @@ type GetAppCredentialsRequest struct {
 
 func (x *GetAppCredentialsRequest) Reset() {
 	*x = GetAppCredentialsRequest{}
-	mi := &file_mp_internal_v1_credentials_proto_msgTypes[0]
+	mi := &file_mp_credentials_v1_credentials_proto_msgTypes[0]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -44,7 +44,7 @@ func (x *GetAppCredentialsRequest) String() string {
 func (*GetAppCredentialsRequest) ProtoMessage() {}
 
 func (x *GetAppCredentialsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_internal_v1_credentials_proto_msgTypes[0]
+	mi := &file_mp_credentials_v1_credentials_proto_msgTypes[0]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -57,7 +57,7 @@ func (x *GetAppCredentialsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetAppCredentialsRequest.ProtoReflect.Descriptor instead.
 func (*GetAppCredentialsRequest) Descriptor() ([]byte, []int) {
-	return file_mp_internal_v1_credentials_proto_rawDescGZIP(), []int{0}
+	return file_mp_credentials_v1_credentials_proto_rawDescGZIP(), []int{0}
 }
 
 func (x *GetAppCredentialsRequest) GetClientId() string {
@@ -79,7 +79,7 @@ type AppSecret struct {
 
 func (x *AppSecret) Reset() {
 	*x = AppSecret{}
-	mi := &file_mp_internal_v1_credentials_proto_msgTypes[1]
+	mi := &file_mp_credentials_v1_credentials_proto_msgTypes[1]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -91,7 +91,7 @@ func (x *AppSecret) String() string {
 func (*AppSecret) ProtoMessage() {}
 
 func (x *AppSecret) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_internal_v1_credentials_proto_msgTypes[1]
+	mi := &file_mp_credentials_v1_credentials_proto_msgTypes[1]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -104,7 +104,7 @@ func (x *AppSecret) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AppSecret.ProtoReflect.Descriptor instead.
 func (*AppSecret) Descriptor() ([]byte, []int) {
-	return file_mp_internal_v1_credentials_proto_rawDescGZIP(), []int{1}
+	return file_mp_credentials_v1_credentials_proto_rawDescGZIP(), []int{1}
 }
 
 func (x *AppSecret) GetSecret() []byte {
@@ -141,7 +141,7 @@ type AppCredentials struct {
 
 func (x *AppCredentials) Reset() {
 	*x = AppCredentials{}
-	mi := &file_mp_internal_v1_credentials_proto_msgTypes[2]
+	mi := &file_mp_credentials_v1_credentials_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -153,7 +153,7 @@ func (x *AppCredentials) String() string {
 func (*AppCredentials) ProtoMessage() {}
 
 func (x *AppCredentials) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_internal_v1_credentials_proto_msgTypes[2]
+	mi := &file_mp_credentials_v1_credentials_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -166,7 +166,7 @@ func (x *AppCredentials) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AppCredentials.ProtoReflect.Descriptor instead.
 func (*AppCredentials) Descriptor() ([]byte, []int) {
-	return file_mp_internal_v1_credentials_proto_rawDescGZIP(), []int{2}
+	return file_mp_credentials_v1_credentials_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *AppCredentials) GetAppId() string {
@@ -241,7 +241,7 @@ type GetAppCredentialsResponse struct {
 
 func (x *GetAppCredentialsResponse) Reset() {
 	*x = GetAppCredentialsResponse{}
-	mi := &file_mp_internal_v1_credentials_proto_msgTypes[3]
+	mi := &file_mp_credentials_v1_credentials_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -253,7 +253,7 @@ func (x *GetAppCredentialsResponse) String() string {
 func (*GetAppCredentialsResponse) ProtoMessage() {}
 
 func (x *GetAppCredentialsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_internal_v1_credentials_proto_msgTypes[3]
+	mi := &file_mp_credentials_v1_credentials_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -266,7 +266,7 @@ func (x *GetAppCredentialsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetAppCredentialsResponse.ProtoReflect.Descriptor instead.
 func (*GetAppCredentialsResponse) Descriptor() ([]byte, []int) {
-	return file_mp_internal_v1_credentials_proto_rawDescGZIP(), []int{3}
+	return file_mp_credentials_v1_credentials_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *GetAppCredentialsResponse) GetData() *AppCredentials {
@@ -276,18 +276,18 @@ func (x *GetAppCredentialsResponse) GetData() *AppCredentials {
 	return nil
 }
 
-var File_mp_internal_v1_credentials_proto protoreflect.FileDescriptor
+var File_mp_credentials_v1_credentials_proto protoreflect.FileDescriptor
 
-const file_mp_internal_v1_credentials_proto_rawDesc = "" +
+const file_mp_credentials_v1_credentials_proto_rawDesc = "" +
 	"\n" +
-	" mp/internal/v1/credentials.proto\x12\x0emp.internal.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"C\n" +
+	"#mp/credentials/v1/credentials.proto\x12\x11mp.credentials.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"C\n" +
 	"\x18GetAppCredentialsRequest\x12'\n" +
 	"\tclient_id\x18\x01 \x01(\tB\n" +
 	"\xbaH\ar\x05\x10\x01\x18\x80\x01R\bclientId\"^\n" +
 	"\tAppSecret\x12\x16\n" +
 	"\x06secret\x18\x01 \x01(\fR\x06secret\x129\n" +
 	"\n" +
-	"expires_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\texpiresAt\"\xe6\x02\n" +
+	"expires_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\texpiresAt\"\xe9\x02\n" +
 	"\x0eAppCredentials\x12\x15\n" +
 	"\x06app_id\x18\x01 \x01(\tR\x05appId\x12\x1b\n" +
 	"\tclient_id\x18\x02 \x01(\tR\bclientId\x12\x1d\n" +
@@ -297,40 +297,40 @@ const file_mp_internal_v1_credentials_proto_rawDesc = "" +
 	"\x06scopes\x18\x05 \x03(\tR\x06scopes\x12\x16\n" +
 	"\x06active\x18\x06 \x01(\bR\x06active\x128\n" +
 	"\x19app_rate_limit_per_minute\x18\a \x01(\x03R\x15appRateLimitPerMinute\x12@\n" +
-	"\x1daccount_rate_limit_per_minute\x18\b \x01(\x03R\x19accountRateLimitPerMinute\x123\n" +
-	"\asecrets\x18\t \x03(\v2\x19.mp.internal.v1.AppSecretR\asecrets\"O\n" +
-	"\x19GetAppCredentialsResponse\x122\n" +
-	"\x04data\x18\x01 \x01(\v2\x1e.mp.internal.v1.AppCredentialsR\x04data2}\n" +
-	"\x11CredentialService\x12h\n" +
-	"\x11GetAppCredentials\x12(.mp.internal.v1.GetAppCredentialsRequest\x1a).mp.internal.v1.GetAppCredentialsResponseB\xc2\x01\n" +
-	"\x12com.mp.internal.v1B\x10CredentialsProtoP\x01Z@github.com/mallplatform/partnerapi/gen/mp/internal/v1;internalv1\xa2\x02\x03MIX\xaa\x02\x0eMp.Internal.V1\xca\x02\x0eMp\\Internal\\V1\xe2\x02\x1aMp\\Internal\\V1\\GPBMetadata\xea\x02\x10Mp::Internal::V1b\x06proto3"
+	"\x1daccount_rate_limit_per_minute\x18\b \x01(\x03R\x19accountRateLimitPerMinute\x126\n" +
+	"\asecrets\x18\t \x03(\v2\x1c.mp.credentials.v1.AppSecretR\asecrets\"R\n" +
+	"\x19GetAppCredentialsResponse\x125\n" +
+	"\x04data\x18\x01 \x01(\v2!.mp.credentials.v1.AppCredentialsR\x04data2\x83\x01\n" +
+	"\x11CredentialService\x12n\n" +
+	"\x11GetAppCredentials\x12+.mp.credentials.v1.GetAppCredentialsRequest\x1a,.mp.credentials.v1.GetAppCredentialsResponseB\xd7\x01\n" +
+	"\x15com.mp.credentials.v1B\x10CredentialsProtoP\x01ZFgithub.com/mallplatform/partnerapi/gen/mp/credentials/v1;credentialsv1\xa2\x02\x03MCX\xaa\x02\x11Mp.Credentials.V1\xca\x02\x11Mp\\Credentials\\V1\xe2\x02\x1dMp\\Credentials\\V1\\GPBMetadata\xea\x02\x13Mp::Credentials::V1b\x06proto3"
 
 var (
-	file_mp_internal_v1_credentials_proto_rawDescOnce sync.Once
-	file_mp_internal_v1_credentials_proto_rawDescData []byte
+	file_mp_credentials_v1_credentials_proto_rawDescOnce sync.Once
+	file_mp_credentials_v1_credentials_proto_rawDescData []byte
 )
 
-func file_mp_internal_v1_credentials_proto_rawDescGZIP() []byte {
-	file_mp_internal_v1_credentials_proto_rawDescOnce.Do(func() {
-		file_mp_internal_v1_credentials_proto_rawDescData = protoimpl.X.CompressGZIP(unsafe.Slice(unsafe.StringData(file_mp_internal_v1_credentials_proto_rawDesc), len(file_mp_internal_v1_credentials_proto_rawDesc)))
+func file_mp_credentials_v1_credentials_proto_rawDescGZIP() []byte {
+	file_mp_credentials_v1_credentials_proto_rawDescOnce.Do(func() {
+		file_mp_credentials_v1_credentials_proto_rawDescData = protoimpl.X.CompressGZIP(unsafe.Slice(unsafe.StringData(file_mp_credentials_v1_credentials_proto_rawDesc), len(file_mp_credentials_v1_credentials_proto_rawDesc)))
 	})
-	return file_mp_internal_v1_credentials_proto_rawDescData
+	return file_mp_credentials_v1_credentials_proto_rawDescData
 }
 
-var file_mp_internal_v1_credentials_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
-var file_mp_internal_v1_credentials_proto_goTypes = []any{
-	(*GetAppCredentialsRequest)(nil),  // 0: mp.internal.v1.GetAppCredentialsRequest
-	(*AppSecret)(nil),                 // 1: mp.internal.v1.AppSecret
-	(*AppCredentials)(nil),            // 2: mp.internal.v1.AppCredentials
-	(*GetAppCredentialsResponse)(nil), // 3: mp.internal.v1.GetAppCredentialsResponse
+var file_mp_credentials_v1_credentials_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
+var file_mp_credentials_v1_credentials_proto_goTypes = []any{
+	(*GetAppCredentialsRequest)(nil),  // 0: mp.credentials.v1.GetAppCredentialsRequest
+	(*AppSecret)(nil),                 // 1: mp.credentials.v1.AppSecret
+	(*AppCredentials)(nil),            // 2: mp.credentials.v1.AppCredentials
+	(*GetAppCredentialsResponse)(nil), // 3: mp.credentials.v1.GetAppCredentialsResponse
 	(*timestamppb.Timestamp)(nil),     // 4: google.protobuf.Timestamp
 }
-var file_mp_internal_v1_credentials_proto_depIdxs = []int32{
-	4, // 0: mp.internal.v1.AppSecret.expires_at:type_name -> google.protobuf.Timestamp
-	1, // 1: mp.internal.v1.AppCredentials.secrets:type_name -> mp.internal.v1.AppSecret
-	2, // 2: mp.internal.v1.GetAppCredentialsResponse.data:type_name -> mp.internal.v1.AppCredentials
-	0, // 3: mp.internal.v1.CredentialService.GetAppCredentials:input_type -> mp.internal.v1.GetAppCredentialsRequest
-	3, // 4: mp.internal.v1.CredentialService.GetAppCredentials:output_type -> mp.internal.v1.GetAppCredentialsResponse
+var file_mp_credentials_v1_credentials_proto_depIdxs = []int32{
+	4, // 0: mp.credentials.v1.AppSecret.expires_at:type_name -> google.protobuf.Timestamp
+	1, // 1: mp.credentials.v1.AppCredentials.secrets:type_name -> mp.credentials.v1.AppSecret
+	2, // 2: mp.credentials.v1.GetAppCredentialsResponse.data:type_name -> mp.credentials.v1.AppCredentials
+	0, // 3: mp.credentials.v1.CredentialService.GetAppCredentials:input_type -> mp.credentials.v1.GetAppCredentialsRequest
+	3, // 4: mp.credentials.v1.CredentialService.GetAppCredentials:output_type -> mp.credentials.v1.GetAppCredentialsResponse
 	4, // [4:5] is the sub-list for method output_type
 	3, // [3:4] is the sub-list for method input_type
 	3, // [3:3] is the sub-list for extension type_name
@@ -338,26 +338,26 @@ var file_mp_internal_v1_credentials_proto_depIdxs = []int32{
 	0, // [0:3] is the sub-list for field type_name
 }
 
-func init() { file_mp_internal_v1_credentials_proto_init() }
-func file_mp_internal_v1_credentials_proto_init() {
-	if File_mp_internal_v1_credentials_proto != nil {
+func init() { file_mp_credentials_v1_credentials_proto_init() }
+func file_mp_credentials_v1_credentials_proto_init() {
+	if File_mp_credentials_v1_credentials_proto != nil {
 		return
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
-			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mp_internal_v1_credentials_proto_rawDesc), len(file_mp_internal_v1_credentials_proto_rawDesc)),
+			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mp_credentials_v1_credentials_proto_rawDesc), len(file_mp_credentials_v1_credentials_proto_rawDesc)),
 			NumEnums:      0,
 			NumMessages:   4,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
-		GoTypes:           file_mp_internal_v1_credentials_proto_goTypes,
-		DependencyIndexes: file_mp_internal_v1_credentials_proto_depIdxs,
-		MessageInfos:      file_mp_internal_v1_credentials_proto_msgTypes,
+		GoTypes:           file_mp_credentials_v1_credentials_proto_goTypes,
+		DependencyIndexes: file_mp_credentials_v1_credentials_proto_depIdxs,
+		MessageInfos:      file_mp_credentials_v1_credentials_proto_msgTypes,
 	}.Build()
-	File_mp_internal_v1_credentials_proto = out.File
-	file_mp_internal_v1_credentials_proto_goTypes = nil
-	file_mp_internal_v1_credentials_proto_depIdxs = nil
+	File_mp_credentials_v1_credentials_proto = out.File
+	file_mp_credentials_v1_credentials_proto_goTypes = nil
+	file_mp_credentials_v1_credentials_proto_depIdxs = nil
 }

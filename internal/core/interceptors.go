@@ -1,0 +1,228 @@
+package core
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"buf.build/go/protovalidate"
+	"go.uber.org/zap"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/mallplatform/partnerapi/internal/apierr"
+	"github.com/mallplatform/partnerapi/internal/ids"
+	"github.com/mallplatform/partnerapi/internal/policy"
+	"github.com/mallplatform/partnerapi/internal/principal"
+)
+
+type interceptors struct {
+	log       *zap.Logger
+	token     []byte
+	table     *policy.Table
+	sellers   SellerTokenVerifier
+	validator protovalidate.Validator
+	metrics   *Metrics
+}
+
+// unary is the whole chain, outermost first:
+//
+//	recovery → request id → logging → metrics → error conversion →
+//	internal credential + principal → seller token + scope → validation
+//
+// Error conversion sits outside authentication so that every failure, not
+// only the handler's, leaves as a status with the platform's ErrorInfo;
+// validation runs last so that callers without access learn nothing about
+// the request schema.
+func (ic *interceptors) unary() []grpc.UnaryServerInterceptor {
+	return []grpc.UnaryServerInterceptor{
+		ic.recovery,
+		ic.requestID,
+		ic.logging,
+		ic.observe,
+		ic.convertErrors,
+		ic.authenticate,
+		ic.authorize,
+		ic.validate,
+	}
+}
+
+func (ic *interceptors) recovery(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (resp any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			ic.log.Error("panic in handler", zap.String("method", info.FullMethod), zap.Any("panic", r), zap.ByteString("stack", debug.Stack()))
+			err = apierr.ToStatus(apierr.New(apierr.Internal, "internal error")).Err()
+		}
+	}()
+	return next(ctx, req)
+}
+
+type requestIDKey struct{}
+
+// RequestID returns the id of the request being served.
+func RequestID(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey{}).(string)
+	return id
+}
+
+func (ic *interceptors) requestID(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
+	md, _ := metadata.FromIncomingContext(ctx)
+	id := ""
+	if v := md.Get(principal.KeyRequestID); len(v) > 0 && validRequestID(v[0]) {
+		id = v[0]
+	} else {
+		id = ids.New("req")
+	}
+	return next(context.WithValue(ctx, requestIDKey{}, id), req)
+}
+
+func validRequestID(s string) bool {
+	if len(s) == 0 || len(s) > 128 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+func (ic *interceptors) logging(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
+	start := time.Now()
+	resp, err := next(ctx, req)
+	if ce := ic.log.Check(zap.InfoLevel, "rpc"); ce != nil {
+		st := status.Convert(err)
+		reason, _ := apierr.FromStatus(st)
+		fields := []zap.Field{
+			zap.String("method", info.FullMethod),
+			zap.String("request_id", RequestID(ctx)),
+			zap.String("code", st.Code().String()),
+			zap.Duration("duration", time.Since(start)),
+		}
+		if err != nil {
+			fields = append(fields, zap.String("reason", apierr.Name(reason)))
+		}
+		ce.Write(fields...)
+	}
+	return resp, err
+}
+
+func (ic *interceptors) observe(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
+	if ic.metrics == nil {
+		return next(ctx, req)
+	}
+	start := time.Now()
+	resp, err := next(ctx, req)
+	ic.metrics.observe(info.FullMethod, status.Code(err).String(), time.Since(start))
+	return resp, err
+}
+
+func (ic *interceptors) convertErrors(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
+	resp, err := next(ctx, req)
+	if err == nil {
+		return resp, nil
+	}
+	if _, ok := apierr.As(err); !ok {
+		if _, isStatus := status.FromError(err); !isStatus || status.Code(err) == 0 {
+			ic.log.Error("internal error", zap.String("method", info.FullMethod), zap.String("request_id", RequestID(ctx)), zap.Error(err))
+		}
+	}
+	return nil, apierr.ToStatus(err).Err()
+}
+
+// exempt methods answer without the internal credential: load balancers
+// probe health without secrets.
+func exempt(fullMethod string) bool {
+	return strings.HasPrefix(fullMethod, "/grpc.health.v1.Health/")
+}
+
+func (ic *interceptors) authenticate(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
+	if exempt(info.FullMethod) {
+		return next(ctx, req)
+	}
+	md, _ := metadata.FromIncomingContext(ctx)
+	if !ic.credentialOK(md) {
+		return nil, apierr.New(apierr.Unauthorized, "missing or invalid internal credential")
+	}
+	if p, ok := principal.FromMetadata(md); ok {
+		ctx = principal.NewContext(ctx, p)
+	}
+	return next(ctx, req)
+}
+
+func (ic *interceptors) credentialOK(md metadata.MD) bool {
+	for _, v := range md.Get("authorization") {
+		token, found := strings.CutPrefix(v, "Bearer ")
+		if found && subtle.ConstantTimeCompare([]byte(token), ic.token) == 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// authorize applies the method's policy: the app's scope, then the seller
+// token. Internal callers without a partner principal are trusted to name the
+// seller they act for.
+func (ic *interceptors) authorize(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
+	if exempt(info.FullMethod) {
+		return next(ctx, req)
+	}
+	m, ok := ic.table.Method(info.FullMethod)
+	if !ok {
+		return nil, apierr.New(apierr.NotFound, "unknown method")
+	}
+	p, isPartner := principal.FromContext(ctx)
+	if !isPartner {
+		if m.SellerToken() {
+			md, _ := metadata.FromIncomingContext(ctx)
+			seller := ""
+			if v := md.Get(principal.KeySellerID); len(v) > 0 {
+				seller = v[0]
+			}
+			if seller == "" {
+				return nil, apierr.New(apierr.SellerTokenRequired, "this method acts for a seller: send "+principal.KeySellerID)
+			}
+			ctx = principal.WithSeller(ctx, seller)
+		}
+		return next(ctx, req)
+	}
+	if !p.HasScope(m.Scope()) {
+		return nil, apierr.Newf(apierr.Forbidden, "the app lacks the scope %s", m.Scope())
+	}
+	if m.SellerToken() {
+		if p.SellerID == "" || p.AccessToken == "" {
+			return nil, apierr.New(apierr.SellerTokenRequired, "this endpoint needs the seller access token and seller id headers")
+		}
+		if err := ic.sellers.VerifySellerToken(ctx, p.AppID, p.SellerID, p.AccessToken); err != nil {
+			return nil, err
+		}
+		ctx = principal.WithSeller(ctx, p.SellerID)
+	}
+	return next(ctx, req)
+}
+
+func (ic *interceptors) validate(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
+	msg, ok := req.(proto.Message)
+	if !ok {
+		return next(ctx, req)
+	}
+	if err := ic.validator.Validate(msg); err != nil {
+		var verr *protovalidate.ValidationError
+		if errors.As(err, &verr) {
+			bodyField := ""
+			if m, found := ic.table.Method(info.FullMethod); found {
+				bodyField = m.BodyField
+			}
+			return nil, apierr.New(apierr.ValidationError, describeViolations(msg, verr, bodyField))
+		}
+		return nil, err
+	}
+	return next(ctx, req)
+}

@@ -1,0 +1,62 @@
+package core
+
+import (
+	"strconv"
+	"strings"
+
+	"buf.build/go/protovalidate"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// describeViolations renders validation failures as one message naming each
+// field by its wire (JSON) path as the partner sent it: the HTTP body field's
+// name is dropped, because the body is that field.
+func describeViolations(req proto.Message, verr *protovalidate.ValidationError, bodyField string) string {
+	parts := make([]string, 0, len(verr.Violations))
+	for _, v := range verr.Violations {
+		path := wirePath(req.ProtoReflect().Descriptor(), v, bodyField)
+		msg := v.Proto.GetMessage()
+		if msg == "" {
+			msg = "is invalid (" + v.Proto.GetRuleId() + ")"
+		}
+		if path == "" {
+			parts = append(parts, msg)
+			continue
+		}
+		parts = append(parts, path+": "+msg)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func wirePath(md protoreflect.MessageDescriptor, v *protovalidate.Violation, bodyField string) string {
+	var b strings.Builder
+	for i, el := range v.Proto.GetField().GetElements() {
+		var fd protoreflect.FieldDescriptor
+		if md != nil {
+			fd = md.Fields().ByNumber(protoreflect.FieldNumber(el.GetFieldNumber()))
+		}
+		name := el.GetFieldName()
+		if fd != nil {
+			name = fd.JSONName()
+		}
+		isBody := i == 0 && bodyField != "" && bodyField != "*" && el.GetFieldName() == bodyField
+		if !isBody {
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(name)
+		}
+		switch {
+		case el.HasIndex():
+			b.WriteString("[" + strconv.FormatUint(el.GetIndex(), 10) + "]")
+		case el.HasStringKey():
+			b.WriteString("[" + strconv.Quote(el.GetStringKey()) + "]")
+		}
+		md = nil
+		if fd != nil && fd.Message() != nil {
+			md = fd.Message()
+		}
+	}
+	return b.String()
+}

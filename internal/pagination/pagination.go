@@ -1,0 +1,112 @@
+// Package pagination holds the listing conventions every list endpoint
+// shares: page and limit defaults, and opaque keyset cursors. Listings are
+// keyset-paginated under the hood (stable under inserts); `page` is honoured
+// too, as an offset into the same order, for clients that count pages.
+package pagination
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/mallplatform/partnerapi/internal/apierr"
+)
+
+const (
+	// DefaultLimit is the page size when the request names none.
+	DefaultLimit = 20
+	// MaxLimit is the largest page size the spec allows.
+	MaxLimit = 100
+	// maxPage bounds offsets so a page number cannot force a huge scan.
+	maxPage = 100000
+)
+
+// Request is a listing's paging input, already validated for range.
+type Request struct {
+	Page   int32 // 0 when not sent
+	Limit  int32 // 0 when not sent
+	Cursor string
+}
+
+// Cursor is the decoded position after the last item of a page.
+type Cursor struct {
+	// Page is the number of the page the cursor leads to.
+	Page int32 `json:"p"`
+	// Filter fingerprints the filters and sort the cursor was issued for: a
+	// cursor replayed with other filters is rejected rather than misread.
+	Filter string `json:"f"`
+	// The sort key of the last item: a time, a number, or neither, then its id.
+	Time *time.Time `json:"t,omitempty"`
+	Num  *int64     `json:"n,omitempty"`
+	ID   string     `json:"i"`
+}
+
+// Window is a resolved request: either a keyset position (After != nil) or
+// an offset.
+type Window struct {
+	Page   int32
+	Limit  int
+	Offset int
+	After  *Cursor
+}
+
+// Resolve turns a request into a window. filter fingerprints the listing's
+// filters (see Fingerprint).
+func Resolve(r Request, filter string) (Window, error) {
+	limit := int(r.Limit)
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	if limit > MaxLimit {
+		limit = MaxLimit
+	}
+	if r.Cursor != "" {
+		c, err := Decode(r.Cursor)
+		if err != nil {
+			return Window{}, err
+		}
+		if c.Filter != filter {
+			return Window{}, apierr.New(apierr.BadRequest, "cursor was issued for other filters or sort; start again without it")
+		}
+		return Window{Page: c.Page, Limit: limit, After: &c}, nil
+	}
+	page := r.Page
+	if page <= 0 {
+		page = 1
+	}
+	if page > maxPage {
+		return Window{}, apierr.Newf(apierr.ValidationError, "page: must be at most %d; use the cursor to go further", maxPage)
+	}
+	return Window{Page: page, Limit: limit, Offset: int(page-1) * limit}, nil
+}
+
+// Next is the cursor for the page after w, positioned after the given last
+// item; call it only when more items exist.
+func (w Window) Next(filter string, lastTime *time.Time, lastNum *int64, lastID string) string {
+	return Encode(Cursor{Page: w.Page + 1, Filter: filter, Time: lastTime, Num: lastNum, ID: lastID})
+}
+
+// Encode makes a cursor opaque.
+func Encode(c Cursor) string {
+	b, _ := json.Marshal(c)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// Decode reads a cursor; anything malformed is BAD_REQUEST.
+func Decode(s string) (Cursor, error) {
+	var c Cursor
+	raw, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil || json.Unmarshal(raw, &c) != nil || c.ID == "" || c.Page < 2 {
+		return Cursor{}, apierr.New(apierr.BadRequest, "cursor is not one this platform issued")
+	}
+	return c, nil
+}
+
+// Fingerprint summarises a listing's filters for Cursor.Filter.
+func Fingerprint(parts ...string) string {
+	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
+	return hex.EncodeToString(sum[:6])
+}

@@ -1,0 +1,34 @@
+package platform
+
+import (
+	"context"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/keepalive"
+)
+
+// bearer adds the internal credential to every call to core.
+type bearer string
+
+func (b bearer) GetRequestMetadata(context.Context, ...string) (map[string]string, error) {
+	return map[string]string{"authorization": "Bearer " + string(b)}, nil
+}
+
+// RequireTransportSecurity is false: core's port is internal and reached over
+// the cluster network; mTLS, where wanted, is added by the mesh.
+func (bearer) RequireTransportSecurity() bool { return false }
+
+// DialCore connects to the core tier with the internal credential. The
+// connection is lazy: it is established on first use and re-established on
+// failure, so a gateway may start before core.
+func DialCore(target, internalToken string, extra ...grpc.DialOption) (*grpc.ClientConn, error) {
+	opts := append([]grpc.DialOption{
+		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithPerRPCCredentials(bearer(internalToken)),
+		grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 30 * time.Second, Timeout: 10 * time.Second, PermitWithoutStream: true}),
+		grpc.WithDefaultServiceConfig(`{"loadBalancingConfig":[{"round_robin":{}}]}`),
+	}, extra...)
+	return grpc.NewClient(target, opts...)
+}

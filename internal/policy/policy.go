@@ -1,0 +1,274 @@
+// Package policy reads the per-method policy declared in the protos
+// ((mp.options.v1.policy) and google.api.http) into one table. The gateway
+// routes and guards requests with it; core's interceptors enforce the same
+// entries, so no route literal or scope is written twice in Go.
+package policy
+
+import (
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+
+	"google.golang.org/genproto/googleapis/api/annotations"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+
+	optionsv1 "github.com/mallplatform/partnerapi/gen/mp/options/v1"
+)
+
+// DefaultMaxBodyBytes is the platform's request body cap (1 MiB).
+const DefaultMaxBodyBytes = 1 << 20
+
+// PackagePrefix selects the platform's own proto packages.
+const PackagePrefix = "mp."
+
+// Method is one RPC with its policy and HTTP bindings.
+type Method struct {
+	// FullMethod is the gRPC method name, "/mp.orders.v1.OrdersService/GetOrder".
+	FullMethod string
+	Desc       protoreflect.MethodDescriptor
+	Policy     *optionsv1.Policy
+	Routes     []*Route
+	// BodyField is the request field the HTTP body fills: "" (no body), "*" or a field name.
+	BodyField string
+	// PathFields are the request fields bound from the path.
+	PathFields map[string]bool
+}
+
+// Scope is the scope the method requires ("" when any verified app may call).
+func (m *Method) Scope() string { return m.Policy.GetScope() }
+
+// SellerToken reports whether the seller headers are required.
+func (m *Method) SellerToken() bool { return m.Policy.GetSellerToken() }
+
+// SuccessStatus is the HTTP status of a successful answer.
+func (m *Method) SuccessStatus() int {
+	if s := m.Policy.GetSuccessStatus(); s != 0 {
+		return int(s)
+	}
+	return http.StatusOK
+}
+
+// MaxBodyBytes is the route's body cap.
+func (m *Method) MaxBodyBytes() int64 {
+	if n := m.Policy.GetMaxBodyBytes(); n > 0 {
+		return n
+	}
+	return DefaultMaxBodyBytes
+}
+
+// Route is one HTTP binding of a method.
+type Route struct {
+	HTTPMethod string
+	Template   string
+	Method     *Method
+	segments   []segment
+}
+
+type segment struct {
+	literal  string
+	variable string // field name when the segment is {field}
+}
+
+// Table is the policy of every routed or internal method of the platform.
+type Table struct {
+	methods map[string]*Method
+	routes  []*Route
+}
+
+// Load builds the table from every service of the platform's packages linked
+// into the binary. A method with an HTTP binding and no policy is an error:
+// the gateway fails closed rather than serving an unguarded route.
+func Load() (*Table, error) {
+	return LoadFrom(protoregistry.GlobalFiles)
+}
+
+// LoadFrom is Load over an explicit registry (tests).
+func LoadFrom(files *protoregistry.Files) (*Table, error) {
+	t := &Table{methods: map[string]*Method{}}
+	var errs []string
+	files.RangeFiles(func(fd protoreflect.FileDescriptor) bool {
+		if !strings.HasPrefix(string(fd.Package()), PackagePrefix) {
+			return true
+		}
+		services := fd.Services()
+		for i := 0; i < services.Len(); i++ {
+			sd := services.Get(i)
+			methods := sd.Methods()
+			for j := 0; j < methods.Len(); j++ {
+				m, err := newMethod(methods.Get(j))
+				if err != nil {
+					errs = append(errs, err.Error())
+					continue
+				}
+				t.methods[m.FullMethod] = m
+				t.routes = append(t.routes, m.Routes...)
+			}
+		}
+		return true
+	})
+	if len(errs) > 0 {
+		sort.Strings(errs)
+		return nil, fmt.Errorf("policy: %s", strings.Join(errs, "; "))
+	}
+	// Literal segments win over variables where two templates overlap
+	// (/orders/bulk-cancel before /orders/{id}).
+	sort.SliceStable(t.routes, func(i, j int) bool { return t.routes[i].literalScore() > t.routes[j].literalScore() })
+	return t, nil
+}
+
+func newMethod(md protoreflect.MethodDescriptor) (*Method, error) {
+	full := "/" + string(md.Parent().FullName()) + "/" + string(md.Name())
+	m := &Method{FullMethod: full, Desc: md, PathFields: map[string]bool{}}
+	opts := md.Options()
+	if p, ok := proto.GetExtension(opts, optionsv1.E_Policy).(*optionsv1.Policy); ok && p != nil && proto.HasExtension(opts, optionsv1.E_Policy) {
+		m.Policy = p
+	}
+	rule, _ := proto.GetExtension(opts, annotations.E_Http).(*annotations.HttpRule)
+	if rule == nil || !proto.HasExtension(opts, annotations.E_Http) {
+		if m.Policy == nil {
+			// Internal methods carry no HTTP binding; they still get an
+			// (empty) policy so core's interceptors treat them uniformly.
+			m.Policy = &optionsv1.Policy{}
+		}
+		return m, nil
+	}
+	if m.Policy == nil {
+		return nil, fmt.Errorf("%s has an HTTP binding but no (mp.options.v1.policy)", full)
+	}
+	rules := append([]*annotations.HttpRule{rule}, rule.GetAdditionalBindings()...)
+	for _, r := range rules {
+		verb, tmpl := ruleVerb(r)
+		if verb == "" {
+			return nil, fmt.Errorf("%s: unsupported HTTP rule", full)
+		}
+		route, err := newRoute(m, verb, tmpl)
+		if err != nil {
+			return nil, err
+		}
+		m.Routes = append(m.Routes, route)
+		if r.GetBody() != "" {
+			m.BodyField = r.GetBody()
+		}
+	}
+	return m, nil
+}
+
+func ruleVerb(r *annotations.HttpRule) (string, string) {
+	switch p := r.GetPattern().(type) {
+	case *annotations.HttpRule_Get:
+		return http.MethodGet, p.Get
+	case *annotations.HttpRule_Post:
+		return http.MethodPost, p.Post
+	case *annotations.HttpRule_Put:
+		return http.MethodPut, p.Put
+	case *annotations.HttpRule_Delete:
+		return http.MethodDelete, p.Delete
+	case *annotations.HttpRule_Patch:
+		return http.MethodPatch, p.Patch
+	}
+	return "", ""
+}
+
+func newRoute(m *Method, verb, tmpl string) (*Route, error) {
+	if !strings.HasPrefix(tmpl, "/") {
+		return nil, fmt.Errorf("%s: template %q must start with /", m.FullMethod, tmpl)
+	}
+	r := &Route{HTTPMethod: verb, Template: tmpl, Method: m}
+	for _, part := range strings.Split(tmpl[1:], "/") {
+		if strings.HasPrefix(part, "{") && strings.HasSuffix(part, "}") {
+			name := part[1 : len(part)-1]
+			if strings.ContainsAny(name, "=*.") {
+				return nil, fmt.Errorf("%s: only single-segment variables are supported, got %q", m.FullMethod, part)
+			}
+			r.segments = append(r.segments, segment{variable: name})
+			m.PathFields[name] = true
+			continue
+		}
+		r.segments = append(r.segments, segment{literal: part})
+	}
+	return r, nil
+}
+
+func (r *Route) literalScore() int {
+	n := 0
+	for _, s := range r.segments {
+		if s.variable == "" {
+			n++
+		}
+	}
+	return n
+}
+
+// match reports whether path (decoded, leading slash) fits the template. A
+// trailing slash or an empty variable segment never matches.
+func (r *Route) match(path string) bool {
+	rest := path[1:]
+	for i, s := range r.segments {
+		part := rest
+		if j := strings.IndexByte(rest, '/'); j >= 0 {
+			if i == len(r.segments)-1 {
+				return false
+			}
+			part, rest = rest[:j], rest[j+1:]
+		} else {
+			if i != len(r.segments)-1 {
+				return false
+			}
+			rest = ""
+		}
+		if s.variable != "" {
+			if part == "" {
+				return false
+			}
+		} else if part != s.literal {
+			return false
+		}
+	}
+	return true
+}
+
+// Method returns the policy of a gRPC method.
+func (t *Table) Method(fullMethod string) (*Method, bool) {
+	m, ok := t.methods[fullMethod]
+	return m, ok
+}
+
+// Methods lists every method in the table.
+func (t *Table) Methods() []*Method {
+	out := make([]*Method, 0, len(t.methods))
+	for _, m := range t.methods {
+		out = append(out, m)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].FullMethod < out[j].FullMethod })
+	return out
+}
+
+// Routes lists every HTTP binding.
+func (t *Table) Routes() []*Route { return t.routes }
+
+// Match finds the route for an HTTP request. It returns the route, or a nil
+// route and http.StatusNotFound (no template fits the path) or
+// http.StatusMethodNotAllowed (a template fits, not with this verb) together
+// with the verbs allowed on the path.
+func (t *Table) Match(httpMethod, path string) (*Route, int, []string) {
+	if path == "" || path[0] != '/' {
+		return nil, http.StatusNotFound, nil
+	}
+	var allowed []string
+	for _, r := range t.routes {
+		if !r.match(path) {
+			continue
+		}
+		if r.HTTPMethod == httpMethod {
+			return r, http.StatusOK, nil
+		}
+		allowed = append(allowed, r.HTTPMethod)
+	}
+	if len(allowed) > 0 {
+		return nil, http.StatusMethodNotAllowed, allowed
+	}
+	return nil, http.StatusNotFound, nil
+}

@@ -1,0 +1,85 @@
+package policy_test
+
+import (
+	"net/http"
+	"testing"
+
+	_ "github.com/mallplatform/partnerapi/gen/mp/auth/v1"
+	_ "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
+	_ "github.com/mallplatform/partnerapi/gen/mp/credentials/v1"
+	_ "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
+	_ "github.com/mallplatform/partnerapi/gen/mp/payouts/v1"
+	_ "github.com/mallplatform/partnerapi/gen/mp/sandbox/v1"
+	"github.com/mallplatform/partnerapi/internal/policy"
+)
+
+func TestSpecEndpointPolicies(t *testing.T) {
+	table, err := policy.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Scope and seller-token columns of the spec's endpoint table.
+	cases := []struct {
+		verb, path, scope string
+		seller            bool
+		status            int
+	}{
+		{"GET", "/open/v1/categories", "catalog:read", false, 200},
+		{"GET", "/open/v1/categories/100017/attributes", "catalog:read", false, 200},
+		{"POST", "/open/v1/products", "catalog:write", true, 201},
+		{"PUT", "/open/v1/products/prd_1", "catalog:write", true, 200},
+		{"GET", "/open/v1/products", "catalog:read", true, 200},
+		{"GET", "/open/v1/orders", "orders:read", true, 200},
+		{"GET", "/open/v1/orders/ord_1", "orders:read", true, 200},
+		{"GET", "/open/v1/usage", "", false, 200},
+		{"GET", "/open/v1/payouts", "", false, 200},
+	}
+	for _, c := range cases {
+		r, status, _ := table.Match(c.verb, c.path)
+		if status != http.StatusOK || r == nil {
+			t.Errorf("%s %s: no route (status %d)", c.verb, c.path, status)
+			continue
+		}
+		m := r.Method
+		if m.Scope() != c.scope || m.SellerToken() != c.seller || m.SuccessStatus() != c.status {
+			t.Errorf("%s %s: scope=%q seller=%v status=%d, want %q %v %d", c.verb, c.path, m.Scope(), m.SellerToken(), m.SuccessStatus(), c.scope, c.seller, c.status)
+		}
+		if m.MaxBodyBytes() != 1048576 {
+			t.Errorf("%s %s: body cap %d", c.verb, c.path, m.MaxBodyBytes())
+		}
+	}
+}
+
+func TestMatchMisses(t *testing.T) {
+	table, err := policy.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		verb, path string
+		status     int
+	}{
+		{"GET", "/open/v1/nothing", 404},
+		{"GET", "/open/v1/orders/", 404},
+		{"GET", "/open/v1/orders//", 404},
+		{"GET", "/open/v1/categories/x/attributes/y", 404},
+		{"DELETE", "/open/v1/orders/ord_1", 405},
+		{"POST", "/open/v1/categories", 405},
+		{"GET", "open/v1/orders", 404},
+	} {
+		if _, status, _ := table.Match(c.verb, c.path); status != c.status {
+			t.Errorf("%s %s: status %d, want %d", c.verb, c.path, status, c.status)
+		}
+	}
+}
+
+func TestInternalMethodsHaveEmptyPolicy(t *testing.T) {
+	table, err := policy.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, ok := table.Method("/mp.credentials.v1.CredentialService/GetAppCredentials")
+	if !ok || len(m.Routes) != 0 || m.Policy == nil {
+		t.Fatalf("internal method: %+v %v", m, ok)
+	}
+}

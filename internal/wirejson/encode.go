@@ -1,0 +1,270 @@
+package wirejson
+
+import (
+	"encoding/base64"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// TimeLayout is how timestamps travel: ISO-8601 in UTC with milliseconds.
+const TimeLayout = "2006-01-02T15:04:05.000Z07:00"
+
+// Marshal renders m as wire JSON.
+func Marshal(m proto.Message) ([]byte, error) {
+	return AppendMessage(make([]byte, 0, 512), m)
+}
+
+// AppendMessage appends m's wire JSON to b.
+func AppendMessage(b []byte, m proto.Message) ([]byte, error) {
+	return appendMessage(b, m.ProtoReflect())
+}
+
+// AppendFields appends m's fields without the surrounding braces (the
+// envelope writer embeds them next to "success").
+func AppendFields(b []byte, m proto.Message) ([]byte, bool, error) {
+	return appendFields(b, m.ProtoReflect(), false)
+}
+
+func appendMessage(b []byte, m protoreflect.Message) ([]byte, error) {
+	p := planFor(m.Descriptor())
+	switch p.wellKnown {
+	case wkTimestamp:
+		return appendTimestamp(b, m), nil
+	case wkValue:
+		return appendValue(b, m)
+	case wkStruct:
+		return appendStruct(b, m)
+	case wkListValue:
+		return appendListValue(b, m)
+	}
+	if p.jsonArray != nil {
+		return appendList(b, p.jsonArray, m.Get(p.jsonArray.fd).List())
+	}
+	b = append(b, '{')
+	b, _, err := appendFields(b, m, false)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
+}
+
+func appendFields(b []byte, m protoreflect.Message, wroteAny bool) ([]byte, bool, error) {
+	p := planFor(m.Descriptor())
+	var err error
+	for _, fp := range p.fields {
+		fd := fp.fd
+		switch {
+		case fd.IsList():
+			l := m.Get(fd).List()
+			if l.Len() == 0 && fp.presence == presenceOmitEmpty {
+				continue
+			}
+			b = comma(b, &wroteAny)
+			b = append(b, fp.key...)
+			if fp.objectEntries {
+				b, err = appendEntries(b, l)
+			} else {
+				b, err = appendList(b, fp, l)
+			}
+		case fd.IsMap():
+			mp := m.Get(fd).Map()
+			if mp.Len() == 0 && fp.presence == presenceOmitEmpty {
+				continue
+			}
+			b = comma(b, &wroteAny)
+			b = append(b, fp.key...)
+			b, err = appendMap(b, fd, mp)
+		default:
+			if fp.tracksPresence && !m.Has(fd) {
+				if fp.presence != presenceNull {
+					continue
+				}
+				b = comma(b, &wroteAny)
+				b = append(b, fp.key...)
+				b = append(b, "null"...)
+				continue
+			}
+			b = comma(b, &wroteAny)
+			b = append(b, fp.key...)
+			b, err = appendSingular(b, fd, m.Get(fd))
+		}
+		if err != nil {
+			return nil, false, err
+		}
+	}
+	return b, wroteAny, nil
+}
+
+func comma(b []byte, wroteAny *bool) []byte {
+	if *wroteAny {
+		b = append(b, ',')
+	}
+	*wroteAny = true
+	return b
+}
+
+func appendList(b []byte, fp *fieldPlan, l protoreflect.List) ([]byte, error) {
+	b = append(b, '[')
+	var err error
+	for i := 0; i < l.Len(); i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if b, err = appendSingular(b, fp.fd, l.Get(i)); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
+}
+
+// appendEntries writes a list of {key, value} messages as one JSON object in
+// list order.
+func appendEntries(b []byte, l protoreflect.List) ([]byte, error) {
+	b = append(b, '{')
+	for i := 0; i < l.Len(); i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		e := l.Get(i).Message()
+		fields := e.Descriptor().Fields()
+		b = appendString(b, e.Get(fields.Get(0)).String())
+		b = append(b, ':')
+		b = appendString(b, e.Get(fields.Get(1)).String())
+	}
+	return append(b, '}'), nil
+}
+
+func appendMap(b []byte, fd protoreflect.FieldDescriptor, mp protoreflect.Map) ([]byte, error) {
+	keys := make([]protoreflect.MapKey, 0, mp.Len())
+	mp.Range(func(k protoreflect.MapKey, _ protoreflect.Value) bool {
+		keys = append(keys, k)
+		return true
+	})
+	sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
+	b = append(b, '{')
+	var err error
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, k.String())
+		b = append(b, ':')
+		if b, err = appendSingular(b, fd.MapValue(), mp.Get(k)); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+func appendSingular(b []byte, fd protoreflect.FieldDescriptor, v protoreflect.Value) ([]byte, error) {
+	switch fd.Kind() {
+	case protoreflect.BoolKind:
+		return strconv.AppendBool(b, v.Bool()), nil
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind,
+		protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		return strconv.AppendInt(b, v.Int(), 10), nil
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind, protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return strconv.AppendUint(b, v.Uint(), 10), nil
+	case protoreflect.FloatKind, protoreflect.DoubleKind:
+		return appendFloat(b, v.Float())
+	case protoreflect.StringKind:
+		return appendString(b, v.String()), nil
+	case protoreflect.BytesKind:
+		b = append(b, '"')
+		b = base64.StdEncoding.AppendEncode(b, v.Bytes())
+		return append(b, '"'), nil
+	case protoreflect.EnumKind:
+		wire, ok := enumPlanFor(fd.Enum()).toWire[v.Enum()]
+		if !ok {
+			return append(b, "null"...), nil
+		}
+		return appendString(b, wire), nil
+	case protoreflect.MessageKind, protoreflect.GroupKind:
+		return appendMessage(b, v.Message())
+	}
+	return nil, fmt.Errorf("wirejson: unsupported kind %v", fd.Kind())
+}
+
+func appendFloat(b []byte, f float64) ([]byte, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil, fmt.Errorf("wirejson: %v is not representable in JSON", f)
+	}
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	return strconv.AppendFloat(b, f, format, -1, 64), nil
+}
+
+func appendTimestamp(b []byte, m protoreflect.Message) []byte {
+	fields := m.Descriptor().Fields()
+	secs := m.Get(fields.ByNumber(1)).Int()
+	nanos := m.Get(fields.ByNumber(2)).Int()
+	t := time.Unix(secs, nanos).UTC()
+	b = append(b, '"')
+	b = t.AppendFormat(b, TimeLayout)
+	return append(b, '"')
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString writes s as a JSON string. Invalid UTF-8 becomes U+FFFD, and
+// U+2028/U+2029 are escaped so the output is also valid JavaScript.
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// AppendString appends s as a JSON string literal.
+func AppendString(b []byte, s string) []byte { return appendString(b, s) }

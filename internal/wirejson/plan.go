@@ -1,0 +1,138 @@
+// Package wirejson renders and reads protobuf messages as the spec's JSON:
+// field names from json_name, int64 as JSON numbers (never strings), enums by
+// their wire_name option, timestamps as ISO-8601 in UTC, and absent/null/zero
+// exactly as each field's (mp.options.v1.field) presence says. Decoding is
+// strict: unknown fields, wrong types and duplicate keys are reported with the
+// path of the offending value.
+//
+// protojson cannot express these conventions (it writes int64 as strings and
+// never writes null for unset fields), so the platform owns this codec. Field
+// plans are computed once per message type and cached.
+package wirejson
+
+import (
+	"strconv"
+	"sync"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	optionsv1 "github.com/mallplatform/partnerapi/gen/mp/options/v1"
+)
+
+type wellKnown int
+
+const (
+	wkNone wellKnown = iota
+	wkTimestamp
+	wkValue
+	wkStruct
+	wkListValue
+)
+
+type fieldPlan struct {
+	fd             protoreflect.FieldDescriptor
+	name           string
+	key            []byte // `"name":`
+	presence       optionsv1.Presence
+	objectEntries  bool
+	tracksPresence bool
+}
+
+type messagePlan struct {
+	fields    []*fieldPlan
+	byName    map[string]*fieldPlan
+	wellKnown wellKnown
+	// jsonArray: the message travels as the JSON array of its one repeated field.
+	jsonArray *fieldPlan
+}
+
+type enumPlan struct {
+	toWire   map[protoreflect.EnumNumber]string
+	fromWire map[string]protoreflect.EnumNumber
+	names    string // "a, b, c" for error messages
+}
+
+var (
+	messagePlans sync.Map // protoreflect.FullName → *messagePlan
+	enumPlans    sync.Map // protoreflect.FullName → *enumPlan
+)
+
+func planFor(md protoreflect.MessageDescriptor) *messagePlan {
+	if p, ok := messagePlans.Load(md.FullName()); ok {
+		return p.(*messagePlan)
+	}
+	p := buildPlan(md)
+	actual, _ := messagePlans.LoadOrStore(md.FullName(), p)
+	return actual.(*messagePlan)
+}
+
+func buildPlan(md protoreflect.MessageDescriptor) *messagePlan {
+	p := &messagePlan{byName: map[string]*fieldPlan{}}
+	switch md.FullName() {
+	case "google.protobuf.Timestamp":
+		p.wellKnown = wkTimestamp
+	case "google.protobuf.Value":
+		p.wellKnown = wkValue
+	case "google.protobuf.Struct":
+		p.wellKnown = wkStruct
+	case "google.protobuf.ListValue":
+		p.wellKnown = wkListValue
+	}
+	fields := md.Fields()
+	for i := 0; i < fields.Len(); i++ {
+		fd := fields.Get(i)
+		fp := &fieldPlan{
+			fd:             fd,
+			name:           fd.JSONName(),
+			tracksPresence: fd.HasPresence() && !fd.IsList() && !fd.IsMap(),
+		}
+		fp.key = append(appendString(nil, fp.name), ':')
+		if opt, ok := proto.GetExtension(fd.Options(), optionsv1.E_Field).(*optionsv1.Field); ok && opt != nil {
+			fp.presence = opt.GetPresence()
+			fp.objectEntries = opt.GetObjectEntries()
+		}
+		p.fields = append(p.fields, fp)
+		p.byName[fp.name] = fp
+	}
+	if isArray, _ := proto.GetExtension(md.Options(), optionsv1.E_JsonArray).(bool); isArray && len(p.fields) == 1 && p.fields[0].fd.IsList() {
+		p.jsonArray = p.fields[0]
+	}
+	return p
+}
+
+func enumPlanFor(ed protoreflect.EnumDescriptor) *enumPlan {
+	if p, ok := enumPlans.Load(ed.FullName()); ok {
+		return p.(*enumPlan)
+	}
+	p := &enumPlan{toWire: map[protoreflect.EnumNumber]string{}, fromWire: map[string]protoreflect.EnumNumber{}}
+	values := ed.Values()
+	for i := 0; i < values.Len(); i++ {
+		v := values.Get(i)
+		wire, _ := proto.GetExtension(v.Options(), optionsv1.E_WireName).(string)
+		if wire == "" {
+			continue // UNSPECIFIED and internal values never travel
+		}
+		p.toWire[v.Number()] = wire
+		p.fromWire[wire] = v.Number()
+		if p.names != "" {
+			p.names += ", "
+		}
+		p.names += wire
+	}
+	actual, _ := enumPlans.LoadOrStore(ed.FullName(), p)
+	return actual.(*enumPlan)
+}
+
+// EnumWireName is the wire spelling of an enum value ("" when it has none).
+func EnumWireName(ed protoreflect.EnumDescriptor, n protoreflect.EnumNumber) string {
+	return enumPlanFor(ed).toWire[n]
+}
+
+// ParseEnum reads an enum value from its wire spelling.
+func ParseEnum(ed protoreflect.EnumDescriptor, s string) (protoreflect.EnumNumber, bool) {
+	n, ok := enumPlanFor(ed).fromWire[s]
+	return n, ok
+}
+
+func quote(s string) string { return strconv.Quote(s) }

@@ -1,0 +1,69 @@
+package auth
+
+import (
+	"context"
+	"time"
+)
+
+// App is a partner app as the auth service sees it.
+type App struct {
+	ID                 string
+	ClientID           string
+	Name               string
+	AccountID          string
+	Environment        string
+	Scopes             []string
+	Active             bool
+	RateLimitPerMinute *int
+	SecretCiphertext   []byte
+	PreviousCiphertext []byte
+	PreviousExpiresAt  *time.Time
+	RedirectURIs       []string
+	// AccountRateLimitPerMinute is the owning account's override, if any.
+	AccountRateLimitPerMinute *int
+}
+
+// Account is a developer account.
+type Account struct {
+	ID                 string
+	Name               string
+	Email              string
+	RateLimitPerMinute *int
+}
+
+// Seller is a shop.
+type Seller struct {
+	ID       string
+	Name     string
+	ShopName string
+	TestShop bool
+}
+
+// Authorization is a seller's grant to an app.
+type Authorization struct {
+	ID               string
+	AppID            string
+	SellerID         string
+	Scopes           []string
+	AccessTokenHash  string
+	AccessExpiresAt  time.Time
+	RefreshTokenHash string
+	RefreshExpiresAt time.Time
+	RevokedAt        *time.Time
+}
+
+// Store is the auth service's storage.
+type Store interface {
+	AppByClientID(ctx context.Context, clientID string) (*App, error)
+	AuthorizationByAccessHash(ctx context.Context, hash string) (*Authorization, error)
+	CreateAccount(ctx context.Context, a *Account, now time.Time) error
+	CreateApp(ctx context.Context, a *App, now time.Time) error
+	CreateSeller(ctx context.Context, s *Seller, now time.Time) error
+	CreateAuthorization(ctx context.Context, a *Authorization, now time.Time) error
+	CountApps(ctx context.Context) (int, error)
+}
+
+// errNotFound is what stores return for a missing row.
+type notFoundError struct{ what string }
+
+func (e notFoundError) Error() string { return e.what + " not found" }

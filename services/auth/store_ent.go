@@ -1,0 +1,125 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/mallplatform/partnerapi/ent"
+	"github.com/mallplatform/partnerapi/ent/app"
+	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
+)
+
+// EntStore is Store on ent.
+type EntStore struct {
+	client *ent.Client
+}
+
+// NewEntStore returns the ent-backed store.
+func NewEntStore(client *ent.Client) *EntStore { return &EntStore{client: client} }
+
+// AppByClientID loads an app and its account's rate override.
+func (s *EntStore) AppByClientID(ctx context.Context, clientID string) (*App, error) {
+	row, err := s.client.App.Query().Where(app.ClientID(clientID)).WithAccount().Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, notFoundError{"app"}
+	}
+	if err != nil {
+		return nil, err
+	}
+	a := &App{
+		ID:                 row.ID,
+		ClientID:           row.ClientID,
+		Name:               row.Name,
+		AccountID:          row.AccountID,
+		Environment:        string(row.Environment),
+		Scopes:             row.Scopes,
+		Active:             row.Active,
+		RateLimitPerMinute: row.RateLimitPerMinute,
+		SecretCiphertext:   row.SecretCiphertext,
+		PreviousExpiresAt:  row.PreviousSecretExpiresAt,
+		RedirectURIs:       row.RedirectUris,
+	}
+	if row.PreviousSecretCiphertext != nil {
+		a.PreviousCiphertext = *row.PreviousSecretCiphertext
+	}
+	if row.Edges.Account != nil {
+		a.AccountRateLimitPerMinute = row.Edges.Account.RateLimitPerMinute
+	}
+	return a, nil
+}
+
+// AuthorizationByAccessHash finds a grant by its access token's hash.
+func (s *EntStore) AuthorizationByAccessHash(ctx context.Context, hash string) (*Authorization, error) {
+	row, err := s.client.SellerAuthorization.Query().Where(sellerauthorization.AccessTokenHash(hash)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, notFoundError{"authorization"}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Authorization{
+		ID:               row.ID,
+		AppID:            row.AppID,
+		SellerID:         row.SellerID,
+		Scopes:           row.Scopes,
+		AccessTokenHash:  row.AccessTokenHash,
+		AccessExpiresAt:  row.AccessExpiresAt,
+		RefreshTokenHash: row.RefreshTokenHash,
+		RefreshExpiresAt: row.RefreshExpiresAt,
+		RevokedAt:        row.RevokedAt,
+	}, nil
+}
+
+// CreateAccount inserts a developer account.
+func (s *EntStore) CreateAccount(ctx context.Context, a *Account, now time.Time) error {
+	return s.client.DeveloperAccount.Create().
+		SetID(a.ID).SetName(a.Name).SetEmail(a.Email).
+		SetNillableRateLimitPerMinute(a.RateLimitPerMinute).
+		SetCreatedAt(now).Exec(ctx)
+}
+
+// CreateApp inserts an app.
+func (s *EntStore) CreateApp(ctx context.Context, a *App, now time.Time) error {
+	c := s.client.App.Create().
+		SetID(a.ID).SetClientID(a.ClientID).SetName(a.Name).SetAccountID(a.AccountID).
+		SetEnvironment(app.Environment(a.Environment)).SetScopes(a.Scopes).SetActive(a.Active).
+		SetNillableRateLimitPerMinute(a.RateLimitPerMinute).
+		SetSecretCiphertext(a.SecretCiphertext).
+		SetRedirectUris(nonNil(a.RedirectURIs)).
+		SetCreatedAt(now).SetUpdatedAt(now)
+	return c.Exec(ctx)
+}
+
+// CreateSeller inserts a shop.
+func (s *EntStore) CreateSeller(ctx context.Context, sl *Seller, now time.Time) error {
+	return s.client.Seller.Create().
+		SetID(sl.ID).SetName(sl.Name).SetShopName(sl.ShopName).SetTestShop(sl.TestShop).
+		SetCreatedAt(now).Exec(ctx)
+}
+
+// CreateAuthorization inserts a grant.
+func (s *EntStore) CreateAuthorization(ctx context.Context, a *Authorization, now time.Time) error {
+	return s.client.SellerAuthorization.Create().
+		SetID(a.ID).SetAppID(a.AppID).SetSellerID(a.SellerID).SetScopes(a.Scopes).
+		SetAccessTokenHash(a.AccessTokenHash).SetAccessExpiresAt(a.AccessExpiresAt).
+		SetRefreshTokenHash(a.RefreshTokenHash).SetRefreshExpiresAt(a.RefreshExpiresAt).
+		SetCreatedAt(now).Exec(ctx)
+}
+
+// CountApps counts every app (the dev role seeds only an empty database).
+func (s *EntStore) CountApps(ctx context.Context) (int, error) {
+	return s.client.App.Query().Count(ctx)
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func isNotFound(err error) bool {
+	var nf notFoundError
+	return errors.As(err, &nf)
+}
