@@ -1,0 +1,61 @@
+package schema
+
+import (
+	"regexp"
+
+	"entgo.io/ent"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+)
+
+// sha256Hex is the only accepted shape of a stored token: storing anything
+// else would mean a raw token slipped through.
+var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// SellerAuthorization is a seller's grant to an app, created by the consent
+// flow. Tokens are never stored, only their SHA-256 so a database leak does not
+// leak usable credentials; lookups hash the presented token first.
+type SellerAuthorization struct {
+	ent.Schema
+}
+
+func (SellerAuthorization) Fields() []ent.Field {
+	return []ent.Field{
+		idField(),
+		field.String("app_id").NotEmpty().Immutable(),
+		field.String("seller_id").NotEmpty().Immutable(),
+		field.JSON("scopes", []string{}).Default([]string{}),
+		field.String("access_token_hash").MaxLen(64).Match(sha256Hex).Unique().Sensitive(),
+		field.Time("access_expires_at"),
+		field.String("refresh_token_hash").MaxLen(64).Match(sha256Hex).Unique().Sensitive(),
+		field.Time("refresh_expires_at"),
+		field.Time("revoked_at").Optional().Nillable(),
+		createdAt(),
+	}
+}
+
+func (SellerAuthorization) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("app", App.Type).
+			Ref("seller_authorizations").
+			Field("app_id").
+			Unique().
+			Required().
+			Immutable(),
+		edge.From("seller", Seller.Type).
+			Ref("authorizations").
+			Field("seller_id").
+			Unique().
+			Required().
+			Immutable(),
+	}
+}
+
+func (SellerAuthorization) Indexes() []ent.Index {
+	return []ent.Index{
+		index.Fields("app_id", "seller_id"),
+		// Revoking everything a seller granted (or listing it) scans by seller.
+		index.Fields("seller_id"),
+	}
+}

@@ -1,0 +1,158 @@
+// Package dbtest gives storage tests a real, empty, fully migrated database:
+// a fresh PostgreSQL database per call (dropped afterwards) and an SQLite file
+// in the test's temp dir, so the same contract tests run on both backends.
+//
+// When PostgreSQL does not answer, PostgreSQL tests are skipped on a
+// developer machine but fail when CI=true: CI must never pass by skipping.
+package dbtest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/mallplatform/partnerapi/internal/db"
+	"github.com/mallplatform/partnerapi/internal/db/schemadiff"
+)
+
+// AdminDSN returns POSTGRES_ADMIN_DSN or the local default; the role must be
+// allowed to CREATE and DROP DATABASE.
+func AdminDSN() string { return schemadiff.AdminDSN() }
+
+// RequirePostgres returns the admin DSN when PostgreSQL answers, and
+// otherwise skips the test (fails it under CI=true).
+func RequirePostgres(t testing.TB) string {
+	t.Helper()
+	dsn := AdminDSN()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err == nil {
+		err = conn.Ping(ctx)
+		conn.Close(ctx)
+	}
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("dbtest: PostgreSQL is required under CI=true but does not answer at POSTGRES_ADMIN_DSN: %v", err)
+		}
+		t.Skipf("dbtest: PostgreSQL not available (%v); set POSTGRES_ADMIN_DSN or start it", err)
+	}
+	return dsn
+}
+
+// Postgres creates a uniquely named database, applies the migrations and
+// registers cleanups that close and drop it.
+func Postgres(t testing.TB) *db.DB {
+	t.Helper()
+	dsn := EmptyPostgres(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	d, err := db.Open(ctx, db.Config{Driver: db.DriverPostgres, DSN: dsn, MaxOpenConns: 8})
+	if err != nil {
+		t.Fatalf("dbtest: open: %v", err)
+	}
+	// Registered after EmptyPostgres's drop, so it runs before it (cleanups
+	// are LIFO).
+	t.Cleanup(func() { _ = d.Close() })
+	if err := db.Migrate(ctx, d.SQL); err != nil {
+		t.Fatalf("dbtest: migrate: %v", err)
+	}
+	return d
+}
+
+// EmptyPostgres creates a uniquely named, empty database (no migrations) and
+// returns its DSN; a cleanup drops it. For tests of the migrate role itself.
+func EmptyPostgres(t testing.TB) string {
+	t.Helper()
+	adminDSN := RequirePostgres(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+
+	name := databaseName()
+	admin, err := pgx.Connect(ctx, adminDSN)
+	if err != nil {
+		t.Fatalf("dbtest: connect admin: %v", err)
+	}
+	defer admin.Close(ctx)
+	ident := pgx.Identifier{name}.Sanitize()
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+ident); err != nil {
+		t.Fatalf("dbtest: create database %s: %v", name, err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		admin, err := pgx.Connect(ctx, adminDSN)
+		if err != nil {
+			t.Errorf("dbtest: drop database %s: %v", name, err)
+			return
+		}
+		defer admin.Close(ctx)
+		// FORCE ends connections a test leaked, which would otherwise block
+		// the drop and leave databases behind.
+		if _, err := admin.Exec(ctx, "DROP DATABASE IF EXISTS "+ident+" WITH (FORCE)"); err != nil {
+			t.Errorf("dbtest: drop database %s: %v", name, err)
+		}
+	})
+	dsn, err := schemadiff.WithDatabase(adminDSN, name)
+	if err != nil {
+		t.Fatalf("dbtest: %v", err)
+	}
+	return dsn
+}
+
+// SQLite opens a new database file in the test's temp dir with the schema
+// created by ent.
+func SQLite(t testing.TB) *db.DB {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	path := filepath.Join(t.TempDir(), "test.db")
+	d, err := db.Open(ctx, db.Config{Driver: db.DriverSQLite, DSN: path})
+	if err != nil {
+		t.Fatalf("dbtest: open SQLite: %v", err)
+	}
+	t.Cleanup(func() { _ = d.Close() })
+	if err := db.CreateSchema(ctx, d.Ent); err != nil {
+		t.Fatalf("dbtest: create SQLite schema: %v", err)
+	}
+	return d
+}
+
+// ForEachDriver runs fn as a subtest on PostgreSQL and on SQLite, each with
+// its own fresh database.
+func ForEachDriver(t *testing.T, fn func(t *testing.T, d *db.DB)) {
+	t.Helper()
+	t.Run(db.DriverPostgres, func(t *testing.T) { fn(t, Postgres(t)) })
+	t.Run(db.DriverSQLite, func(t *testing.T) { fn(t, SQLite(t)) })
+}
+
+var unsafeChars = regexp.MustCompile(`[^a-z0-9_]+`)
+
+// databaseName is test_<package>_<random>: the package (from the test
+// binary's name) tells whose database a leftover is, the random part keeps
+// parallel tests and packages apart.
+func databaseName() string {
+	pkg := strings.TrimSuffix(filepath.Base(os.Args[0]), ".test")
+	pkg = strings.TrimSuffix(pkg, ".exe")
+	pkg = strings.Trim(unsafeChars.ReplaceAllString(strings.ToLower(pkg), "_"), "_")
+	if pkg == "" {
+		pkg = "pkg"
+	}
+	// PostgreSQL truncates identifiers at 63 bytes; keep the random part.
+	if len(pkg) > 40 {
+		pkg = pkg[:40]
+	}
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err)
+	}
+	return "test_" + pkg + "_" + hex.EncodeToString(b[:])
+}
