@@ -1,0 +1,227 @@
+package admission_test
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/mallplatform/partnerapi/gateway/admission"
+	"github.com/mallplatform/partnerapi/gateway/admission/admissiontest"
+)
+
+// runID keeps keys of concurrent test runs on one Redis apart.
+var runID = func() string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}()
+
+// redisAddr returns the Redis the tests use. A developer without Redis gets
+// a skip; CI, where Redis is part of the contract, gets a failure.
+func redisAddr(tb testing.TB) string {
+	tb.Helper()
+	addr := os.Getenv("REDIS_ADDR")
+	if addr == "" {
+		addr = "127.0.0.1:6379"
+	}
+	c := redis.NewClient(&redis.Options{Addr: addr, DialTimeout: time.Second, MaxRetries: -1})
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := c.Ping(ctx).Err(); err != nil {
+		if os.Getenv("CI") == "true" {
+			tb.Fatalf("redis at %s does not answer: %v", addr, err)
+		}
+		tb.Skipf("redis at %s does not answer (%v); set REDIS_ADDR or start redis-server", addr, err)
+	}
+	return addr
+}
+
+// testPrefix is the same for every call within one test, so that two stores
+// made for it share state, and different for every other test and run.
+func testPrefix(tb testing.TB) string {
+	sum := sha256.Sum256([]byte(tb.Name()))
+	return "mptest:" + runID + ":" + hex.EncodeToString(sum[:6]) + ":"
+}
+
+// newRedisStore returns a store with its own client on the test's prefix and
+// removes the prefix's keys when the test ends, since the Redis is shared.
+func newRedisStore(tb testing.TB, addr string) *admission.Redis {
+	tb.Helper()
+	prefix := testPrefix(tb)
+	s, err := admission.NewRedis(admission.RedisConfig{Addr: addr, Prefix: prefix})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { deleteKeys(tb, addr, prefix) })
+	return s
+}
+
+func deleteKeys(tb testing.TB, addr, prefix string) {
+	c := redis.NewClient(&redis.Options{Addr: addr})
+	defer c.Close()
+	ctx := context.Background()
+	iter := c.Scan(ctx, 0, prefix+"*", 1000).Iterator()
+	var keys []string
+	for iter.Next(ctx) {
+		keys = append(keys, iter.Val())
+	}
+	if err := iter.Err(); err != nil {
+		tb.Logf("cleaning %s*: %v", prefix, err)
+		return
+	}
+	for len(keys) > 0 {
+		n := min(len(keys), 500)
+		c.Unlink(ctx, keys[:n]...)
+		keys = keys[n:]
+	}
+}
+
+func TestRedisContract(t *testing.T) {
+	addr := redisAddr(t)
+	newStore := func(t *testing.T) admission.Store { return newRedisStore(t, addr) }
+	admissiontest.Run(t, newStore)
+	admissiontest.RunShared(t, newStore)
+}
+
+func TestRedisConfigValidate(t *testing.T) {
+	shared := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
+	defer shared.Close()
+	for name, c := range map[string]admission.RedisConfig{
+		"nothing":         {},
+		"client and addr": {Client: shared, Addr: "127.0.0.1:6379"},
+		"client and db":   {Client: shared, DB: 2},
+		"negative db":     {Addr: "127.0.0.1:6379", DB: -1},
+		"hash tag prefix": {Addr: "127.0.0.1:6379", Prefix: "{mp}:"},
+		"brace in prefix": {Addr: "127.0.0.1:6379", Prefix: "mp}"},
+	} {
+		if c.Validate() == nil {
+			t.Errorf("%s: accepted", name)
+		}
+		if _, err := admission.NewRedis(c); err == nil {
+			t.Errorf("%s: NewRedis accepted it", name)
+		}
+	}
+	for name, c := range map[string]admission.RedisConfig{
+		"addr":   {Addr: "127.0.0.1:6379"},
+		"client": {Client: shared, Prefix: "gw:"},
+	} {
+		if err := c.Validate(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+func TestRedisSharedClientStaysOpen(t *testing.T) {
+	addr := redisAddr(t)
+	shared := redis.NewClient(&redis.Options{Addr: addr})
+	defer shared.Close()
+	s, err := admission.NewRedis(admission.RedisConfig{Client: shared, Prefix: testPrefix(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { deleteKeys(t, addr, testPrefix(t)) })
+	req := admission.Request{NonceKey: admission.NonceKey("acct_1", "app_1", "ab12"), NonceTTL: time.Minute, Now: time.Now()}
+	if _, err := s.Admit(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := shared.Ping(context.Background()).Err(); err != nil {
+		t.Fatalf("closing the store closed the shared client: %v", err)
+	}
+}
+
+func TestRedisKeyLayout(t *testing.T) {
+	addr := redisAddr(t)
+	s := newRedisStore(t, addr)
+	defer s.Close()
+	prefix := testPrefix(t)
+	now := time.Date(2030, 1, 1, 0, 0, 30, 0, time.UTC)
+	_, err := s.Admit(context.Background(), admission.Request{
+		NonceKey: admission.NonceKey("acct_1", "app_1", "ab12"),
+		NonceTTL: 3 * time.Minute,
+		Buckets:  []admission.Bucket{{Key: admission.AppBucketKey("acct_1", "app_1"), Limit: 600, Window: time.Minute}},
+		Now:      now,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := redis.NewClient(&redis.Options{Addr: addr})
+	defer c.Close()
+	ctx := context.Background()
+	nonceTTL := c.PTTL(ctx, prefix+"n:{acct_1}:app_1:ab12").Val()
+	if nonceTTL <= 2*time.Minute || nonceTTL > 3*time.Minute {
+		t.Errorf("nonce key TTL %v, want about 3m", nonceTTL)
+	}
+	counter := prefix + "rl:{acct_1}:app:app_1:" + itoa(now.Unix()/60)
+	if got := c.Get(ctx, counter).Val(); got != "1" {
+		t.Errorf("counter %s = %q, want 1", counter, got)
+	}
+	// 30s left in the window plus the grace for lagging replicas.
+	if ttl := c.PTTL(ctx, counter).Val(); ttl <= 30*time.Second || ttl > 35*time.Second {
+		t.Errorf("counter TTL %v, want between 30s and 35s", ttl)
+	}
+}
+
+// TestRedisScriptLoadedOnDemand runs against a fresh server that has never
+// seen the script, so the first call must fall back from EVALSHA to EVAL.
+// miniredis stands in here to avoid flushing the shared server's scripts.
+func TestRedisScriptLoadedOnDemand(t *testing.T) {
+	mr := miniredis.RunT(t)
+	s, err := admission.NewRedis(admission.RedisConfig{Addr: mr.Addr()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	req := admission.Request{
+		NonceKey: admission.NonceKey("acct_1", "app_1", "ab12"),
+		NonceTTL: time.Minute,
+		Buckets:  admission.Limits{}.Buckets(admission.Subject{AccountID: "acct_1", AppID: "app_1"}),
+		Now:      time.Now(),
+	}
+	r, err := s.Admit(context.Background(), req)
+	if err != nil || !r.Allowed() {
+		t.Fatalf("first call on a fresh server: %+v, %v", r, err)
+	}
+	if !mr.Exists("mp:n:{acct_1}:app_1:ab12") {
+		t.Fatalf("default prefix not applied; keys: %v", mr.Keys())
+	}
+}
+
+func TestRedisUnavailable(t *testing.T) {
+	s, err := admission.NewRedis(admission.RedisConfig{Addr: "127.0.0.1:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	_, err = s.Admit(ctx, admission.Request{NonceKey: "{a}:b:c", NonceTTL: time.Minute, Now: time.Now()})
+	if err == nil || errors.Is(err, admission.ErrInvalidRequest) {
+		t.Fatalf("Admit against no server: %v, want a connection error", err)
+	}
+	if s.Ping(ctx) == nil {
+		t.Fatal("Ping succeeded against no server")
+	}
+}
+
+func BenchmarkRedisAdmit(b *testing.B) {
+	addr := redisAddr(b)
+	s := newRedisStore(b, addr)
+	defer s.Close()
+	// Nonces expire quickly so the shared server does not fill up.
+	benchAdmit(b, s, 2*time.Second)
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
