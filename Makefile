@@ -5,12 +5,14 @@ GO    ?= go
 BUF   := $(GO) tool -modfile=tools/go.mod buf
 LINT  := $(GO) tool -modfile=tools/lint/go.mod golangci-lint
 
-.PHONY: all generate proto-deps proto ent check-generated lint test test-short build run
+.PHONY: all generate proto-deps proto check-generated lint test build run
+
+include Makefile.ent.mk
 
 all: generate build
 
 ## generate: regenerate every committed artefact (protos, ent, migrations stay as written)
-generate: proto ent
+generate: proto ent-generate
 
 proto-deps:
 	./tools/scripts/proto-deps.sh
@@ -18,9 +20,6 @@ proto-deps:
 proto: proto-deps
 	$(BUF) lint
 	$(BUF) generate
-
-ent:
-	$(GO) generate ./ent
 
 ## check-generated: regenerate and fail when the committed code differs from its sources
 check-generated: generate

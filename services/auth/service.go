@@ -16,12 +16,6 @@ import (
 	"github.com/mallplatform/partnerapi/internal/clock"
 )
 
-// Platform defaults for the per-minute rate ceilings (the spec's Limits).
-const (
-	DefaultAppRatePerMinute     = 600
-	DefaultAccountRatePerMinute = 1800
-)
-
 // Environments.
 const (
 	EnvSandbox    = "sandbox"
@@ -89,12 +83,7 @@ func (s *Service) AppCredentials(ctx context.Context, clientID string) (*Credent
 	if err != nil {
 		return nil, err
 	}
-	c := &Credentials{
-		App:                  a,
-		Secrets:              []Secret{{Value: current}},
-		AppRatePerMinute:     DefaultAppRatePerMinute,
-		AccountRatePerMinute: DefaultAccountRatePerMinute,
-	}
+	c := &Credentials{App: a, Secrets: []Secret{{Value: current}}}
 	if a.PreviousCiphertext != nil && a.PreviousExpiresAt != nil && s.clock.Now().Before(*a.PreviousExpiresAt) {
 		previous, err := s.sealer.Open(a.PreviousCiphertext, []byte(a.ID))
 		if err != nil {

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mallplatform/partnerapi/internal/clock"
+	"github.com/mallplatform/partnerapi/internal/db"
+	"github.com/mallplatform/partnerapi/services/auth"
+)
+
+const adminUsage = `usage: mpserver admin <command> [flags]
+
+commands (each prints JSON; secrets and tokens are shown once):
+  create-account    --name N --email E [--rate-limit PER_MINUTE]
+  create-app        --account ID --name N --environment sandbox|production --scopes a,b [--rate-limit PER_MINUTE] [--redirect-uris u1,u2]
+  create-test-shop  --name N --shop-name S
+  authorize-seller  --app ID --seller ID [--scopes a,b]   (issues seller tokens, as the consent flow would)
+
+common flags: --database-url ($MP_DATABASE_URL), --db-driver postgres|sqlite ($MP_DB_DRIVER), --secret-key ($MP_SECRET_KEY)
+`
+
+func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprint(stdout, adminUsage)
+		return nil
+	}
+	cmd, rest := args[0], args[1:]
+	var dsn, driver, secretKey, name, email, account, environment, scopes, shopName, appID, sellerID, redirects string
+	var rateLimit int
+	fs := newFlagSet("admin "+cmd, stderr)
+	fs.str(&dsn, "database-url", "MP_DATABASE_URL", "", "database URL (PostgreSQL) or file (SQLite)")
+	fs.str(&driver, "db-driver", "MP_DB_DRIVER", db.DriverPostgres, "postgres or sqlite")
+	fs.str(&secretKey, "secret-key", "MP_SECRET_KEY", "", "base64 32-byte key that seals app secrets")
+	fs.StringVar(&name, "name", "", "name")
+	fs.StringVar(&email, "email", "", "account email")
+	fs.StringVar(&account, "account", "", "developer account id")
+	fs.StringVar(&environment, "environment", "sandbox", "sandbox or production")
+	fs.StringVar(&scopes, "scopes", "", "comma-separated scopes: "+strings.Join(auth.KnownScopes, ","))
+	fs.StringVar(&shopName, "shop-name", "", "shop name")
+	fs.StringVar(&appID, "app", "", "app id")
+	fs.StringVar(&sellerID, "seller", "", "seller id")
+	fs.StringVar(&redirects, "redirect-uris", "", "comma-separated redirect URIs of the consent flow")
+	fs.IntVar(&rateLimit, "rate-limit", 0, "per-minute override (0: platform default)")
+	if err := fs.Parse(rest); err != nil {
+		return err
+	}
+	d, err := db.Open(ctx, db.Config{Driver: driver, DSN: dsn})
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	sealer, err := auth.NewSealer(secretKey)
+	if err != nil {
+		return err
+	}
+	svc, err := auth.NewService(auth.Config{Store: auth.NewEntStore(d.Ent), Sealer: sealer, Clock: clock.System{}})
+	if err != nil {
+		return err
+	}
+	var override *int
+	if rateLimit > 0 {
+		override = &rateLimit
+	}
+	var out any
+	switch cmd {
+	case "create-account":
+		a, err := svc.CreateAccount(ctx, auth.NewAccount{Name: name, Email: email, RateLimitPerMinute: override})
+		if err != nil {
+			return err
+		}
+		out = map[string]any{"account_id": a.ID, "name": a.Name, "email": a.Email, "rate_limit_per_minute": a.RateLimitPerMinute}
+	case "create-app":
+		a, err := svc.CreateApp(ctx, auth.NewApp{AccountID: account, Name: name, Environment: environment, Scopes: splitList(scopes), RateLimitPerMinute: override, RedirectURIs: splitList(redirects)})
+		if err != nil {
+			return err
+		}
+		out = map[string]any{"app_id": a.App.ID, "client_id": a.App.ClientID, "client_secret": a.ClientSecret, "environment": a.App.Environment, "scopes": a.App.Scopes, "rate_limit_per_minute": a.App.RateLimitPerMinute}
+	case "create-test-shop":
+		s, err := svc.CreateTestShop(ctx, name, shopName)
+		if err != nil {
+			return err
+		}
+		out = map[string]any{"seller_id": s.ID, "name": s.Name, "shop_name": s.ShopName, "test_shop": s.TestShop}
+	case "authorize-seller":
+		t, err := svc.AuthorizeSeller(ctx, appID, sellerID, splitList(scopes), auth.AccessTokenTTL, auth.RefreshTokenTTL)
+		if err != nil {
+			return err
+		}
+		out = map[string]any{"authorization_id": t.AuthorizationID, "seller_id": sellerID, "access_token": t.AccessToken, "refresh_token": t.RefreshToken, "access_expires_at": t.AccessExpires, "refresh_expires_at": t.RefreshExpires}
+	default:
+		fmt.Fprint(stderr, adminUsage)
+		return errors.New("unknown admin command " + cmd)
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/mallplatform/partnerapi/internal/core"
+	"github.com/mallplatform/partnerapi/internal/db"
+	"github.com/mallplatform/partnerapi/internal/platform"
+)
+
+type coreFlags struct {
+	grpcAddr, metricsAddr, databaseURL, internalToken, secretKey string
+	maxConns                                                     int
+	log                                                          logFlags
+}
+
+func (c *coreFlags) register(f *flagSet) {
+	f.str(&c.grpcAddr, "grpc-addr", "MP_GRPC_ADDR", ":9090", "address of the internal gRPC listener")
+	f.str(&c.metricsAddr, "metrics-addr", "MP_METRICS_ADDR", ":9091", "address of the internal /metrics, /healthz and /readyz listener")
+	f.str(&c.databaseURL, "database-url", "MP_DATABASE_URL", "", "PostgreSQL URL")
+	f.str(&c.internalToken, "internal-token", "MP_INTERNAL_TOKEN", "", "bearer credential every caller must present (at least 16 characters)")
+	f.str(&c.secretKey, "secret-key", "MP_SECRET_KEY", "", "base64 32-byte key that seals app secrets at rest")
+	f.integer(&c.maxConns, "db-max-conns", "MP_DB_MAX_CONNS", 0, "PostgreSQL pool size (0: pgx default)")
+	c.log.register(f)
+}
+
+func runCore(ctx context.Context, args []string, stderr io.Writer) error {
+	var cf coreFlags
+	fs := newFlagSet("core", stderr)
+	cf.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	log, err := cf.log.logger()
+	if err != nil {
+		return err
+	}
+	defer func() { _ = log.Sync() }()
+	d, err := db.Open(ctx, db.Config{Driver: db.DriverPostgres, DSN: cf.databaseURL, MaxOpenConns: cf.maxConns})
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	current, latest, err := db.MigrationStatus(ctx, d.SQL)
+	if err != nil {
+		return err
+	}
+	if current != latest {
+		log.Warn("database schema is behind; run the migrate role", zap.Int64("current", current), zap.Int64("latest", latest))
+	}
+	reg := platform.NewRegistry()
+	c, err := platform.NewCore(platform.CoreConfig{
+		DB: d, InternalToken: cf.internalToken, SecretKey: cf.secretKey, Logger: log, Metrics: core.NewMetrics(reg),
+	})
+	if err != nil {
+		return err
+	}
+	return serveCore(ctx, log, c.Server, cf.grpcAddr, cf.metricsAddr, platform.MetricsHandler(reg, func(ctx context.Context) error { return d.SQL.PingContext(ctx) }))
+}
+
+// serveCore serves gRPC (and the internal HTTP port) until ctx ends, then
+// drains: health turns NOT_SERVING, in-flight calls finish, new ones fail.
+func serveCore(ctx context.Context, log *zap.Logger, srv *core.Server, grpcAddr, metricsAddr string, metrics http.Handler) error {
+	lis, err := net.Listen("tcp", grpcAddr)
+	if err != nil {
+		return err
+	}
+	errc := make(chan error, 2)
+	go func() { errc <- srv.Serve(lis) }()
+	if metricsAddr != "" {
+		mlis, err := net.Listen("tcp", metricsAddr)
+		if err != nil {
+			srv.GRPC.Stop()
+			return err
+		}
+		go func() { errc <- platform.ServeUntilDone(ctx, platform.NewHTTPServer(metrics), mlis, 5*time.Second) }()
+	}
+	log.Info("core listening", zap.String("addr", lis.Addr().String()))
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	srv.Shutdown(sctx)
+	return nil
+}

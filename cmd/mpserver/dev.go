@@ -1,0 +1,181 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+
+	"github.com/mallplatform/partnerapi/gateway"
+	"github.com/mallplatform/partnerapi/gateway/admission"
+	"github.com/mallplatform/partnerapi/internal/clock"
+	"github.com/mallplatform/partnerapi/internal/core"
+	"github.com/mallplatform/partnerapi/internal/db"
+	"github.com/mallplatform/partnerapi/internal/ids"
+	"github.com/mallplatform/partnerapi/internal/platform"
+	"github.com/mallplatform/partnerapi/internal/sandboxseed"
+	"github.com/mallplatform/partnerapi/internal/sdk"
+	"github.com/mallplatform/partnerapi/services/auth"
+)
+
+func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var dataDir, httpAddr, grpcAddr, credsPath string
+	var logs logFlags
+	fs := newFlagSet("dev", stderr)
+	fs.str(&dataDir, "data-dir", "MP_DATA_DIR", "data", "directory of the SQLite file, the secret key and the sandbox credentials")
+	fs.str(&httpAddr, "http-addr", "MP_HTTP_ADDR", "127.0.0.1:8080", "address of the partner-facing HTTP listener")
+	fs.str(&grpcAddr, "grpc-addr", "MP_GRPC_ADDR", "127.0.0.1:9090", "address of the core gRPC listener")
+	fs.str(&credsPath, "credentials-file", "MP_CREDENTIALS_FILE", "", "where the sandbox credentials are written (default DATA_DIR/sandbox-credentials.json)")
+	logs.register(fs)
+	if err := fs.Set("log-format", "console"); err != nil {
+		return err
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if credsPath == "" {
+		credsPath = filepath.Join(dataDir, "sandbox-credentials.json")
+	}
+	log, err := logs.logger()
+	if err != nil {
+		return err
+	}
+	defer func() { _ = log.Sync() }()
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return err
+	}
+	secretKey, err := loadOrCreateKey(filepath.Join(dataDir, "secret.key"))
+	if err != nil {
+		return err
+	}
+	d, err := db.Open(ctx, db.Config{Driver: db.DriverSQLite, DSN: filepath.Join(dataDir, "dev.db")})
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := db.CreateSchema(ctx, d.Ent); err != nil {
+		return err
+	}
+
+	// One process, but the tiers still talk over a real gRPC listener with
+	// the internal credential, exactly as when deployed apart.
+	internalToken := ids.Token(24)
+	reg := platform.NewRegistry()
+	c, err := platform.NewCore(platform.CoreConfig{DB: d, InternalToken: internalToken, SecretKey: secretKey, Clock: clock.System{}, Logger: log.Named("core"), Metrics: core.NewMetrics(reg)})
+	if err != nil {
+		return err
+	}
+	grpcLis, err := net.Listen("tcp", grpcAddr)
+	if err != nil {
+		return err
+	}
+	httpLis, err := net.Listen("tcp", httpAddr)
+	if err != nil {
+		grpcLis.Close()
+		return err
+	}
+
+	creds, err := ensureSandbox(ctx, c.Auth, d, credsPath, "http://"+httpLis.Addr().String(), grpcLis.Addr().String())
+	if err != nil {
+		grpcLis.Close()
+		httpLis.Close()
+		return err
+	}
+
+	go func() { _ = c.Server.Serve(grpcLis) }()
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		c.Server.Shutdown(sctx)
+	}()
+	conn, err := platform.DialCore(grpcLis.Addr().String(), internalToken)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	store := admission.NewMemory(admission.MemoryConfig{})
+	defer store.Close()
+	gw, err := gateway.New(gateway.Config{
+		Environment: gateway.EnvSandbox, Core: conn, InternalToken: internalToken, Admission: store,
+		Logger: log.Named("gateway"), Metrics: gateway.NewMetrics(reg),
+	})
+	if err != nil {
+		return err
+	}
+	public := http.NewServeMux()
+	platform.AddHealth(public, func(ctx context.Context) error {
+		_, err := healthpb.NewHealthClient(conn).Check(ctx, &healthpb.HealthCheckRequest{})
+		return err
+	})
+	public.Handle("GET /metrics", platform.MetricsHandler(reg, nil))
+	public.Handle("/", gw)
+
+	printWelcome(stdout, creds, credsPath)
+	log.Info("dev platform listening", zap.String("http", httpLis.Addr().String()), zap.String("grpc", grpcLis.Addr().String()))
+	return platform.ServeUntilDone(ctx, platform.NewHTTPServer(public), httpLis, 10*time.Second)
+}
+
+// ensureSandbox seeds an empty database and writes its credential file; on a
+// seeded one it refreshes the addresses in the existing file.
+func ensureSandbox(ctx context.Context, authSvc *auth.Service, d *db.DB, path, baseURL, grpcAddr string) (*sdk.Credentials, error) {
+	empty, err := authSvc.Empty(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var creds *sdk.Credentials
+	if empty {
+		creds, err = sandboxseed.Seed(ctx, sandboxseed.Deps{DB: d, Auth: authSvc, Clock: clock.System{}, Seed: uint64(time.Now().UnixNano())})
+		if err != nil {
+			return nil, fmt.Errorf("seeding the sandbox: %w", err)
+		}
+	} else {
+		creds, err = sdk.LoadCredentials(path)
+		if err != nil {
+			return nil, fmt.Errorf("the database in the data directory is already seeded but its credential file %s cannot be read (%w); remove the data directory to start afresh", path, err)
+		}
+	}
+	creds.BaseURL, creds.GRPCAddress = baseURL, grpcAddr
+	if err := creds.Save(path); err != nil {
+		return nil, err
+	}
+	return creds, nil
+}
+
+func loadOrCreateKey(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err == nil {
+		return strings.TrimSpace(string(b)), nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	key := auth.NewKey()
+	return key, os.WriteFile(path, []byte(key+"\n"), 0o600)
+}
+
+func printWelcome(w io.Writer, creds *sdk.Credentials, path string) {
+	full := creds.Apps["full"]
+	seller := creds.Sellers[0]
+	fmt.Fprintf(w, `
+Partner API sandbox is running.
+  REST  %s/open/v1   (signed with HMAC v3)
+  gRPC  %s           (internal)
+  credentials  %s   (apps: full, limited, live; %d sellers)
+
+Try a signed call with the partner CLI:
+  go run ./cmd/partnerctl --credentials %s GET '/open/v1/orders?status=SHIPPED&limit=5'
+
+or by hand: app %s, seller %s
+  go run ./cmd/partnerctl --credentials %s --print-curl GET /open/v1/categories
+
+`, creds.BaseURL, creds.GRPCAddress, path, len(creds.Sellers), path, full.ClientID, seller.SellerID, path)
+}

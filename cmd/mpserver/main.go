@@ -1,0 +1,71 @@
+// Command mpserver is the platform's one server binary. Its first argument
+// picks the role:
+//
+//	gateway   HTTP tier for /open/v1 (stateless; Redis for shared counters)
+//	core      gRPC tier with the business services (PostgreSQL)
+//	dev       both in one process on a SQLite file with a seeded sandbox
+//	migrate   applies the versioned PostgreSQL migrations
+//	admin     operator commands (developer accounts, apps, test shops)
+//
+// Every flag can also be set through the environment variable named in its
+// help text, which is how deployments configure the tiers.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+const usage = `usage: mpserver <role> [flags]
+
+roles:
+  dev       run gateway and core in one process on SQLite with a seeded sandbox
+  gateway   run the HTTP gateway tier
+  core      run the gRPC core tier
+  migrate   apply PostgreSQL migrations
+  admin     operator commands (run "mpserver admin -h")
+
+"mpserver <role> -h" lists a role's flags.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "mpserver:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return errors.New("no role given")
+	}
+	role, rest := args[0], args[1:]
+	switch role {
+	case "dev":
+		return runDev(ctx, rest, stdout, stderr)
+	case "gateway":
+		return runGateway(ctx, rest, stderr)
+	case "core":
+		return runCore(ctx, rest, stderr)
+	case "migrate":
+		return runMigrate(ctx, rest, stdout, stderr)
+	case "admin":
+		return runAdmin(ctx, rest, stdout, stderr)
+	case "-h", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return fmt.Errorf("unknown role %q", role)
+}

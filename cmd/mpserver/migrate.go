@@ -1,0 +1,32 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/mallplatform/partnerapi/internal/db"
+)
+
+func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var dsn string
+	fs := newFlagSet("migrate", stderr)
+	fs.str(&dsn, "database-url", "MP_DATABASE_URL", "", "PostgreSQL URL, e.g. postgres://user@host:5432/db?sslmode=disable")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	d, err := db.Open(ctx, db.Config{Driver: db.DriverPostgres, DSN: dsn})
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := db.Migrate(ctx, d.SQL); err != nil {
+		return err
+	}
+	current, latest, err := db.MigrationStatus(ctx, d.SQL)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "schema at version %d (latest %d)\n", current, latest)
+	return nil
+}

@@ -1,0 +1,106 @@
+// Package gateway is the HTTP tier: it serves /open/v1 to partners, verifies
+// every request (body cap, HMAC v3, replay, credential kind, rate limits,
+// route policy) and forwards it to core over gRPC through grpc-gateway, with
+// the spec's success envelope and one error writer for every failure.
+package gateway
+
+import (
+	"errors"
+	"fmt"
+	"net/netip"
+	"time"
+
+	"go.uber.org/zap"
+	"google.golang.org/grpc"
+
+	"github.com/mallplatform/partnerapi/gateway/admission"
+	"github.com/mallplatform/partnerapi/gateway/iplimit"
+	"github.com/mallplatform/partnerapi/internal/clock"
+)
+
+// Environments a deployment serves.
+const (
+	EnvSandbox    = "sandbox"
+	EnvProduction = "production"
+)
+
+// Timestamp window bounds from the spec.
+const (
+	DefaultTimestampWindow = 90 * time.Second
+	MinTimestampWindow     = 30 * time.Second
+	MaxTimestampWindow     = 300 * time.Second
+)
+
+// Config configures the gateway.
+type Config struct {
+	// Environment is the kind of credentials this deployment accepts.
+	Environment string
+	// Core is a connection to the core tier; the gateway adds the internal
+	// credential to every call itself.
+	Core *grpc.ClientConn
+	// InternalToken is the bearer credential core requires.
+	InternalToken string
+	// TimestampWindow is the freshness window (30 s to 300 s; default 90 s).
+	TimestampWindow time.Duration
+	// Admission claims nonces and charges rate buckets (Redis or memory).
+	Admission admission.Store
+	// Limits are the per-minute ceilings (defaults from the spec).
+	Limits admission.Limits
+	// IPLimit configures the pre-authentication limiter per source address.
+	IPLimit iplimit.Config
+	// TrustedProxies are the load balancers whose X-Forwarded-For is believed.
+	TrustedProxies []netip.Prefix
+	// CredentialTTL is how long app credentials fetched from core are cached
+	// (default 30 s); a rotation or deactivation takes effect within it.
+	CredentialTTL time.Duration
+	// RequestTimeout bounds each call to core (default 10 s).
+	RequestTimeout time.Duration
+	Clock          clock.Clock
+	Logger         *zap.Logger
+	Metrics        *Metrics
+}
+
+// Validate reports configuration mistakes.
+func (c *Config) Validate() error {
+	var errs []error
+	if c.Environment != EnvSandbox && c.Environment != EnvProduction {
+		errs = append(errs, fmt.Errorf("gateway: environment must be %q or %q", EnvSandbox, EnvProduction))
+	}
+	if c.Core == nil {
+		errs = append(errs, errors.New("gateway: a core connection is required"))
+	}
+	if len(c.InternalToken) < 16 {
+		errs = append(errs, errors.New("gateway: the internal token must be at least 16 characters"))
+	}
+	if c.TimestampWindow != 0 && (c.TimestampWindow < MinTimestampWindow || c.TimestampWindow > MaxTimestampWindow) {
+		errs = append(errs, fmt.Errorf("gateway: the timestamp window must be between %s and %s", MinTimestampWindow, MaxTimestampWindow))
+	}
+	if c.Admission == nil {
+		errs = append(errs, errors.New("gateway: an admission store (Redis or memory) is required"))
+	}
+	if err := c.Limits.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := c.IPLimit.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+func (c *Config) setDefaults() {
+	if c.TimestampWindow == 0 {
+		c.TimestampWindow = DefaultTimestampWindow
+	}
+	if c.CredentialTTL == 0 {
+		c.CredentialTTL = 30 * time.Second
+	}
+	if c.RequestTimeout == 0 {
+		c.RequestTimeout = 10 * time.Second
+	}
+	if c.Clock == nil {
+		c.Clock = clock.System{}
+	}
+	if c.Logger == nil {
+		c.Logger = zap.NewNop()
+	}
+}

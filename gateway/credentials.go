@@ -1,0 +1,126 @@
+package gateway
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/singleflight"
+	"google.golang.org/grpc/status"
+
+	credentialsv1 "github.com/mallplatform/partnerapi/gen/mp/credentials/v1"
+	"github.com/mallplatform/partnerapi/internal/apierr"
+	"github.com/mallplatform/partnerapi/internal/signing"
+)
+
+// appCredentials is an app's verification material as the gateway caches it.
+type appCredentials struct {
+	appID, clientID, accountID, environment string
+	scopes                                  []string
+	active                                  bool
+	appPerMinute, accountPerMinute          int64
+	keys                                    []*signing.Key
+	keyExpiry                               []time.Time // zero: no expiry
+}
+
+type credentialEntry struct {
+	creds   *appCredentials // nil: unknown client id (negative entry)
+	expires time.Time
+}
+
+// credentialCache fetches app credentials from core and keeps them briefly:
+// one core call per app per TTL instead of one per request. Concurrent misses
+// for one client id share a single fetch, and unknown ids are remembered for
+// a shorter time so a flood of made-up ids does not reach core each time.
+type credentialCache struct {
+	client  credentialsv1.CredentialServiceClient
+	ttl     time.Duration
+	negTTL  time.Duration
+	maxSize int
+
+	mu      sync.RWMutex
+	entries map[string]credentialEntry
+	group   singleflight.Group
+}
+
+func newCredentialCache(client credentialsv1.CredentialServiceClient, ttl time.Duration) *credentialCache {
+	return &credentialCache{client: client, ttl: ttl, negTTL: 5 * time.Second, maxSize: 100_000, entries: map[string]credentialEntry{}}
+}
+
+// get returns the app's credentials, nil for an unknown client id, or an
+// error when core could not answer.
+func (c *credentialCache) get(ctx context.Context, clientID string, now time.Time) (*appCredentials, error) {
+	c.mu.RLock()
+	e, ok := c.entries[clientID]
+	c.mu.RUnlock()
+	if ok && now.Before(e.expires) {
+		return e.creds, nil
+	}
+	v, err, _ := c.group.Do(clientID, func() (any, error) {
+		creds, err := c.fetch(ctx, clientID)
+		if err != nil {
+			return nil, err
+		}
+		ttl := c.ttl
+		if creds == nil {
+			ttl = c.negTTL
+		}
+		c.mu.Lock()
+		if len(c.entries) >= c.maxSize {
+			for k := range c.entries { // evict an arbitrary entry; map order is random
+				delete(c.entries, k)
+				break
+			}
+		}
+		c.entries[clientID] = credentialEntry{creds: creds, expires: now.Add(ttl)}
+		c.mu.Unlock()
+		return creds, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	creds, _ := v.(*appCredentials)
+	return creds, nil
+}
+
+func (c *credentialCache) fetch(ctx context.Context, clientID string) (*appCredentials, error) {
+	resp, err := c.client.GetAppCredentials(ctx, &credentialsv1.GetAppCredentialsRequest{ClientId: clientID})
+	if err != nil {
+		if code, _ := apierr.FromStatus(status.Convert(err)); code == apierr.NotFound || code == apierr.ValidationError {
+			return nil, nil
+		}
+		return nil, err
+	}
+	d := resp.GetData()
+	creds := &appCredentials{
+		appID:            d.GetAppId(),
+		clientID:         d.GetClientId(),
+		accountID:        d.GetAccountId(),
+		environment:      d.GetEnvironment(),
+		scopes:           d.GetScopes(),
+		active:           d.GetActive(),
+		appPerMinute:     d.GetAppRateLimitPerMinute(),
+		accountPerMinute: d.GetAccountRateLimitPerMinute(),
+	}
+	for _, s := range d.GetSecrets() {
+		creds.keys = append(creds.keys, signing.NewKey(s.GetSecret()))
+		var exp time.Time
+		if s.GetExpiresAt() != nil {
+			exp = s.GetExpiresAt().AsTime()
+		}
+		creds.keyExpiry = append(creds.keyExpiry, exp)
+	}
+	return creds, nil
+}
+
+// liveKeys returns the secrets that verify at now: during a rotation the
+// previous secret verifies until it expires.
+func (a *appCredentials) liveKeys(now time.Time, into []*signing.Key) []*signing.Key {
+	for i, k := range a.keys {
+		if exp := a.keyExpiry[i]; !exp.IsZero() && !now.Before(exp) {
+			continue
+		}
+		into = append(into, k)
+	}
+	return into
+}

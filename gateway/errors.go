@@ -1,0 +1,42 @@
+package gateway
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/mallplatform/partnerapi/internal/apierr"
+	"github.com/mallplatform/partnerapi/internal/wirejson"
+)
+
+// writeError is the gateway's one error writer: every failure, from the
+// router's 404 to a core error, leaves through it with the spec's body
+// {"success":false,"error":{"code","message"},"requestId"}.
+func writeError(w http.ResponseWriter, requestID string, code apierr.Code, message string) {
+	writeErrorStatus(w, requestID, apierr.HTTPStatus(code), code, message)
+}
+
+// writeErrorStatus writes an error with an explicit HTTP status, for the one
+// answer whose status has no code of its own (405).
+func writeErrorStatus(w http.ResponseWriter, requestID string, status int, code apierr.Code, message string) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Cache-Control", "no-store")
+	switch status {
+	case http.StatusConflict, http.StatusServiceUnavailable:
+		// The spec tells clients to retry these after Retry-After.
+		if h.Get("Retry-After") == "" {
+			h.Set("Retry-After", "1")
+		}
+	}
+	b := make([]byte, 0, 128+len(message))
+	b = append(b, `{"success":false,"error":{"code":`...)
+	b = wirejson.AppendString(b, apierr.Name(code))
+	b = append(b, `,"message":`...)
+	b = wirejson.AppendString(b, message)
+	b = append(b, `},"requestId":`...)
+	b = wirejson.AppendString(b, requestID)
+	b = append(b, '}')
+	h.Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}

@@ -1,0 +1,178 @@
+package gateway
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+	"go.uber.org/zap"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/grpc-ecosystem/grpc-gateway/v2/utilities"
+	"github.com/mallplatform/partnerapi/gateway/iplimit"
+	authv1 "github.com/mallplatform/partnerapi/gen/mp/auth/v1"
+	catalogv1 "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
+	credentialsv1 "github.com/mallplatform/partnerapi/gen/mp/credentials/v1"
+	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
+	payoutsv1 "github.com/mallplatform/partnerapi/gen/mp/payouts/v1"
+	sandboxv1 "github.com/mallplatform/partnerapi/gen/mp/sandbox/v1"
+	"github.com/mallplatform/partnerapi/internal/apierr"
+	"github.com/mallplatform/partnerapi/internal/clock"
+	"github.com/mallplatform/partnerapi/internal/policy"
+	"github.com/mallplatform/partnerapi/internal/principal"
+	"github.com/mallplatform/partnerapi/internal/wirejson"
+	"net/url"
+)
+
+// registrations are the partner-facing services the gateway exposes; their
+// routes and policies come from the protos.
+var registrations = []func(context.Context, *runtime.ServeMux, *Gateway) error{
+	func(ctx context.Context, mux *runtime.ServeMux, g *Gateway) error {
+		return catalogv1.RegisterCatalogServiceHandlerClient(ctx, mux, catalogv1.NewCatalogServiceClient(g.cfg.Core))
+	},
+	func(ctx context.Context, mux *runtime.ServeMux, g *Gateway) error {
+		return ordersv1.RegisterOrdersServiceHandlerClient(ctx, mux, ordersv1.NewOrdersServiceClient(g.cfg.Core))
+	},
+	func(ctx context.Context, mux *runtime.ServeMux, g *Gateway) error {
+		return authv1.RegisterAuthServiceHandlerClient(ctx, mux, authv1.NewAuthServiceClient(g.cfg.Core))
+	},
+	func(ctx context.Context, mux *runtime.ServeMux, g *Gateway) error {
+		return payoutsv1.RegisterPayoutsServiceHandlerClient(ctx, mux, payoutsv1.NewPayoutsServiceClient(g.cfg.Core))
+	},
+	func(ctx context.Context, mux *runtime.ServeMux, g *Gateway) error {
+		return sandboxv1.RegisterSandboxServiceHandlerClient(ctx, mux, sandboxv1.NewSandboxServiceClient(g.cfg.Core))
+	},
+}
+
+// Gateway is the HTTP handler of the gateway tier.
+type Gateway struct {
+	cfg       Config
+	log       *zap.Logger
+	clock     clock.Clock
+	window    time.Duration
+	table     *policy.Table
+	mux       *runtime.ServeMux
+	creds     *credentialCache
+	ipLimiter *iplimit.Limiter
+	// excluded holds, per method, the request fields the query may not set.
+	excluded map[string]map[string]bool
+}
+
+// New builds the gateway. It fails when a routed method lacks a policy or a
+// registered route has no policy entry: an unguarded route never starts.
+func New(cfg Config) (*Gateway, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg.setDefaults()
+	table, err := policy.Load()
+	if err != nil {
+		return nil, err
+	}
+	ipl, err := iplimit.New(cfg.IPLimit)
+	if err != nil {
+		return nil, err
+	}
+	g := &Gateway{
+		cfg:       cfg,
+		log:       cfg.Logger,
+		clock:     cfg.Clock,
+		window:    cfg.TimestampWindow,
+		table:     table,
+		creds:     newCredentialCache(credentialsv1.NewCredentialServiceClient(cfg.Core), cfg.CredentialTTL),
+		ipLimiter: ipl,
+		excluded:  map[string]map[string]bool{},
+	}
+	for _, m := range table.Methods() {
+		ex := map[string]bool{}
+		for f := range m.PathFields {
+			ex[f] = true
+		}
+		if m.BodyField != "" && m.BodyField != "*" {
+			ex[m.BodyField] = true
+		}
+		g.excluded[m.FullMethod] = ex
+	}
+	g.mux = runtime.NewServeMux(
+		runtime.WithMarshalerOption(runtime.MIMEWildcard, envelope{}),
+		runtime.WithErrorHandler(g.handleCoreError),
+		runtime.WithRoutingErrorHandler(g.handleRoutingError),
+		// Nothing a client sends becomes gRPC metadata except what the
+		// gateway itself verified: a partner must not forge a principal.
+		runtime.WithIncomingHeaderMatcher(func(string) (string, bool) { return "", false }),
+		runtime.WithOutgoingHeaderMatcher(func(string) (string, bool) { return "", false }),
+		runtime.WithOutgoingTrailerMatcher(func(string) (string, bool) { return "", false }),
+		runtime.WithMetadata(annotate),
+		runtime.WithDisableHTTPMethodOverride(),
+		runtime.SetQueryParameterParser(queryParser{}),
+	)
+	ctx := context.Background()
+	for _, register := range registrations {
+		if err := register(ctx, g.mux, g); err != nil {
+			return nil, err
+		}
+	}
+	for _, rt := range table.Routes() {
+		if rt.Method.Policy == nil {
+			return nil, fmt.Errorf("gateway: route %s %s has no policy", rt.HTTPMethod, rt.Template)
+		}
+	}
+	return g, nil
+}
+
+// annotate turns the verified request state into gRPC metadata for core.
+func annotate(ctx context.Context, _ *http.Request) metadata.MD {
+	st, ok := ctx.Value(stateKey{}).(*requestState)
+	if !ok {
+		return nil
+	}
+	kv := make([]string, 0, 24)
+	kv = append(kv, principal.KeyRequestID, st.requestID)
+	if st.principal != nil {
+		kv = st.principal.AppendMetadata(kv)
+	}
+	if st.idempotency != "" {
+		kv = append(kv, principal.KeyIdempotency, st.idempotency)
+	}
+	return metadata.Pairs(kv...)
+}
+
+func requestIDOf(r *http.Request) string {
+	if st, ok := r.Context().Value(stateKey{}).(*requestState); ok {
+		return st.requestID
+	}
+	return r.Header.Get("X-Request-Id")
+}
+
+// handleCoreError renders an error from core (or from decoding the body on
+// the way to core) through the one error writer.
+func (g *Gateway) handleCoreError(_ context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, r *http.Request, err error) {
+	if body, ok := r.Body.(*bodyReader); ok && body.decodeErr != nil {
+		writeAPIError(w, requestIDOf(r), body.decodeErr)
+		return
+	}
+	code, msg := apierr.FromStatus(statusOf(err))
+	if code == apierr.Internal {
+		g.log.Error("core call failed", zap.String("request_id", requestIDOf(r)), zap.Error(err))
+	}
+	writeError(w, requestIDOf(r), code, msg)
+}
+
+func (g *Gateway) handleRoutingError(_ context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, r *http.Request, status int) {
+	if status == http.StatusMethodNotAllowed {
+		writeErrorStatus(w, requestIDOf(r), status, apierr.BadRequest, r.Method+" is not allowed here")
+		return
+	}
+	writeError(w, requestIDOf(r), apierr.NotFound, "no endpoint at "+r.Method+" "+r.URL.Path)
+}
+
+// queryParser lets grpc-gateway fill requests with the same strict parser
+// the gateway checked the query with.
+type queryParser struct{}
+
+func (queryParser) Parse(msg proto.Message, values url.Values, _ *utilities.DoubleArray) error {
+	return wirejson.ParseQuery(msg, values, nil)
+}

@@ -1,0 +1,422 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+	"google.golang.org/protobuf/reflect/protoregistry"
+
+	"github.com/mallplatform/partnerapi/gateway/admission"
+	"github.com/mallplatform/partnerapi/gateway/iplimit"
+	"github.com/mallplatform/partnerapi/internal/apierr"
+	"github.com/mallplatform/partnerapi/internal/ids"
+	"github.com/mallplatform/partnerapi/internal/policy"
+	"github.com/mallplatform/partnerapi/internal/principal"
+	"github.com/mallplatform/partnerapi/internal/signing"
+	"github.com/mallplatform/partnerapi/internal/wirejson"
+)
+
+// Credential-kind prefixes of client ids.
+const (
+	sandboxIDPrefix = "test_"
+	liveIDPrefix    = "live_"
+)
+
+// requestState travels in the request context from the pipeline to the
+// grpc-gateway metadata annotator.
+type requestState struct {
+	requestID   string
+	principal   *principal.Principal
+	idempotency string
+}
+
+type stateKey struct{}
+
+// ServeHTTP runs the request path of the design, in order: request id,
+// recovery, pre-authentication limiter, route lookup, body cap, HMAC v3,
+// nonce and rate buckets, route policy, strict query, then core.
+func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := g.clock.Now()
+	rid := r.Header.Get("X-Request-Id")
+	if !validRequestID(rid) {
+		rid = ids.New("req")
+	}
+	w.Header().Set("X-Request-Id", rid)
+	sw := &statusWriter{ResponseWriter: w, success: http.StatusOK}
+	route := "unmatched"
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			g.log.Error("panic serving request", zap.String("request_id", rid), zap.Any("panic", p), zap.Stack("stack"))
+			if !sw.wrote {
+				writeError(sw, rid, apierr.Internal, "internal error")
+			}
+		}
+		g.observe(r, route, sw.status(), rid, time.Since(start))
+	}()
+
+	// Pre-authentication limiter: cheap, per source address, before any work.
+	ip := iplimit.ClientIP(r, g.cfg.TrustedProxies)
+	d := g.ipLimiter.Take(ip, start)
+	// Until the app is known, the address's bucket is the one that applies.
+	setRateHeaders(sw.Header(), int64(d.Limit), int64(d.Remaining), d.Reset)
+	if !d.Allowed {
+		sw.Header().Set("Retry-After", strconv.Itoa(int(d.RetryAfter/time.Second)))
+		writeError(sw, rid, apierr.RateLimited, "too many requests from this address; retry after the Retry-After delay")
+		return
+	}
+
+	rt, status, allowed := g.table.Match(r.Method, r.URL.Path)
+	switch status {
+	case http.StatusNotFound:
+		writeError(sw, rid, apierr.NotFound, "no endpoint at "+r.Method+" "+r.URL.Path)
+		return
+	case http.StatusMethodNotAllowed:
+		sw.Header().Set("Allow", strings.Join(allowed, ", "))
+		writeErrorStatus(sw, rid, http.StatusMethodNotAllowed, apierr.BadRequest, r.Method+" is not allowed here; allowed: "+strings.Join(allowed, ", "))
+		return
+	}
+	route = rt.Template
+	method := rt.Method
+	sw.success = method.SuccessStatus()
+
+	body, err := readBody(r, method.MaxBodyBytes())
+	if err != nil {
+		writeAPIError(sw, rid, err)
+		return
+	}
+
+	p, err := g.authenticate(r, body, method, start)
+	if p != nil && len(p.RateLimits) > 0 {
+		t := tightest(p.RateLimits)
+		setRateHeaders(sw.Header(), t.Limit, t.Remaining, t.Reset)
+	}
+	if err != nil {
+		var rl *rateLimitedError
+		if errors.As(err, &rl) {
+			sw.Header().Set("Retry-After", strconv.Itoa(int(rl.retryAfter/time.Second)))
+		}
+		writeAPIError(sw, rid, err)
+		return
+	}
+
+	if err := g.checkQuery(r, method); err != nil {
+		writeAPIError(sw, rid, err)
+		return
+	}
+
+	st := &requestState{requestID: rid, principal: p}
+	if k := r.Header.Get("Idempotency-Key"); k != "" {
+		if len(k) > 255 {
+			writeError(sw, rid, apierr.BadRequest, "Idempotency-Key must be at most 255 characters")
+			return
+		}
+		st.idempotency = k
+	}
+
+	ctx, cancel := context.WithTimeout(context.WithValue(r.Context(), stateKey{}, st), g.cfg.RequestTimeout)
+	defer cancel()
+	r = r.WithContext(ctx)
+	r.Body = &bodyReader{data: body}
+	r.ContentLength = int64(len(body))
+	// The body is already read and checked: keep grpc-gateway from parsing
+	// it as a form or picking another codec by its content type.
+	r.Header.Del("Content-Type")
+	r.Header.Del("X-HTTP-Method-Override")
+	g.mux.ServeHTTP(sw, r)
+}
+
+// readBody reads the whole body under the route's cap: a declared length
+// over the cap is refused before reading, and a chunked body is cut off one
+// byte past it.
+func readBody(r *http.Request, max int64) ([]byte, error) {
+	tooLarge := apierr.Newf(apierr.PayloadTooLarge, "request body is larger than %d bytes", max)
+	if r.ContentLength > max {
+		return nil, tooLarge
+	}
+	if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
+		return nil, nil
+	}
+	n := r.ContentLength
+	if n < 0 {
+		n = 512
+	}
+	buf := make([]byte, 0, n+1)
+	for {
+		if int64(len(buf)) > max {
+			return nil, tooLarge
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		m, err := r.Body.Read(buf[len(buf):min(int64(cap(buf)), max+1)])
+		buf = buf[:len(buf)+m]
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				return nil, tooLarge
+			}
+			return nil, apierr.New(apierr.BadRequest, "request body could not be read")
+		}
+	}
+	if int64(len(buf)) > max {
+		return nil, tooLarge
+	}
+	return buf, nil
+}
+
+// rateLimitedError is RATE_LIMITED with the delay for Retry-After.
+type rateLimitedError struct {
+	err        *apierr.Error
+	retryAfter time.Duration
+}
+
+func (e *rateLimitedError) Error() string { return e.err.Error() }
+func (e *rateLimitedError) Unwrap() error { return e.err }
+
+// authenticate verifies the signature and the route's policy and charges the
+// request; it returns the principal to forward to core. Once the request is
+// charged the principal comes back with its rate-limit state even when a
+// later check fails, so that every answer carries X-RateLimit-*.
+func (g *Gateway) authenticate(r *http.Request, body []byte, m *policy.Method, now time.Time) (*principal.Principal, error) {
+	h := r.Header
+	clientID := h.Get(signing.HeaderPartnerID)
+	ts := h.Get(signing.HeaderTimestamp)
+	version := h.Get(signing.HeaderSignatureVersion)
+	signature := h.Get(signing.HeaderSignature)
+	nonce := h.Get(signing.HeaderNonce)
+
+	var missing []string
+	for _, hv := range [...]struct{ name, value string }{
+		{signing.HeaderPartnerID, clientID},
+		{signing.HeaderTimestamp, ts},
+		{signing.HeaderSignatureVersion, version},
+		{signing.HeaderSignature, signature},
+	} {
+		if hv.value == "" {
+			missing = append(missing, hv.name)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, apierr.New(apierr.BadRequest, "missing required header(s): "+strings.Join(missing, ", "))
+	}
+	switch version {
+	case signing.Version:
+	case "1", "2":
+		return nil, apierr.New(apierr.HMACVersionDeprecated, "signature version "+version+" is no longer accepted; sign with version 3")
+	default:
+		return nil, apierr.New(apierr.BadRequest, signing.HeaderSignatureVersion+" must be 3")
+	}
+	if nonce == "" {
+		return nil, apierr.New(apierr.MissingNonce, signing.HeaderNonce+" is required with signature version 3")
+	}
+	if !signing.ValidNonce(nonce) {
+		return nil, apierr.New(apierr.InvalidNonce, signing.HeaderNonce+" must be 32 to 64 lowercase hexadecimal characters")
+	}
+	sec, ok := signing.ParseTimestamp(ts)
+	if !ok {
+		return nil, apierr.New(apierr.BadRequest, signing.HeaderTimestamp+" must be Unix epoch seconds")
+	}
+	if skew := now.Unix() - sec; skew > int64(g.window/time.Second) || -skew > int64(g.window/time.Second) {
+		return nil, apierr.Newf(apierr.TimestampExpired, "timestamp is outside the %d-second window of server time %d", int(g.window/time.Second), now.Unix())
+	}
+	if !signing.ValidSignatureFormat(signature) {
+		return nil, apierr.New(apierr.InvalidSignature, "signature must be 64 lowercase hexadecimal characters")
+	}
+
+	live := strings.HasPrefix(clientID, liveIDPrefix)
+	if m.Policy.GetSandbox() && live {
+		return nil, apierr.New(apierr.SandboxOnly, "sandbox routes take sandbox credentials only")
+	}
+	wantPrefix := sandboxIDPrefix
+	if g.cfg.Environment == EnvProduction {
+		wantPrefix = liveIDPrefix
+	}
+	if !strings.HasPrefix(clientID, wantPrefix) || len(clientID) > 128 {
+		return nil, apierr.Newf(apierr.InvalidCredentials, "this is the %s environment: use %s credentials", g.cfg.Environment, g.cfg.Environment)
+	}
+	creds, err := g.creds.get(r.Context(), clientID, now)
+	if err != nil {
+		g.log.Warn("credential lookup failed", zap.Error(err))
+		return nil, apierr.New(apierr.ServiceUnavailable, "credentials could not be checked; retry with backoff")
+	}
+	if creds == nil || creds.environment != g.cfg.Environment {
+		return nil, apierr.New(apierr.InvalidCredentials, "unknown client id")
+	}
+
+	req := signing.FromHTTP(r, body)
+	var keyBuf [2]*signing.Key
+	matched, err := signing.VerifyRequest(&req, signature, creds.liveKeys(now, keyBuf[:0])...)
+	if err != nil {
+		return nil, apierr.New(apierr.BadRequest, "the query string has an invalid percent-escape")
+	}
+	if matched == nil {
+		return nil, apierr.New(apierr.InvalidSignature, "signature does not match the request")
+	}
+	if !creds.active {
+		return nil, apierr.New(apierr.Forbidden, "the app is inactive")
+	}
+
+	buckets := g.cfg.Limits.Buckets(admission.Subject{
+		AccountID:        creds.accountID,
+		AppID:            creds.appID,
+		AppPerMinute:     creds.appPerMinute,
+		AccountPerMinute: creds.accountPerMinute,
+		Sandbox:          m.Policy.GetSandbox(),
+	})
+	res, err := g.cfg.Admission.Admit(r.Context(), admission.Request{
+		NonceKey: admission.NonceKey(creds.accountID, creds.appID, nonce),
+		NonceTTL: 2 * g.window,
+		Buckets:  buckets,
+		Now:      now,
+	})
+	if err != nil {
+		g.log.Error("admission store failed", zap.Error(err))
+		return nil, apierr.New(apierr.ServiceUnavailable, "the platform cannot admit requests right now; retry with backoff")
+	}
+	if res.NonceReused {
+		return nil, apierr.New(apierr.NonceReused, "this nonce was already used inside the freshness window")
+	}
+	p := &principal.Principal{
+		AppID:       creds.appID,
+		ClientID:    creds.clientID,
+		AccountID:   creds.accountID,
+		Environment: creds.environment,
+		Scopes:      creds.scopes,
+	}
+	for i, b := range res.Buckets {
+		p.RateLimits = append(p.RateLimits, principal.RateLimit{
+			Bucket: bucketNames[min(i, len(bucketNames)-1)], Limit: b.Limit, Remaining: b.Remaining,
+			Window: buckets[i].Window, Reset: b.Reset,
+		})
+	}
+	if !res.Allowed() {
+		return p, &rateLimitedError{err: apierr.New(apierr.RateLimited, "rate limit exceeded; retry after the Retry-After delay"), retryAfter: res.RetryAfter(now)}
+	}
+
+	if !p.HasScope(m.Scope()) {
+		return p, apierr.Newf(apierr.Forbidden, "the app lacks the scope %s", m.Scope())
+	}
+	if m.SellerToken() {
+		p.SellerID = h.Get(signing.HeaderSellerID)
+		p.AccessToken = h.Get(signing.HeaderAccessToken)
+		if p.SellerID == "" || p.AccessToken == "" {
+			return p, apierr.New(apierr.SellerTokenRequired, "this endpoint needs the "+signing.HeaderAccessToken+" and "+signing.HeaderSellerID+" headers")
+		}
+	}
+	return p, nil
+}
+
+// bucketNames name Limits.Buckets' entries, in its order.
+var bucketNames = [...]string{"app", "account", "sandbox"}
+
+func tightest(rls []principal.RateLimit) principal.RateLimit {
+	best := rls[0]
+	for _, r := range rls[1:] {
+		if r.Remaining < best.Remaining || (r.Remaining == best.Remaining && r.Limit < best.Limit) {
+			best = r
+		}
+	}
+	return best
+}
+
+func setRateHeaders(h http.Header, limit, remaining int64, reset time.Time) {
+	h.Set("X-RateLimit-Limit", strconv.FormatInt(limit, 10))
+	h.Set("X-RateLimit-Remaining", strconv.FormatInt(max(remaining, 0), 10))
+	h.Set("X-RateLimit-Reset", strconv.FormatInt(reset.Unix(), 10))
+}
+
+// checkQuery parses the query strictly against the method's request type, so
+// unknown or malformed parameters get the spec's codes instead of being
+// dropped. grpc-gateway then parses the same query with the same parser.
+func (g *Gateway) checkQuery(r *http.Request, m *policy.Method) error {
+	if r.URL.RawQuery == "" {
+		return nil
+	}
+	values, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		return apierr.New(apierr.BadRequest, "the query string is malformed")
+	}
+	mt, err := protoregistry.GlobalTypes.FindMessageByName(m.Desc.Input().FullName())
+	if err != nil {
+		return err
+	}
+	return wirejson.ParseQuery(mt.New().Interface(), values, g.queryExcluded(m))
+}
+
+func (g *Gateway) queryExcluded(m *policy.Method) map[string]bool {
+	if ex, ok := g.excluded[m.FullMethod]; ok {
+		return ex
+	}
+	return nil
+}
+
+func writeAPIError(w http.ResponseWriter, rid string, err error) {
+	if e, ok := apierr.As(err); ok {
+		writeError(w, rid, e.Code, e.Message)
+		return
+	}
+	writeError(w, rid, apierr.Internal, "internal error")
+}
+
+func validRequestID(s string) bool {
+	if len(s) == 0 || len(s) > 128 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// statusWriter applies the route's success status (201, 202) to the 200 that
+// grpc-gateway writes, and remembers the status for logs and metrics.
+type statusWriter struct {
+	http.ResponseWriter
+	success int
+	code    int
+	wrote   bool
+}
+
+func (s *statusWriter) WriteHeader(code int) {
+	if s.wrote {
+		return
+	}
+	if code == http.StatusOK {
+		code = s.success
+	}
+	s.code, s.wrote = code, true
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusWriter) Write(b []byte) (int, error) {
+	if !s.wrote {
+		s.WriteHeader(http.StatusOK)
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+func (s *statusWriter) status() int {
+	if !s.wrote {
+		return http.StatusOK
+	}
+	return s.code
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
