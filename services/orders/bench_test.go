@@ -1,0 +1,100 @@
+package orders
+
+import (
+	"context"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
+	"github.com/mallplatform/partnerapi/internal/clock"
+	"github.com/mallplatform/partnerapi/internal/db/dbtest"
+	"github.com/mallplatform/partnerapi/internal/principal"
+)
+
+// BenchmarkOrders measures the two reads against PostgreSQL with a shop of
+// 5,000 orders beside a neighbour of the same size, vacuumed as autovacuum
+// keeps a live table (index-only counts): once calling Service
+// directly, once through core's full gRPC stack over bufconn.
+//
+//	go test -run '^$' -bench BenchmarkOrders -benchmem ./services/orders/
+func BenchmarkOrders(b *testing.B) {
+	d := dbtest.Postgres(b)
+	createSellers(b, d.Ent, "sel_a", "sel_b")
+	st := NewEntStore(d.Ent)
+	ctx := context.Background()
+	for i, seller := range []string{"sel_a", "sel_b"} {
+		if err := SeedOrders(ctx, st, seller, nil, 5000, serviceNow, newRand(uint64(i+1))); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if _, err := d.SQL.ExecContext(ctx, "VACUUM ANALYZE"); err != nil {
+		b.Fatal(err)
+	}
+
+	svc := NewService(st, clock.NewManual(serviceNow))
+	p := partner("sel_a", "orders:read", ScopeBuyerEmail)
+	sctx := principal.WithSeller(principal.NewContext(ctx, p), "sel_a")
+	first, err := svc.ListOrders(sctx, ListParams{Limit: 100})
+	if err != nil || len(first.Orders) != 100 {
+		b.Fatalf("prime: %v", err)
+	}
+	var ids []string
+	for _, v := range first.Orders {
+		ids = append(ids, v.Order.ID)
+	}
+	deep, err := svc.ListOrders(sctx, ListParams{Limit: 20, Page: 100})
+	if err != nil || deep.NextCursor == "" {
+		b.Fatalf("deep page: %v", err)
+	}
+
+	b.Run("Service/GetOrder", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			if _, err := svc.GetOrder(sctx, ids[i%len(ids)]); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+	})
+	listCases := []struct {
+		name string
+		p    ListParams
+	}{
+		{"ListOrders_limit20", ListParams{Limit: 20}},
+		{"ListOrders_limit20_status", ListParams{Limit: 20, Status: ptr(StatusDelivered)}},
+		{"ListOrders_limit20_cursor_page101", ListParams{Limit: 20, Cursor: deep.NextCursor}},
+	}
+	for _, lc := range listCases {
+		b.Run("Service/"+lc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if res, err := svc.ListOrders(sctx, lc.p); err != nil || len(res.Orders) != 20 {
+					b.Fatalf("%d orders, %v", len(res.Orders), err)
+				}
+			}
+		})
+	}
+
+	h := newHarness(b, d, serviceNow)
+	gctx := as(p)
+	b.Run("GRPC/GetOrder", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			if _, err := h.client.GetOrder(gctx, &ordersv1.GetOrderRequest{Id: ids[i%len(ids)]}); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+	})
+	b.Run("GRPC/ListOrders_limit20", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if res, err := h.client.ListOrders(gctx, &ordersv1.ListOrdersRequest{Limit: proto.Int32(20)}); err != nil || len(res.GetData()) != 20 {
+				b.Fatalf("%v", err)
+			}
+		}
+	})
+}

@@ -1,0 +1,88 @@
+package orders
+
+import (
+	"context"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	commonv1 "github.com/mallplatform/partnerapi/gen/mp/common/v1"
+	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
+	"github.com/mallplatform/partnerapi/internal/apierr"
+)
+
+// Server exposes Service as mp.orders.v1.OrdersService. Core's interceptors
+// have already authenticated the caller, verified the seller token, checked
+// the scope and validated the request when a method here runs.
+type Server struct {
+	ordersv1.UnimplementedOrdersServiceServer
+	svc *Service
+}
+
+// NewServer wraps svc.
+func NewServer(svc *Service) *Server { return &Server{svc: svc} }
+
+// Register registers the service; its signature fits core.Registrar.
+func (s *Server) Register(r grpc.ServiceRegistrar) { ordersv1.RegisterOrdersServiceServer(r, s) }
+
+// ListOrders lists the seller's orders.
+func (s *Server) ListOrders(ctx context.Context, req *ordersv1.ListOrdersRequest) (*ordersv1.ListOrdersResponse, error) {
+	p := ListParams{
+		Page:      req.GetPage(),
+		Limit:     req.GetLimit(),
+		Cursor:    req.GetCursor(),
+		Ascending: req.GetSort() == ordersv1.OrderSort_ORDER_SORT_CREATED_AT_ASC,
+	}
+	if req.Status != nil {
+		st, ok := statusFromProto[req.GetStatus()]
+		// The request rules admit only the five partner statuses; repeat the
+		// check so an unvalidated caller cannot filter on a checkout state.
+		if !ok || st.PartnerStatus() != st {
+			return nil, apierr.New(apierr.ValidationError, "status: must be one of READY_TO_SHIP, SHIPPED, DELIVERED, CANCELLED, RETURN_REFUND")
+		}
+		p.Status = &st
+	}
+	var err error
+	if p.CreatedAfter, err = instant("created_after", req.GetCreatedAfter()); err != nil {
+		return nil, err
+	}
+	if p.CreatedBefore, err = instant("created_before", req.GetCreatedBefore()); err != nil {
+		return nil, err
+	}
+	res, err := s.svc.ListOrders(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	out := &ordersv1.ListOrdersResponse{
+		Data: make([]*ordersv1.Order, len(res.Orders)),
+		Meta: &commonv1.PageMeta{Page: res.Page, Limit: res.Limit, Total: res.Total},
+	}
+	for i, v := range res.Orders {
+		out.Data[i] = orderToProto(v)
+	}
+	if res.NextCursor != "" {
+		out.Meta.NextCursor = &res.NextCursor
+	}
+	return out, nil
+}
+
+// GetOrder reads one of the seller's orders.
+func (s *Server) GetOrder(ctx context.Context, req *ordersv1.GetOrderRequest) (*ordersv1.OrderResponse, error) {
+	v, err := s.svc.GetOrder(ctx, req.GetId())
+	if err != nil {
+		return nil, err
+	}
+	return &ordersv1.OrderResponse{Data: orderToProto(v)}, nil
+}
+
+func instant(field string, ts *timestamppb.Timestamp) (*time.Time, error) {
+	if ts == nil {
+		return nil, nil
+	}
+	if err := ts.CheckValid(); err != nil {
+		return nil, apierr.New(apierr.ValidationError, field+": must be a valid date-time")
+	}
+	t := ts.AsTime()
+	return &t, nil
+}

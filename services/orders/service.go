@@ -1,0 +1,204 @@
+// Package orders serves the partner view of a seller's orders: listing with
+// the spec's limited filters and keyset pagination, and reading one order.
+// The gRPC server (server.go) converts and delegates to Service, which owns
+// the rules: seller isolation, the partner status mapping, and the derived,
+// presence-sensitive fields (slaBreached, bookingStatus, shippingChannel,
+// buyerEmail). Storage sits behind Store (store.go), implemented on ent in
+// store_ent.go.
+package orders
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/mallplatform/partnerapi/internal/apierr"
+	"github.com/mallplatform/partnerapi/internal/clock"
+	"github.com/mallplatform/partnerapi/internal/pagination"
+	"github.com/mallplatform/partnerapi/internal/principal"
+)
+
+// ScopeBuyerEmail is the scope an app needs to see buyerEmail.
+const ScopeBuyerEmail = "customer:email:read"
+
+// Service holds the order use cases.
+type Service struct {
+	store Store
+	clock clock.Clock
+}
+
+// NewService returns a Service reading from store; clk decides "now" for
+// the SLA flag, so the sandbox clock and tests can move it.
+func NewService(store Store, clk clock.Clock) *Service {
+	if clk == nil {
+		clk = clock.System{}
+	}
+	return &Service{store: store, clock: clk}
+}
+
+// View is an order as one caller may see it: the stored order plus the
+// fields derived for this caller at this instant. A nil pointer field is
+// absent on the wire.
+type View struct {
+	Order *Order
+	// Status is the partner status (PENDING and PAID read as READY_TO_SHIP).
+	Status          Status
+	BuyerEmail      *string
+	SLABreached     *bool
+	BookingStatus   *BookingStatus
+	ShippingChannel *string
+}
+
+// ListParams is a listing request after transport decoding and validation.
+type ListParams struct {
+	// Status is a partner status; nil lists every order.
+	Status        *Status
+	CreatedAfter  *time.Time
+	CreatedBefore *time.Time
+	Ascending     bool
+	Page          int32
+	Limit         int32
+	Cursor        string
+}
+
+// ListResult is one page of a listing.
+type ListResult struct {
+	Orders []View
+	Page   int32
+	Limit  int32
+	// Total counts every order matching the filters, not only this page.
+	Total int64
+	// NextCursor is "" on the last page.
+	NextCursor string
+}
+
+// GetOrder returns the calling seller's order. A missing order and another
+// seller's order are the same NOT_FOUND, so existence is not disclosed.
+func (s *Service) GetOrder(ctx context.Context, id string) (View, error) {
+	seller, err := sellerOf(ctx)
+	if err != nil {
+		return View{}, err
+	}
+	o, err := s.store.GetOrder(ctx, seller, id)
+	if errors.Is(err, ErrNotFound) {
+		return View{}, apierr.New(apierr.NotFound, "order not found")
+	}
+	if err != nil {
+		return View{}, err
+	}
+	return s.view(ctx, o, s.clock.Now()), nil
+}
+
+// ListOrders returns a page of the calling seller's orders, newest first
+// unless Ascending. A cursor continues the listing it was issued for; page
+// is honoured as an offset when no cursor is sent.
+func (s *Service) ListOrders(ctx context.Context, p ListParams) (ListResult, error) {
+	seller, err := sellerOf(ctx)
+	if err != nil {
+		return ListResult{}, err
+	}
+	var f Filter
+	if p.Status != nil {
+		f.Statuses = StoredStatuses(*p.Status)
+	}
+	f.CreatedAfter, f.CreatedBefore = p.CreatedAfter, p.CreatedBefore
+	fp := fingerprint(p)
+	w, err := pagination.Resolve(pagination.Request{Page: p.Page, Limit: p.Limit, Cursor: p.Cursor}, fp)
+	if err != nil {
+		return ListResult{}, err
+	}
+	page := Page{Ascending: p.Ascending, Limit: w.Limit, Offset: w.Offset}
+	if w.After != nil {
+		if w.After.Time == nil {
+			return ListResult{}, apierr.New(apierr.BadRequest, "cursor is not one this platform issued")
+		}
+		page.After = &Key{CreatedAt: *w.After.Time, ID: w.After.ID}
+	}
+	// The count scans every matching index entry while the page reads only
+	// a few rows: run it beside the page so a listing costs the slower of
+	// the two rather than their sum.
+	type counted struct {
+		n   int64
+		err error
+	}
+	countDone := make(chan counted, 1)
+	go func() {
+		n, err := s.store.CountOrders(ctx, seller, f)
+		countDone <- counted{n, err}
+	}()
+	rows, more, err := s.store.ListOrders(ctx, seller, f, page)
+	c := <-countDone
+	if err != nil {
+		return ListResult{}, err
+	}
+	if c.err != nil {
+		return ListResult{}, c.err
+	}
+	total := c.n
+	now := s.clock.Now()
+	res := ListResult{Orders: make([]View, len(rows)), Page: w.Page, Limit: int32(w.Limit), Total: total}
+	for i, o := range rows {
+		res.Orders[i] = s.view(ctx, o, now)
+	}
+	if more && len(rows) > 0 {
+		last := rows[len(rows)-1]
+		at := last.CreatedAt
+		res.NextCursor = w.Next(fp, &at, nil, last.ID)
+	}
+	return res, nil
+}
+
+// fingerprint ties a cursor to the filters and sort it was issued for; the
+// limit may change between pages.
+func fingerprint(p ListParams) string {
+	status, after, before, sort := "", "", "", "desc"
+	if p.Status != nil {
+		status = string(*p.Status)
+	}
+	if p.CreatedAfter != nil {
+		after = p.CreatedAfter.UTC().Format(time.RFC3339Nano)
+	}
+	if p.CreatedBefore != nil {
+		before = p.CreatedBefore.UTC().Format(time.RFC3339Nano)
+	}
+	if p.Ascending {
+		sort = "asc"
+	}
+	return pagination.Fingerprint("orders", status, after, before, sort)
+}
+
+func sellerOf(ctx context.Context) (string, error) {
+	seller, ok := principal.Seller(ctx)
+	if !ok {
+		// Core's policy puts the verified seller here for every method of
+		// this service; without one no query may run.
+		return "", apierr.New(apierr.SellerTokenRequired, "this endpoint needs the seller access token and seller id headers")
+	}
+	return seller, nil
+}
+
+// view derives what this caller sees of o at now.
+func (s *Service) view(ctx context.Context, o *Order, now time.Time) View {
+	v := View{Order: o, Status: o.Status.PartnerStatus()}
+	// Personal data goes only to partner apps granted the scope; internal
+	// callers without a partner principal read it from their own systems.
+	if p, ok := principal.FromContext(ctx); ok && p.HasScope(ScopeBuyerEmail) && o.BuyerEmail != "" {
+		email := o.BuyerEmail
+		v.BuyerEmail = &email
+	}
+	if o.ShipByDate != nil {
+		// Once the order has left the seller the deadline is history: the
+		// flag stays false even when it shipped late.
+		breached := o.Status.PreShipment() && now.After(*o.ShipByDate)
+		v.SLABreached = &breached
+	}
+	if o.Status.PreShipment() && o.BookingStatus != nil {
+		b := *o.BookingStatus
+		v.BookingStatus = &b
+	}
+	if o.ShippingChannel != nil && *o.ShippingChannel != "" {
+		c := *o.ShippingChannel
+		v.ShippingChannel = &c
+	}
+	return v
+}
