@@ -34,8 +34,9 @@ lint:
 build:
 	$(GO) build -o bin/ ./cmd/...
 
-## test: the whole suite (needs PostgreSQL and Redis; see README)
+## test: the whole suite; starts PostgreSQL and Redis when they are not answering
 test:
+	./tools/scripts/services.sh
 	$(GO) test -race -count=1 ./...
 
 run:

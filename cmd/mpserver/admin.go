@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/db"
+	"github.com/mallplatform/partnerapi/internal/sandboxseed"
 	"github.com/mallplatform/partnerapi/services/auth"
 )
 
@@ -20,6 +22,8 @@ commands (each prints JSON; secrets and tokens are shown once):
   create-app        --account ID --name N --environment sandbox|production --scopes a,b [--rate-limit PER_MINUTE] [--redirect-uris u1,u2]
   create-test-shop  --name N --shop-name S
   authorize-seller  --app ID --seller ID [--scopes a,b]   (issues seller tokens, as the consent flow would)
+  seed-sandbox      --credentials-file F [--base-url U] [--grpc-address A]
+                    (fills an empty sandbox database like the dev role does and writes its credentials)
 
 common flags: --database-url ($MP_DATABASE_URL), --db-driver postgres|sqlite ($MP_DB_DRIVER), --secret-key ($MP_SECRET_KEY)
 `
@@ -32,6 +36,7 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cmd, rest := args[0], args[1:]
 	var dsn, driver, secretKey, name, email, account, environment, scopes, shopName, appID, sellerID, redirects string
 	var rateLimit int
+	var credsFile, baseURL, grpcAddress string
 	fs := newFlagSet("admin "+cmd, stderr)
 	fs.str(&dsn, "database-url", "MP_DATABASE_URL", "", "database URL (PostgreSQL) or file (SQLite)")
 	fs.str(&driver, "db-driver", "MP_DB_DRIVER", db.DriverPostgres, "postgres or sqlite")
@@ -46,6 +51,9 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&sellerID, "seller", "", "seller id")
 	fs.StringVar(&redirects, "redirect-uris", "", "comma-separated redirect URIs of the consent flow")
 	fs.IntVar(&rateLimit, "rate-limit", 0, "per-minute override (0: platform default)")
+	fs.StringVar(&credsFile, "credentials-file", "", "where seed-sandbox writes the credentials")
+	fs.StringVar(&baseURL, "base-url", "", "base URL recorded in the credentials")
+	fs.StringVar(&grpcAddress, "grpc-address", "", "gRPC address recorded in the credentials")
 	if err := fs.Parse(rest); err != nil {
 		return err
 	}
@@ -92,6 +100,26 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		out = map[string]any{"authorization_id": t.AuthorizationID, "seller_id": sellerID, "access_token": t.AccessToken, "refresh_token": t.RefreshToken, "access_expires_at": t.AccessExpires, "refresh_expires_at": t.RefreshExpires}
+	case "seed-sandbox":
+		if credsFile == "" {
+			return errors.New("seed-sandbox needs --credentials-file")
+		}
+		empty, err := svc.Empty(ctx)
+		if err != nil {
+			return err
+		}
+		if !empty {
+			return errors.New("seed-sandbox runs on an empty database only")
+		}
+		creds, err := sandboxseed.Seed(ctx, sandboxseed.Deps{DB: d, Auth: svc, Clock: clock.System{}, Seed: uint64(time.Now().UnixNano())})
+		if err != nil {
+			return err
+		}
+		creds.BaseURL, creds.GRPCAddress = baseURL, grpcAddress
+		if err := creds.Save(credsFile); err != nil {
+			return err
+		}
+		out = map[string]any{"credentials_file": credsFile, "sellers": len(creds.Sellers), "apps": len(creds.Apps)}
 	default:
 		fmt.Fprint(stderr, adminUsage)
 		return errors.New("unknown admin command " + cmd)
