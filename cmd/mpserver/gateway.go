@@ -22,9 +22,9 @@ import (
 
 type gatewayFlags struct {
 	httpAddr, metricsAddr, coreAddr, internalToken, environment, redisAddr, trustedProxies string
-	window                                                                             time.Duration
-	ipRate                                                                             int
-	log                                                                                logFlags
+	window                                                                                 time.Duration
+	ipRate, appRate, accountRate, sandboxRate                                              int
+	log                                                                                    logFlags
 }
 
 func (g *gatewayFlags) register(f *flagSet) {
@@ -36,7 +36,10 @@ func (g *gatewayFlags) register(f *flagSet) {
 	f.str(&g.redisAddr, "redis-addr", "MP_REDIS_ADDR", "", "Redis for nonces and rate buckets shared by gateway replicas (empty: in memory, single replica only)")
 	f.str(&g.trustedProxies, "trusted-proxies", "MP_TRUSTED_PROXIES", "", "comma-separated CIDRs of load balancers whose X-Forwarded-For is trusted")
 	f.dur(&g.window, "timestamp-window", "MP_TIMESTAMP_WINDOW", gateway.DefaultTimestampWindow, "freshness window of signed timestamps (30s to 300s)")
-	f.integer(&g.ipRate, "ip-rate-per-minute", "MP_IP_RATE_PER_MINUTE", 0, "pre-authentication limit per source address (0: default)")
+	f.integer(&g.ipRate, "ip-rate-per-minute", "MP_IP_RATE_PER_MINUTE", 0, "pre-authentication limit per source address (0: default 1200)")
+	f.integer(&g.appRate, "app-rate-per-minute", "MP_APP_RATE_PER_MINUTE", 0, "per-app ceiling unless the app has an override (0: default 600)")
+	f.integer(&g.accountRate, "account-rate-per-minute", "MP_ACCOUNT_RATE_PER_MINUTE", 0, "per-developer-account ceiling unless the account has an override (0: default 1800)")
+	f.integer(&g.sandboxRate, "sandbox-rate-per-minute", "MP_SANDBOX_RATE_PER_MINUTE", 0, "sandbox-route ceiling per app (0: default 60)")
 	g.log.register(f)
 }
 
@@ -75,6 +78,7 @@ func runGateway(ctx context.Context, args []string, stderr io.Writer) error {
 		Admission:       store,
 		TrustedProxies:  proxies,
 		IPLimit:         iplimit.Config{RatePerMinute: gf.ipRate},
+		Limits:          admission.Limits{AppPerMinute: int64(gf.appRate), AccountPerMinute: int64(gf.accountRate), SandboxPerMinute: int64(gf.sandboxRate)},
 		Logger:          log,
 		Metrics:         gateway.NewMetrics(reg),
 	})
