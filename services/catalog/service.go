@@ -1,0 +1,509 @@
+// Package catalog is core's catalog service: the category tree, category
+// attributes, and a seller's products.
+//
+// Layers, outermost first: server.go (gRPC, proto in and out) → service.go
+// and rules.go (use cases and business rules, domain types only) → store.go
+// (the storage interface) → store_ent.go (its ent implementation, the only
+// file importing ent). convert.go maps domain ↔ proto.
+//
+// Decisions the contract leaves open:
+//
+//   - Category order: categories carry a global pre-order position; the
+//     listing is ORDER BY position, id, so parents precede their children and
+//     the keyset cursor is (position, id) on its index. A category is listed
+//     only when it and all its ancestors are active.
+//   - Attributes are inherited: a category's attributes are those of its
+//     ancestors (root first) followed by its own, each in position order.
+//     Shared attributes such as Brand are defined once on a root.
+//   - Product category checks, in order: unknown id → CATEGORY_NOT_FOUND (the
+//     message says to send an id, not a name); the category or an ancestor is
+//     inactive → CATEGORY_NOT_FOUND, because it is not in the category list
+//     and the remedy is the same (re-map from the list); the category has
+//     active children → VALIDATION_ERROR, because the id is known and valid,
+//     only not acceptable for a product.
+//   - Dimensions with use_variant_dimensions: product weight is the largest
+//     variant weight and each product dimension the largest of that dimension
+//     over the variants (the parcel the biggest variant needs). Otherwise a
+//     variant's missing figures default to the product's.
+//   - Variant images default to the product images and are stored
+//     explicitly; a later product image update does not touch them.
+//   - Variant options are stored in options_order group order.
+//   - Update of an under_review product → 422 PRODUCT_UNDER_REVIEW; of an
+//     archived one → 404 NOT_FOUND (archived is what delete leaves behind;
+//     404 is in the update operation's status set, 422 is not).
+//   - Update that changes nothing leaves updated_at alone, so partners that
+//     sync on updated_at are not sent round in circles.
+//   - Sending the product's current category id again is a no-op, even if
+//     that category has since gained children.
+package catalog
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mallplatform/partnerapi/internal/apierr"
+	"github.com/mallplatform/partnerapi/internal/clock"
+	"github.com/mallplatform/partnerapi/internal/ids"
+	"github.com/mallplatform/partnerapi/internal/pagination"
+	"github.com/mallplatform/partnerapi/internal/principal"
+)
+
+// categoryListURL is where messages send partners for valid category ids.
+const categoryListURL = "GET /open/v1/categories"
+
+// Service holds the catalog's use cases.
+type Service struct {
+	store Store
+	clock clock.Clock
+}
+
+// NewService returns the catalog service on store; clk stamps created_at and
+// updated_at (clock.System in production).
+func NewService(store Store, clk clock.Clock) *Service {
+	if clk == nil {
+		clk = clock.System{}
+	}
+	return &Service{store: store, clock: clk}
+}
+
+// Page is one page of a listing.
+type Page[T any] struct {
+	Items []T
+	// Page is the 1-based number of this page; Limit its size.
+	Page  int32
+	Limit int32
+	// Total counts every item matching the filters.
+	Total int64
+	// NextCursor is "" on the last page.
+	NextCursor string
+}
+
+// ProductInput is a product to create, as the partner sent it. Range and
+// length rules have already been checked at the edge (protovalidate).
+type ProductInput struct {
+	Title       string
+	Description string
+	// Category is meant to be a category id; anything else is rejected.
+	Category             string
+	Images               []string
+	Weight               *float64
+	Length, Width        *float64
+	Height               *float64
+	UseVariantDimensions bool
+	AttributeValues      []AttributeValue
+	Variants             []VariantInput
+}
+
+// OptionInput is one option-group → value pair of a variant, in the order the
+// partner sent it.
+type OptionInput struct {
+	Name, Value string
+}
+
+// VariantInput is one variant of a product to create.
+type VariantInput struct {
+	Title *string
+	SKU   *string
+	// Price is in centavos.
+	Price   *int64
+	Stock   *int64
+	Options []OptionInput
+	// Images nil or empty: the product's images.
+	Images        []string
+	Weight        *float64
+	Length, Width *float64
+	Height        *float64
+}
+
+// ProductUpdate holds the fields an update sends; nil means "not sent".
+type ProductUpdate struct {
+	Title       *string
+	Description *string
+	Category    *string
+	// Images, when sent, replaces the whole set.
+	Images *[]string
+}
+
+// seller is the verified seller of the call. Core's interceptor has already
+// refused calls without one for seller-token methods; this is the guard that
+// keeps a product query from ever running unfiltered.
+func seller(ctx context.Context) (string, error) {
+	id, ok := principal.Seller(ctx)
+	if !ok {
+		return "", apierr.New(apierr.SellerTokenRequired, "this operation acts for a seller: send the seller access token and seller id headers")
+	}
+	return id, nil
+}
+
+// ListCategories lists the category tree flattened, parents before their
+// children.
+func (s *Service) ListCategories(ctx context.Context, req pagination.Request) (Page[Category], error) {
+	filter := pagination.Fingerprint("categories", "position,id")
+	w, err := pagination.Resolve(req, filter)
+	if err != nil {
+		return Page[Category]{}, err
+	}
+	if w.After != nil && w.After.Num == nil {
+		return Page[Category]{}, apierr.New(apierr.BadRequest, "cursor is not one this platform issued")
+	}
+	cats, more, err := s.store.ListCategories(ctx, w)
+	if err != nil {
+		return Page[Category]{}, err
+	}
+	total, err := s.store.CountCategories(ctx)
+	if err != nil {
+		return Page[Category]{}, err
+	}
+	page := Page[Category]{Items: cats, Page: w.Page, Limit: int32(w.Limit), Total: total}
+	if more && len(cats) > 0 {
+		last := cats[len(cats)-1]
+		pos := int64(last.Position)
+		page.NextCursor = w.Next(filter, nil, &pos, last.ID)
+	}
+	return page, nil
+}
+
+// ListCategoryAttributes returns the attributes a product in the category
+// takes: inherited ones first (root downwards), then the category's own. A
+// category that is unknown or not listed is NOT_FOUND.
+func (s *Service) ListCategoryAttributes(ctx context.Context, id string) ([]Attribute, error) {
+	chain, err := s.categoryChain(ctx, id)
+	if errors.Is(err, ErrNotFound) {
+		return nil, apierr.Newf(apierr.NotFound, "category %q not found; ids come from %s", id, categoryListURL)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range chain {
+		if !c.Active {
+			return nil, apierr.Newf(apierr.NotFound, "category %q not found; ids come from %s", id, categoryListURL)
+		}
+	}
+	return s.attributesOf(ctx, chain)
+}
+
+// CreateProduct creates a product in status proposed for the call's seller.
+func (s *Service) CreateProduct(ctx context.Context, in ProductInput) (*Product, error) {
+	sellerID, err := seller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var v violations
+	leaf, err := s.resolveLeaf(ctx, "category", in.Category)
+	if err != nil {
+		// A known but unusable category is reported together with the other
+		// mistakes; anything else ends the request here.
+		if apierr.CodeOf(err) != apierr.ValidationError {
+			return nil, err
+		}
+		e, _ := apierr.As(err)
+		v = append(v, e.Message)
+	}
+	checkImages(&v, "images", in.Images)
+	var attrValues []AttributeValue
+	if leaf != nil {
+		attrValues = checkAttributeValues(&v, leaf, in.AttributeValues)
+	}
+	variants, optionsOrder := buildVariants(&v, in)
+	if err := v.err(); err != nil {
+		return nil, err
+	}
+
+	now := s.clock.Now().UTC()
+	p := &Product{
+		ID:                   ids.NewAt("prd", now),
+		SellerID:             sellerID,
+		Name:                 in.Title,
+		Description:          in.Description,
+		Status:               StatusProposed,
+		CategoryID:           leaf.ID,
+		CategoryName:         leaf.Name,
+		Images:               slices.Clone(in.Images),
+		UseVariantDimensions: in.UseVariantDimensions,
+		OptionsOrder:         optionsOrder,
+		AttributeValues:      attrValues,
+		Variants:             variants,
+		CreatedAt:            now,
+		UpdatedAt:            now,
+	}
+	p.Weight, p.Dimensions = productFigures(in, variants)
+	for i := range p.Variants {
+		p.Variants[i].ID = ids.NewAt("var", now)
+	}
+	// With 50 random bits a clash is rare (about one insert in 10^8 at ten
+	// million products), but the unique index is the arbiter: draw again
+	// rather than fail the request.
+	for attempt := 0; ; attempt++ {
+		p.ShortID = newShortID()
+		err = s.store.CreateProduct(ctx, p)
+		if !errors.Is(err, ErrShortIDTaken) || attempt == 4 {
+			break
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// UpdateProduct changes the title, description, category or images of one of
+// the seller's products.
+func (s *Service) UpdateProduct(ctx context.Context, id string, upd ProductUpdate) (*Product, error) {
+	sellerID, err := seller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if upd.Images != nil {
+		var v violations
+		checkImages(&v, "images", *upd.Images)
+		if err := v.err(); err != nil {
+			return nil, err
+		}
+	}
+	var leaf *leafCategory
+	if upd.Category != nil {
+		// Looked up before the write transaction: the lookup reads through the
+		// store, which apply must not do. The product is read first so that a
+		// missing or read-only product is reported before the category.
+		current, err := s.store.GetProduct(ctx, sellerID, id)
+		if err != nil {
+			return nil, s.productErr(err, id)
+		}
+		if err := checkWritable(current, id); err != nil {
+			return nil, err
+		}
+		if *upd.Category != current.CategoryID {
+			if leaf, err = s.resolveLeaf(ctx, "category", *upd.Category); err != nil {
+				return nil, err
+			}
+		}
+	}
+	now := s.clock.Now().UTC()
+	p, err := s.store.UpdateProduct(ctx, sellerID, id, func(p *Product) (bool, error) {
+		if err := checkWritable(p, id); err != nil {
+			return false, err
+		}
+		changed := false
+		if upd.Title != nil && *upd.Title != p.Name {
+			p.Name, changed = *upd.Title, true
+		}
+		if upd.Description != nil && *upd.Description != p.Description {
+			p.Description, changed = *upd.Description, true
+		}
+		if upd.Images != nil && !slices.Equal(*upd.Images, p.Images) {
+			p.Images, changed = slices.Clone(*upd.Images), true
+		}
+		if upd.Category != nil && *upd.Category != p.CategoryID {
+			if leaf == nil || leaf.ID != *upd.Category {
+				// The category moved between the read above and this locked
+				// read; the checks made no longer hold.
+				return false, apierr.New(apierr.ConcurrentModification, "the product changed while it was being updated; read it again and retry")
+			}
+			kept, err := recategorise(p.AttributeValues, leaf)
+			if err != nil {
+				return false, err
+			}
+			p.CategoryID, p.CategoryName, p.AttributeValues, changed = leaf.ID, leaf.Name, kept, true
+		}
+		if changed {
+			p.UpdatedAt = now
+		}
+		return changed, nil
+	})
+	if err != nil {
+		return nil, s.productErr(err, id)
+	}
+	return p, nil
+}
+
+// ListProducts lists the seller's products, newest first, optionally only
+// those in one status.
+func (s *Service) ListProducts(ctx context.Context, f ProductFilter, req pagination.Request) (Page[*Product], error) {
+	sellerID, err := seller(ctx)
+	if err != nil {
+		return Page[*Product]{}, err
+	}
+	// The seller is part of the fingerprint so that a cursor is only good for
+	// the seller it was issued to.
+	filter := pagination.Fingerprint("products", sellerID, string(f.Status), "created_at desc,id desc")
+	w, err := pagination.Resolve(req, filter)
+	if err != nil {
+		return Page[*Product]{}, err
+	}
+	if w.After != nil && w.After.Time == nil {
+		return Page[*Product]{}, apierr.New(apierr.BadRequest, "cursor is not one this platform issued")
+	}
+	products, more, err := s.store.ListProducts(ctx, sellerID, f, w)
+	if err != nil {
+		return Page[*Product]{}, err
+	}
+	total, err := s.store.CountProducts(ctx, sellerID, f)
+	if err != nil {
+		return Page[*Product]{}, err
+	}
+	page := Page[*Product]{Items: products, Page: w.Page, Limit: int32(w.Limit), Total: total}
+	if more && len(products) > 0 {
+		last := products[len(products)-1]
+		at := last.CreatedAt.UTC()
+		page.NextCursor = w.Next(filter, &at, nil, last.ID)
+	}
+	return page, nil
+}
+
+// productErr maps storage outcomes of a product lookup to the contract.
+func (s *Service) productErr(err error, id string) error {
+	if errors.Is(err, ErrNotFound) {
+		return notFoundProduct(id)
+	}
+	return err
+}
+
+func notFoundProduct(id string) error {
+	return apierr.Newf(apierr.NotFound, "product %q not found", id)
+}
+
+// checkWritable applies the status rules of partner updates.
+func checkWritable(p *Product, id string) error {
+	switch p.Status {
+	case StatusUnderReview:
+		return apierr.New(apierr.ProductUnderReview, "the product is under review and cannot be changed until the review ends")
+	case StatusArchived:
+		// Archived is what delete leaves; to the partner the product is gone.
+		return notFoundProduct(id)
+	}
+	return nil
+}
+
+// leafCategory is a category that accepts products, with its effective
+// attributes.
+type leafCategory struct {
+	Category
+	Attributes []Attribute
+}
+
+// resolveLeaf checks that value names a listed leaf category, for the field
+// at path.
+func (s *Service) resolveLeaf(ctx context.Context, path, value string) (*leafCategory, error) {
+	chain, err := s.categoryChain(ctx, value)
+	if errors.Is(err, ErrNotFound) {
+		isName, nerr := s.store.CategoryNameExists(ctx, value)
+		if nerr != nil {
+			return nil, nerr
+		}
+		if isName {
+			return nil, apierr.Newf(apierr.CategoryNotFound,
+				"%s: %q is a category name, not a category id; send the category_id from %s", path, value, categoryListURL)
+		}
+		return nil, apierr.Newf(apierr.CategoryNotFound,
+			"%s: %q is not a known category id; send a category_id from %s (not a name)", path, value, categoryListURL)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range chain {
+		if !c.Active {
+			return nil, apierr.Newf(apierr.CategoryNotFound,
+				"%s: category %q is retired and no longer takes products; send a current category_id from %s", path, value, categoryListURL)
+		}
+	}
+	c := chain[len(chain)-1]
+	parent, err := s.store.HasActiveChildren(ctx, c.ID)
+	if err != nil {
+		return nil, err
+	}
+	if parent {
+		return nil, apierr.Newf(apierr.ValidationError,
+			"%s: %q (%s) is a parent category; a product needs a leaf category: send the id of one of its subcategories from %s",
+			path, c.ID, c.Name, categoryListURL)
+	}
+	attrs, err := s.attributesOf(ctx, chain)
+	if err != nil {
+		return nil, err
+	}
+	return &leafCategory{Category: c, Attributes: attrs}, nil
+}
+
+// categoryChain returns the category and its ancestors, root first.
+func (s *Service) categoryChain(ctx context.Context, id string) ([]Category, error) {
+	c, err := s.store.GetCategory(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	chain := []Category{c}
+	for c.ParentID != "" {
+		if len(chain) >= MaxCategoryDepth {
+			return nil, fmt.Errorf("catalog: category %s is deeper than %d levels or in a cycle", id, MaxCategoryDepth)
+		}
+		if c, err = s.store.GetCategory(ctx, c.ParentID); err != nil {
+			if errors.Is(err, ErrNotFound) {
+				return nil, fmt.Errorf("catalog: category %s has a missing ancestor", id)
+			}
+			return nil, err
+		}
+		chain = append(chain, c)
+	}
+	slices.Reverse(chain)
+	return chain, nil
+}
+
+// attributesOf returns the effective attributes of the last category of a
+// root-first chain: ancestors' first, each category's in position order.
+func (s *Service) attributesOf(ctx context.Context, chain []Category) ([]Attribute, error) {
+	idsInChain := make([]string, len(chain))
+	rank := make(map[string]int, len(chain))
+	for i, c := range chain {
+		idsInChain[i] = c.ID
+		rank[c.ID] = i
+	}
+	attrs, err := s.store.ListAttributes(ctx, idsInChain)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(attrs, func(a, b Attribute) int { return rank[a.CategoryID] - rank[b.CategoryID] })
+	return attrs, nil
+}
+
+// shortIDAlphabet has no 0/O or 1/I, so a short id read out over the phone
+// to support is unambiguous; 32 symbols give 5 bits per character.
+const shortIDAlphabet = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+
+// shortIDLength characters of 5 bits each: 50 random bits.
+const shortIDLength = 10
+
+func newShortID() string {
+	var b [shortIDLength]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("catalog: no randomness: " + err.Error())
+	}
+	for i := range b {
+		b[i] = shortIDAlphabet[b[i]&31]
+	}
+	return string(b[:])
+}
+
+// violations collects VALIDATION_ERROR messages so a partner learns about
+// every mistake of a request at once.
+type violations []string
+
+// maxViolations keeps a message readable when a 100-variant body is wrong
+// everywhere.
+const maxViolations = 20
+
+func (v *violations) add(path, msg string) {
+	*v = append(*v, path+": "+msg)
+}
+
+func (v violations) err() error {
+	if len(v) == 0 {
+		return nil
+	}
+	msgs := []string(v)
+	if len(msgs) > maxViolations {
+		msgs = append(msgs[:maxViolations:maxViolations], fmt.Sprintf("and %d more", len(v)-maxViolations))
+	}
+	return apierr.New(apierr.ValidationError, strings.Join(msgs, "; "))
+}
