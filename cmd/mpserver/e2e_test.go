@@ -39,10 +39,10 @@ func TestEndToEnd(t *testing.T) {
 	env := append(os.Environ(),
 		"MP_DATABASE_URL="+dsn, "MP_SECRET_KEY="+secretKey, "MP_INTERNAL_TOKEN="+token, "MP_DB_DRIVER=postgres", "MP_LOG_LEVEL=warn")
 	runOnce(t, bin, env, "migrate")
-	credsPath := filepath.Join(dir, "credentials.json")
-	runOnce(t, bin, env, "admin", "seed-sandbox", "--credentials-file", credsPath)
-
 	grpcAddr, coreMetrics, httpAddr, gwMetrics := freeAddr(t), freeAddr(t), freeAddr(t), freeAddr(t)
+	credsPath := filepath.Join(dir, "credentials.json")
+	runOnce(t, bin, env, "admin", "seed-sandbox", "--credentials-file", credsPath, "--base-url", "http://"+httpAddr, "--grpc-address", grpcAddr)
+
 	core := start(t, bin, env, "core", "--grpc-addr", grpcAddr, "--metrics-addr", coreMetrics)
 	gwArgs := []string{"gateway", "--http-addr", httpAddr, "--metrics-addr", gwMetrics, "--core-addr", grpcAddr}
 	if redisAnswers() {
@@ -58,7 +58,6 @@ func TestEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	creds.BaseURL = "http://" + httpAddr
 	client, err := creds.Client("full", 0)
 	if err != nil {
 		t.Fatal(err)

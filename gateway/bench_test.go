@@ -1,0 +1,102 @@
+package gateway_test
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/test/bufconn"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	credentialsv1 "github.com/mallplatform/partnerapi/gen/mp/credentials/v1"
+	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
+	"github.com/mallplatform/partnerapi/gateway"
+	"github.com/mallplatform/partnerapi/gateway/admission"
+	"github.com/mallplatform/partnerapi/gateway/iplimit"
+	"github.com/mallplatform/partnerapi/internal/platform"
+	"github.com/mallplatform/partnerapi/internal/sdk"
+)
+
+// stubCore answers instantly with canned data, so the benchmark measures the
+// gateway's own work per request: HMAC verification, admission, policy,
+// grpc-gateway, the gRPC client round trip over memory and the envelope.
+type stubCore struct {
+	credentialsv1.UnimplementedCredentialServiceServer
+	ordersv1.UnimplementedOrdersServiceServer
+	secret []byte
+	order  *ordersv1.Order
+}
+
+func (s *stubCore) GetAppCredentials(context.Context, *credentialsv1.GetAppCredentialsRequest) (*credentialsv1.GetAppCredentialsResponse, error) {
+	return &credentialsv1.GetAppCredentialsResponse{Data: &credentialsv1.AppCredentials{
+		AppId: "app_1", ClientId: "test_bench", AccountId: "acc_1", Environment: "sandbox", Active: true,
+		Scopes: []string{"orders:read"}, Secrets: []*credentialsv1.AppSecret{{Secret: s.secret}},
+	}}, nil
+}
+
+func (s *stubCore) GetOrder(context.Context, *ordersv1.GetOrderRequest) (*ordersv1.OrderResponse, error) {
+	return &ordersv1.OrderResponse{Data: s.order}, nil
+}
+
+func benchOrder() *ordersv1.Order {
+	ts := timestamppb.New(time.Date(2026, 11, 1, 2, 3, 4, 0, time.UTC))
+	addr := &ordersv1.Address{Name: "Juan Dela Cruz", Line1: "12 Mabini St", City: "Quezon City", Province: "National Capital Region (NCR)", PostalCode: "1100", Country: "PH", Phone: "+639171234567"}
+	o := &ordersv1.Order{Id: "ord_1", Status: ordersv1.OrderStatus_ORDER_STATUS_SHIPPED, SellerId: "slr_1", CustomerId: "cus_1", Currency: "PHP",
+		Subtotal: 259800, Total: 269800, Shipping: 10000, PaymentStatus: "paid", FulfillmentStatus: "fulfilled", CreatedAt: ts, UpdatedAt: ts,
+		ShippingAddress: addr, BillingAddress: addr}
+	for i := 0; i < 2; i++ {
+		o.Items = append(o.Items, &ordersv1.OrderItem{Id: "itm", OrderId: "ord_1", ProductId: "prd_1", Title: "Ceramic mug", Sku: "MUG-1", Quantity: 1, UnitPrice: 129900, TotalPrice: 129900})
+	}
+	return o
+}
+
+func BenchmarkGatewayOverheadGetOrder(b *testing.B) {
+	stub := &stubCore{secret: []byte("bench-secret-bench-secret"), order: benchOrder()}
+	gs := grpc.NewServer()
+	credentialsv1.RegisterCredentialServiceServer(gs, stub)
+	ordersv1.RegisterOrdersServiceServer(gs, stub)
+	lis := bufconn.Listen(1 << 20)
+	go func() { _ = gs.Serve(lis) }()
+	defer gs.Stop()
+	conn, err := platform.DialCore("passthrough:///core", "bench-internal-token", grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) {
+		return lis.DialContext(ctx)
+	}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close()
+	store := admission.NewMemory(admission.MemoryConfig{})
+	defer store.Close()
+	gw, err := gateway.New(gateway.Config{Environment: gateway.EnvSandbox, Core: conn, InternalToken: "bench-internal-token", Admission: store,
+		Limits: admission.Limits{AppPerMinute: 1 << 40, AccountPerMinute: 1 << 40}, IPLimit: iplimit.Config{RatePerMinute: 1 << 30, Burst: 1 << 20}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	client, err := sdk.New(sdk.Config{BaseURL: "http://gateway.test", ClientID: "test_bench", ClientSecret: string(stub.secret)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	client = client.WithSeller("slr_1", "mpat_benchbenchbenchbench")
+	// Requests are signed outside the timer; each carries a fresh nonce.
+	reqs := make([]*http.Request, b.N)
+	for i := range reqs {
+		if reqs[i], err = client.NewRequest(context.Background(), sdk.Request{Method: "GET", Path: "/open/v1/orders/ord_1"}); err != nil {
+			b.Fatal(err)
+		}
+		reqs[i].RequestURI = "/open/v1/orders/ord_1"
+		reqs[i].RemoteAddr = "192.0.2.1:1234"
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		w := httptest.NewRecorder()
+		gw.ServeHTTP(w, reqs[i])
+		if w.Code != http.StatusOK {
+			b.Fatalf("status %d: %s", w.Code, w.Body)
+		}
+	}
+}
