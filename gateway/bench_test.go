@@ -12,11 +12,11 @@ import (
 	"google.golang.org/grpc/test/bufconn"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
-	credentialsv1 "github.com/mallplatform/partnerapi/gen/mp/credentials/v1"
-	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
 	"github.com/mallplatform/partnerapi/gateway"
 	"github.com/mallplatform/partnerapi/gateway/admission"
 	"github.com/mallplatform/partnerapi/gateway/iplimit"
+	credentialsv1 "github.com/mallplatform/partnerapi/gen/mp/credentials/v1"
+	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
 	"github.com/mallplatform/partnerapi/internal/platform"
 	"github.com/mallplatform/partnerapi/internal/sdk"
 )

@@ -98,6 +98,9 @@ func New(cfg Config) (*Gateway, error) {
 	}
 	g.mux = runtime.NewServeMux(
 		runtime.WithMarshalerOption(runtime.MIMEWildcard, envelope{}),
+		// grpc-gateway picks the outbound marshaler by Accept; every answer
+		// is the platform's JSON whatever the client asks for.
+		runtime.WithMarshalerOption("application/json", envelope{}),
 		runtime.WithErrorHandler(g.handleCoreError),
 		runtime.WithRoutingErrorHandler(g.handleRoutingError),
 		// Nothing a client sends becomes gRPC metadata except what the
