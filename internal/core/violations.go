@@ -7,6 +7,8 @@ import (
 	"buf.build/go/protovalidate"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	optionsv1 "github.com/mallplatform/partnerapi/gen/mp/options/v1"
 )
 
 // describeViolations renders validation failures as one message naming each
@@ -31,6 +33,7 @@ func describeViolations(req proto.Message, verr *protovalidate.ValidationError, 
 
 func wirePath(md protoreflect.MessageDescriptor, v *protovalidate.Violation, bodyField string) string {
 	var b strings.Builder
+	inArray := false // the previous field's message travels as its list (json_array)
 	for i, el := range v.Proto.GetField().GetElements() {
 		var fd protoreflect.FieldDescriptor
 		if md != nil {
@@ -41,7 +44,7 @@ func wirePath(md protoreflect.MessageDescriptor, v *protovalidate.Violation, bod
 			name = fd.JSONName()
 		}
 		isBody := i == 0 && bodyField != "" && bodyField != "*" && el.GetFieldName() == bodyField
-		if !isBody {
+		if !isBody && !inArray {
 			if b.Len() > 0 {
 				b.WriteByte('.')
 			}
@@ -53,9 +56,10 @@ func wirePath(md protoreflect.MessageDescriptor, v *protovalidate.Violation, bod
 		case el.HasStringKey():
 			b.WriteString("[" + strconv.Quote(el.GetStringKey()) + "]")
 		}
-		md = nil
+		md, inArray = nil, false
 		if fd != nil && fd.Message() != nil {
 			md = fd.Message()
+			inArray, _ = proto.GetExtension(md.Options(), optionsv1.E_JsonArray).(bool)
 		}
 	}
 	return b.String()
