@@ -53,7 +53,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	route := "unmatched"
 	defer func() {
 		if p := recover(); p != nil {
-			if p == http.ErrAbortHandler {
+			if err, ok := p.(error); ok && errors.Is(err, http.ErrAbortHandler) {
 				panic(p)
 			}
 			g.log.Error("panic serving request", zap.String("request_id", rid), zap.Any("panic", p), zap.Stack("stack"))

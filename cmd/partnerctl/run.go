@@ -245,10 +245,10 @@ func printResponse(w io.Writer, resp *sdk.Response, include bool) {
 	var pretty bytes.Buffer
 	if err := json.Indent(&pretty, resp.Body, "", "  "); err == nil {
 		pretty.WriteByte('\n')
-		w.Write(pretty.Bytes())
+		_, _ = w.Write(pretty.Bytes())
 		return
 	}
-	w.Write(resp.Body)
+	_, _ = w.Write(resp.Body)
 	if !bytes.HasSuffix(resp.Body, []byte("\n")) {
 		fmt.Fprintln(w)
 	}

@@ -11,7 +11,6 @@
 package wirejson
 
 import (
-	"strconv"
 	"sync"
 
 	"google.golang.org/protobuf/proto"
@@ -134,5 +133,3 @@ func ParseEnum(ed protoreflect.EnumDescriptor, s string) (protoreflect.EnumNumbe
 	n, ok := enumPlanFor(ed).fromWire[s]
 	return n, ok
 }
-
-func quote(s string) string { return strconv.Quote(s) }
