@@ -131,7 +131,8 @@ type AppCredentials struct {
 	Environment string   `protobuf:"bytes,4,opt,name=environment,proto3" json:"environment,omitempty"`
 	Scopes      []string `protobuf:"bytes,5,rep,name=scopes,proto3" json:"scopes,omitempty"`
 	Active      bool     `protobuf:"varint,6,opt,name=active,proto3" json:"active,omitempty"`
-	// Per-minute ceilings; the platform defaults unless an override is set.
+	// Per-minute overrides granted to the app and its account; 0 leaves the
+	// gateway's configured ceilings (600 and 1,800 by default).
 	AppRateLimitPerMinute     int64        `protobuf:"varint,7,opt,name=app_rate_limit_per_minute,json=appRateLimitPerMinute,proto3" json:"app_rate_limit_per_minute,omitempty"`
 	AccountRateLimitPerMinute int64        `protobuf:"varint,8,opt,name=account_rate_limit_per_minute,json=accountRateLimitPerMinute,proto3" json:"account_rate_limit_per_minute,omitempty"`
 	Secrets                   []*AppSecret `protobuf:"bytes,9,rep,name=secrets,proto3" json:"secrets,omitempty"`
