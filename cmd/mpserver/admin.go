@@ -22,6 +22,9 @@ commands (each prints JSON; secrets and tokens are shown once):
   create-app        --account ID --name N --environment sandbox|production --scopes a,b [--rate-limit PER_MINUTE] [--redirect-uris u1,u2]
   create-test-shop  --name N --shop-name S
   authorize-seller  --app ID --seller ID [--scopes a,b]   (issues seller tokens, as the consent flow would)
+  rotate-secret     --app ID [--grace 24h]   (new secret; the old one verifies until the grace ends)
+  deactivate-app    --app ID
+  activate-app      --app ID
   seed-sandbox      --credentials-file F [--base-url U] [--grpc-address A]
                     (fills an empty sandbox database like the dev role does and writes its credentials)
 
@@ -37,6 +40,7 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var dsn, driver, secretKey, name, email, account, environment, scopes, shopName, appID, sellerID, redirects string
 	var rateLimit int
 	var credsFile, baseURL, grpcAddress string
+	var grace time.Duration
 	fs := newFlagSet("admin "+cmd, stderr)
 	fs.str(&dsn, "database-url", "MP_DATABASE_URL", "", "database URL (PostgreSQL) or file (SQLite)")
 	fs.str(&driver, "db-driver", "MP_DB_DRIVER", db.DriverPostgres, "postgres or sqlite")
@@ -51,6 +55,7 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&sellerID, "seller", "", "seller id")
 	fs.StringVar(&redirects, "redirect-uris", "", "comma-separated redirect URIs of the consent flow")
 	fs.IntVar(&rateLimit, "rate-limit", 0, "per-minute override (0: platform default)")
+	fs.DurationVar(&grace, "grace", 24*time.Hour, "how long the previous secret keeps verifying after rotate-secret")
 	fs.StringVar(&credsFile, "credentials-file", "", "where seed-sandbox writes the credentials")
 	fs.StringVar(&baseURL, "base-url", "", "base URL recorded in the credentials")
 	fs.StringVar(&grpcAddress, "grpc-address", "", "gRPC address recorded in the credentials")
@@ -100,6 +105,17 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		out = map[string]any{"authorization_id": t.AuthorizationID, "seller_id": sellerID, "access_token": t.AccessToken, "refresh_token": t.RefreshToken, "access_expires_at": t.AccessExpires, "refresh_expires_at": t.RefreshExpires}
+	case "rotate-secret":
+		secret, expires, err := svc.RotateSecret(ctx, appID, grace)
+		if err != nil {
+			return err
+		}
+		out = map[string]any{"app_id": appID, "client_secret": secret, "previous_secret_expires_at": expires}
+	case "deactivate-app", "activate-app":
+		if err := svc.SetAppActive(ctx, appID, cmd == "activate-app"); err != nil {
+			return err
+		}
+		out = map[string]any{"app_id": appID, "active": cmd == "activate-app"}
 	case "seed-sandbox":
 		if credsFile == "" {
 			return errors.New("seed-sandbox needs --credentials-file")

@@ -162,3 +162,40 @@ func (s *Service) Empty(ctx context.Context) (bool, error) {
 	n, err := s.store.CountApps(ctx)
 	return n == 0, err
 }
+
+// MaxRotationGrace bounds how long a rotated-out secret keeps verifying.
+const MaxRotationGrace = 7 * 24 * time.Hour
+
+// RotateSecret issues a new secret for an app. The old secret keeps
+// verifying for grace (at most MaxRotationGrace) so the partner can roll its
+// deployments without failed requests; gateways pick the change up within
+// their credential cache TTL.
+func (s *Service) RotateSecret(ctx context.Context, appID string, grace time.Duration) (string, time.Time, error) {
+	if grace < 0 || grace > MaxRotationGrace {
+		return "", time.Time{}, apierr.Newf(apierr.ValidationError, "grace must be between 0 and %s", MaxRotationGrace)
+	}
+	secret := ids.Token(32)
+	sealed, err := s.sealer.Seal([]byte(secret), []byte(appID))
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	now := s.clock.Now()
+	expires := now.Add(grace)
+	if err := s.store.RotateSecret(ctx, appID, sealed, expires, now); err != nil {
+		if isNotFound(err) {
+			return "", time.Time{}, apierr.New(apierr.NotFound, "app not found")
+		}
+		return "", time.Time{}, err
+	}
+	return secret, expires, nil
+}
+
+// SetAppActive activates or deactivates an app; an inactive app's signed
+// requests answer 403 FORBIDDEN.
+func (s *Service) SetAppActive(ctx context.Context, appID string, active bool) error {
+	err := s.store.SetAppActive(ctx, appID, active, s.clock.Now())
+	if isNotFound(err) {
+		return apierr.New(apierr.NotFound, "app not found")
+	}
+	return err
+}

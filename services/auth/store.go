@@ -61,6 +61,11 @@ type Store interface {
 	CreateSeller(ctx context.Context, s *Seller, now time.Time) error
 	CreateAuthorization(ctx context.Context, a *Authorization, now time.Time) error
 	CountApps(ctx context.Context) (int, error)
+	// RotateSecret replaces an app's secret, keeping the old one as the
+	// previous secret until previousExpires.
+	RotateSecret(ctx context.Context, appID string, newCiphertext []byte, previousExpires, now time.Time) error
+	// SetAppActive activates or deactivates an app.
+	SetAppActive(ctx context.Context, appID string, active bool, now time.Time) error
 }
 
 // errNotFound is what stores return for a missing row.

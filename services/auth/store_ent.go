@@ -8,6 +8,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent"
 	"github.com/mallplatform/partnerapi/ent/app"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
+	"github.com/mallplatform/partnerapi/internal/db"
 )
 
 // EntStore is Store on ent.
@@ -122,4 +123,32 @@ func nonNil(s []string) []string {
 func isNotFound(err error) bool {
 	var nf notFoundError
 	return errors.As(err, &nf)
+}
+
+// RotateSecret moves the current secret to the previous slot and stores the
+// new one, in one statement-level transaction so no request sees neither.
+func (s *EntStore) RotateSecret(ctx context.Context, appID string, newCiphertext []byte, previousExpires, now time.Time) error {
+	return db.WithTx(ctx, s.client, func(tx *ent.Tx) error {
+		row, err := tx.App.Get(ctx, appID)
+		if ent.IsNotFound(err) {
+			return notFoundError{"app"}
+		}
+		if err != nil {
+			return err
+		}
+		return tx.App.UpdateOneID(appID).
+			SetPreviousSecretCiphertext(row.SecretCiphertext).
+			SetPreviousSecretExpiresAt(previousExpires).
+			SetSecretCiphertext(newCiphertext).
+			SetUpdatedAt(now).Exec(ctx)
+	})
+}
+
+// SetAppActive flips an app's active flag.
+func (s *EntStore) SetAppActive(ctx context.Context, appID string, active bool, now time.Time) error {
+	err := s.client.App.UpdateOneID(appID).SetActive(active).SetUpdatedAt(now).Exec(ctx)
+	if ent.IsNotFound(err) {
+		return notFoundError{"app"}
+	}
+	return err
 }

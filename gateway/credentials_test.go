@@ -1,0 +1,54 @@
+package gateway_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/mallplatform/partnerapi/gateway"
+	"github.com/mallplatform/partnerapi/internal/sdk"
+	"github.com/mallplatform/partnerapi/internal/testenv"
+)
+
+// During a rotation both secrets verify until the previous one expires;
+// an inactive app is FORBIDDEN. Gateways see changes within the credential
+// cache TTL.
+func TestSecretRotationAndDeactivation(t *testing.T) {
+	env := testenv.Start(t, testenv.Options{Mutate: func(c *gateway.Config) { c.CredentialTTL = time.Second }})
+	old := env.Client(t, "full", -1)
+	creds, err := env.Auth.AppCredentials(ctx, env.Creds.Apps["full"].ClientID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	appID := creds.App.ID
+	usage := sdk.Request{Method: "GET", Path: "/open/v1/usage"}
+	if r := send(t, old, usage); r.Status != 200 {
+		t.Fatalf("before rotation: %d %s", r.Status, r.Body)
+	}
+
+	secret, _, err := env.Auth.RotateSecret(ctx, appID, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.Clock.Advance(2 * time.Second)
+	rotated, err := sdk.New(sdk.Config{BaseURL: env.BaseURL, ClientID: env.Creds.Apps["full"].ClientID, ClientSecret: secret, Now: env.Clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]*sdk.Client{"previous secret": old, "new secret": rotated} {
+		if r := send(t, c, usage); r.Status != 200 {
+			t.Fatalf("%s during the grace period: %d %s", name, r.Status, r.Body)
+		}
+	}
+
+	env.Clock.Advance(time.Hour)
+	expectError(t, send(t, old, usage), 401, "INVALID_SIGNATURE")
+	if r := send(t, rotated, usage); r.Status != 200 {
+		t.Fatalf("new secret after the grace period: %d %s", r.Status, r.Body)
+	}
+
+	if err := env.Auth.SetAppActive(ctx, appID, false); err != nil {
+		t.Fatal(err)
+	}
+	env.Clock.Advance(2 * time.Second)
+	expectError(t, send(t, rotated, usage), 403, "FORBIDDEN")
+}
