@@ -43,6 +43,7 @@ type stateKey struct{}
 // recovery, pre-authentication limiter, route lookup, body cap, HMAC v3,
 // nonce and rate buckets, route policy, strict query, then core.
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	began := time.Now() // wall time for metrics; g.clock is the business clock
 	start := g.clock.Now()
 	rid := r.Header.Get("X-Request-Id")
 	if !validRequestID(rid) {
@@ -61,7 +62,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				writeError(sw, rid, apierr.Internal, "internal error")
 			}
 		}
-		g.observe(r, route, sw.status(), rid, time.Since(start))
+		g.observe(r, route, sw.status(), rid, time.Since(began))
 	}()
 
 	// Pre-authentication limiter: cheap, per source address, before any work.
