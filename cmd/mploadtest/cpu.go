@@ -1,0 +1,220 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The CPU accounting reads /proc: mpserver exposes no profiling endpoint,
+// and on a 2-core machine the first question about any figure is which
+// process had the cores. Per-process CPU time before and after a run says
+// how the load generator, gateway, core, PostgreSQL and Redis shared them.
+
+// userHZ is the unit of the CPU times in /proc (USER_HZ, 100 on Linux).
+const userHZ = 100
+
+type procTicks struct {
+	comm  string
+	ticks uint64
+}
+
+// cpuSnapshot is the CPU time of every process and of the machine.
+type cpuSnapshot struct {
+	at    time.Time
+	procs map[int]procTicks
+	// busy and total are the machine's CPU ticks across all cores.
+	busy, total uint64
+}
+
+func takeCPUSnapshot() (cpuSnapshot, error) {
+	s := cpuSnapshot{at: time.Now(), procs: map[int]procTicks{}}
+	stat, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return s, err
+	}
+	if s.busy, s.total, err = parseSystemStat(stat); err != nil {
+		return s, err
+	}
+	dirs, err := filepath.Glob("/proc/[0-9]*/stat")
+	if err != nil {
+		return s, err
+	}
+	for _, path := range dirs {
+		pid, err := strconv.Atoi(filepath.Base(filepath.Dir(path)))
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			continue // the process ended in between
+		}
+		comm, ticks, err := parseProcStat(b)
+		if err != nil {
+			continue
+		}
+		s.procs[pid] = procTicks{comm: comm, ticks: ticks}
+	}
+	return s, nil
+}
+
+// parseProcStat reads the command name and utime+stime of /proc/PID/stat.
+// The name is in parentheses and may itself contain spaces or parentheses,
+// so the fields are counted from the last ')'.
+func parseProcStat(b []byte) (string, uint64, error) {
+	open, end := bytes.IndexByte(b, '('), bytes.LastIndexByte(b, ')')
+	if open < 0 || end < open {
+		return "", 0, errors.New("malformed stat")
+	}
+	comm := string(b[open+1 : end])
+	// After ')': state(3) ppid(4) ... utime(14) stime(15).
+	fields := strings.Fields(string(b[end+1:]))
+	if len(fields) < 13 {
+		return "", 0, errors.New("short stat")
+	}
+	utime, err1 := strconv.ParseUint(fields[11], 10, 64)
+	stime, err2 := strconv.ParseUint(fields[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return "", 0, errors.New("malformed times")
+	}
+	return comm, utime + stime, nil
+}
+
+// parseSystemStat reads the aggregate "cpu" line of /proc/stat: busy ticks
+// (everything but idle and iowait) and all ticks.
+func parseSystemStat(b []byte) (busy, total uint64, err error) {
+	line, _, _ := bytes.Cut(b, []byte{'\n'})
+	fields := strings.Fields(string(line))
+	if len(fields) < 5 || fields[0] != "cpu" {
+		return 0, 0, errors.New("/proc/stat has no cpu line")
+	}
+	// user nice system idle iowait irq softirq steal (guest time is
+	// already inside user and nice).
+	for i, f := range fields[1:min(len(fields), 9)] {
+		v, err := strconv.ParseUint(f, 10, 64)
+		if err != nil {
+			return 0, 0, fmt.Errorf("/proc/stat: %w", err)
+		}
+		total += v
+		if i != 3 && i != 4 {
+			busy += v
+		}
+	}
+	return busy, total, nil
+}
+
+// cpuShare is one group's CPU time over an interval.
+type cpuShare struct {
+	Group   string  `json:"group"`
+	Seconds float64 `json:"cpu_seconds"`
+}
+
+// cpuReport is how the machine's CPU was spent between two snapshots.
+type cpuReport struct {
+	Wall float64 `json:"wall_seconds"`
+	// Busy is the share of all cores' time that was busy, 0-1.
+	Busy   float64    `json:"busy"`
+	Groups []cpuShare `json:"groups"`
+	// Other names the busiest processes of the "other" group, by command
+	// name, to tell interference (other work on the machine) from the
+	// kernel's own threads.
+	Other []cpuShare `json:"other,omitempty"`
+}
+
+// cpuBetween attributes CPU time between a and b. named maps the pids this
+// tool started (and its own) to a group; PostgreSQL's and Redis's processes
+// are recognised by name; everything else is "other" (other work on a
+// shared machine shows up there). A process that ended before b is missing.
+func cpuBetween(a, b cpuSnapshot, named map[int]string) cpuReport {
+	groups, other := map[string]uint64{}, map[string]uint64{}
+	for pid, p := range b.procs {
+		d := p.ticks
+		if old, ok := a.procs[pid]; ok && old.comm == p.comm && old.ticks <= p.ticks {
+			d = p.ticks - old.ticks
+		}
+		if d == 0 {
+			continue
+		}
+		g := groupOf(pid, p.comm, named)
+		groups[g] += d
+		if g == "other" {
+			other[p.comm] += d
+		}
+	}
+	r := cpuReport{Wall: b.at.Sub(a.at).Seconds()}
+	if dt := b.total - a.total; dt > 0 {
+		r.Busy = float64(b.busy-a.busy) / float64(dt)
+	}
+	r.Groups = shares(groups)
+	r.Other = shares(other)
+	if len(r.Other) > 3 {
+		r.Other = r.Other[:3]
+	}
+	return r
+}
+
+func shares(ticks map[string]uint64) []cpuShare {
+	out := make([]cpuShare, 0, len(ticks))
+	for g, t := range ticks {
+		out = append(out, cpuShare{Group: g, Seconds: float64(t) / userHZ})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Seconds != out[j].Seconds {
+			return out[i].Seconds > out[j].Seconds
+		}
+		return out[i].Group < out[j].Group
+	})
+	return out
+}
+
+func groupOf(pid int, comm string, named map[int]string) string {
+	if g, ok := named[pid]; ok {
+		return g
+	}
+	switch {
+	case comm == "postgres" || strings.HasPrefix(comm, "postgres:"):
+		return "postgresql"
+	case comm == "redis-server":
+		return "redis"
+	}
+	return "other"
+}
+
+// seconds returns the CPU time of group (0 when absent).
+func (r cpuReport) seconds(group string) float64 {
+	for _, g := range r.Groups {
+		if g.Group == group {
+			return g.Seconds
+		}
+	}
+	return 0
+}
+
+// write prints the report with CPU milliseconds per successful request.
+func (r cpuReport) write(w io.Writer, requests int) {
+	fmt.Fprintf(w, "  cpu         machine %.0f%% busy over %.1fs (%d cores)\n", 100*r.Busy, r.Wall, numCPU())
+	for _, g := range r.Groups {
+		if g.Seconds < 0.05 {
+			continue
+		}
+		per := ""
+		if requests > 0 {
+			per = fmt.Sprintf(", %.3f ms/request", 1000*g.Seconds/float64(requests))
+		}
+		fmt.Fprintf(w, "              %-16s %6.2f cpu-s (%4.0f%% of one core%s)\n", g.Group, g.Seconds, 100*g.Seconds/r.Wall, per)
+	}
+	if len(r.Other) > 0 {
+		parts := make([]string, len(r.Other))
+		for i, o := range r.Other {
+			parts[i] = fmt.Sprintf("%s %.2f", o.Group, o.Seconds)
+		}
+		fmt.Fprintf(w, "              other, busiest: %s cpu-s\n", strings.Join(parts, ", "))
+	}
+}
