@@ -42,6 +42,7 @@ type Service struct {
 	store  Store
 	sealer *Sealer
 	clock  clock.Clock
+	tokens *tokenCache
 }
 
 // NewService builds the service.
@@ -52,7 +53,7 @@ func NewService(cfg Config) (*Service, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = clock.System{}
 	}
-	return &Service{store: cfg.Store, sealer: cfg.Sealer, clock: cfg.Clock}, nil
+	return &Service{store: cfg.Store, sealer: cfg.Sealer, clock: cfg.Clock, tokens: newTokenCache()}, nil
 }
 
 // Credentials is what the gateway needs to verify and meter one app.
@@ -116,18 +117,27 @@ func (s *Service) VerifySellerToken(ctx context.Context, appID, sellerID, access
 		return notFound
 	}
 	hash := HashToken(accessToken)
-	a, err := s.store.AuthorizationByAccessHash(ctx, hash)
-	if isNotFound(err) {
-		return notFound
-	}
-	if err != nil {
-		return err
+	now := s.clock.Now()
+	e, cached := s.tokens.get(hash, now)
+	if !cached {
+		a, err := s.store.AuthorizationByAccessHash(ctx, hash)
+		if isNotFound(err) {
+			return notFound
+		}
+		if err != nil {
+			return err
+		}
+		if a.RevokedAt != nil {
+			return notFound
+		}
+		e = tokenEntry{appID: a.AppID, sellerID: a.SellerID, expires: a.AccessExpiresAt, until: now.Add(TokenCacheTTL)}
+		s.tokens.put(hash, e)
 	}
 	// The hash lookup already matched; the comparisons below are on ids, but
 	// keep them constant-time so no timing tells which one differed.
-	appOK := subtle.ConstantTimeCompare([]byte(a.AppID), []byte(appID))
-	sellerOK := subtle.ConstantTimeCompare([]byte(a.SellerID), []byte(sellerID))
-	if appOK&sellerOK != 1 || a.RevokedAt != nil || !s.clock.Now().Before(a.AccessExpiresAt) {
+	appOK := subtle.ConstantTimeCompare([]byte(e.appID), []byte(appID))
+	sellerOK := subtle.ConstantTimeCompare([]byte(e.sellerID), []byte(sellerID))
+	if appOK&sellerOK != 1 || !now.Before(e.expires) {
 		return notFound
 	}
 	return nil
