@@ -57,8 +57,8 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.IntVar(&rateLimit, "rate-limit", 0, "per-minute override (0: platform default)")
 	fs.DurationVar(&grace, "grace", 24*time.Hour, "how long the previous secret keeps verifying after rotate-secret")
 	fs.StringVar(&credsFile, "credentials-file", "", "where seed-sandbox writes the credentials")
-	fs.StringVar(&baseURL, "base-url", "", "base URL recorded in the credentials")
-	fs.StringVar(&grpcAddress, "grpc-address", "", "gRPC address recorded in the credentials")
+	fs.StringVar(&baseURL, "base-url", "http://127.0.0.1:8080", "base URL recorded in the credentials")
+	fs.StringVar(&grpcAddress, "grpc-address", "127.0.0.1:9090", "gRPC address recorded in the credentials")
 	if err := fs.Parse(rest); err != nil {
 		return err
 	}

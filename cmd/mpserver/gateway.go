@@ -36,7 +36,7 @@ func (g *gatewayFlags) register(f *flagSet) {
 	f.str(&g.redisAddr, "redis-addr", "MP_REDIS_ADDR", "", "Redis for nonces and rate buckets shared by gateway replicas (empty: in memory, single replica only)")
 	f.str(&g.trustedProxies, "trusted-proxies", "MP_TRUSTED_PROXIES", "", "comma-separated CIDRs of load balancers whose X-Forwarded-For is trusted")
 	f.dur(&g.window, "timestamp-window", "MP_TIMESTAMP_WINDOW", gateway.DefaultTimestampWindow, "freshness window of signed timestamps (30s to 300s)")
-	f.integer(&g.ipRate, "ip-rate-per-minute", "MP_IP_RATE_PER_MINUTE", 0, "pre-authentication limit per source address (0: default 1200)")
+	f.integer(&g.ipRate, "ip-rate-per-minute", "MP_IP_RATE_PER_MINUTE", 0, "pre-authentication limit per source address (0: default 3000, burst 300)")
 	f.integer(&g.appRate, "app-rate-per-minute", "MP_APP_RATE_PER_MINUTE", 0, "per-app ceiling unless the app has an override (0: default 600)")
 	f.integer(&g.accountRate, "account-rate-per-minute", "MP_ACCOUNT_RATE_PER_MINUTE", 0, "per-developer-account ceiling unless the account has an override (0: default 1800)")
 	f.integer(&g.sandboxRate, "sandbox-rate-per-minute", "MP_SANDBOX_RATE_PER_MINUTE", 0, "sandbox-route ceiling per app (0: default 60)")
