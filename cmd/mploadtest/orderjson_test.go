@@ -188,7 +188,7 @@ func TestBaselineMatchesPlatformOnPostgres(t *testing.T) {
 		}
 		sellers = append(sellers, s.ID)
 	}
-	st := orders.NewEntStore(d.Ent)
+	st := orders.NewEntStore(d)
 	rng := rand.New(rand.NewPCG(7, 11))
 	for _, s := range sellers {
 		if err := orders.SeedOrders(ctx, st, s, nil, 40, now, rng); err != nil {

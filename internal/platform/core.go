@@ -64,7 +64,7 @@ func NewCore(cfg CoreConfig) (*Core, error) {
 		return nil, err
 	}
 	catalogSvc := catalog.NewService(catalog.NewEntStore(cfg.DB), cfg.Clock)
-	ordersSvc := orders.NewService(orders.NewEntStore(cfg.DB.Ent), cfg.Clock)
+	ordersSvc := orders.NewService(orders.NewEntStore(cfg.DB), cfg.Clock)
 	srv, err := core.New(core.Config{
 		InternalToken: cfg.InternalToken,
 		Logger:        cfg.Logger,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -44,11 +45,15 @@ func ServeUntilDone(ctx context.Context, srv *http.Server, lis net.Listener, gra
 	return err
 }
 
-// MetricsHandler serves /metrics for reg plus /healthz and /readyz for the
-// internal port.
+// MetricsHandler serves the internal port: /metrics for reg, /healthz and
+// /readyz, and the Go profiler under /debug/pprof/ for operators (the port
+// is never exposed to partners).
 func MetricsHandler(reg *prometheus.Registry, ready func(context.Context) error) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 	AddHealth(mux, ready)
 	return mux
 }

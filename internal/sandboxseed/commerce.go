@@ -41,7 +41,7 @@ func seedCommerce(ctx context.Context, d Deps, creds *sdk.Credentials, rng *rand
 		return fmt.Errorf("seed categories: %w", err)
 	}
 	svc := catalog.NewService(store, d.Clock)
-	orderStore := orders.NewEntStore(d.DB.Ent)
+	orderStore := orders.NewEntStore(d.DB)
 	for i, seller := range creds.Sellers {
 		sctx := principal.WithSeller(ctx, seller.SellerID)
 		var lines []orders.SeedProduct

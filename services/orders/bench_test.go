@@ -21,7 +21,7 @@ import (
 func BenchmarkOrders(b *testing.B) {
 	d := dbtest.Postgres(b)
 	createSellers(b, d.Ent, "sel_a", "sel_b")
-	st := NewEntStore(d.Ent)
+	st := NewEntStore(d)
 	ctx := context.Background()
 	for i, seller := range []string{"sel_a", "sel_b"} {
 		if err := SeedOrders(ctx, st, seller, nil, 5000, serviceNow, newRand(uint64(i+1))); err != nil {

@@ -50,7 +50,7 @@ type harness struct {
 func newHarness(t testing.TB, d *db.DB, now time.Time) *harness {
 	t.Helper()
 	clk := clock.NewManual(now)
-	st := NewEntStore(d.Ent)
+	st := NewEntStore(d)
 	srv, err := core.New(core.Config{
 		InternalToken: internalToken,
 		Services:      []core.Registrar{NewServer(NewService(st, clk)).Register},

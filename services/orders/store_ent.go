@@ -20,12 +20,13 @@ import (
 
 // EntStore is the Store on ent, for PostgreSQL and SQLite alike.
 type EntStore struct {
-	client *ent.Client
+	client   *ent.Client
+	postgres bool
 }
 
-// NewEntStore returns a Store over client.
-func NewEntStore(client *ent.Client) *EntStore {
-	return &EntStore{client: client}
+// NewEntStore returns a Store over d.
+func NewEntStore(d *db.DB) *EntStore {
+	return &EntStore{client: d.Ent, postgres: d.Driver() == db.DriverPostgres}
 }
 
 var _ Store = (*EntStore)(nil)
@@ -34,6 +35,9 @@ var _ Store = (*EntStore)(nil)
 func (s *EntStore) GetOrder(ctx context.Context, sellerID, orderID string) (*Order, error) {
 	if sellerID == "" {
 		return nil, ErrNotFound
+	}
+	if s.postgres {
+		return s.getOrderPostgres(ctx, sellerID, orderID)
 	}
 	row, err := s.client.Order.Query().
 		Where(order.ID(orderID), order.SellerID(sellerID)).

@@ -50,7 +50,7 @@ func fixture(id, seller string, st Status, created time.Time) *Order {
 func newTestStore(t *testing.T, d *db.DB, sellers ...string) *EntStore {
 	t.Helper()
 	createSellers(t, d.Ent, sellers...)
-	return NewEntStore(d.Ent)
+	return NewEntStore(d)
 }
 
 func mustCreate(t testing.TB, st Store, orders ...*Order) {

@@ -1,0 +1,136 @@
+package orders
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mallplatform/partnerapi/internal/db/dbtypes"
+)
+
+// getOrderPG reads an order with its items and fulfillments in one
+// statement: the order read is the hottest path of the API, and one round
+// trip instead of three roughly halves its cost in core and in PostgreSQL.
+// The children are aggregated as JSON in the row; the seller filter is on the
+// order, and the children are reached only through it.
+const getOrderPG = `
+SELECT o.id, o.customer_id, o.buyer_email, o.status, o.currency,
+       o.subtotal, o.total, o.tax, o.shipping, o.discount,
+       o.payment_status, o.fulfillment_status, o.shipping_address, o.billing_address,
+       o.ship_by_date, o.shipped_at, o.shipping_channel, o.booking_status,
+       o.created_at, o.updated_at,
+       COALESCE((SELECT json_agg(json_build_object(
+                   'id', i.id, 'product_id', i.product_id, 'variant_id', i.variant_id, 'title', i.title,
+                   'sku', i.sku, 'quantity', i.quantity, 'unit_price', i.unit_price,
+                   'total_price', i.total_price, 'thumbnail', i.thumbnail) ORDER BY i.position)
+                 FROM order_items i WHERE i.order_id = o.id), '[]'),
+       COALESCE((SELECT json_agg(json_build_object(
+                   'id', f.id, 'status', f.status, 'tracking_number', f.tracking_number,
+                   'tracking_company', f.tracking_company, 'items', f.items,
+                   'created_at', f.created_at, 'updated_at', f.updated_at) ORDER BY f.created_at, f.id)
+                 FROM fulfillments f WHERE f.order_id = o.id), '[]')
+  FROM orders o
+ WHERE o.id = $1 AND o.seller_id = $2`
+
+type itemJSON struct {
+	ID         string  `json:"id"`
+	ProductID  string  `json:"product_id"`
+	VariantID  *string `json:"variant_id"`
+	Title      string  `json:"title"`
+	SKU        string  `json:"sku"`
+	Quantity   int64   `json:"quantity"`
+	UnitPrice  int64   `json:"unit_price"`
+	TotalPrice int64   `json:"total_price"`
+	Thumbnail  *string `json:"thumbnail"`
+}
+
+type fulfillmentJSON struct {
+	ID              string                    `json:"id"`
+	Status          string                    `json:"status"`
+	TrackingNumber  string                    `json:"tracking_number"`
+	TrackingCompany string                    `json:"tracking_company"`
+	Items           []dbtypes.FulfillmentItem `json:"items"`
+	CreatedAt       time.Time                 `json:"created_at"`
+	UpdatedAt       time.Time                 `json:"updated_at"`
+}
+
+func (s *EntStore) getOrderPostgres(ctx context.Context, sellerID, orderID string) (*Order, error) {
+	rows, err := s.client.QueryContext(ctx, getOrderPG, orderID, sellerID)
+	if err != nil {
+		return nil, fmt.Errorf("orders: get order: %w", err)
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("orders: get order: %w", err)
+		}
+		return nil, ErrNotFound
+	}
+	o := &Order{ID: orderID, SellerID: sellerID}
+	var (
+		status, shipAddr, billAddr, itemsJSON, fulsJSON []byte
+		shipBy, shippedAt                               sql.NullTime
+		channel, booking                                sql.NullString
+	)
+	if err := rows.Scan(&o.ID, &o.CustomerID, &o.BuyerEmail, &status, &o.Currency,
+		&o.Subtotal, &o.Total, &o.Tax, &o.Shipping, &o.Discount,
+		&o.PaymentStatus, &o.FulfillmentStatus, &shipAddr, &billAddr,
+		&shipBy, &shippedAt, &channel, &booking,
+		&o.CreatedAt, &o.UpdatedAt, &itemsJSON, &fulsJSON); err != nil {
+		return nil, fmt.Errorf("orders: scan order: %w", err)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, fmt.Errorf("orders: get order: %w", err)
+	}
+	o.Status = Status(status)
+	o.CreatedAt, o.UpdatedAt = o.CreatedAt.UTC(), o.UpdatedAt.UTC()
+	if shipBy.Valid {
+		t := shipBy.Time.UTC()
+		o.ShipByDate = &t
+	}
+	if shippedAt.Valid {
+		t := shippedAt.Time.UTC()
+		o.ShippedAt = &t
+	}
+	if channel.Valid {
+		o.ShippingChannel = &channel.String
+	}
+	if booking.Valid {
+		b := BookingStatus(booking.String)
+		o.BookingStatus = &b
+	}
+	var ship, bill dbtypes.Address
+	if err := errors.Join(json.Unmarshal(shipAddr, &ship), json.Unmarshal(billAddr, &bill)); err != nil {
+		return nil, fmt.Errorf("orders: decode addresses: %w", err)
+	}
+	o.ShippingAddress, o.BillingAddress = addressFromEnt(ship), addressFromEnt(bill)
+
+	var items []itemJSON
+	if err := json.Unmarshal(itemsJSON, &items); err != nil {
+		return nil, fmt.Errorf("orders: decode items: %w", err)
+	}
+	for _, it := range items {
+		o.Items = append(o.Items, Item{
+			ID: it.ID, OrderID: o.ID, ProductID: it.ProductID, VariantID: it.VariantID, Title: it.Title, SKU: it.SKU,
+			Quantity: it.Quantity, UnitPrice: it.UnitPrice, TotalPrice: it.TotalPrice, Thumbnail: it.Thumbnail,
+		})
+	}
+	var fuls []fulfillmentJSON
+	if err := json.Unmarshal(fulsJSON, &fuls); err != nil {
+		return nil, fmt.Errorf("orders: decode fulfillments: %w", err)
+	}
+	for _, f := range fuls {
+		items := make([]FulfillmentItem, len(f.Items))
+		for i, it := range f.Items {
+			items[i] = FulfillmentItem{ItemID: it.ItemID, Quantity: int64(it.Quantity)}
+		}
+		o.Fulfillments = append(o.Fulfillments, Fulfillment{
+			ID: f.ID, OrderID: o.ID, Status: FulfillmentStatus(f.Status), TrackingNumber: f.TrackingNumber,
+			TrackingCompany: f.TrackingCompany, Items: items, CreatedAt: f.CreatedAt.UTC(), UpdatedAt: f.UpdatedAt.UTC(),
+		})
+	}
+	return o, nil
+}
