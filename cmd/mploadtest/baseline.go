@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,19 +17,7 @@ import (
 
 	"github.com/mallplatform/partnerapi/internal/signing"
 	"github.com/mallplatform/partnerapi/internal/wirejson"
-)
-
-// The three statements the platform's order store (services/orders,
-// store_ent.go) sends for GetOrder, copied verbatim from PostgreSQL's
-// statement log so that the database does exactly the same work for the
-// baseline as for the platform: the order filtered by id and seller, then
-// its items and fulfillments, each repeating the seller filter through the
-// parent order. The ids travel as one array parameter, as the store's inIDs
-// does on PostgreSQL.
-const (
-	orderSQL        = `SELECT "orders"."id", "orders"."seller_id", "orders"."customer_id", "orders"."buyer_email", "orders"."status", "orders"."currency", "orders"."subtotal", "orders"."total", "orders"."tax", "orders"."shipping", "orders"."discount", "orders"."payment_status", "orders"."fulfillment_status", "orders"."shipping_address", "orders"."billing_address", "orders"."ship_by_date", "orders"."shipped_at", "orders"."shipping_channel", "orders"."booking_status", "orders"."created_at", "orders"."updated_at" FROM "orders" WHERE "orders"."id" = $1 AND "orders"."seller_id" = $2 LIMIT 2`
-	itemsSQL        = `SELECT "order_items"."id", "order_items"."order_id", "order_items"."position", "order_items"."product_id", "order_items"."variant_id", "order_items"."title", "order_items"."sku", "order_items"."quantity", "order_items"."unit_price", "order_items"."total_price", "order_items"."thumbnail" FROM "order_items" WHERE "order_items"."order_id" = ANY($1) AND EXISTS (SELECT "orders"."id" FROM "orders" WHERE "order_items"."order_id" = "orders"."id" AND "orders"."seller_id" = $2) ORDER BY "order_items"."order_id", "order_items"."position"`
-	fulfillmentsSQL = `SELECT "fulfillments"."id", "fulfillments"."order_id", "fulfillments"."status", "fulfillments"."tracking_number", "fulfillments"."tracking_company", "fulfillments"."items", "fulfillments"."created_at", "fulfillments"."updated_at" FROM "fulfillments" WHERE "fulfillments"."order_id" = ANY($1) AND EXISTS (SELECT "orders"."id" FROM "orders" WHERE "fulfillments"."order_id" = "orders"."id" AND "orders"."seller_id" = $2) ORDER BY "fulfillments"."order_id", "fulfillments"."created_at", "fulfillments"."id"`
+	"github.com/mallplatform/partnerapi/services/orders"
 )
 
 // errOrderNotFound is a missing order or another seller's order.
@@ -36,58 +25,38 @@ var errOrderNotFound = errors.New("order not found")
 
 // querier is the part of a pgxpool.Pool the baseline uses.
 type querier interface {
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
-// loadOrder runs the platform's three reads for one order of one seller.
-// Like the platform it sends them one after another on whatever pooled
-// connection is free, outside a transaction.
+// loadOrder runs the statement the platform's order store sends for
+// GetOrder on PostgreSQL (orders.GetOrderPostgresSQL), so the database does
+// exactly the same work for the baseline as for the platform.
 func loadOrder(ctx context.Context, q querier, sellerID, orderID string) (*orderRow, error) {
-	o := &orderRow{}
-	err := q.QueryRow(ctx, orderSQL, orderID, sellerID).Scan(
-		&o.ID, &o.SellerID, &o.CustomerID, &o.BuyerEmail, &o.Status, &o.Currency,
+	o := &orderRow{SellerID: sellerID}
+	var itemsJSON, fulsJSON []byte
+	err := q.QueryRow(ctx, orders.GetOrderPostgresSQL, orderID, sellerID).Scan(
+		&o.ID, &o.CustomerID, &o.BuyerEmail, &o.Status, &o.Currency,
 		&o.Subtotal, &o.Total, &o.Tax, &o.Shipping, &o.Discount,
 		&o.PaymentStatus, &o.FulfillmentStatus, &o.ShippingAddress, &o.BillingAddress,
-		&o.ShipByDate, &o.ShippedAt, &o.ShippingChannel, &o.BookingStatus, &o.CreatedAt, &o.UpdatedAt)
+		&o.ShipByDate, &o.ShippedAt, &o.ShippingChannel, &o.BookingStatus, &o.CreatedAt, &o.UpdatedAt,
+		&itemsJSON, &fulsJSON)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, errOrderNotFound
 	}
 	if err != nil {
 		return nil, fmt.Errorf("order: %w", err)
 	}
-	ids := []string{orderID}
-	rows, err := q.Query(ctx, itemsSQL, ids, sellerID)
-	if err != nil {
+	if err := json.Unmarshal(itemsJSON, &o.Items); err != nil {
 		return nil, fmt.Errorf("items: %w", err)
 	}
-	for rows.Next() {
-		var it itemRow
-		if err := rows.Scan(&it.ID, &it.OrderID, &it.Position, &it.ProductID, &it.VariantID, &it.Title, &it.SKU,
-			&it.Quantity, &it.UnitPrice, &it.TotalPrice, &it.Thumbnail); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("items: %w", err)
-		}
-		o.Items = append(o.Items, it)
+	for i := range o.Items {
+		o.Items[i].OrderID = o.ID
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("items: %w", err)
-	}
-	rows, err = q.Query(ctx, fulfillmentsSQL, ids, sellerID)
-	if err != nil {
+	if err := json.Unmarshal(fulsJSON, &o.Fulfillments); err != nil {
 		return nil, fmt.Errorf("fulfillments: %w", err)
 	}
-	for rows.Next() {
-		var f fulfillmentRow
-		if err := rows.Scan(&f.ID, &f.OrderID, &f.Status, &f.TrackingNumber, &f.TrackingCompany, &f.Items,
-			&f.CreatedAt, &f.UpdatedAt); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("fulfillments: %w", err)
-		}
-		o.Fulfillments = append(o.Fulfillments, f)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("fulfillments: %w", err)
+	for i := range o.Fulfillments {
+		o.Fulfillments[i].OrderID = o.ID
 	}
 	return o, nil
 }

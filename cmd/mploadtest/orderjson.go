@@ -8,8 +8,8 @@ import (
 	"github.com/mallplatform/partnerapi/internal/wirejson"
 )
 
-// orderRow is one order as the baseline reads it: the columns of the three
-// statements the platform's order store runs, nothing converted yet.
+// orderRow is one order as the baseline reads it: the columns of the
+// statement the platform's order store runs, nothing converted yet.
 type orderRow struct {
 	ID                string
 	SellerID          string
@@ -36,29 +36,29 @@ type orderRow struct {
 	Fulfillments      []fulfillmentRow
 }
 
+// itemRow and fulfillmentRow decode the JSON the order statement aggregates.
 type itemRow struct {
-	ID         string
-	OrderID    string
-	Position   int64
-	ProductID  string
-	VariantID  *string
-	Title      string
-	SKU        string
-	Quantity   int64
-	UnitPrice  int64
-	TotalPrice int64
-	Thumbnail  *string
+	ID         string  `json:"id"`
+	OrderID    string  `json:"-"`
+	ProductID  string  `json:"product_id"`
+	VariantID  *string `json:"variant_id"`
+	Title      string  `json:"title"`
+	SKU        string  `json:"sku"`
+	Quantity   int64   `json:"quantity"`
+	UnitPrice  int64   `json:"unit_price"`
+	TotalPrice int64   `json:"total_price"`
+	Thumbnail  *string `json:"thumbnail"`
 }
 
 type fulfillmentRow struct {
-	ID              string
-	OrderID         string
-	Status          string
-	TrackingNumber  string
-	TrackingCompany string
-	Items           []dbtypes.FulfillmentItem
-	CreatedAt       time.Time
-	UpdatedAt       time.Time
+	ID              string                    `json:"id"`
+	OrderID         string                    `json:"-"`
+	Status          string                    `json:"status"`
+	TrackingNumber  string                    `json:"tracking_number"`
+	TrackingCompany string                    `json:"tracking_company"`
+	Items           []dbtypes.FulfillmentItem `json:"items"`
+	CreatedAt       time.Time                 `json:"created_at"`
+	UpdatedAt       time.Time                 `json:"updated_at"`
 }
 
 // The wire spellings below are those of the proto enums' wire_name options.

@@ -77,8 +77,8 @@ func rowFromDomain(o *orders.Order) *orderRow {
 		b := string(*o.BookingStatus)
 		r.BookingStatus = &b
 	}
-	for i, it := range o.Items {
-		r.Items = append(r.Items, itemRow{ID: it.ID, OrderID: it.OrderID, Position: int64(i), ProductID: it.ProductID, VariantID: it.VariantID,
+	for _, it := range o.Items {
+		r.Items = append(r.Items, itemRow{ID: it.ID, OrderID: it.OrderID, ProductID: it.ProductID, VariantID: it.VariantID,
 			Title: it.Title, SKU: it.SKU, Quantity: it.Quantity, UnitPrice: it.UnitPrice, TotalPrice: it.TotalPrice, Thumbnail: it.Thumbnail})
 	}
 	for _, f := range o.Fulfillments {

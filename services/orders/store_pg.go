@@ -11,12 +11,12 @@ import (
 	"github.com/mallplatform/partnerapi/internal/db/dbtypes"
 )
 
-// getOrderPG reads an order with its items and fulfillments in one
-// statement: the order read is the hottest path of the API, and one round
+// GetOrderPostgresSQL reads an order with its items and fulfillments in one
+// statement ($1 order id, $2 seller id): the order read is the hottest path of the API, and one round
 // trip instead of three roughly halves its cost in core and in PostgreSQL.
 // The children are aggregated as JSON in the row; the seller filter is on the
 // order, and the children are reached only through it.
-const getOrderPG = `
+const GetOrderPostgresSQL = `
 SELECT o.id, o.customer_id, o.buyer_email, o.status, o.currency,
        o.subtotal, o.total, o.tax, o.shipping, o.discount,
        o.payment_status, o.fulfillment_status, o.shipping_address, o.billing_address,
@@ -58,7 +58,7 @@ type fulfillmentJSON struct {
 }
 
 func (s *EntStore) getOrderPostgres(ctx context.Context, sellerID, orderID string) (*Order, error) {
-	rows, err := s.client.QueryContext(ctx, getOrderPG, orderID, sellerID)
+	rows, err := s.client.QueryContext(ctx, GetOrderPostgresSQL, orderID, sellerID)
 	if err != nil {
 		return nil, fmt.Errorf("orders: get order: %w", err)
 	}
