@@ -65,16 +65,18 @@ func (l *logFlags) logger() (*zap.Logger, error) {
 	if err != nil {
 		return nil, fmt.Errorf("log level: %w", err)
 	}
-	var cfg zap.Config
 	switch strings.ToLower(l.format) {
 	case "console":
-		cfg = zap.NewDevelopmentConfig()
+		cfg := zap.NewDevelopmentConfig()
+		cfg.Level = zap.NewAtomicLevelAt(level)
+		return cfg.Build()
 	case "json":
-		cfg = zap.NewProductionConfig()
-		cfg.Sampling = nil
+		// Access logs are written per request: buffer them (flushed every
+		// second and on exit by Sync) instead of one write syscall per line.
+		ws := &zapcore.BufferedWriteSyncer{WS: zapcore.Lock(os.Stderr), Size: 256 << 10, FlushInterval: time.Second}
+		enc := zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig())
+		return zap.New(zapcore.NewCore(enc, ws, level), zap.ErrorOutput(zapcore.Lock(os.Stderr))), nil
 	default:
 		return nil, fmt.Errorf("log format %q: want json or console", l.format)
 	}
-	cfg.Level = zap.NewAtomicLevelAt(level)
-	return cfg.Build()
 }

@@ -19,6 +19,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 )
 
@@ -34,7 +35,15 @@ roles:
 "mpserver <role> -h" lists a role's flags.
 `
 
+// defaultGCPercent trades memory for CPU: the tiers keep little live heap
+// and are CPU-bound, so collecting at 4x the live heap instead of 2x halves
+// the collector's work. GOGC and GOMEMLIMIT, when set, take precedence.
+const defaultGCPercent = 400
+
 func main() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(defaultGCPercent)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
