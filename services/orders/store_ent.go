@@ -9,24 +9,27 @@ import (
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/mallplatform/partnerapi/ent"
 	"github.com/mallplatform/partnerapi/ent/fulfillment"
 	"github.com/mallplatform/partnerapi/ent/order"
 	"github.com/mallplatform/partnerapi/ent/orderitem"
 	"github.com/mallplatform/partnerapi/ent/predicate"
+
 	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/db/dbtypes"
 )
 
 // EntStore is the Store on ent, for PostgreSQL and SQLite alike.
 type EntStore struct {
-	client   *ent.Client
-	postgres bool
+	client *ent.Client
+	// pool is set on PostgreSQL: the order read goes to pgx directly.
+	pool *pgxpool.Pool
 }
 
 // NewEntStore returns a Store over d.
 func NewEntStore(d *db.DB) *EntStore {
-	return &EntStore{client: d.Ent, postgres: d.Driver() == db.DriverPostgres}
+	return &EntStore{client: d.Ent, pool: d.Pool}
 }
 
 var _ Store = (*EntStore)(nil)
@@ -36,7 +39,7 @@ func (s *EntStore) GetOrder(ctx context.Context, sellerID, orderID string) (*Ord
 	if sellerID == "" {
 		return nil, ErrNotFound
 	}
-	if s.postgres {
+	if s.pool != nil {
 		return s.getOrderPostgres(ctx, sellerID, orderID)
 	}
 	row, err := s.client.Order.Query().
