@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/mallplatform/partnerapi/internal/db/dbtypes"
 	"github.com/mallplatform/partnerapi/internal/signing"
 	"github.com/mallplatform/partnerapi/internal/wirejson"
 	"github.com/mallplatform/partnerapi/services/orders"
@@ -33,27 +34,31 @@ type querier interface {
 // exactly the same work for the baseline as for the platform.
 func loadOrder(ctx context.Context, q querier, sellerID, orderID string) (*orderRow, error) {
 	o := &orderRow{SellerID: sellerID}
-	var itemsJSON, fulsJSON []byte
+	var rest []byte
 	err := q.QueryRow(ctx, orders.GetOrderPostgresSQL, orderID, sellerID).Scan(
 		&o.ID, &o.CustomerID, &o.BuyerEmail, &o.Status, &o.Currency,
 		&o.Subtotal, &o.Total, &o.Tax, &o.Shipping, &o.Discount,
-		&o.PaymentStatus, &o.FulfillmentStatus, &o.ShippingAddress, &o.BillingAddress,
+		&o.PaymentStatus, &o.FulfillmentStatus,
 		&o.ShipByDate, &o.ShippedAt, &o.ShippingChannel, &o.BookingStatus, &o.CreatedAt, &o.UpdatedAt,
-		&itemsJSON, &fulsJSON)
+		&rest)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, errOrderNotFound
 	}
 	if err != nil {
 		return nil, fmt.Errorf("order: %w", err)
 	}
-	if err := json.Unmarshal(itemsJSON, &o.Items); err != nil {
-		return nil, fmt.Errorf("items: %w", err)
+	var r struct {
+		ShippingAddress dbtypes.Address  `json:"shipping_address"`
+		BillingAddress  dbtypes.Address  `json:"billing_address"`
+		Items           []itemRow        `json:"items"`
+		Fulfillments    []fulfillmentRow `json:"fulfillments"`
 	}
+	if err := json.Unmarshal(rest, &r); err != nil {
+		return nil, fmt.Errorf("order: %w", err)
+	}
+	o.ShippingAddress, o.BillingAddress, o.Items, o.Fulfillments = r.ShippingAddress, r.BillingAddress, r.Items, r.Fulfillments
 	for i := range o.Items {
 		o.Items[i].OrderID = o.ID
-	}
-	if err := json.Unmarshal(fulsJSON, &o.Fulfillments); err != nil {
-		return nil, fmt.Errorf("fulfillments: %w", err)
 	}
 	for i := range o.Fulfillments {
 		o.Fulfillments[i].OrderID = o.ID

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"runtime"
 	"time"
 
 	"buf.build/go/protovalidate"
@@ -98,6 +99,9 @@ func New(cfg Config) (*Server, error) {
 	gs := grpc.NewServer(
 		grpc.ChainUnaryInterceptor(chain.unary()...),
 		grpc.MaxRecvMsgSize(cfg.MaxRecvBytes),
+		// A fixed pool of stream workers instead of a goroutine per call
+		// saves the stack growth of every short unary call.
+		grpc.NumStreamWorkers(uint32(runtime.GOMAXPROCS(0))),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 10 * time.Second, PermitWithoutStream: true}),
 	)
 	for _, register := range cfg.Services {
