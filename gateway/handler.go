@@ -46,7 +46,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	began := time.Now() // wall time for metrics; g.clock is the business clock
 	start := g.clock.Now()
 	rid := r.Header.Get("X-Request-Id")
-	if !validRequestID(rid) {
+	if !principal.ValidRequestID(rid) {
 		rid = ids.New("req")
 	}
 	w.Header().Set("X-Request-Id", rid)
@@ -370,19 +370,6 @@ func writeAPIError(w http.ResponseWriter, rid string, err error) {
 		return
 	}
 	writeError(w, rid, apierr.Internal, "internal error")
-}
-
-func validRequestID(s string) bool {
-	if len(s) == 0 || len(s) > 128 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
-			return false
-		}
-	}
-	return true
 }
 
 // statusWriter applies the route's success status (201, 202) to the 200 that

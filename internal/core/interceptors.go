@@ -73,25 +73,12 @@ func RequestID(ctx context.Context) string {
 func (ic *interceptors) requestID(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
 	md, _ := metadata.FromIncomingContext(ctx)
 	id := ""
-	if v := md.Get(principal.KeyRequestID); len(v) > 0 && validRequestID(v[0]) {
+	if v := md.Get(principal.KeyRequestID); len(v) > 0 && principal.ValidRequestID(v[0]) {
 		id = v[0]
 	} else {
 		id = ids.New("req")
 	}
 	return next(context.WithValue(ctx, requestIDKey{}, id), req)
-}
-
-func validRequestID(s string) bool {
-	if len(s) == 0 || len(s) > 128 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
-			return false
-		}
-	}
-	return true
 }
 
 func (ic *interceptors) logging(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {

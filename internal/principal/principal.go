@@ -175,3 +175,18 @@ func Seller(ctx context.Context) (string, bool) {
 	s, ok := ctx.Value(sellerKey{}).(string)
 	return s, ok && s != ""
 }
+
+// ValidRequestID reports whether an incoming request id may be kept: 1 to
+// 128 characters of [A-Za-z0-9._-], so it is safe in logs and headers.
+func ValidRequestID(s string) bool {
+	if len(s) == 0 || len(s) > 128 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
