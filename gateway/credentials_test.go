@@ -7,6 +7,7 @@ import (
 	"github.com/mallplatform/partnerapi/gateway"
 	"github.com/mallplatform/partnerapi/internal/sdk"
 	"github.com/mallplatform/partnerapi/internal/testenv"
+	"github.com/mallplatform/partnerapi/services/auth"
 )
 
 // During a rotation both secrets verify until the previous one expires;
@@ -51,4 +52,29 @@ func TestSecretRotationAndDeactivation(t *testing.T) {
 	}
 	env.Clock.Advance(2 * time.Second)
 	expectError(t, send(t, rotated, usage), 403, "FORBIDDEN")
+}
+
+// An enterprise app's own ceiling replaces the per-app default.
+func TestPerAppRateOverride(t *testing.T) {
+	env := testenv.Start(t, testenv.Options{})
+	full, err := env.Auth.AppCredentials(ctx, env.Creds.Apps["full"].ClientID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	three := 3
+	app, err := env.Auth.CreateApp(ctx, auth.NewApp{AccountID: full.App.AccountID, Name: "Enterprise OMS", Environment: auth.EnvSandbox, RateLimitPerMinute: &three})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := sdk.New(sdk.Config{BaseURL: env.BaseURL, ClientID: app.App.ClientID, ClientSecret: app.ClientSecret, Now: env.Clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	usage := sdk.Request{Method: "GET", Path: "/open/v1/usage"}
+	for i := 0; i < 3; i++ {
+		if r := send(t, c, usage); r.Status != 200 || r.Header.Get("X-RateLimit-Limit") != "3" {
+			t.Fatalf("request %d: %d limit %q", i, r.Status, r.Header.Get("X-RateLimit-Limit"))
+		}
+	}
+	expectError(t, send(t, c, usage), 429, "RATE_LIMITED")
 }
