@@ -47,7 +47,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := g.clock.Now()
 	rid := r.Header.Get("X-Request-Id")
 	if !principal.ValidRequestID(rid) {
-		rid = ids.New("req")
+		rid = ids.NewRequestID()
 	}
 	w.Header().Set("X-Request-Id", rid)
 	sw := &statusWriter{ResponseWriter: w, success: http.StatusOK}

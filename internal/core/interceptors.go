@@ -76,7 +76,7 @@ func (ic *interceptors) requestID(ctx context.Context, req any, info *grpc.Unary
 	if v := md.Get(principal.KeyRequestID); len(v) > 0 && principal.ValidRequestID(v[0]) {
 		id = v[0]
 	} else {
-		id = ids.New("req")
+		id = ids.NewRequestID()
 	}
 	return next(context.WithValue(ctx, requestIDKey{}, id), req)
 }

@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"encoding/base32"
 	"encoding/binary"
+	mrand "math/rand/v2"
 	"time"
 )
 
@@ -34,6 +35,16 @@ func encodeAt(t time.Time) string {
 		panic("ids: no randomness: " + err.Error())
 	}
 	return encoding.EncodeToString(b[:])
+}
+
+// NewRequestID returns a request id: unique enough to find a request in the
+// logs, made on every request, so it draws from the fast (non-cryptographic)
+// generator rather than the kernel's.
+func NewRequestID() string {
+	var b [16]byte
+	binary.BigEndian.PutUint64(b[:8], uint64(time.Now().UnixNano()))
+	binary.BigEndian.PutUint64(b[8:], mrand.Uint64())
+	return "req_" + encoding.EncodeToString(b[:])
 }
 
 // Token returns n random bytes encoded the same way, for secrets and tokens.

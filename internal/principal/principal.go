@@ -38,8 +38,20 @@ type Principal struct {
 	// SellerID and AccessToken are as sent; core verifies the pair.
 	SellerID    string
 	AccessToken string
-	// RateLimits is the state of the app's buckets after charging this request.
+	// RateLimits is the state of the app's buckets after charging this
+	// request, as the gateway sets it; core reads it with Limits.
 	RateLimits []RateLimit
+	// rawRateLimits is the metadata form, decoded only when asked for.
+	rawRateLimits string
+}
+
+// Limits returns the rate-limit state, decoding it from metadata on first
+// use (only the usage endpoint needs it).
+func (p *Principal) Limits() []RateLimit {
+	if p.RateLimits == nil && p.rawRateLimits != "" {
+		p.RateLimits = decodeRateLimits(p.rawRateLimits)
+	}
+	return p.RateLimits
 }
 
 // RateLimit is one bucket as the gateway charged it.
@@ -90,14 +102,14 @@ func FromMetadata(md metadata.MD) (*Principal, bool) {
 		return nil, false
 	}
 	p := &Principal{
-		AppID:       appID,
-		ClientID:    first(md, KeyClientID),
-		AccountID:   first(md, KeyAccountID),
-		Environment: first(md, KeyEnvironment),
-		Scopes:      strings.Fields(first(md, KeyScopes)),
-		SellerID:    first(md, KeySellerID),
-		AccessToken: first(md, KeyAccessToken),
-		RateLimits:  decodeRateLimits(first(md, KeyRateLimits)),
+		AppID:         appID,
+		ClientID:      first(md, KeyClientID),
+		AccountID:     first(md, KeyAccountID),
+		Environment:   first(md, KeyEnvironment),
+		Scopes:        strings.Fields(first(md, KeyScopes)),
+		SellerID:      first(md, KeySellerID),
+		AccessToken:   first(md, KeyAccessToken),
+		rawRateLimits: first(md, KeyRateLimits),
 	}
 	return p, true
 }
