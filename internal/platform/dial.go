@@ -9,11 +9,16 @@ import (
 	"google.golang.org/grpc/keepalive"
 )
 
-// bearer adds the internal credential to every call to core.
-type bearer string
+// bearer adds the internal credential to every call to core. gRPC only reads
+// the returned map, so one map serves every call.
+type bearer struct{ md map[string]string }
+
+func newBearer(token string) bearer {
+	return bearer{md: map[string]string{"authorization": "Bearer " + token}}
+}
 
 func (b bearer) GetRequestMetadata(context.Context, ...string) (map[string]string, error) {
-	return map[string]string{"authorization": "Bearer " + string(b)}, nil
+	return b.md, nil
 }
 
 // RequireTransportSecurity is false: core's port is internal and reached over
@@ -26,7 +31,7 @@ func (bearer) RequireTransportSecurity() bool { return false }
 func DialCore(target, internalToken string, extra ...grpc.DialOption) (*grpc.ClientConn, error) {
 	opts := append([]grpc.DialOption{
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithPerRPCCredentials(bearer(internalToken)),
+		grpc.WithPerRPCCredentials(newBearer(internalToken)),
 		grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 30 * time.Second, Timeout: 10 * time.Second, PermitWithoutStream: true}),
 		grpc.WithDefaultServiceConfig(`{"loadBalancingConfig":[{"round_robin":{}}]}`),
 	}, extra...)
