@@ -4,14 +4,17 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+	"github.com/grpc-ecosystem/grpc-gateway/v2/utilities"
 	"go.uber.org/zap"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
 
-	"github.com/grpc-ecosystem/grpc-gateway/v2/utilities"
 	"github.com/mallplatform/partnerapi/gateway/iplimit"
 	authv1 "github.com/mallplatform/partnerapi/gen/mp/auth/v1"
 	catalogv1 "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
@@ -24,7 +27,6 @@ import (
 	"github.com/mallplatform/partnerapi/internal/policy"
 	"github.com/mallplatform/partnerapi/internal/principal"
 	"github.com/mallplatform/partnerapi/internal/wirejson"
-	"net/url"
 )
 
 // registrations are the partner-facing services the gateway exposes; their
@@ -57,8 +59,9 @@ type Gateway struct {
 	mux       *runtime.ServeMux
 	creds     *credentialCache
 	ipLimiter *iplimit.Limiter
-	// excluded holds, per method, the request fields the query may not set.
-	excluded map[string]map[string]bool
+	// queries holds, per method, what checking its query needs, resolved at
+	// start-up rather than on each request.
+	queries map[string]queryShape
 }
 
 // New builds the gateway. It fails when a routed method lacks a policy or a
@@ -84,7 +87,7 @@ func New(cfg Config) (*Gateway, error) {
 		table:     table,
 		creds:     newCredentialCache(credentialsv1.NewCredentialServiceClient(cfg.Core), cfg.CredentialTTL),
 		ipLimiter: ipl,
-		excluded:  map[string]map[string]bool{},
+		queries:   map[string]queryShape{},
 	}
 	for _, m := range table.Methods() {
 		ex := map[string]bool{}
@@ -94,7 +97,11 @@ func New(cfg Config) (*Gateway, error) {
 		if m.BodyField != "" && m.BodyField != "*" {
 			ex[m.BodyField] = true
 		}
-		g.excluded[m.FullMethod] = ex
+		mt, err := protoregistry.GlobalTypes.FindMessageByName(m.Desc.Input().FullName())
+		if err != nil {
+			return nil, fmt.Errorf("gateway: request type of %s: %w", m.FullMethod, err)
+		}
+		g.queries[m.FullMethod] = queryShape{input: mt, excluded: ex}
 	}
 	g.mux = runtime.NewServeMux(
 		runtime.WithMarshalerOption(runtime.MIMEWildcard, envelope{}),
@@ -124,6 +131,13 @@ func New(cfg Config) (*Gateway, error) {
 		}
 	}
 	return g, nil
+}
+
+// queryShape is a method's request type and the fields its query may not set
+// (those bound from the path or the body).
+type queryShape struct {
+	input    protoreflect.MessageType
+	excluded map[string]bool
 }
 
 // annotate turns the verified request state into gRPC metadata for core.

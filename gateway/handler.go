@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"go.uber.org/zap"
-	"google.golang.org/protobuf/reflect/protoregistry"
 
 	"github.com/mallplatform/partnerapi/gateway/admission"
 	"github.com/mallplatform/partnerapi/gateway/iplimit"
@@ -350,18 +349,8 @@ func (g *Gateway) checkQuery(r *http.Request, m *policy.Method) error {
 	if err != nil {
 		return apierr.New(apierr.BadRequest, "the query string is malformed")
 	}
-	mt, err := protoregistry.GlobalTypes.FindMessageByName(m.Desc.Input().FullName())
-	if err != nil {
-		return err
-	}
-	return wirejson.ParseQuery(mt.New().Interface(), values, g.queryExcluded(m))
-}
-
-func (g *Gateway) queryExcluded(m *policy.Method) map[string]bool {
-	if ex, ok := g.excluded[m.FullMethod]; ok {
-		return ex
-	}
-	return nil
+	q := g.queries[m.FullMethod]
+	return wirejson.ParseQuery(q.input.New().Interface(), values, q.excluded)
 }
 
 func writeAPIError(w http.ResponseWriter, rid string, err error) {
