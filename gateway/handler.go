@@ -12,20 +12,12 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/mallplatform/partnerapi/gateway/admission"
 	"github.com/mallplatform/partnerapi/gateway/iplimit"
 	"github.com/mallplatform/partnerapi/internal/apierr"
 	"github.com/mallplatform/partnerapi/internal/ids"
 	"github.com/mallplatform/partnerapi/internal/policy"
 	"github.com/mallplatform/partnerapi/internal/principal"
-	"github.com/mallplatform/partnerapi/internal/signing"
 	"github.com/mallplatform/partnerapi/internal/wirejson"
-)
-
-// Credential-kind prefixes of client ids.
-const (
-	sandboxIDPrefix = "test_"
-	liveIDPrefix    = "live_"
 )
 
 // requestState travels in the request context from the pipeline to the
@@ -175,148 +167,6 @@ func readBody(r *http.Request, max int64) ([]byte, error) {
 		return nil, tooLarge
 	}
 	return buf, nil
-}
-
-// rateLimitedError is RATE_LIMITED with the delay for Retry-After.
-type rateLimitedError struct {
-	err        *apierr.Error
-	retryAfter time.Duration
-}
-
-func (e *rateLimitedError) Error() string { return e.err.Error() }
-func (e *rateLimitedError) Unwrap() error { return e.err }
-
-// authenticate verifies the signature and the route's policy and charges the
-// request; it returns the principal to forward to core. Once the request is
-// charged the principal comes back with its rate-limit state even when a
-// later check fails, so that every answer carries X-RateLimit-*.
-func (g *Gateway) authenticate(r *http.Request, body []byte, m *policy.Method, now time.Time) (*principal.Principal, error) {
-	h := r.Header
-	clientID := h.Get(signing.HeaderPartnerID)
-	ts := h.Get(signing.HeaderTimestamp)
-	version := h.Get(signing.HeaderSignatureVersion)
-	signature := h.Get(signing.HeaderSignature)
-	nonce := h.Get(signing.HeaderNonce)
-
-	var missing []string
-	for _, hv := range [...]struct{ name, value string }{
-		{signing.HeaderPartnerID, clientID},
-		{signing.HeaderTimestamp, ts},
-		{signing.HeaderSignatureVersion, version},
-		{signing.HeaderSignature, signature},
-	} {
-		if hv.value == "" {
-			missing = append(missing, hv.name)
-		}
-	}
-	if len(missing) > 0 {
-		return nil, apierr.New(apierr.BadRequest, "missing required header(s): "+strings.Join(missing, ", "))
-	}
-	switch version {
-	case signing.Version:
-	case "1", "2":
-		return nil, apierr.New(apierr.HMACVersionDeprecated, "signature version "+version+" is no longer accepted; sign with version 3")
-	default:
-		return nil, apierr.New(apierr.BadRequest, signing.HeaderSignatureVersion+" must be 3")
-	}
-	if nonce == "" {
-		return nil, apierr.New(apierr.MissingNonce, signing.HeaderNonce+" is required with signature version 3")
-	}
-	if !signing.ValidNonce(nonce) {
-		return nil, apierr.New(apierr.InvalidNonce, signing.HeaderNonce+" must be 32 to 64 lowercase hexadecimal characters")
-	}
-	sec, ok := signing.ParseTimestamp(ts)
-	if !ok {
-		return nil, apierr.New(apierr.BadRequest, signing.HeaderTimestamp+" must be Unix epoch seconds")
-	}
-	if skew := now.Unix() - sec; skew > int64(g.window/time.Second) || -skew > int64(g.window/time.Second) {
-		return nil, apierr.Newf(apierr.TimestampExpired, "timestamp is outside the %d-second window of server time %d", int(g.window/time.Second), now.Unix())
-	}
-	if !signing.ValidSignatureFormat(signature) {
-		return nil, apierr.New(apierr.InvalidSignature, "signature must be 64 lowercase hexadecimal characters")
-	}
-
-	live := strings.HasPrefix(clientID, liveIDPrefix)
-	if m.Policy.GetSandbox() && live {
-		return nil, apierr.New(apierr.SandboxOnly, "sandbox routes take sandbox credentials only")
-	}
-	wantPrefix := sandboxIDPrefix
-	if g.cfg.Environment == EnvProduction {
-		wantPrefix = liveIDPrefix
-	}
-	if !strings.HasPrefix(clientID, wantPrefix) || len(clientID) > 128 {
-		return nil, apierr.Newf(apierr.InvalidCredentials, "this is the %s environment: use %s credentials", g.cfg.Environment, g.cfg.Environment)
-	}
-	creds, err := g.creds.get(r.Context(), clientID, now)
-	if err != nil {
-		g.log.Warn("credential lookup failed", zap.Error(err))
-		return nil, apierr.New(apierr.ServiceUnavailable, "credentials could not be checked; retry with backoff")
-	}
-	if creds == nil || creds.environment != g.cfg.Environment {
-		return nil, apierr.New(apierr.InvalidCredentials, "unknown client id")
-	}
-
-	req := signing.FromHTTP(r, body)
-	var keyBuf [2]*signing.Key
-	matched, err := signing.VerifyRequest(&req, signature, creds.liveKeys(now, keyBuf[:0])...)
-	if err != nil {
-		return nil, apierr.New(apierr.BadRequest, "the query string has an invalid percent-escape")
-	}
-	if matched == nil {
-		return nil, apierr.New(apierr.InvalidSignature, "signature does not match the request")
-	}
-	if !creds.active {
-		return nil, apierr.New(apierr.Forbidden, "the app is inactive")
-	}
-
-	buckets := g.cfg.Limits.Buckets(admission.Subject{
-		AccountID:        creds.accountID,
-		AppID:            creds.appID,
-		AppPerMinute:     creds.appPerMinute,
-		AccountPerMinute: creds.accountPerMinute,
-		Sandbox:          m.Policy.GetSandbox(),
-	})
-	res, err := g.cfg.Admission.Admit(r.Context(), admission.Request{
-		NonceKey: admission.NonceKey(creds.accountID, creds.appID, nonce),
-		NonceTTL: 2 * g.window,
-		Buckets:  buckets,
-		Now:      now,
-	})
-	if err != nil {
-		g.log.Error("admission store failed", zap.Error(err))
-		return nil, apierr.New(apierr.ServiceUnavailable, "the platform cannot admit requests right now; retry with backoff")
-	}
-	if res.NonceReused {
-		return nil, apierr.New(apierr.NonceReused, "this nonce was already used inside the freshness window")
-	}
-	p := &principal.Principal{
-		AppID:       creds.appID,
-		ClientID:    creds.clientID,
-		AccountID:   creds.accountID,
-		Environment: creds.environment,
-		Scopes:      creds.scopes,
-	}
-	for i, b := range res.Buckets {
-		p.RateLimits = append(p.RateLimits, principal.RateLimit{
-			Bucket: bucketNames[min(i, len(bucketNames)-1)], Limit: b.Limit, Remaining: b.Remaining,
-			Window: buckets[i].Window, Reset: b.Reset,
-		})
-	}
-	if !res.Allowed() {
-		return p, &rateLimitedError{err: apierr.New(apierr.RateLimited, "rate limit exceeded; retry after the Retry-After delay"), retryAfter: res.RetryAfter(now)}
-	}
-
-	if !p.HasScope(m.Scope()) {
-		return p, apierr.Newf(apierr.Forbidden, "the app lacks the scope %s", m.Scope())
-	}
-	if m.SellerToken() {
-		p.SellerID = h.Get(signing.HeaderSellerID)
-		p.AccessToken = h.Get(signing.HeaderAccessToken)
-		if p.SellerID == "" || p.AccessToken == "" {
-			return p, apierr.New(apierr.SellerTokenRequired, "this endpoint needs the "+signing.HeaderAccessToken+" and "+signing.HeaderSellerID+" headers")
-		}
-	}
-	return p, nil
 }
 
 // bucketNames name Limits.Buckets' entries, in its order.

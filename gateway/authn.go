@@ -1,0 +1,200 @@
+package gateway
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/mallplatform/partnerapi/gateway/admission"
+	"github.com/mallplatform/partnerapi/internal/apierr"
+	"github.com/mallplatform/partnerapi/internal/policy"
+	"github.com/mallplatform/partnerapi/internal/principal"
+	"github.com/mallplatform/partnerapi/internal/signing"
+)
+
+// Credential-kind prefixes of client ids.
+const (
+	sandboxIDPrefix = "test_"
+	liveIDPrefix    = "live_"
+)
+
+// rateLimitedError is RATE_LIMITED with the delay for Retry-After.
+type rateLimitedError struct {
+	err        *apierr.Error
+	retryAfter time.Duration
+}
+
+func (e *rateLimitedError) Error() string { return e.err.Error() }
+func (e *rateLimitedError) Unwrap() error { return e.err }
+
+// signedHeaders are the signature headers of a request, checked for form.
+type signedHeaders struct {
+	clientID, timestamp, signature, nonce string
+}
+
+// authenticate verifies the signature and the route's policy and charges the
+// request; it returns the principal to forward to core. Once the request is
+// charged the principal comes back with its rate-limit state even when a
+// later check fails, so that every answer carries X-RateLimit-*.
+func (g *Gateway) authenticate(r *http.Request, body []byte, m *policy.Method, now time.Time) (*principal.Principal, error) {
+	sh, err := g.readSignedHeaders(r.Header, now)
+	if err != nil {
+		return nil, err
+	}
+	creds, err := g.verify(r, body, m, sh, now)
+	if err != nil {
+		return nil, err
+	}
+	p, err := g.admit(r, creds, m, sh.nonce, now)
+	if err != nil {
+		return p, err
+	}
+	return p, authorize(p, m, r.Header)
+}
+
+// readSignedHeaders checks the signature headers' presence and form, in the
+// order the error codes are documented, before anything is looked up.
+func (g *Gateway) readSignedHeaders(h http.Header, now time.Time) (signedHeaders, error) {
+	sh := signedHeaders{
+		clientID:  h.Get(signing.HeaderPartnerID),
+		timestamp: h.Get(signing.HeaderTimestamp),
+		signature: h.Get(signing.HeaderSignature),
+		nonce:     h.Get(signing.HeaderNonce),
+	}
+	version := h.Get(signing.HeaderSignatureVersion)
+	var missing []string
+	for _, hv := range [...]struct{ name, value string }{
+		{signing.HeaderPartnerID, sh.clientID},
+		{signing.HeaderTimestamp, sh.timestamp},
+		{signing.HeaderSignatureVersion, version},
+		{signing.HeaderSignature, sh.signature},
+	} {
+		if hv.value == "" {
+			missing = append(missing, hv.name)
+		}
+	}
+	if len(missing) > 0 {
+		return sh, apierr.New(apierr.BadRequest, "missing required header(s): "+strings.Join(missing, ", "))
+	}
+	switch version {
+	case signing.Version:
+	case "1", "2":
+		return sh, apierr.New(apierr.HMACVersionDeprecated, "signature version "+version+" is no longer accepted; sign with version 3")
+	default:
+		return sh, apierr.New(apierr.BadRequest, signing.HeaderSignatureVersion+" must be 3")
+	}
+	if sh.nonce == "" {
+		return sh, apierr.New(apierr.MissingNonce, signing.HeaderNonce+" is required with signature version 3")
+	}
+	if !signing.ValidNonce(sh.nonce) {
+		return sh, apierr.New(apierr.InvalidNonce, signing.HeaderNonce+" must be 32 to 64 lowercase hexadecimal characters")
+	}
+	sec, ok := signing.ParseTimestamp(sh.timestamp)
+	if !ok {
+		return sh, apierr.New(apierr.BadRequest, signing.HeaderTimestamp+" must be Unix epoch seconds")
+	}
+	window := int64(g.window / time.Second)
+	if skew := now.Unix() - sec; skew > window || -skew > window {
+		return sh, apierr.Newf(apierr.TimestampExpired, "timestamp is outside the %d-second window of server time %d", window, now.Unix())
+	}
+	if !signing.ValidSignatureFormat(sh.signature) {
+		return sh, apierr.New(apierr.InvalidSignature, "signature must be 64 lowercase hexadecimal characters")
+	}
+	return sh, nil
+}
+
+// verify checks the credential kind, finds the app and verifies the
+// signature over the exact request under every secret that is live.
+func (g *Gateway) verify(r *http.Request, body []byte, m *policy.Method, sh signedHeaders, now time.Time) (*appCredentials, error) {
+	if m.Policy.GetSandbox() && strings.HasPrefix(sh.clientID, liveIDPrefix) {
+		return nil, apierr.New(apierr.SandboxOnly, "sandbox routes take sandbox credentials only")
+	}
+	wantPrefix := sandboxIDPrefix
+	if g.cfg.Environment == EnvProduction {
+		wantPrefix = liveIDPrefix
+	}
+	if !strings.HasPrefix(sh.clientID, wantPrefix) || len(sh.clientID) > 128 {
+		return nil, apierr.Newf(apierr.InvalidCredentials, "this is the %s environment: use %s credentials", g.cfg.Environment, g.cfg.Environment)
+	}
+	creds, err := g.creds.get(r.Context(), sh.clientID, now)
+	if err != nil {
+		g.log.Warn("credential lookup failed", zap.Error(err))
+		return nil, apierr.New(apierr.ServiceUnavailable, "credentials could not be checked; retry with backoff")
+	}
+	if creds == nil || creds.environment != g.cfg.Environment {
+		return nil, apierr.New(apierr.InvalidCredentials, "unknown client id")
+	}
+	req := signing.FromHTTP(r, body)
+	var keyBuf [2]*signing.Key
+	matched, err := signing.VerifyRequest(&req, sh.signature, creds.liveKeys(now, keyBuf[:0])...)
+	if err != nil {
+		return nil, apierr.New(apierr.BadRequest, "the query string has an invalid percent-escape")
+	}
+	if matched == nil {
+		return nil, apierr.New(apierr.InvalidSignature, "signature does not match the request")
+	}
+	if !creds.active {
+		return nil, apierr.New(apierr.Forbidden, "the app is inactive")
+	}
+	return creds, nil
+}
+
+// admit claims the nonce and charges the rate buckets in one call to the
+// admission store, and builds the principal with the buckets' state.
+func (g *Gateway) admit(r *http.Request, creds *appCredentials, m *policy.Method, nonce string, now time.Time) (*principal.Principal, error) {
+	buckets := g.cfg.Limits.Buckets(admission.Subject{
+		AccountID:        creds.accountID,
+		AppID:            creds.appID,
+		AppPerMinute:     creds.appPerMinute,
+		AccountPerMinute: creds.accountPerMinute,
+		Sandbox:          m.Policy.GetSandbox(),
+	})
+	res, err := g.cfg.Admission.Admit(r.Context(), admission.Request{
+		NonceKey: admission.NonceKey(creds.accountID, creds.appID, nonce),
+		NonceTTL: 2 * g.window,
+		Buckets:  buckets,
+		Now:      now,
+	})
+	if err != nil {
+		g.log.Error("admission store failed", zap.Error(err))
+		return nil, apierr.New(apierr.ServiceUnavailable, "the platform cannot admit requests right now; retry with backoff")
+	}
+	if res.NonceReused {
+		return nil, apierr.New(apierr.NonceReused, "this nonce was already used inside the freshness window")
+	}
+	p := &principal.Principal{
+		AppID:       creds.appID,
+		ClientID:    creds.clientID,
+		AccountID:   creds.accountID,
+		Environment: creds.environment,
+		Scopes:      creds.scopes,
+	}
+	for i, b := range res.Buckets {
+		p.RateLimits = append(p.RateLimits, principal.RateLimit{
+			Bucket: bucketNames[min(i, len(bucketNames)-1)], Limit: b.Limit, Remaining: b.Remaining,
+			Window: buckets[i].Window, Reset: b.Reset,
+		})
+	}
+	if !res.Allowed() {
+		return p, &rateLimitedError{err: apierr.New(apierr.RateLimited, "rate limit exceeded; retry after the Retry-After delay"), retryAfter: res.RetryAfter(now)}
+	}
+	return p, nil
+}
+
+// authorize applies the route's policy to a charged request: the scope, then
+// the seller headers (core verifies the token itself).
+func authorize(p *principal.Principal, m *policy.Method, h http.Header) error {
+	if !p.HasScope(m.Scope()) {
+		return apierr.Newf(apierr.Forbidden, "the app lacks the scope %s", m.Scope())
+	}
+	if m.SellerToken() {
+		p.SellerID = h.Get(signing.HeaderSellerID)
+		p.AccessToken = h.Get(signing.HeaderAccessToken)
+		if p.SellerID == "" || p.AccessToken == "" {
+			return apierr.New(apierr.SellerTokenRequired, "this endpoint needs the "+signing.HeaderAccessToken+" and "+signing.HeaderSellerID+" headers")
+		}
+	}
+	return nil
+}
