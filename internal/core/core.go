@@ -102,6 +102,9 @@ func New(cfg Config) (*Server, error) {
 		// A fixed pool of stream workers instead of a goroutine per call
 		// saves the stack growth of every short unary call.
 		grpc.NumStreamWorkers(uint32(runtime.GOMAXPROCS(0))),
+		// Fixed flow-control windows turn off bandwidth-estimation pings.
+		grpc.InitialWindowSize(1<<20),
+		grpc.InitialConnWindowSize(4<<20),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 10 * time.Second, PermitWithoutStream: true}),
 	)
 	for _, register := range cfg.Services {

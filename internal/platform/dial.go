@@ -34,6 +34,10 @@ func DialCore(target, internalToken string, extra ...grpc.DialOption) (*grpc.Cli
 		grpc.WithPerRPCCredentials(newBearer(internalToken)),
 		grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 30 * time.Second, Timeout: 10 * time.Second, PermitWithoutStream: true}),
 		grpc.WithDefaultServiceConfig(`{"loadBalancingConfig":[{"round_robin":{}}]}`),
+		// Fixed flow-control windows turn off bandwidth-estimation pings,
+		// which cost frames and wake-ups on every burst of small messages.
+		grpc.WithInitialWindowSize(1<<20),
+		grpc.WithInitialConnWindowSize(4<<20),
 	}, extra...)
 	return grpc.NewClient(target, opts...)
 }
