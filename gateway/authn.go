@@ -195,6 +195,16 @@ func authorize(p *principal.Principal, m *policy.Method, h http.Header) error {
 		if p.SellerID == "" || p.AccessToken == "" {
 			return apierr.New(apierr.SellerTokenRequired, "this endpoint needs the "+signing.HeaderAccessToken+" and "+signing.HeaderSellerID+" headers")
 		}
+		// No seller id or token the platform issues looks otherwise; and
+		// anything else could not travel as gRPC metadata to core.
+		if !tokenChars(p.SellerID, 128) || !tokenChars(p.AccessToken, 512) {
+			return apierr.New(apierr.NotFound, "seller not found or not authorized for this app")
+		}
 	}
 	return nil
+}
+
+// tokenChars reports whether s is 1 to max characters of [A-Za-z0-9._-].
+func tokenChars(s string, max int) bool {
+	return len(s) <= max && principal.ValidRequestID(s)
 }

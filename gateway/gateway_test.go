@@ -162,6 +162,11 @@ func TestAuthenticationErrorCodes(t *testing.T) {
 		expectError(t, send(t, wrong, sdk.Request{Method: "GET", Path: "/open/v1/orders"}), 404, "NOT_FOUND")
 		mismatched := full.WithSeller(env.Creds.Sellers[1].SellerID, s.Tokens["full"].AccessToken)
 		expectError(t, send(t, mismatched, sdk.Request{Method: "GET", Path: "/open/v1/orders"}), 404, "NOT_FOUND")
+		// Hostile header values never reach core.
+		for _, bad := range []string{"slr 1", "slr|1", "sl\u00e9r", strings.Repeat("s", 129)} {
+			hostile := full.WithSeller(bad, s.Tokens["full"].AccessToken)
+			expectError(t, send(t, hostile, sdk.Request{Method: "GET", Path: "/open/v1/orders"}), 404, "NOT_FOUND")
+		}
 	})
 }
 

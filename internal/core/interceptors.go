@@ -81,10 +81,19 @@ func (ic *interceptors) requestID(ctx context.Context, req any, info *grpc.Unary
 	return next(context.WithValue(ctx, requestIDKey{}, id), req)
 }
 
+// logging writes one line per call. A partner request that succeeded is
+// already in the gateway's access log under the same request id, so core
+// records it at debug; failures and internal callers' calls at info.
 func (ic *interceptors) logging(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
 	start := time.Now()
 	resp, err := next(ctx, req)
-	if ce := ic.log.Check(zap.InfoLevel, "rpc"); ce != nil {
+	level := zap.InfoLevel
+	if err == nil {
+		if md, _ := metadata.FromIncomingContext(ctx); len(md.Get(principal.KeyApp)) > 0 {
+			level = zap.DebugLevel
+		}
+	}
+	if ce := ic.log.Check(level, "rpc"); ce != nil {
 		st := status.Convert(err)
 		reason, _ := apierr.FromStatus(st)
 		fields := []zap.Field{

@@ -36,8 +36,8 @@ func DialCore(target, internalToken string, extra ...grpc.DialOption) (*grpc.Cli
 		grpc.WithDefaultServiceConfig(`{"loadBalancingConfig":[{"round_robin":{}}]}`),
 		// Fixed flow-control windows turn off bandwidth-estimation pings,
 		// which cost frames and wake-ups on every burst of small messages.
-		grpc.WithInitialWindowSize(1<<20),
-		grpc.WithInitialConnWindowSize(4<<20),
+		grpc.WithInitialWindowSize(1 << 20),
+		grpc.WithInitialConnWindowSize(4 << 20),
 	}, extra...)
 	return grpc.NewClient(target, opts...)
 }

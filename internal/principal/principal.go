@@ -15,14 +15,13 @@ import (
 
 // Metadata keys (gRPC lowercases them).
 const (
-	KeyAppID       = "x-mp-app-id"
-	KeyClientID    = "x-mp-client-id"
-	KeyAccountID   = "x-mp-account-id"
-	KeyEnvironment = "x-mp-environment"
-	KeyScopes      = "x-mp-scopes"
+	// KeyApp carries what the gateway verified about the app, in one value:
+	// "appID|clientID|accountID|environment|scopes|rateLimits" (scopes
+	// space-separated). None of these fields can hold a '|'; what the
+	// partner sends (seller id, token) travels in keys of its own.
+	KeyApp         = "x-mp-app"
 	KeySellerID    = "x-mp-seller-id"
 	KeyAccessToken = "x-mp-access-token"
-	KeyRateLimits  = "x-mp-rate-limits"
 	KeyRequestID   = "x-request-id"
 	KeyIdempotency = "x-mp-idempotency-key"
 )
@@ -78,18 +77,26 @@ func (p *Principal) HasScope(scope string) bool {
 
 // AppendMetadata adds p to outgoing metadata pairs.
 func (p *Principal) AppendMetadata(kv []string) []string {
-	kv = append(kv,
-		KeyAppID, p.AppID,
-		KeyClientID, p.ClientID,
-		KeyAccountID, p.AccountID,
-		KeyEnvironment, p.Environment,
-		KeyScopes, strings.Join(p.Scopes, " "),
-	)
+	b := make([]byte, 0, 160)
+	b = append(b, p.AppID...)
+	b = append(b, '|')
+	b = append(b, p.ClientID...)
+	b = append(b, '|')
+	b = append(b, p.AccountID...)
+	b = append(b, '|')
+	b = append(b, p.Environment...)
+	b = append(b, '|')
+	for i, sc := range p.Scopes {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, sc...)
+	}
+	b = append(b, '|')
+	b = appendRateLimits(b, p.RateLimits)
+	kv = append(kv, KeyApp, string(b))
 	if p.SellerID != "" || p.AccessToken != "" {
 		kv = append(kv, KeySellerID, p.SellerID, KeyAccessToken, p.AccessToken)
-	}
-	if len(p.RateLimits) > 0 {
-		kv = append(kv, KeyRateLimits, encodeRateLimits(p.RateLimits))
 	}
 	return kv
 }
@@ -97,19 +104,28 @@ func (p *Principal) AppendMetadata(kv []string) []string {
 // FromMetadata reads a principal from incoming metadata; ok is false when
 // the call carries no partner app (an internal caller acting for itself).
 func FromMetadata(md metadata.MD) (*Principal, bool) {
-	appID := first(md, KeyAppID)
-	if appID == "" {
+	app := first(md, KeyApp)
+	var f [6]string
+	for i := 0; i < len(f)-1; i++ {
+		j := strings.IndexByte(app, '|')
+		if j < 0 {
+			return nil, false
+		}
+		f[i], app = app[:j], app[j+1:]
+	}
+	f[5] = app
+	if f[0] == "" {
 		return nil, false
 	}
 	p := &Principal{
-		AppID:         appID,
-		ClientID:      first(md, KeyClientID),
-		AccountID:     first(md, KeyAccountID),
-		Environment:   first(md, KeyEnvironment),
-		Scopes:        strings.Fields(first(md, KeyScopes)),
+		AppID:         f[0],
+		ClientID:      f[1],
+		AccountID:     f[2],
+		Environment:   f[3],
+		Scopes:        strings.Fields(f[4]),
 		SellerID:      first(md, KeySellerID),
 		AccessToken:   first(md, KeyAccessToken),
-		rawRateLimits: first(md, KeyRateLimits),
+		rawRateLimits: f[5],
 	}
 	return p, true
 }
@@ -122,8 +138,7 @@ func first(md metadata.MD, key string) string {
 }
 
 // bucket:limit:remaining:windowSeconds:resetUnixMillis, comma-separated.
-func encodeRateLimits(rls []RateLimit) string {
-	var b []byte
+func appendRateLimits(b []byte, rls []RateLimit) []byte {
 	for i, r := range rls {
 		if i > 0 {
 			b = append(b, ',')
@@ -138,7 +153,7 @@ func encodeRateLimits(rls []RateLimit) string {
 		b = append(b, ':')
 		b = strconv.AppendInt(b, r.Reset.UnixMilli(), 10)
 	}
-	return string(b)
+	return b
 }
 
 func decodeRateLimits(s string) []RateLimit {
@@ -189,7 +204,8 @@ func Seller(ctx context.Context) (string, bool) {
 }
 
 // ValidRequestID reports whether an incoming request id may be kept: 1 to
-// 128 characters of [A-Za-z0-9._-], so it is safe in logs and headers.
+// 128 characters of [A-Za-z0-9._-], so it is safe in logs and headers. The
+// same rule bounds the seller ids and tokens the gateway forwards.
 func ValidRequestID(s string) bool {
 	if len(s) == 0 || len(s) > 128 {
 		return false
