@@ -36,9 +36,9 @@ type signedHeaders struct {
 
 // authenticate verifies the signature and the route's policy and charges the
 // request; it returns the principal to forward to core. Once the request is
-// charged the principal comes back with its rate-limit state even when a
-// later check fails, so that every answer carries X-RateLimit-*.
-func (g *Gateway) authenticate(r *http.Request, body []byte, m *policy.Method, now time.Time) (*principal.Principal, error) {
+// charged, its tightest bucket goes into the answer's X-RateLimit-* headers
+// (out), whatever later check fails.
+func (g *Gateway) authenticate(r *http.Request, body []byte, m *policy.Method, now time.Time, out http.Header) (*principal.Principal, error) {
 	sh, err := g.readSignedHeaders(r.Header, now)
 	if err != nil {
 		return nil, err
@@ -47,9 +47,9 @@ func (g *Gateway) authenticate(r *http.Request, body []byte, m *policy.Method, n
 	if err != nil {
 		return nil, err
 	}
-	p, err := g.admit(r, creds, m, sh.nonce, now)
+	p, err := g.admit(r, creds, m, sh.nonce, now, out)
 	if err != nil {
-		return p, err
+		return nil, err
 	}
 	return p, authorize(p, m, r.Header)
 }
@@ -143,7 +143,7 @@ func (g *Gateway) verify(r *http.Request, body []byte, m *policy.Method, sh sign
 
 // admit claims the nonce and charges the rate buckets in one call to the
 // admission store, and builds the principal with the buckets' state.
-func (g *Gateway) admit(r *http.Request, creds *appCredentials, m *policy.Method, nonce string, now time.Time) (*principal.Principal, error) {
+func (g *Gateway) admit(r *http.Request, creds *appCredentials, m *policy.Method, nonce string, now time.Time, out http.Header) (*principal.Principal, error) {
 	buckets := g.cfg.Limits.Buckets(admission.Subject{
 		AccountID:        creds.accountID,
 		AppID:            creds.appID,
@@ -164,6 +164,8 @@ func (g *Gateway) admit(r *http.Request, creds *appCredentials, m *policy.Method
 	if res.NonceReused {
 		return nil, apierr.New(apierr.NonceReused, "this nonce was already used inside the freshness window")
 	}
+	t := res.Tightest()
+	setRateHeaders(out, t.Limit, t.Remaining, t.Reset)
 	p := &principal.Principal{
 		AppID:       creds.appID,
 		ClientID:    creds.clientID,
@@ -178,7 +180,7 @@ func (g *Gateway) admit(r *http.Request, creds *appCredentials, m *policy.Method
 		})
 	}
 	if !res.Allowed() {
-		return p, &rateLimitedError{err: apierr.New(apierr.RateLimited, "rate limit exceeded; retry after the Retry-After delay"), retryAfter: res.RetryAfter(now)}
+		return nil, &rateLimitedError{err: apierr.New(apierr.RateLimited, "rate limit exceeded; retry after the Retry-After delay"), retryAfter: res.RetryAfter(now)}
 	}
 	return p, nil
 }

@@ -87,11 +87,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	p, err := g.authenticate(r, body, method, start)
-	if p != nil && len(p.RateLimits) > 0 {
-		t := tightest(p.RateLimits)
-		setRateHeaders(sw.Header(), t.Limit, t.Remaining, t.Reset)
-	}
+	p, err := g.authenticate(r, body, method, start, sw.Header())
 	if err != nil {
 		var rl *rateLimitedError
 		if errors.As(err, &rl) {
@@ -171,16 +167,6 @@ func readBody(r *http.Request, max int64) ([]byte, error) {
 
 // bucketNames name Limits.Buckets' entries, in its order.
 var bucketNames = [...]string{"app", "account", "sandbox"}
-
-func tightest(rls []principal.RateLimit) principal.RateLimit {
-	best := rls[0]
-	for _, r := range rls[1:] {
-		if r.Remaining < best.Remaining || (r.Remaining == best.Remaining && r.Limit < best.Limit) {
-			best = r
-		}
-	}
-	return best
-}
 
 func setRateHeaders(h http.Header, limit, remaining int64, reset time.Time) {
 	h.Set("X-RateLimit-Limit", strconv.FormatInt(limit, 10))
