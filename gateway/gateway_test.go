@@ -81,18 +81,10 @@ func TestAuthenticationErrorCodes(t *testing.T) {
 		{"milliseconds", sdk.Request{Method: "GET", Path: usage, Timestamp: strconv.FormatInt(now.UnixMilli(), 10)}, 401, "TIMESTAMP_EXPIRED"},
 		{"wrong signature", sdk.Request{Method: "GET", Path: usage, ExtraHeaders: http.Header{signing.HeaderSignature: {strings.Repeat("0", 64)}}}, 401, "INVALID_SIGNATURE"},
 		{"base64 signature", sdk.Request{Method: "GET", Path: usage, ExtraHeaders: http.Header{signing.HeaderSignature: {"q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA="}}}, 401, "INVALID_SIGNATURE"},
-		{"signed other path", sdk.Request{Method: "GET", Path: usage, ExtraHeaders: http.Header{"X-Forwarded-Prefix": {"x"}}, RawQuery: ""}, 200, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := send(t, full, c.req)
-			if c.status == 200 {
-				if r.Status != 200 {
-					t.Fatalf("status %d: %s", r.Status, r.Body)
-				}
-				return
-			}
-			expectError(t, r, c.status, c.code)
+			expectError(t, send(t, full, c.req), c.status, c.code)
 		})
 	}
 
@@ -104,6 +96,22 @@ func TestAuthenticationErrorCodes(t *testing.T) {
 		req.Header.Set(signing.HeaderSignature, strings.ToUpper(req.Header.Get(signing.HeaderSignature)))
 		r := do(t, req)
 		expectError(t, r, 401, "INVALID_SIGNATURE")
+	})
+	t.Run("signed for another path", func(t *testing.T) {
+		req, err := full.NewRequest(ctx, sdk.Request{Method: "GET", Path: usage})
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.URL.Path = "/open/v1/sandbox/clock"
+		expectError(t, do(t, req), 401, "INVALID_SIGNATURE")
+	})
+	t.Run("signed for another query", func(t *testing.T) {
+		req, err := full.NewRequest(ctx, sdk.Request{Method: "GET", Path: "/open/v1/categories", RawQuery: "limit=5"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.URL.RawQuery = "limit=6"
+		expectError(t, do(t, req), 401, "INVALID_SIGNATURE")
 	})
 	t.Run("tampered body", func(t *testing.T) {
 		req, err := full.NewRequest(ctx, sdk.Request{Method: "POST", Path: "/open/v1/products", Body: []byte(`{"title":"a"}`)})
