@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"golang.org/x/sync/singleflight"
@@ -11,6 +10,7 @@ import (
 	credentialsv1 "github.com/mallplatform/partnerapi/gen/mp/credentials/v1"
 	"github.com/mallplatform/partnerapi/internal/apierr"
 	"github.com/mallplatform/partnerapi/internal/signing"
+	"github.com/mallplatform/partnerapi/internal/ttlcache"
 )
 
 // appCredentials is an app's verification material as the gateway caches it.
@@ -23,38 +23,28 @@ type appCredentials struct {
 	keyExpiry                               []time.Time // zero: no expiry
 }
 
-type credentialEntry struct {
-	creds   *appCredentials // nil: unknown client id (negative entry)
-	expires time.Time
-}
-
 // credentialCache fetches app credentials from core and keeps them briefly:
 // one core call per app per TTL instead of one per request. Concurrent misses
 // for one client id share a single fetch, and unknown ids are remembered for
 // a shorter time so a flood of made-up ids does not reach core each time.
 type credentialCache struct {
-	client  credentialsv1.CredentialServiceClient
-	ttl     time.Duration
-	negTTL  time.Duration
-	maxSize int
-
-	mu      sync.RWMutex
-	entries map[string]credentialEntry
+	client credentialsv1.CredentialServiceClient
+	ttl    time.Duration
+	negTTL time.Duration
+	// entries hold nil for an unknown client id (a negative entry).
+	entries *ttlcache.Cache[*appCredentials]
 	group   singleflight.Group
 }
 
 func newCredentialCache(client credentialsv1.CredentialServiceClient, ttl time.Duration) *credentialCache {
-	return &credentialCache{client: client, ttl: ttl, negTTL: 5 * time.Second, maxSize: 100_000, entries: map[string]credentialEntry{}}
+	return &credentialCache{client: client, ttl: ttl, negTTL: 5 * time.Second, entries: ttlcache.New[*appCredentials](100_000)}
 }
 
 // get returns the app's credentials, nil for an unknown client id, or an
 // error when core could not answer.
 func (c *credentialCache) get(ctx context.Context, clientID string, now time.Time) (*appCredentials, error) {
-	c.mu.RLock()
-	e, ok := c.entries[clientID]
-	c.mu.RUnlock()
-	if ok && now.Before(e.expires) {
-		return e.creds, nil
+	if creds, ok := c.entries.Get(clientID, now); ok {
+		return creds, nil
 	}
 	v, err, _ := c.group.Do(clientID, func() (any, error) {
 		creds, err := c.fetch(ctx, clientID)
@@ -65,15 +55,7 @@ func (c *credentialCache) get(ctx context.Context, clientID string, now time.Tim
 		if creds == nil {
 			ttl = c.negTTL
 		}
-		c.mu.Lock()
-		if len(c.entries) >= c.maxSize {
-			for k := range c.entries { // evict an arbitrary entry; map order is random
-				delete(c.entries, k)
-				break
-			}
-		}
-		c.entries[clientID] = credentialEntry{creds: creds, expires: now.Add(ttl)}
-		c.mu.Unlock()
+		c.entries.Put(clientID, creds, now.Add(ttl))
 		return creds, nil
 	})
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mallplatform/partnerapi/internal/apierr"
 	"github.com/mallplatform/partnerapi/internal/clock"
+	"github.com/mallplatform/partnerapi/internal/ttlcache"
 )
 
 // Environments.
@@ -42,7 +43,7 @@ type Service struct {
 	store  Store
 	sealer *Sealer
 	clock  clock.Clock
-	tokens *tokenCache
+	tokens *ttlcache.Cache[tokenEntry]
 }
 
 // NewService builds the service.
@@ -53,7 +54,7 @@ func NewService(cfg Config) (*Service, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = clock.System{}
 	}
-	return &Service{store: cfg.Store, sealer: cfg.Sealer, clock: cfg.Clock, tokens: newTokenCache()}, nil
+	return &Service{store: cfg.Store, sealer: cfg.Sealer, clock: cfg.Clock, tokens: ttlcache.New[tokenEntry](tokenCacheMax)}, nil
 }
 
 // Credentials is what the gateway needs to verify and meter one app.
@@ -118,7 +119,7 @@ func (s *Service) VerifySellerToken(ctx context.Context, appID, sellerID, access
 	}
 	hash := HashToken(accessToken)
 	now := s.clock.Now()
-	e, cached := s.tokens.get(hash, now)
+	e, cached := s.tokens.Get(hash, now)
 	if !cached {
 		a, err := s.store.AuthorizationByAccessHash(ctx, hash)
 		if isNotFound(err) {
@@ -130,8 +131,8 @@ func (s *Service) VerifySellerToken(ctx context.Context, appID, sellerID, access
 		if a.RevokedAt != nil {
 			return notFound
 		}
-		e = tokenEntry{appID: a.AppID, sellerID: a.SellerID, expires: a.AccessExpiresAt, until: now.Add(TokenCacheTTL)}
-		s.tokens.put(hash, e)
+		e = tokenEntry{appID: a.AppID, sellerID: a.SellerID, expires: a.AccessExpiresAt}
+		s.tokens.Put(hash, e, now.Add(TokenCacheTTL))
 	}
 	// The hash lookup already matched; the comparisons below are on ids, but
 	// keep them constant-time so no timing tells which one differed.
