@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"runtime"
 	"time"
 
 	"buf.build/go/protovalidate"
@@ -45,7 +44,18 @@ type Config struct {
 	// MaxRecvBytes bounds inbound messages (the gateway's body caps are lower).
 	MaxRecvBytes int
 	Metrics      *Metrics
+	// StreamWorkers is the number of long-lived goroutines that serve calls
+	// (default DefaultStreamWorkers). A call that finds every worker busy
+	// runs on a goroutine of its own, whose stack grows from its minimum
+	// through every frame of the chain and the store: size the pool to the
+	// calls a replica has in flight at once, most of them waiting on
+	// PostgreSQL.
+	StreamWorkers int
 }
+
+// DefaultStreamWorkers covers the calls in flight on a replica at its
+// saturation point with a few database connections per core.
+const DefaultStreamWorkers = 64
 
 // Validate reports configuration mistakes.
 func (c *Config) Validate() error {
@@ -80,6 +90,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxRecvBytes == 0 {
 		cfg.MaxRecvBytes = 16 << 20
 	}
+	if cfg.StreamWorkers <= 0 {
+		cfg.StreamWorkers = DefaultStreamWorkers
+	}
 	table, err := policy.Load()
 	if err != nil {
 		return nil, err
@@ -99,9 +112,9 @@ func New(cfg Config) (*Server, error) {
 	gs := grpc.NewServer(
 		grpc.ChainUnaryInterceptor(chain.unary()...),
 		grpc.MaxRecvMsgSize(cfg.MaxRecvBytes),
-		// A fixed pool of stream workers instead of a goroutine per call
-		// saves the stack growth of every short unary call.
-		grpc.NumStreamWorkers(uint32(runtime.GOMAXPROCS(0))),
+		// A pool of stream workers instead of a goroutine per call saves
+		// growing a fresh stack for every call.
+		grpc.NumStreamWorkers(uint32(cfg.StreamWorkers)),
 		// Fixed flow-control windows turn off bandwidth-estimation pings.
 		grpc.InitialWindowSize(1<<20),
 		grpc.InitialConnWindowSize(4<<20),
