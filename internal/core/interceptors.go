@@ -62,23 +62,45 @@ func (ic *interceptors) recovery(ctx context.Context, req any, info *grpc.UnaryS
 	return next(ctx, req)
 }
 
-type requestIDKey struct{}
+// call is what the chain reads from a call's metadata once, at its start:
+// metadata.FromIncomingContext copies the whole map on every use.
+type call struct {
+	requestID string
+	md        metadata.MD
+}
+
+type callKey struct{}
+
+func callOf(ctx context.Context) *call {
+	c, _ := ctx.Value(callKey{}).(*call)
+	if c == nil {
+		return &call{}
+	}
+	return c
+}
 
 // RequestID returns the id of the request being served.
 func RequestID(ctx context.Context) string {
-	id, _ := ctx.Value(requestIDKey{}).(string)
-	return id
+	return callOf(ctx).requestID
 }
 
+// first returns the first value of key in the call's metadata.
+func (c *call) first(key string) string {
+	if v := c.md.Get(key); len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
+// requestID reads the call's metadata and its request id (a fresh one when
+// the caller sent none or an invalid one).
 func (ic *interceptors) requestID(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
 	md, _ := metadata.FromIncomingContext(ctx)
-	id := ""
-	if v := md.Get(principal.KeyRequestID); len(v) > 0 && principal.ValidRequestID(v[0]) {
-		id = v[0]
-	} else {
-		id = ids.NewRequestID()
+	c := &call{md: md}
+	if c.requestID = c.first(principal.KeyRequestID); !principal.ValidRequestID(c.requestID) {
+		c.requestID = ids.NewRequestID()
 	}
-	return next(context.WithValue(ctx, requestIDKey{}, id), req)
+	return next(context.WithValue(ctx, callKey{}, c), req)
 }
 
 // logging writes one line per call. A partner request that succeeded is
@@ -89,7 +111,7 @@ func (ic *interceptors) logging(ctx context.Context, req any, info *grpc.UnarySe
 	resp, err := next(ctx, req)
 	level := zap.InfoLevel
 	if err == nil {
-		if md, _ := metadata.FromIncomingContext(ctx); len(md.Get(principal.KeyApp)) > 0 {
+		if callOf(ctx).first(principal.KeyApp) != "" {
 			level = zap.DebugLevel
 		}
 	}
@@ -143,7 +165,7 @@ func (ic *interceptors) authenticate(ctx context.Context, req any, info *grpc.Un
 	if exempt(info.FullMethod) {
 		return next(ctx, req)
 	}
-	md, _ := metadata.FromIncomingContext(ctx)
+	md := callOf(ctx).md
 	if !ic.credentialOK(md) {
 		return nil, apierr.New(apierr.Unauthorized, "missing or invalid internal credential")
 	}
@@ -177,11 +199,7 @@ func (ic *interceptors) authorize(ctx context.Context, req any, info *grpc.Unary
 	p, isPartner := principal.FromContext(ctx)
 	if !isPartner {
 		if m.SellerToken() {
-			md, _ := metadata.FromIncomingContext(ctx)
-			seller := ""
-			if v := md.Get(principal.KeySellerID); len(v) > 0 {
-				seller = v[0]
-			}
+			seller := callOf(ctx).first(principal.KeySellerID)
 			if seller == "" {
 				return nil, apierr.New(apierr.SellerTokenRequired, "this method acts for a seller: send "+principal.KeySellerID)
 			}
