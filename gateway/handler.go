@@ -113,14 +113,22 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	ctx, cancel := context.WithTimeout(context.WithValue(r.Context(), stateKey{}, st), g.cfg.RequestTimeout)
 	defer cancel()
-	r = r.WithContext(ctx)
+	g.mux.ServeHTTP(sw, forCore(r.WithContext(ctx), body))
+}
+
+// forCore is the request as grpc-gateway sees it: the checked method, path,
+// query and body, and none of the client's headers. Every header the
+// platform honours has been applied by now; left in place, grpc-gateway
+// would forward Authorization and X-Forwarded-* to core as metadata, take a
+// client's Grpc-Timeout, and pick a codec or a method override from
+// Content-Type and X-HTTP-Method-Override. r is already a copy
+// (WithContext), so the caller's request is untouched.
+func forCore(r *http.Request, body []byte) *http.Request {
+	r.Header = http.Header{}
+	r.Host, r.RemoteAddr = "", ""
 	r.Body = &bodyReader{data: body}
 	r.ContentLength = int64(len(body))
-	// The body is already read and checked: keep grpc-gateway from parsing
-	// it as a form or picking another codec by its content type.
-	r.Header.Del("Content-Type")
-	r.Header.Del("X-HTTP-Method-Override")
-	g.mux.ServeHTTP(sw, r)
+	return r
 }
 
 // readBody reads the whole body under the route's cap: a declared length
