@@ -33,7 +33,11 @@ func AppendFields(b []byte, m proto.Message) ([]byte, bool, error) {
 }
 
 func appendMessage(b []byte, m protoreflect.Message) ([]byte, error) {
-	p := planFor(m.Descriptor())
+	return appendPlanned(b, planFor(m.Descriptor()), m)
+}
+
+// appendPlanned appends m, whose plan is p.
+func appendPlanned(b []byte, p *messagePlan, m protoreflect.Message) ([]byte, error) {
 	switch p.wellKnown {
 	case wkTimestamp:
 		return appendTimestamp(b, m), nil
@@ -48,7 +52,7 @@ func appendMessage(b []byte, m protoreflect.Message) ([]byte, error) {
 		return appendList(b, p.jsonArray, m.Get(p.jsonArray.fd).List())
 	}
 	b = append(b, '{')
-	b, _, err := appendFields(b, m, false)
+	b, _, err := appendPlannedFields(b, p, m, false)
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +60,10 @@ func appendMessage(b []byte, m protoreflect.Message) ([]byte, error) {
 }
 
 func appendFields(b []byte, m protoreflect.Message, wroteAny bool) ([]byte, bool, error) {
-	p := planFor(m.Descriptor())
+	return appendPlannedFields(b, planFor(m.Descriptor()), m, wroteAny)
+}
+
+func appendPlannedFields(b []byte, p *messagePlan, m protoreflect.Message, wroteAny bool) ([]byte, bool, error) {
 	var err error
 	for _, fp := range p.fields {
 		fd := fp.fd
@@ -80,7 +87,7 @@ func appendFields(b []byte, m protoreflect.Message, wroteAny bool) ([]byte, bool
 			}
 			b = comma(b, &wroteAny)
 			b = append(b, fp.key...)
-			b, err = appendMap(b, fd, mp)
+			b, err = appendMap(b, fp.mapValue, mp)
 		default:
 			if fp.tracksPresence && !m.Has(fd) {
 				if fp.presence != presenceNull {
@@ -93,7 +100,7 @@ func appendFields(b []byte, m protoreflect.Message, wroteAny bool) ([]byte, bool
 			}
 			b = comma(b, &wroteAny)
 			b = append(b, fp.key...)
-			b, err = appendSingular(b, fd, m.Get(fd))
+			b, err = appendSingular(b, fp, m.Get(fd))
 		}
 		if err != nil {
 			return nil, false, err
@@ -117,7 +124,7 @@ func appendList(b []byte, fp *fieldPlan, l protoreflect.List) ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		if b, err = appendSingular(b, fp.fd, l.Get(i)); err != nil {
+		if b, err = appendSingular(b, fp, l.Get(i)); err != nil {
 			return nil, err
 		}
 	}
@@ -141,7 +148,7 @@ func appendEntries(b []byte, l protoreflect.List) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-func appendMap(b []byte, fd protoreflect.FieldDescriptor, mp protoreflect.Map) ([]byte, error) {
+func appendMap(b []byte, value *fieldPlan, mp protoreflect.Map) ([]byte, error) {
 	keys := make([]protoreflect.MapKey, 0, mp.Len())
 	mp.Range(func(k protoreflect.MapKey, _ protoreflect.Value) bool {
 		keys = append(keys, k)
@@ -156,15 +163,16 @@ func appendMap(b []byte, fd protoreflect.FieldDescriptor, mp protoreflect.Map) (
 		}
 		b = appendString(b, k.String())
 		b = append(b, ':')
-		if b, err = appendSingular(b, fd.MapValue(), mp.Get(k)); err != nil {
+		if b, err = appendSingular(b, value, mp.Get(k)); err != nil {
 			return nil, err
 		}
 	}
 	return append(b, '}'), nil
 }
 
-func appendSingular(b []byte, fd protoreflect.FieldDescriptor, v protoreflect.Value) ([]byte, error) {
-	switch fd.Kind() {
+// appendSingular appends one value of fp's kind.
+func appendSingular(b []byte, fp *fieldPlan, v protoreflect.Value) ([]byte, error) {
+	switch fp.kind {
 	case protoreflect.BoolKind:
 		return strconv.AppendBool(b, v.Bool()), nil
 	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind,
@@ -181,15 +189,15 @@ func appendSingular(b []byte, fd protoreflect.FieldDescriptor, v protoreflect.Va
 		b = base64.StdEncoding.AppendEncode(b, v.Bytes())
 		return append(b, '"'), nil
 	case protoreflect.EnumKind:
-		wire, ok := enumPlanFor(fd.Enum()).toWire[v.Enum()]
+		wire, ok := fp.enum.toWire[v.Enum()]
 		if !ok {
 			return append(b, "null"...), nil
 		}
 		return appendString(b, wire), nil
 	case protoreflect.MessageKind, protoreflect.GroupKind:
-		return appendMessage(b, v.Message())
+		return appendPlanned(b, fp.message(), v.Message())
 	}
-	return nil, fmt.Errorf("wirejson: unsupported kind %v", fd.Kind())
+	return nil, fmt.Errorf("wirejson: unsupported kind %v", fp.kind)
 }
 
 func appendFloat(b []byte, f float64) ([]byte, error) {

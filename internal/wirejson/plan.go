@@ -12,6 +12,7 @@ package wirejson
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -36,6 +37,36 @@ type fieldPlan struct {
 	presence       optionsv1.Presence
 	objectEntries  bool
 	tracksPresence bool
+	// kind is the value kind: of the element for lists, of the value for
+	// maps.
+	kind protoreflect.Kind
+	// enum is the plan of an enum-kinded field, resolved with the field.
+	enum *enumPlan
+	// mapValue describes the values of a map field.
+	mapValue *fieldPlan
+	// sub caches the plan of a message-kinded field's type; resolved on
+	// first use, since message types may refer to each other.
+	sub atomic.Pointer[messagePlan]
+}
+
+// valuePlan describes values of fd's kind: a field's, a list element's or a
+// map value's.
+func valuePlan(fd protoreflect.FieldDescriptor) *fieldPlan {
+	fp := &fieldPlan{fd: fd, kind: fd.Kind()}
+	if fp.kind == protoreflect.EnumKind {
+		fp.enum = enumPlanFor(fd.Enum())
+	}
+	return fp
+}
+
+// message returns the plan of a message-kinded field's type.
+func (fp *fieldPlan) message() *messagePlan {
+	if p := fp.sub.Load(); p != nil {
+		return p
+	}
+	p := planFor(fp.fd.Message())
+	fp.sub.Store(p)
+	return p
 }
 
 type messagePlan struct {
@@ -81,10 +112,11 @@ func buildPlan(md protoreflect.MessageDescriptor) *messagePlan {
 	fields := md.Fields()
 	for i := 0; i < fields.Len(); i++ {
 		fd := fields.Get(i)
-		fp := &fieldPlan{
-			fd:             fd,
-			name:           fd.JSONName(),
-			tracksPresence: fd.HasPresence() && !fd.IsList() && !fd.IsMap(),
+		fp := valuePlan(fd)
+		fp.name = fd.JSONName()
+		fp.tracksPresence = fd.HasPresence() && !fd.IsList() && !fd.IsMap()
+		if fd.IsMap() {
+			fp.mapValue = valuePlan(fd.MapValue())
 		}
 		fp.key = append(appendString(nil, fp.name), ':')
 		if opt, ok := proto.GetExtension(fd.Options(), optionsv1.E_Field).(*optionsv1.Field); ok && opt != nil {
