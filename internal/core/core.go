@@ -19,6 +19,7 @@ import (
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/reflection"
 
+	"github.com/mallplatform/partnerapi/internal/grpccodec"
 	"github.com/mallplatform/partnerapi/internal/policy"
 )
 
@@ -112,6 +113,7 @@ func New(cfg Config) (*Server, error) {
 	gs := grpc.NewServer(
 		grpc.ChainUnaryInterceptor(chain.unary()...),
 		grpc.MaxRecvMsgSize(cfg.MaxRecvBytes),
+		grpc.ForceServerCodecV2(grpccodec.New()),
 		// A pool of stream workers instead of a goroutine per call saves
 		// growing a fresh stack for every call.
 		grpc.NumStreamWorkers(uint32(cfg.StreamWorkers)),

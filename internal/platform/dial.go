@@ -7,6 +7,8 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/keepalive"
+
+	"github.com/mallplatform/partnerapi/internal/grpccodec"
 )
 
 // bearer adds the internal credential to every call to core. gRPC only reads
@@ -38,6 +40,7 @@ func DialCore(target, internalToken string, extra ...grpc.DialOption) (*grpc.Cli
 		// which cost frames and wake-ups on every burst of small messages.
 		grpc.WithInitialWindowSize(1 << 20),
 		grpc.WithInitialConnWindowSize(4 << 20),
+		grpc.WithDefaultCallOptions(grpc.ForceCodecV2(grpccodec.New())),
 	}, extra...)
 	return grpc.NewClient(target, opts...)
 }
