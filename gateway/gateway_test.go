@@ -309,3 +309,23 @@ func TestClientTransportHeadersDoNotReachCore(t *testing.T) {
 		t.Fatalf("status %d: %s", r.Status, r.Body)
 	}
 }
+
+// An enum filter is refused with the values the endpoint accepts, by their
+// wire names: the order list's status takes the five order statuses, not
+// PENDING and PAID, which only the cancellation guard knows.
+func TestEnumFilterErrorsNameTheAcceptedValues(t *testing.T) {
+	env := testenv.Start(t, testenv.Options{})
+	full := env.Client(t, "full", 0)
+	const want = `"status: must be one of: READY_TO_SHIP, SHIPPED, DELIVERED, CANCELLED, RETURN_REFUND"`
+	for _, status := range []string{"shipped", "PENDING", "PAID"} {
+		r := send(t, full, sdk.Request{Method: "GET", Path: "/open/v1/orders", RawQuery: "status=" + status})
+		expectError(t, r, 400, "VALIDATION_ERROR")
+		if !bytes.Contains(r.Body, []byte(`"message":`+want)) {
+			t.Errorf("status=%s: %s", status, r.Body)
+		}
+	}
+	r := send(t, full, sdk.Request{Method: "GET", Path: "/open/v1/orders", RawQuery: "sort=newest"})
+	if !bytes.Contains(r.Body, []byte(`"message":"sort: must be one of: created_at_asc, created_at_desc"`)) {
+		t.Errorf("sort=newest: %s", r.Body)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	optionsv1 "github.com/mallplatform/partnerapi/gen/mp/options/v1"
+	"github.com/mallplatform/partnerapi/internal/wirejson"
 )
 
 // describeViolations renders validation failures as one message naming each
@@ -19,6 +20,11 @@ func describeViolations(req proto.Message, verr *protovalidate.ValidationError, 
 	for _, v := range verr.Violations {
 		path := wirePath(req.ProtoReflect().Descriptor(), v, bodyField)
 		msg := v.Proto.GetMessage()
+		if fd := v.FieldDescriptor; fd != nil && fd.Kind() == protoreflect.EnumKind && strings.HasPrefix(v.Proto.GetRuleId(), "enum.") {
+			// protovalidate names enum values by number; partners know them
+			// by their wire names.
+			msg = "must be one of: " + wirejson.EnumChoices(fd)
+		}
 		if msg == "" {
 			msg = "is invalid (" + v.Proto.GetRuleId() + ")"
 		}

@@ -391,7 +391,7 @@ func scalar(fd protoreflect.FieldDescriptor, tok json.Token, path string) (proto
 				return protoreflect.ValueOfEnum(n), nil
 			}
 		}
-		return protoreflect.Value{}, fieldErr(path, "must be one of: "+plan.names)
+		return protoreflect.Value{}, fieldErr(path, "must be one of: "+EnumChoices(fd))
 	}
 	num, ok := tok.(json.Number)
 	if !ok {

@@ -77,7 +77,7 @@ func queryScalar(fd protoreflect.FieldDescriptor, s, path string) (protoreflect.
 		if n, ok := plan.fromWire[s]; ok {
 			return protoreflect.ValueOfEnum(n), nil
 		}
-		return protoreflect.Value{}, fieldErr(path, "must be one of: "+plan.names)
+		return protoreflect.Value{}, fieldErr(path, "must be one of: "+EnumChoices(fd))
 	case protoreflect.BytesKind, protoreflect.MessageKind, protoreflect.GroupKind:
 		return protoreflect.Value{}, fieldErr(path, "cannot be sent in the query")
 	}
