@@ -14,11 +14,12 @@ import (
 	"time"
 )
 
-// mpserver serves no pprof endpoint, so the platform's processes are
-// profiled from outside with Linux perf: the kernel's cpu-clock sampling
-// with frame-pointer call graphs (Go keeps frame pointers on amd64 and
-// arm64), symbolised from the binary's own symbol table. Nothing in the
-// processes changes for it.
+// The platform's processes are profiled from outside with Linux perf: the
+// kernel's cpu-clock sampling with frame-pointer call graphs (Go keeps frame
+// pointers on amd64 and arm64), symbolised from the binary's own symbol
+// table. Unlike the Go profiler on the tiers' metrics ports
+// (/debug/pprof/profile), it also sees the time spent in the kernel on the
+// processes' behalf, and nothing in the processes changes for it.
 
 // perfFrequency is the sampling rate per CPU; low enough that perf's own
 // cost does not move the figures much.
