@@ -208,7 +208,7 @@ func TestParsePerfScript(t *testing.T) {
 	          3000 runtime.goexit.abi0
 
 200 
-	          93e7e github.com/redis/go-redis/v9.(*Client).Process
+	          93e7e github.com/redis/rueidis.(*singleClient).Do
 `
 	procs, err := parsePerfScript(strings.NewReader(script), map[int]string{100: "core"})
 	if err != nil || len(procs) != 2 {

@@ -6,13 +6,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"net"
 	"os"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
-	"github.com/redis/go-redis/v9"
+	"github.com/redis/rueidis"
 
 	"github.com/mallplatform/partnerapi/gateway/admission"
 	"github.com/mallplatform/partnerapi/gateway/admission/admissiontest"
@@ -33,11 +34,9 @@ func redisAddr(tb testing.TB) string {
 	if addr == "" {
 		addr = "127.0.0.1:6379"
 	}
-	c := redis.NewClient(&redis.Options{Addr: addr, DialTimeout: time.Second, MaxRetries: -1})
-	defer c.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if err := c.Ping(ctx).Err(); err != nil {
+	if err := ping(ctx, addr); err != nil {
 		if os.Getenv("CI") == "true" {
 			tb.Fatalf("redis at %s does not answer: %v", addr, err)
 		}
@@ -66,22 +65,45 @@ func newRedisStore(tb testing.TB, addr string) *admission.Redis {
 	return s
 }
 
+// client is a plain client for inspecting and cleaning up the server.
+func client(tb testing.TB, addr string) rueidis.Client {
+	tb.Helper()
+	c, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{addr}, ForceSingleClient: true, DisableCache: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
+func ping(ctx context.Context, addr string) error {
+	c, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{addr}, ForceSingleClient: true, DisableCache: true,
+		Dialer: net.Dialer{Timeout: time.Second}})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	return c.Do(ctx, c.B().Ping().Build()).Error()
+}
+
 func deleteKeys(tb testing.TB, addr, prefix string) {
-	c := redis.NewClient(&redis.Options{Addr: addr})
+	c := client(tb, addr)
 	defer c.Close()
 	ctx := context.Background()
-	iter := c.Scan(ctx, 0, prefix+"*", 1000).Iterator()
 	var keys []string
-	for iter.Next(ctx) {
-		keys = append(keys, iter.Val())
-	}
-	if err := iter.Err(); err != nil {
-		tb.Logf("cleaning %s*: %v", prefix, err)
-		return
+	for cursor := uint64(0); ; {
+		e, err := c.Do(ctx, c.B().Scan().Cursor(cursor).Match(prefix+"*").Count(1000).Build()).AsScanEntry()
+		if err != nil {
+			tb.Logf("cleaning %s*: %v", prefix, err)
+			return
+		}
+		keys = append(keys, e.Elements...)
+		if cursor = e.Cursor; cursor == 0 {
+			break
+		}
 	}
 	for len(keys) > 0 {
 		n := min(len(keys), 500)
-		c.Unlink(ctx, keys[:n]...)
+		c.Do(ctx, c.B().Unlink().Key(keys[:n]...).Build())
 		keys = keys[n:]
 	}
 }
@@ -94,7 +116,7 @@ func TestRedisContract(t *testing.T) {
 }
 
 func TestRedisConfigValidate(t *testing.T) {
-	shared := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
+	shared := client(t, redisAddr(t))
 	defer shared.Close()
 	for name, c := range map[string]admission.RedisConfig{
 		"nothing":         {},
@@ -123,7 +145,7 @@ func TestRedisConfigValidate(t *testing.T) {
 
 func TestRedisSharedClientStaysOpen(t *testing.T) {
 	addr := redisAddr(t)
-	shared := redis.NewClient(&redis.Options{Addr: addr})
+	shared := client(t, addr)
 	defer shared.Close()
 	s, err := admission.NewRedis(admission.RedisConfig{Client: shared, Prefix: testPrefix(t)})
 	if err != nil {
@@ -137,7 +159,7 @@ func TestRedisSharedClientStaysOpen(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err := shared.Ping(context.Background()).Err(); err != nil {
+	if err := shared.Do(context.Background(), shared.B().Ping().Build()).Error(); err != nil {
 		t.Fatalf("closing the store closed the shared client: %v", err)
 	}
 }
@@ -157,19 +179,26 @@ func TestRedisKeyLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := redis.NewClient(&redis.Options{Addr: addr})
+	c := client(t, addr)
 	defer c.Close()
 	ctx := context.Background()
-	nonceTTL := c.PTTL(ctx, prefix+"n:{acct_1}:app_1:ab12").Val()
+	pttl := func(key string) time.Duration {
+		ms, err := c.Do(ctx, c.B().Pttl().Key(key).Build()).AsInt64()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return time.Duration(ms) * time.Millisecond
+	}
+	nonceTTL := pttl(prefix + "n:{acct_1}:app_1:ab12")
 	if nonceTTL <= 2*time.Minute || nonceTTL > 3*time.Minute {
 		t.Errorf("nonce key TTL %v, want about 3m", nonceTTL)
 	}
 	counter := prefix + "rl:{acct_1}:app:app_1:" + itoa(now.Unix()/60)
-	if got := c.Get(ctx, counter).Val(); got != "1" {
+	if got, _ := c.Do(ctx, c.B().Get().Key(counter).Build()).ToString(); got != "1" {
 		t.Errorf("counter %s = %q, want 1", counter, got)
 	}
 	// 30s left in the window plus the grace for lagging replicas.
-	if ttl := c.PTTL(ctx, counter).Val(); ttl <= 30*time.Second || ttl > 35*time.Second {
+	if ttl := pttl(counter); ttl <= 30*time.Second || ttl > 35*time.Second {
 		t.Errorf("counter TTL %v, want between 30s and 35s", ttl)
 	}
 }
@@ -225,3 +254,31 @@ func BenchmarkRedisAdmit(b *testing.B) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// The store connects on first use and again after a failed attempt: a
+// gateway that started while Redis was down admits requests once it is up.
+func TestRedisConnectsOnceRedisIsUp(t *testing.T) {
+	mr := miniredis.RunT(t)
+	addr := mr.Addr()
+	mr.Close()
+	s, err := admission.NewRedis(admission.RedisConfig{Addr: addr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	req := admission.Request{NonceKey: admission.NonceKey("acct_1", "app_1", "ab12"), NonceTTL: time.Minute, Now: time.Now()}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if _, err := s.Admit(ctx, req); err == nil {
+		t.Fatal("admitted with Redis down")
+	}
+	if err := mr.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.Admit(ctx, req); err != nil || !r.Allowed() {
+		t.Fatalf("after Redis came up: %+v, %v", r, err)
+	}
+	if err := s.Ping(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
