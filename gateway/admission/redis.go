@@ -63,6 +63,11 @@ type Redis struct {
 	dialMu  sync.Mutex
 	owned   bool
 	closing atomic.Bool
+	// dialErr and dialFailed hold the last failed connection attempt, under
+	// dialMu: while Redis is down, calls fail at once for redialInterval
+	// instead of queueing behind one dial after another.
+	dialErr    error
+	dialFailed time.Time
 
 	closeOnce sync.Once
 }
@@ -133,6 +138,9 @@ func (s *Redis) conn() (rueidis.Client, error) {
 	if s.closing.Load() {
 		return nil, errors.New("admission: redis store is closed")
 	}
+	if s.dialErr != nil && time.Since(s.dialFailed) < redialInterval {
+		return nil, s.dialErr
+	}
 	c, err := rueidis.NewClient(rueidis.ClientOption{
 		InitAddress: []string{s.cfg.Addr},
 		Password:    s.cfg.Password,
@@ -148,11 +156,16 @@ func (s *Redis) conn() (rueidis.Client, error) {
 		Dialer:       net.Dialer{Timeout: 2 * time.Second},
 	})
 	if err != nil {
-		return nil, fmt.Errorf("admission: redis: %w", err)
+		s.dialErr, s.dialFailed = fmt.Errorf("admission: redis: %w", err), time.Now()
+		return nil, s.dialErr
 	}
 	s.client.Store(&c)
 	return c, nil
 }
+
+// redialInterval is how long a failed connection attempt answers for the
+// store before the next call dials again.
+const redialInterval = time.Second
 
 // Admit implements Store.
 func (s *Redis) Admit(ctx context.Context, req Request) (Result, error) {
