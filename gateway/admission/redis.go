@@ -59,17 +59,16 @@ type Redis struct {
 
 	// client is made on first use when the store owns it: the gateway
 	// starts, and reports not ready, while Redis is down.
-	client  atomic.Pointer[rueidis.Client]
-	dialMu  sync.Mutex
-	owned   bool
-	closing atomic.Bool
-	// dialErr and dialFailed hold the last failed connection attempt, under
-	// dialMu: while Redis is down, calls fail at once for redialInterval
-	// instead of queueing behind one dial after another.
+	client atomic.Pointer[rueidis.Client]
+	owned  bool
+
+	// Under dialMu: whether Close was called, and the last failed
+	// connection attempt (while Redis is down, calls fail at once for
+	// redialInterval instead of queueing behind one dial after another).
+	dialMu     sync.Mutex
+	closed     bool
 	dialErr    error
 	dialFailed time.Time
-
-	closeOnce sync.Once
 }
 
 // admitScript claims the nonce (KEYS[1] when ARGV[1] is not "0") and, if it
@@ -135,7 +134,7 @@ func (s *Redis) conn() (rueidis.Client, error) {
 	if c := s.client.Load(); c != nil {
 		return *c, nil
 	}
-	if s.closing.Load() {
+	if s.closed {
 		return nil, errors.New("admission: redis store is closed")
 	}
 	if s.dialErr != nil && time.Since(s.dialFailed) < redialInterval {
@@ -216,14 +215,15 @@ func (s *Redis) Ping(ctx context.Context) error {
 
 // Close closes the client if the store made it. Later calls do nothing.
 func (s *Redis) Close() error {
-	s.closeOnce.Do(func() {
-		s.dialMu.Lock()
-		defer s.dialMu.Unlock()
-		s.closing.Store(true)
-		if c := s.client.Load(); c != nil && s.owned {
-			(*c).Close()
-		}
-	})
+	s.dialMu.Lock()
+	defer s.dialMu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	if c := s.client.Load(); c != nil && s.owned {
+		(*c).Close()
+	}
 	return nil
 }
 

@@ -76,6 +76,3 @@ func (c Codec) Unmarshal(data mem.BufferSlice, v any) error {
 	defer buf.Free()
 	return m.UnmarshalVT(buf.ReadOnlyData())
 }
-
-// ProtobufGo is gRPC's default protobuf codec, for comparison.
-func ProtobufGo() encoding.CodecV2 { return encoding.GetCodecV2(protocodec.Name) }

@@ -3,6 +3,8 @@ package grpccodec_test
 import (
 	"testing"
 
+	"google.golang.org/grpc/encoding"
+	protocodec "google.golang.org/grpc/encoding/proto"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/mem"
 	"google.golang.org/protobuf/proto"
@@ -98,7 +100,7 @@ func BenchmarkCodec(b *testing.B) {
 			Marshal(any) (mem.BufferSlice, error)
 			Unmarshal(mem.BufferSlice, any) error
 		}
-	}{{"generated", grpccodec.New()}, {"protobuf-go", grpccodec.ProtobufGo()}} {
+	}{{"generated", grpccodec.New()}, {"protobuf-go", encoding.GetCodecV2(protocodec.Name)}} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
