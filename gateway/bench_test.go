@@ -5,10 +5,12 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"testing"
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/test/bufconn"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
@@ -29,6 +31,12 @@ type stubCore struct {
 	ordersv1.UnimplementedOrdersServiceServer
 	secret []byte
 	order  *ordersv1.Order
+
+	// record keeps the incoming metadata of GetOrder calls (off in the
+	// benchmark, where copying it would count against the gateway).
+	record bool
+	mu     sync.Mutex
+	lastMD metadata.MD
 }
 
 func (s *stubCore) GetAppCredentials(context.Context, *credentialsv1.GetAppCredentialsRequest) (*credentialsv1.GetAppCredentialsResponse, error) {
@@ -38,8 +46,20 @@ func (s *stubCore) GetAppCredentials(context.Context, *credentialsv1.GetAppCrede
 	}}, nil
 }
 
-func (s *stubCore) GetOrder(context.Context, *ordersv1.GetOrderRequest) (*ordersv1.OrderResponse, error) {
+func (s *stubCore) GetOrder(ctx context.Context, _ *ordersv1.GetOrderRequest) (*ordersv1.OrderResponse, error) {
+	if s.record {
+		md, _ := metadata.FromIncomingContext(ctx)
+		s.mu.Lock()
+		s.lastMD = md
+		s.mu.Unlock()
+	}
 	return &ordersv1.OrderResponse{Data: s.order}, nil
+}
+
+func (s *stubCore) lastMetadata() metadata.MD {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastMD
 }
 
 func benchOrder() *ordersv1.Order {
@@ -54,33 +74,77 @@ func benchOrder() *ordersv1.Order {
 	return o
 }
 
-func BenchmarkGatewayOverheadGetOrder(b *testing.B) {
+// stubGateway is a gateway in front of a stub core over an in-memory
+// connection, with limits that never refuse, and a client signing as the
+// stub's app for seller slr_1.
+func stubGateway(tb testing.TB) (*gateway.Gateway, *sdk.Client, *stubCore) {
+	tb.Helper()
 	stub := &stubCore{secret: []byte("bench-secret-bench-secret"), order: benchOrder()}
 	gs := grpc.NewServer()
 	credentialsv1.RegisterCredentialServiceServer(gs, stub)
 	ordersv1.RegisterOrdersServiceServer(gs, stub)
 	lis := bufconn.Listen(1 << 20)
 	go func() { _ = gs.Serve(lis) }()
-	defer gs.Stop()
+	tb.Cleanup(gs.Stop)
 	conn, err := platform.DialCore("passthrough:///core", "bench-internal-token", grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) {
 		return lis.DialContext(ctx)
 	}))
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	defer conn.Close()
+	tb.Cleanup(func() { _ = conn.Close() })
 	store := admission.NewMemory(admission.MemoryConfig{})
-	defer store.Close()
+	tb.Cleanup(func() { _ = store.Close() })
 	gw, err := gateway.New(gateway.Config{Environment: gateway.EnvSandbox, Core: conn, InternalToken: "bench-internal-token", Admission: store,
 		Limits: admission.Limits{AppPerMinute: 1 << 40, AccountPerMinute: 1 << 40}, IPLimit: iplimit.Config{RatePerMinute: 1 << 30, Burst: 1 << 20}})
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	client, err := sdk.New(sdk.Config{BaseURL: "http://gateway.test", ClientID: "test_bench", ClientSecret: string(stub.secret)})
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	client = client.WithSeller("slr_1", "mpat_benchbenchbenchbench")
+	return gw, client.WithSeller("slr_1", "mpat_benchbenchbenchbench"), stub
+}
+
+// Core receives the metadata the gateway verified and nothing a client
+// chose: not the client's Authorization (only the internal credential), no
+// X-Forwarded-* of its own, no deadline from its Grpc-Timeout.
+func TestCoreReceivesOnlyVerifiedMetadata(t *testing.T) {
+	gw, client, stub := stubGateway(t)
+	stub.record = true
+	req, err := client.NewRequest(context.Background(), sdk.Request{Method: "GET", Path: "/open/v1/orders/ord_1", ExtraHeaders: http.Header{
+		"Authorization":    {"Bearer partner-chosen"},
+		"X-Forwarded-For":  {"203.0.113.9"},
+		"X-Forwarded-Host": {"evil.example"},
+		"Grpc-Timeout":     {"1n"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.RequestURI, req.RemoteAddr = "/open/v1/orders/ord_1", "192.0.2.1:1234"
+	w := httptest.NewRecorder()
+	gw.ServeHTTP(w, req)
+	if w.Code != http.StatusOK {
+		t.Fatalf("status %d: %s", w.Code, w.Body)
+	}
+	md := stub.lastMetadata()
+	if got := md.Get("authorization"); len(got) != 1 || got[0] != "Bearer bench-internal-token" {
+		t.Errorf("authorization reaching core: %q", got)
+	}
+	for _, key := range []string{"x-forwarded-for", "x-forwarded-host", "grpc-timeout"} {
+		if v := md.Get(key); len(v) > 0 {
+			t.Errorf("%s reached core: %q", key, v)
+		}
+	}
+	if md.Get("x-mp-app") == nil || md.Get("x-mp-seller-id")[0] != "slr_1" {
+		t.Errorf("the verified principal is missing: %v", md)
+	}
+}
+
+func BenchmarkGatewayOverheadGetOrder(b *testing.B) {
+	gw, client, _ := stubGateway(b)
+	var err error
 	// Requests are signed outside the timer; each carries a fresh nonce.
 	reqs := make([]*http.Request, b.N)
 	for i := range reqs {
