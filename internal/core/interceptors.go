@@ -84,20 +84,12 @@ func RequestID(ctx context.Context) string {
 	return callOf(ctx).requestID
 }
 
-// first returns the first value of key in the call's metadata.
-func (c *call) first(key string) string {
-	if v := c.md.Get(key); len(v) > 0 {
-		return v[0]
-	}
-	return ""
-}
-
 // requestID reads the call's metadata and its request id (a fresh one when
 // the caller sent none or an invalid one).
 func (ic *interceptors) requestID(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
 	md, _ := metadata.FromIncomingContext(ctx)
-	c := &call{md: md}
-	if c.requestID = c.first(principal.KeyRequestID); !principal.ValidRequestID(c.requestID) {
+	c := &call{md: md, requestID: principal.First(md, principal.KeyRequestID)}
+	if !principal.ValidRequestID(c.requestID) {
 		c.requestID = ids.NewRequestID()
 	}
 	return next(context.WithValue(ctx, callKey{}, c), req)
@@ -111,7 +103,7 @@ func (ic *interceptors) logging(ctx context.Context, req any, info *grpc.UnarySe
 	resp, err := next(ctx, req)
 	level := zap.InfoLevel
 	if err == nil {
-		if callOf(ctx).first(principal.KeyApp) != "" {
+		if principal.First(callOf(ctx).md, principal.KeyApp) != "" {
 			level = zap.DebugLevel
 		}
 	}
@@ -199,7 +191,7 @@ func (ic *interceptors) authorize(ctx context.Context, req any, info *grpc.Unary
 	p, isPartner := principal.FromContext(ctx)
 	if !isPartner {
 		if m.SellerToken() {
-			seller := callOf(ctx).first(principal.KeySellerID)
+			seller := principal.First(callOf(ctx).md, principal.KeySellerID)
 			if seller == "" {
 				return nil, apierr.New(apierr.SellerTokenRequired, "this method acts for a seller: send "+principal.KeySellerID)
 			}

@@ -104,7 +104,7 @@ func (p *Principal) AppendMetadata(kv []string) []string {
 // FromMetadata reads a principal from incoming metadata; ok is false when
 // the call carries no partner app (an internal caller acting for itself).
 func FromMetadata(md metadata.MD) (*Principal, bool) {
-	app := first(md, KeyApp)
+	app := First(md, KeyApp)
 	var f [6]string
 	for i := 0; i < len(f)-1; i++ {
 		j := strings.IndexByte(app, '|')
@@ -123,14 +123,15 @@ func FromMetadata(md metadata.MD) (*Principal, bool) {
 		AccountID:     f[2],
 		Environment:   f[3],
 		Scopes:        strings.Fields(f[4]),
-		SellerID:      first(md, KeySellerID),
-		AccessToken:   first(md, KeyAccessToken),
+		SellerID:      First(md, KeySellerID),
+		AccessToken:   First(md, KeyAccessToken),
 		rawRateLimits: f[5],
 	}
 	return p, true
 }
 
-func first(md metadata.MD, key string) string {
+// First returns the first value of key in md, or "".
+func First(md metadata.MD, key string) string {
 	if v := md.Get(key); len(v) > 0 {
 		return v[0]
 	}
