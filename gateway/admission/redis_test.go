@@ -65,10 +65,16 @@ func newRedisStore(tb testing.TB, addr string) *admission.Redis {
 	return s
 }
 
-// client is a plain client for inspecting and cleaning up the server.
+// dial returns a plain client for checking, inspecting and cleaning up the
+// server.
+func dial(addr string) (rueidis.Client, error) {
+	return rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{addr}, ForceSingleClient: true, DisableCache: true,
+		Dialer: net.Dialer{Timeout: time.Second}})
+}
+
 func client(tb testing.TB, addr string) rueidis.Client {
 	tb.Helper()
-	c, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{addr}, ForceSingleClient: true, DisableCache: true})
+	c, err := dial(addr)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -76,8 +82,7 @@ func client(tb testing.TB, addr string) rueidis.Client {
 }
 
 func ping(ctx context.Context, addr string) error {
-	c, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{addr}, ForceSingleClient: true, DisableCache: true,
-		Dialer: net.Dialer{Timeout: time.Second}})
+	c, err := dial(addr)
 	if err != nil {
 		return err
 	}
