@@ -8,6 +8,7 @@ package credentialsv1
 
 import (
 	_ "buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
+	_ "github.com/mallplatform/partnerapi/gen/mp/options/v1"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
@@ -281,7 +282,7 @@ var File_mp_credentials_v1_credentials_proto protoreflect.FileDescriptor
 
 const file_mp_credentials_v1_credentials_proto_rawDesc = "" +
 	"\n" +
-	"#mp/credentials/v1/credentials.proto\x12\x11mp.credentials.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"C\n" +
+	"#mp/credentials/v1/credentials.proto\x12\x11mp.credentials.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1bmp/options/v1/options.proto\"C\n" +
 	"\x18GetAppCredentialsRequest\x12'\n" +
 	"\tclient_id\x18\x01 \x01(\tB\n" +
 	"\xbaH\ar\x05\x10\x01\x18\x80\x01R\bclientId\"^\n" +
@@ -301,9 +302,9 @@ const file_mp_credentials_v1_credentials_proto_rawDesc = "" +
 	"\x1daccount_rate_limit_per_minute\x18\b \x01(\x03R\x19accountRateLimitPerMinute\x126\n" +
 	"\asecrets\x18\t \x03(\v2\x1c.mp.credentials.v1.AppSecretR\asecrets\"R\n" +
 	"\x19GetAppCredentialsResponse\x125\n" +
-	"\x04data\x18\x01 \x01(\v2!.mp.credentials.v1.AppCredentialsR\x04data2\x83\x01\n" +
+	"\x04data\x18\x01 \x01(\v2!.mp.credentials.v1.AppCredentialsR\x04data2\x8b\x01\n" +
 	"\x11CredentialService\x12n\n" +
-	"\x11GetAppCredentials\x12+.mp.credentials.v1.GetAppCredentialsRequest\x1a,.mp.credentials.v1.GetAppCredentialsResponseB\xd7\x01\n" +
+	"\x11GetAppCredentials\x12+.mp.credentials.v1.GetAppCredentialsRequest\x1a,.mp.credentials.v1.GetAppCredentialsResponse\x1a\x06ʻ\x18\x02\b\x02B\xd7\x01\n" +
 	"\x15com.mp.credentials.v1B\x10CredentialsProtoP\x01ZFgithub.com/mallplatform/partnerapi/gen/mp/credentials/v1;credentialsv1\xa2\x02\x03MCX\xaa\x02\x11Mp.Credentials.V1\xca\x02\x11Mp\\Credentials\\V1\xe2\x02\x1dMp\\Credentials\\V1\\GPBMetadata\xea\x02\x13Mp::Credentials::V1b\x06proto3"
 
 var (

@@ -27,8 +27,8 @@ const (
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 //
 // CredentialService lets the gateway fetch what it needs to verify a partner
-// request. It is internal: it has no HTTP binding and requires the internal
-// credential like every core method.
+// request, app secrets in clear included. The gateway alone may call it: an
+// internal caller's token is refused, and reflection does not describe it.
 type CredentialServiceClient interface {
 	GetAppCredentials(ctx context.Context, in *GetAppCredentialsRequest, opts ...grpc.CallOption) (*GetAppCredentialsResponse, error)
 }
@@ -56,8 +56,8 @@ func (c *credentialServiceClient) GetAppCredentials(ctx context.Context, in *Get
 // for forward compatibility.
 //
 // CredentialService lets the gateway fetch what it needs to verify a partner
-// request. It is internal: it has no HTTP binding and requires the internal
-// credential like every core method.
+// request, app secrets in clear included. The gateway alone may call it: an
+// internal caller's token is refused, and reflection does not describe it.
 type CredentialServiceServer interface {
 	GetAppCredentials(context.Context, *GetAppCredentialsRequest) (*GetAppCredentialsResponse, error)
 	mustEmbedUnimplementedCredentialServiceServer()

@@ -182,6 +182,64 @@ func (Presence) EnumDescriptor() ([]byte, []int) {
 	return file_mp_options_v1_options_proto_rawDescGZIP(), []int{2}
 }
 
+// Callers names who may call a service on core's gRPC port. Partner requests
+// always arrive through the gateway; internal callers (other platform teams,
+// each with a token of its own) call core directly.
+type Callers int32
+
+const (
+	// Partner-facing services (those with HTTP bindings) take the gateway and
+	// internal callers; any other service takes the gateway alone, so a new
+	// internal service is closed to internal callers until it says otherwise.
+	Callers_CALLERS_DEFAULT_UNSPECIFIED Callers = 0
+	// The gateway and internal callers.
+	Callers_CALLERS_ALL Callers = 1
+	// The gateway alone: the service returns secrets or other material only
+	// the gateway needs.
+	Callers_CALLERS_GATEWAY Callers = 2
+)
+
+// Enum value maps for Callers.
+var (
+	Callers_name = map[int32]string{
+		0: "CALLERS_DEFAULT_UNSPECIFIED",
+		1: "CALLERS_ALL",
+		2: "CALLERS_GATEWAY",
+	}
+	Callers_value = map[string]int32{
+		"CALLERS_DEFAULT_UNSPECIFIED": 0,
+		"CALLERS_ALL":                 1,
+		"CALLERS_GATEWAY":             2,
+	}
+)
+
+func (x Callers) Enum() *Callers {
+	p := new(Callers)
+	*p = x
+	return p
+}
+
+func (x Callers) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Callers) Descriptor() protoreflect.EnumDescriptor {
+	return file_mp_options_v1_options_proto_enumTypes[3].Descriptor()
+}
+
+func (Callers) Type() protoreflect.EnumType {
+	return &file_mp_options_v1_options_proto_enumTypes[3]
+}
+
+func (x Callers) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Callers.Descriptor instead.
+func (Callers) EnumDescriptor() ([]byte, []int) {
+	return file_mp_options_v1_options_proto_rawDescGZIP(), []int{3}
+}
+
 // Policy is the one declaration of how a method is exposed: the gateway builds
 // its route table from it at start-up (and refuses to start when a routed
 // method has none), and core's interceptors enforce the same fields.
@@ -342,6 +400,53 @@ func (x *Field) GetObjectEntries() bool {
 	return false
 }
 
+// ServicePolicy is the one declaration of who may reach a service on core;
+// core's interceptors apply it to every method, streaming ones included, and
+// reflection hides what a service closed to internal callers declares.
+type ServicePolicy struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Callers       Callers                `protobuf:"varint,1,opt,name=callers,proto3,enum=mp.options.v1.Callers" json:"callers,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ServicePolicy) Reset() {
+	*x = ServicePolicy{}
+	mi := &file_mp_options_v1_options_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ServicePolicy) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ServicePolicy) ProtoMessage() {}
+
+func (x *ServicePolicy) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_options_v1_options_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ServicePolicy.ProtoReflect.Descriptor instead.
+func (*ServicePolicy) Descriptor() ([]byte, []int) {
+	return file_mp_options_v1_options_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *ServicePolicy) GetCallers() Callers {
+	if x != nil {
+		return x.Callers
+	}
+	return Callers_CALLERS_DEFAULT_UNSPECIFIED
+}
+
 var file_mp_options_v1_options_proto_extTypes = []protoimpl.ExtensionInfo{
 	{
 		ExtendedType:  (*descriptorpb.MethodOptions)(nil),
@@ -349,6 +454,14 @@ var file_mp_options_v1_options_proto_extTypes = []protoimpl.ExtensionInfo{
 		Field:         50100,
 		Name:          "mp.options.v1.policy",
 		Tag:           "bytes,50100,opt,name=policy",
+		Filename:      "mp/options/v1/options.proto",
+	},
+	{
+		ExtendedType:  (*descriptorpb.ServiceOptions)(nil),
+		ExtensionType: (*ServicePolicy)(nil),
+		Field:         50105,
+		Name:          "mp.options.v1.service_policy",
+		Tag:           "bytes,50105,opt,name=service_policy",
 		Filename:      "mp/options/v1/options.proto",
 	},
 	{
@@ -391,10 +504,16 @@ var (
 	E_Policy = &file_mp_options_v1_options_proto_extTypes[0]
 )
 
+// Extension fields to descriptorpb.ServiceOptions.
+var (
+	// optional mp.options.v1.ServicePolicy service_policy = 50105;
+	E_ServicePolicy = &file_mp_options_v1_options_proto_extTypes[1]
+)
+
 // Extension fields to descriptorpb.FieldOptions.
 var (
 	// optional mp.options.v1.Field field = 50101;
-	E_Field = &file_mp_options_v1_options_proto_extTypes[1]
+	E_Field = &file_mp_options_v1_options_proto_extTypes[2]
 )
 
 // Extension fields to descriptorpb.EnumValueOptions.
@@ -402,11 +521,11 @@ var (
 	// The value's spelling on the JSON wire (e.g. "live", "READY_TO_SHIP").
 	//
 	// optional string wire_name = 50102;
-	E_WireName = &file_mp_options_v1_options_proto_extTypes[2]
+	E_WireName = &file_mp_options_v1_options_proto_extTypes[3]
 	// For error codes: the HTTP status the code is answered with.
 	//
 	// optional int32 http_status = 50103;
-	E_HttpStatus = &file_mp_options_v1_options_proto_extTypes[3]
+	E_HttpStatus = &file_mp_options_v1_options_proto_extTypes[4]
 )
 
 // Extension fields to descriptorpb.MessageOptions.
@@ -415,7 +534,7 @@ var (
 	// it gives a list presence, so "absent" and "[]" can mean different things.
 	//
 	// optional bool json_array = 50104;
-	E_JsonArray = &file_mp_options_v1_options_proto_extTypes[4]
+	E_JsonArray = &file_mp_options_v1_options_proto_extTypes[5]
 )
 
 var File_mp_options_v1_options_proto protoreflect.FileDescriptor
@@ -433,7 +552,9 @@ const file_mp_options_v1_options_proto_rawDesc = "" +
 	"\vidempotency\x18\a \x01(\x0e2\x1a.mp.options.v1.IdempotencyR\vidempotency\"c\n" +
 	"\x05Field\x123\n" +
 	"\bpresence\x18\x01 \x01(\x0e2\x17.mp.options.v1.PresenceR\bpresence\x12%\n" +
-	"\x0eobject_entries\x18\x02 \x01(\bR\robjectEntries*B\n" +
+	"\x0eobject_entries\x18\x02 \x01(\bR\robjectEntries\"A\n" +
+	"\rServicePolicy\x120\n" +
+	"\acallers\x18\x01 \x01(\x0e2\x16.mp.options.v1.CallersR\acallers*B\n" +
 	"\x04Auth\x12\x19\n" +
 	"\x15AUTH_HMAC_UNSPECIFIED\x10\x00\x12\r\n" +
 	"\tAUTH_NONE\x10\x01\x12\x10\n" +
@@ -445,8 +566,13 @@ const file_mp_options_v1_options_proto_rawDesc = "" +
 	"\bPresence\x12 \n" +
 	"\x1cPRESENCE_DEFAULT_UNSPECIFIED\x10\x00\x12\x11\n" +
 	"\rPRESENCE_NULL\x10\x01\x12\x17\n" +
-	"\x13PRESENCE_OMIT_EMPTY\x10\x02:O\n" +
-	"\x06policy\x12\x1e.google.protobuf.MethodOptions\x18\xb4\x87\x03 \x01(\v2\x15.mp.options.v1.PolicyR\x06policy:K\n" +
+	"\x13PRESENCE_OMIT_EMPTY\x10\x02*P\n" +
+	"\aCallers\x12\x1f\n" +
+	"\x1bCALLERS_DEFAULT_UNSPECIFIED\x10\x00\x12\x0f\n" +
+	"\vCALLERS_ALL\x10\x01\x12\x13\n" +
+	"\x0fCALLERS_GATEWAY\x10\x02:O\n" +
+	"\x06policy\x12\x1e.google.protobuf.MethodOptions\x18\xb4\x87\x03 \x01(\v2\x15.mp.options.v1.PolicyR\x06policy:f\n" +
+	"\x0eservice_policy\x12\x1f.google.protobuf.ServiceOptions\x18\xb9\x87\x03 \x01(\v2\x1c.mp.options.v1.ServicePolicyR\rservicePolicy:K\n" +
 	"\x05field\x12\x1d.google.protobuf.FieldOptions\x18\xb5\x87\x03 \x01(\v2\x14.mp.options.v1.FieldR\x05field:@\n" +
 	"\twire_name\x12!.google.protobuf.EnumValueOptions\x18\xb6\x87\x03 \x01(\tR\bwireName:D\n" +
 	"\vhttp_status\x12!.google.protobuf.EnumValueOptions\x18\xb7\x87\x03 \x01(\x05R\n" +
@@ -467,35 +593,41 @@ func file_mp_options_v1_options_proto_rawDescGZIP() []byte {
 	return file_mp_options_v1_options_proto_rawDescData
 }
 
-var file_mp_options_v1_options_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_mp_options_v1_options_proto_msgTypes = make([]protoimpl.MessageInfo, 2)
+var file_mp_options_v1_options_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
+var file_mp_options_v1_options_proto_msgTypes = make([]protoimpl.MessageInfo, 3)
 var file_mp_options_v1_options_proto_goTypes = []any{
 	(Auth)(0),                             // 0: mp.options.v1.Auth
 	(Idempotency)(0),                      // 1: mp.options.v1.Idempotency
 	(Presence)(0),                         // 2: mp.options.v1.Presence
-	(*Policy)(nil),                        // 3: mp.options.v1.Policy
-	(*Field)(nil),                         // 4: mp.options.v1.Field
-	(*descriptorpb.MethodOptions)(nil),    // 5: google.protobuf.MethodOptions
-	(*descriptorpb.FieldOptions)(nil),     // 6: google.protobuf.FieldOptions
-	(*descriptorpb.EnumValueOptions)(nil), // 7: google.protobuf.EnumValueOptions
-	(*descriptorpb.MessageOptions)(nil),   // 8: google.protobuf.MessageOptions
+	(Callers)(0),                          // 3: mp.options.v1.Callers
+	(*Policy)(nil),                        // 4: mp.options.v1.Policy
+	(*Field)(nil),                         // 5: mp.options.v1.Field
+	(*ServicePolicy)(nil),                 // 6: mp.options.v1.ServicePolicy
+	(*descriptorpb.MethodOptions)(nil),    // 7: google.protobuf.MethodOptions
+	(*descriptorpb.ServiceOptions)(nil),   // 8: google.protobuf.ServiceOptions
+	(*descriptorpb.FieldOptions)(nil),     // 9: google.protobuf.FieldOptions
+	(*descriptorpb.EnumValueOptions)(nil), // 10: google.protobuf.EnumValueOptions
+	(*descriptorpb.MessageOptions)(nil),   // 11: google.protobuf.MessageOptions
 }
 var file_mp_options_v1_options_proto_depIdxs = []int32{
 	0,  // 0: mp.options.v1.Policy.auth:type_name -> mp.options.v1.Auth
 	1,  // 1: mp.options.v1.Policy.idempotency:type_name -> mp.options.v1.Idempotency
 	2,  // 2: mp.options.v1.Field.presence:type_name -> mp.options.v1.Presence
-	5,  // 3: mp.options.v1.policy:extendee -> google.protobuf.MethodOptions
-	6,  // 4: mp.options.v1.field:extendee -> google.protobuf.FieldOptions
-	7,  // 5: mp.options.v1.wire_name:extendee -> google.protobuf.EnumValueOptions
-	7,  // 6: mp.options.v1.http_status:extendee -> google.protobuf.EnumValueOptions
-	8,  // 7: mp.options.v1.json_array:extendee -> google.protobuf.MessageOptions
-	3,  // 8: mp.options.v1.policy:type_name -> mp.options.v1.Policy
-	4,  // 9: mp.options.v1.field:type_name -> mp.options.v1.Field
-	10, // [10:10] is the sub-list for method output_type
-	10, // [10:10] is the sub-list for method input_type
-	8,  // [8:10] is the sub-list for extension type_name
-	3,  // [3:8] is the sub-list for extension extendee
-	0,  // [0:3] is the sub-list for field type_name
+	3,  // 3: mp.options.v1.ServicePolicy.callers:type_name -> mp.options.v1.Callers
+	7,  // 4: mp.options.v1.policy:extendee -> google.protobuf.MethodOptions
+	8,  // 5: mp.options.v1.service_policy:extendee -> google.protobuf.ServiceOptions
+	9,  // 6: mp.options.v1.field:extendee -> google.protobuf.FieldOptions
+	10, // 7: mp.options.v1.wire_name:extendee -> google.protobuf.EnumValueOptions
+	10, // 8: mp.options.v1.http_status:extendee -> google.protobuf.EnumValueOptions
+	11, // 9: mp.options.v1.json_array:extendee -> google.protobuf.MessageOptions
+	4,  // 10: mp.options.v1.policy:type_name -> mp.options.v1.Policy
+	6,  // 11: mp.options.v1.service_policy:type_name -> mp.options.v1.ServicePolicy
+	5,  // 12: mp.options.v1.field:type_name -> mp.options.v1.Field
+	13, // [13:13] is the sub-list for method output_type
+	13, // [13:13] is the sub-list for method input_type
+	10, // [10:13] is the sub-list for extension type_name
+	4,  // [4:10] is the sub-list for extension extendee
+	0,  // [0:4] is the sub-list for field type_name
 }
 
 func init() { file_mp_options_v1_options_proto_init() }
@@ -508,9 +640,9 @@ func file_mp_options_v1_options_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mp_options_v1_options_proto_rawDesc), len(file_mp_options_v1_options_proto_rawDesc)),
-			NumEnums:      3,
-			NumMessages:   2,
-			NumExtensions: 5,
+			NumEnums:      4,
+			NumMessages:   3,
+			NumExtensions: 6,
 			NumServices:   0,
 		},
 		GoTypes:           file_mp_options_v1_options_proto_goTypes,
