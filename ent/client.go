@@ -20,6 +20,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/categoryattribute"
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
 	"github.com/mallplatform/partnerapi/ent/fulfillment"
+	"github.com/mallplatform/partnerapi/ent/internalcaller"
 	"github.com/mallplatform/partnerapi/ent/order"
 	"github.com/mallplatform/partnerapi/ent/orderitem"
 	"github.com/mallplatform/partnerapi/ent/product"
@@ -45,6 +46,8 @@ type Client struct {
 	DeveloperAccount *DeveloperAccountClient
 	// Fulfillment is the client for interacting with the Fulfillment builders.
 	Fulfillment *FulfillmentClient
+	// InternalCaller is the client for interacting with the InternalCaller builders.
+	InternalCaller *InternalCallerClient
 	// Order is the client for interacting with the Order builders.
 	Order *OrderClient
 	// OrderItem is the client for interacting with the OrderItem builders.
@@ -73,6 +76,7 @@ func (c *Client) init() {
 	c.CategoryAttribute = NewCategoryAttributeClient(c.config)
 	c.DeveloperAccount = NewDeveloperAccountClient(c.config)
 	c.Fulfillment = NewFulfillmentClient(c.config)
+	c.InternalCaller = NewInternalCallerClient(c.config)
 	c.Order = NewOrderClient(c.config)
 	c.OrderItem = NewOrderItemClient(c.config)
 	c.Product = NewProductClient(c.config)
@@ -176,6 +180,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CategoryAttribute:   NewCategoryAttributeClient(cfg),
 		DeveloperAccount:    NewDeveloperAccountClient(cfg),
 		Fulfillment:         NewFulfillmentClient(cfg),
+		InternalCaller:      NewInternalCallerClient(cfg),
 		Order:               NewOrderClient(cfg),
 		OrderItem:           NewOrderItemClient(cfg),
 		Product:             NewProductClient(cfg),
@@ -206,6 +211,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CategoryAttribute:   NewCategoryAttributeClient(cfg),
 		DeveloperAccount:    NewDeveloperAccountClient(cfg),
 		Fulfillment:         NewFulfillmentClient(cfg),
+		InternalCaller:      NewInternalCallerClient(cfg),
 		Order:               NewOrderClient(cfg),
 		OrderItem:           NewOrderItemClient(cfg),
 		Product:             NewProductClient(cfg),
@@ -242,7 +248,7 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.App, c.Category, c.CategoryAttribute, c.DeveloperAccount, c.Fulfillment,
-		c.Order, c.OrderItem, c.Product, c.ProductVariant, c.Seller,
+		c.InternalCaller, c.Order, c.OrderItem, c.Product, c.ProductVariant, c.Seller,
 		c.SellerAuthorization,
 	} {
 		n.Use(hooks...)
@@ -254,7 +260,7 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.App, c.Category, c.CategoryAttribute, c.DeveloperAccount, c.Fulfillment,
-		c.Order, c.OrderItem, c.Product, c.ProductVariant, c.Seller,
+		c.InternalCaller, c.Order, c.OrderItem, c.Product, c.ProductVariant, c.Seller,
 		c.SellerAuthorization,
 	} {
 		n.Intercept(interceptors...)
@@ -274,6 +280,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.DeveloperAccount.mutate(ctx, m)
 	case *FulfillmentMutation:
 		return c.Fulfillment.mutate(ctx, m)
+	case *InternalCallerMutation:
+		return c.InternalCaller.mutate(ctx, m)
 	case *OrderMutation:
 		return c.Order.mutate(ctx, m)
 	case *OrderItemMutation:
@@ -1081,6 +1089,139 @@ func (c *FulfillmentClient) mutate(ctx context.Context, m *FulfillmentMutation) 
 		return (&FulfillmentDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Fulfillment mutation op: %q", m.Op())
+	}
+}
+
+// InternalCallerClient is a client for the InternalCaller schema.
+type InternalCallerClient struct {
+	config
+}
+
+// NewInternalCallerClient returns a client for the InternalCaller from the given config.
+func NewInternalCallerClient(c config) *InternalCallerClient {
+	return &InternalCallerClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `internalcaller.Hooks(f(g(h())))`.
+func (c *InternalCallerClient) Use(hooks ...Hook) {
+	c.hooks.InternalCaller = append(c.hooks.InternalCaller, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `internalcaller.Intercept(f(g(h())))`.
+func (c *InternalCallerClient) Intercept(interceptors ...Interceptor) {
+	c.inters.InternalCaller = append(c.inters.InternalCaller, interceptors...)
+}
+
+// Create returns a builder for creating a InternalCaller entity.
+func (c *InternalCallerClient) Create() *InternalCallerCreate {
+	mutation := newInternalCallerMutation(c.config, OpCreate)
+	return &InternalCallerCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of InternalCaller entities.
+func (c *InternalCallerClient) CreateBulk(builders ...*InternalCallerCreate) *InternalCallerCreateBulk {
+	return &InternalCallerCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *InternalCallerClient) MapCreateBulk(slice any, setFunc func(*InternalCallerCreate, int)) *InternalCallerCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &InternalCallerCreateBulk{err: fmt.Errorf("calling to InternalCallerClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*InternalCallerCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &InternalCallerCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for InternalCaller.
+func (c *InternalCallerClient) Update() *InternalCallerUpdate {
+	mutation := newInternalCallerMutation(c.config, OpUpdate)
+	return &InternalCallerUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *InternalCallerClient) UpdateOne(_m *InternalCaller) *InternalCallerUpdateOne {
+	mutation := newInternalCallerMutation(c.config, OpUpdateOne, withInternalCaller(_m))
+	return &InternalCallerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *InternalCallerClient) UpdateOneID(id string) *InternalCallerUpdateOne {
+	mutation := newInternalCallerMutation(c.config, OpUpdateOne, withInternalCallerID(id))
+	return &InternalCallerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for InternalCaller.
+func (c *InternalCallerClient) Delete() *InternalCallerDelete {
+	mutation := newInternalCallerMutation(c.config, OpDelete)
+	return &InternalCallerDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *InternalCallerClient) DeleteOne(_m *InternalCaller) *InternalCallerDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *InternalCallerClient) DeleteOneID(id string) *InternalCallerDeleteOne {
+	builder := c.Delete().Where(internalcaller.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &InternalCallerDeleteOne{builder}
+}
+
+// Query returns a query builder for InternalCaller.
+func (c *InternalCallerClient) Query() *InternalCallerQuery {
+	return &InternalCallerQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeInternalCaller},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a InternalCaller entity by its id.
+func (c *InternalCallerClient) Get(ctx context.Context, id string) (*InternalCaller, error) {
+	return c.Query().Where(internalcaller.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *InternalCallerClient) GetX(ctx context.Context, id string) *InternalCaller {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *InternalCallerClient) Hooks() []Hook {
+	return c.hooks.InternalCaller
+}
+
+// Interceptors returns the client interceptors.
+func (c *InternalCallerClient) Interceptors() []Interceptor {
+	return c.inters.InternalCaller
+}
+
+func (c *InternalCallerClient) mutate(ctx context.Context, m *InternalCallerMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&InternalCallerCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&InternalCallerUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&InternalCallerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&InternalCallerDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown InternalCaller mutation op: %q", m.Op())
 	}
 }
 
@@ -2077,12 +2218,13 @@ func (c *SellerAuthorizationClient) mutate(ctx context.Context, m *SellerAuthori
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		App, Category, CategoryAttribute, DeveloperAccount, Fulfillment, Order,
-		OrderItem, Product, ProductVariant, Seller, SellerAuthorization []ent.Hook
+		App, Category, CategoryAttribute, DeveloperAccount, Fulfillment, InternalCaller,
+		Order, OrderItem, Product, ProductVariant, Seller,
+		SellerAuthorization []ent.Hook
 	}
 	inters struct {
-		App, Category, CategoryAttribute, DeveloperAccount, Fulfillment, Order,
-		OrderItem, Product, ProductVariant, Seller,
+		App, Category, CategoryAttribute, DeveloperAccount, Fulfillment, InternalCaller,
+		Order, OrderItem, Product, ProductVariant, Seller,
 		SellerAuthorization []ent.Interceptor
 	}
 )

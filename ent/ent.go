@@ -17,6 +17,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/categoryattribute"
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
 	"github.com/mallplatform/partnerapi/ent/fulfillment"
+	"github.com/mallplatform/partnerapi/ent/internalcaller"
 	"github.com/mallplatform/partnerapi/ent/order"
 	"github.com/mallplatform/partnerapi/ent/orderitem"
 	"github.com/mallplatform/partnerapi/ent/product"
@@ -88,6 +89,7 @@ func checkColumn(t, c string) error {
 			categoryattribute.Table:   categoryattribute.ValidColumn,
 			developeraccount.Table:    developeraccount.ValidColumn,
 			fulfillment.Table:         fulfillment.ValidColumn,
+			internalcaller.Table:      internalcaller.ValidColumn,
 			order.Table:               order.ValidColumn,
 			orderitem.Table:           orderitem.ValidColumn,
 			product.Table:             product.ValidColumn,

@@ -16,6 +16,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/categoryattribute"
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
 	"github.com/mallplatform/partnerapi/ent/fulfillment"
+	"github.com/mallplatform/partnerapi/ent/internalcaller"
 	"github.com/mallplatform/partnerapi/ent/order"
 	"github.com/mallplatform/partnerapi/ent/orderitem"
 	"github.com/mallplatform/partnerapi/ent/predicate"
@@ -40,6 +41,7 @@ const (
 	TypeCategoryAttribute   = "CategoryAttribute"
 	TypeDeveloperAccount    = "DeveloperAccount"
 	TypeFulfillment         = "Fulfillment"
+	TypeInternalCaller      = "InternalCaller"
 	TypeOrder               = "Order"
 	TypeOrderItem           = "OrderItem"
 	TypeProduct             = "Product"
@@ -4424,6 +4426,592 @@ func (m *FulfillmentMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Fulfillment edge %s", name)
+}
+
+// InternalCallerMutation represents an operation that mutates the InternalCaller nodes in the graph.
+type InternalCallerMutation struct {
+	config
+	op             Op
+	typ            string
+	id             *string
+	name           *string
+	token_hash     *string
+	services       *[]string
+	appendservices []string
+	created_at     *time.Time
+	revoked_at     *time.Time
+	clearedFields  map[string]struct{}
+	done           bool
+	oldValue       func(context.Context) (*InternalCaller, error)
+	predicates     []predicate.InternalCaller
+}
+
+var _ ent.Mutation = (*InternalCallerMutation)(nil)
+
+// internalcallerOption allows management of the mutation configuration using functional options.
+type internalcallerOption func(*InternalCallerMutation)
+
+// newInternalCallerMutation creates new mutation for the InternalCaller entity.
+func newInternalCallerMutation(c config, op Op, opts ...internalcallerOption) *InternalCallerMutation {
+	m := &InternalCallerMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeInternalCaller,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withInternalCallerID sets the ID field of the mutation.
+func withInternalCallerID(id string) internalcallerOption {
+	return func(m *InternalCallerMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *InternalCaller
+		)
+		m.oldValue = func(ctx context.Context) (*InternalCaller, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().InternalCaller.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withInternalCaller sets the old InternalCaller of the mutation.
+func withInternalCaller(node *InternalCaller) internalcallerOption {
+	return func(m *InternalCallerMutation) {
+		m.oldValue = func(context.Context) (*InternalCaller, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m InternalCallerMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m InternalCallerMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of InternalCaller entities.
+func (m *InternalCallerMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *InternalCallerMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *InternalCallerMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().InternalCaller.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetName sets the "name" field.
+func (m *InternalCallerMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *InternalCallerMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the InternalCaller entity.
+// If the InternalCaller object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InternalCallerMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *InternalCallerMutation) ResetName() {
+	m.name = nil
+}
+
+// SetTokenHash sets the "token_hash" field.
+func (m *InternalCallerMutation) SetTokenHash(s string) {
+	m.token_hash = &s
+}
+
+// TokenHash returns the value of the "token_hash" field in the mutation.
+func (m *InternalCallerMutation) TokenHash() (r string, exists bool) {
+	v := m.token_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTokenHash returns the old "token_hash" field's value of the InternalCaller entity.
+// If the InternalCaller object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InternalCallerMutation) OldTokenHash(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTokenHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTokenHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTokenHash: %w", err)
+	}
+	return oldValue.TokenHash, nil
+}
+
+// ResetTokenHash resets all changes to the "token_hash" field.
+func (m *InternalCallerMutation) ResetTokenHash() {
+	m.token_hash = nil
+}
+
+// SetServices sets the "services" field.
+func (m *InternalCallerMutation) SetServices(s []string) {
+	m.services = &s
+	m.appendservices = nil
+}
+
+// Services returns the value of the "services" field in the mutation.
+func (m *InternalCallerMutation) Services() (r []string, exists bool) {
+	v := m.services
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldServices returns the old "services" field's value of the InternalCaller entity.
+// If the InternalCaller object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InternalCallerMutation) OldServices(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldServices is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldServices requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldServices: %w", err)
+	}
+	return oldValue.Services, nil
+}
+
+// AppendServices adds s to the "services" field.
+func (m *InternalCallerMutation) AppendServices(s []string) {
+	m.appendservices = append(m.appendservices, s...)
+}
+
+// AppendedServices returns the list of values that were appended to the "services" field in this mutation.
+func (m *InternalCallerMutation) AppendedServices() ([]string, bool) {
+	if len(m.appendservices) == 0 {
+		return nil, false
+	}
+	return m.appendservices, true
+}
+
+// ResetServices resets all changes to the "services" field.
+func (m *InternalCallerMutation) ResetServices() {
+	m.services = nil
+	m.appendservices = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *InternalCallerMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *InternalCallerMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the InternalCaller entity.
+// If the InternalCaller object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InternalCallerMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *InternalCallerMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetRevokedAt sets the "revoked_at" field.
+func (m *InternalCallerMutation) SetRevokedAt(t time.Time) {
+	m.revoked_at = &t
+}
+
+// RevokedAt returns the value of the "revoked_at" field in the mutation.
+func (m *InternalCallerMutation) RevokedAt() (r time.Time, exists bool) {
+	v := m.revoked_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevokedAt returns the old "revoked_at" field's value of the InternalCaller entity.
+// If the InternalCaller object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InternalCallerMutation) OldRevokedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevokedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevokedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevokedAt: %w", err)
+	}
+	return oldValue.RevokedAt, nil
+}
+
+// ClearRevokedAt clears the value of the "revoked_at" field.
+func (m *InternalCallerMutation) ClearRevokedAt() {
+	m.revoked_at = nil
+	m.clearedFields[internalcaller.FieldRevokedAt] = struct{}{}
+}
+
+// RevokedAtCleared returns if the "revoked_at" field was cleared in this mutation.
+func (m *InternalCallerMutation) RevokedAtCleared() bool {
+	_, ok := m.clearedFields[internalcaller.FieldRevokedAt]
+	return ok
+}
+
+// ResetRevokedAt resets all changes to the "revoked_at" field.
+func (m *InternalCallerMutation) ResetRevokedAt() {
+	m.revoked_at = nil
+	delete(m.clearedFields, internalcaller.FieldRevokedAt)
+}
+
+// Where appends a list predicates to the InternalCallerMutation builder.
+func (m *InternalCallerMutation) Where(ps ...predicate.InternalCaller) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the InternalCallerMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *InternalCallerMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.InternalCaller, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *InternalCallerMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *InternalCallerMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (InternalCaller).
+func (m *InternalCallerMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *InternalCallerMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.name != nil {
+		fields = append(fields, internalcaller.FieldName)
+	}
+	if m.token_hash != nil {
+		fields = append(fields, internalcaller.FieldTokenHash)
+	}
+	if m.services != nil {
+		fields = append(fields, internalcaller.FieldServices)
+	}
+	if m.created_at != nil {
+		fields = append(fields, internalcaller.FieldCreatedAt)
+	}
+	if m.revoked_at != nil {
+		fields = append(fields, internalcaller.FieldRevokedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *InternalCallerMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case internalcaller.FieldName:
+		return m.Name()
+	case internalcaller.FieldTokenHash:
+		return m.TokenHash()
+	case internalcaller.FieldServices:
+		return m.Services()
+	case internalcaller.FieldCreatedAt:
+		return m.CreatedAt()
+	case internalcaller.FieldRevokedAt:
+		return m.RevokedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *InternalCallerMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case internalcaller.FieldName:
+		return m.OldName(ctx)
+	case internalcaller.FieldTokenHash:
+		return m.OldTokenHash(ctx)
+	case internalcaller.FieldServices:
+		return m.OldServices(ctx)
+	case internalcaller.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case internalcaller.FieldRevokedAt:
+		return m.OldRevokedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown InternalCaller field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *InternalCallerMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case internalcaller.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case internalcaller.FieldTokenHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTokenHash(v)
+		return nil
+	case internalcaller.FieldServices:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetServices(v)
+		return nil
+	case internalcaller.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case internalcaller.FieldRevokedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevokedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown InternalCaller field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *InternalCallerMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *InternalCallerMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *InternalCallerMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown InternalCaller numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *InternalCallerMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(internalcaller.FieldRevokedAt) {
+		fields = append(fields, internalcaller.FieldRevokedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *InternalCallerMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *InternalCallerMutation) ClearField(name string) error {
+	switch name {
+	case internalcaller.FieldRevokedAt:
+		m.ClearRevokedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown InternalCaller nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *InternalCallerMutation) ResetField(name string) error {
+	switch name {
+	case internalcaller.FieldName:
+		m.ResetName()
+		return nil
+	case internalcaller.FieldTokenHash:
+		m.ResetTokenHash()
+		return nil
+	case internalcaller.FieldServices:
+		m.ResetServices()
+		return nil
+	case internalcaller.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case internalcaller.FieldRevokedAt:
+		m.ResetRevokedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown InternalCaller field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *InternalCallerMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *InternalCallerMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *InternalCallerMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *InternalCallerMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *InternalCallerMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *InternalCallerMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *InternalCallerMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown InternalCaller unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *InternalCallerMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown InternalCaller edge %s", name)
 }
 
 // OrderMutation represents an operation that mutates the Order nodes in the graph.

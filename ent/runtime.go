@@ -10,6 +10,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/categoryattribute"
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
 	"github.com/mallplatform/partnerapi/ent/fulfillment"
+	"github.com/mallplatform/partnerapi/ent/internalcaller"
 	"github.com/mallplatform/partnerapi/ent/order"
 	"github.com/mallplatform/partnerapi/ent/orderitem"
 	"github.com/mallplatform/partnerapi/ent/product"
@@ -174,6 +175,56 @@ func init() {
 	fulfillmentDescID := fulfillmentFields[0].Descriptor()
 	// fulfillment.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	fulfillment.IDValidator = fulfillmentDescID.Validators[0].(func(string) error)
+	internalcallerFields := schema.InternalCaller{}.Fields()
+	_ = internalcallerFields
+	// internalcallerDescName is the schema descriptor for name field.
+	internalcallerDescName := internalcallerFields[1].Descriptor()
+	// internalcaller.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	internalcaller.NameValidator = func() func(string) error {
+		validators := internalcallerDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// internalcallerDescTokenHash is the schema descriptor for token_hash field.
+	internalcallerDescTokenHash := internalcallerFields[2].Descriptor()
+	// internalcaller.TokenHashValidator is a validator for the "token_hash" field. It is called by the builders before save.
+	internalcaller.TokenHashValidator = func() func(string) error {
+		validators := internalcallerDescTokenHash.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(token_hash string) error {
+			for _, fn := range fns {
+				if err := fn(token_hash); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// internalcallerDescServices is the schema descriptor for services field.
+	internalcallerDescServices := internalcallerFields[3].Descriptor()
+	// internalcaller.DefaultServices holds the default value on creation for the services field.
+	internalcaller.DefaultServices = internalcallerDescServices.Default.([]string)
+	// internalcallerDescCreatedAt is the schema descriptor for created_at field.
+	internalcallerDescCreatedAt := internalcallerFields[4].Descriptor()
+	// internalcaller.DefaultCreatedAt holds the default value on creation for the created_at field.
+	internalcaller.DefaultCreatedAt = internalcallerDescCreatedAt.Default.(func() time.Time)
+	// internalcallerDescID is the schema descriptor for id field.
+	internalcallerDescID := internalcallerFields[0].Descriptor()
+	// internalcaller.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	internalcaller.IDValidator = internalcallerDescID.Validators[0].(func(string) error)
 	orderFields := schema.Order{}.Fields()
 	_ = orderFields
 	// orderDescSellerID is the schema descriptor for seller_id field.

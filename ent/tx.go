@@ -24,6 +24,8 @@ type Tx struct {
 	DeveloperAccount *DeveloperAccountClient
 	// Fulfillment is the client for interacting with the Fulfillment builders.
 	Fulfillment *FulfillmentClient
+	// InternalCaller is the client for interacting with the InternalCaller builders.
+	InternalCaller *InternalCallerClient
 	// Order is the client for interacting with the Order builders.
 	Order *OrderClient
 	// OrderItem is the client for interacting with the OrderItem builders.
@@ -172,6 +174,7 @@ func (tx *Tx) init() {
 	tx.CategoryAttribute = NewCategoryAttributeClient(tx.config)
 	tx.DeveloperAccount = NewDeveloperAccountClient(tx.config)
 	tx.Fulfillment = NewFulfillmentClient(tx.config)
+	tx.InternalCaller = NewInternalCallerClient(tx.config)
 	tx.Order = NewOrderClient(tx.config)
 	tx.OrderItem = NewOrderItemClient(tx.config)
 	tx.Product = NewProductClient(tx.config)

@@ -162,6 +162,21 @@ var (
 			},
 		},
 	}
+	// InternalCallersColumns holds the columns for the "internal_callers" table.
+	InternalCallersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "name", Type: field.TypeString, Size: 64},
+		{Name: "token_hash", Type: field.TypeString, Unique: true, Size: 64},
+		{Name: "services", Type: field.TypeJSON},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "revoked_at", Type: field.TypeTime, Nullable: true},
+	}
+	// InternalCallersTable holds the schema information for the "internal_callers" table.
+	InternalCallersTable = &schema.Table{
+		Name:       "internal_callers",
+		Columns:    InternalCallersColumns,
+		PrimaryKey: []*schema.Column{InternalCallersColumns[0]},
+	}
 	// OrdersColumns holds the columns for the "orders" table.
 	OrdersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -397,6 +412,7 @@ var (
 		CategoryAttributesTable,
 		DeveloperAccountsTable,
 		FulfillmentsTable,
+		InternalCallersTable,
 		OrdersTable,
 		OrderItemsTable,
 		ProductsTable,
