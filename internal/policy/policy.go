@@ -113,9 +113,6 @@ func LoadFrom(files *protoregistry.Files) (*Table, error) {
 		sort.Strings(errs)
 		return nil, fmt.Errorf("policy: %s", strings.Join(errs, "; "))
 	}
-	// Literal segments win over variables where two templates overlap
-	// (/orders/bulk-cancel before /orders/{id}).
-	sort.SliceStable(t.routes, func(i, j int) bool { return t.routes[i].literalScore() > t.routes[j].literalScore() })
 	return t, nil
 }
 
@@ -192,16 +189,6 @@ func newRoute(m *Method, verb, tmpl string) (*Route, error) {
 	return r, nil
 }
 
-func (r *Route) literalScore() int {
-	n := 0
-	for _, s := range r.segments {
-		if s.variable == "" {
-			n++
-		}
-	}
-	return n
-}
-
 // match reports whether path (decoded, leading slash) fits the template. A
 // trailing slash or an empty variable segment never matches.
 func (r *Route) match(path string) bool {
@@ -253,22 +240,51 @@ func (t *Table) Routes() []*Route { return t.routes }
 // route and http.StatusNotFound (no template fits the path) or
 // http.StatusMethodNotAllowed (a template fits, not with this verb) together
 // with the verbs allowed on the path.
+//
+// Literal segments win over variables: among the templates that fit, only
+// the most specific ones (a literal at the first position where they differ)
+// own the path, so /orders/bulk-cancel is never an order id, whatever the
+// verb.
 func (t *Table) Match(httpMethod, path string) (*Route, int, []string) {
 	if path == "" || path[0] != '/' {
 		return nil, http.StatusNotFound, nil
 	}
-	var allowed []string
+	var owners []*Route
 	for _, r := range t.routes {
 		if !r.match(path) {
 			continue
 		}
+		switch {
+		case len(owners) == 0:
+			owners = append(owners, r)
+		case r.moreSpecificThan(owners[0]):
+			owners = append(owners[:0], r)
+		case !owners[0].moreSpecificThan(r):
+			owners = append(owners, r)
+		}
+	}
+	if len(owners) == 0 {
+		return nil, http.StatusNotFound, nil
+	}
+	allowed := make([]string, 0, len(owners))
+	for _, r := range owners {
 		if r.HTTPMethod == httpMethod {
 			return r, http.StatusOK, nil
 		}
 		allowed = append(allowed, r.HTTPMethod)
 	}
-	if len(allowed) > 0 {
-		return nil, http.StatusMethodNotAllowed, allowed
+	return nil, http.StatusMethodNotAllowed, allowed
+}
+
+// moreSpecificThan compares two templates that fit the same path: at the
+// first segment where one has a literal and the other a variable, the
+// literal wins.
+func (r *Route) moreSpecificThan(o *Route) bool {
+	for i := range min(len(r.segments), len(o.segments)) {
+		rl, ol := r.segments[i].variable == "", o.segments[i].variable == ""
+		if rl != ol {
+			return rl
+		}
 	}
-	return nil, http.StatusNotFound, nil
+	return false
 }

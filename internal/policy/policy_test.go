@@ -2,6 +2,7 @@ package policy_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	_ "github.com/mallplatform/partnerapi/gen/mp/auth/v1"
@@ -33,6 +34,8 @@ func TestSpecEndpointPolicies(t *testing.T) {
 		{"GET", "/open/v1/orders/ord_1", "orders:read", true, 200},
 		{"GET", "/open/v1/usage", "", false, 200},
 		{"GET", "/open/v1/payouts", "", false, 200},
+		{"POST", "/open/v1/products/bulk", "catalog:write", true, 200},
+		{"POST", "/open/v1/orders/bulk-cancel", "orders:write", true, 200},
 	}
 	for _, c := range cases {
 		r, status, _ := table.Match(c.verb, c.path)
@@ -69,6 +72,41 @@ func TestMatchMisses(t *testing.T) {
 	} {
 		if _, status, _ := table.Match(c.verb, c.path); status != c.status {
 			t.Errorf("%s %s: status %d, want %d", c.verb, c.path, status, c.status)
+		}
+	}
+}
+
+// TestLiteralSegmentsWin checks that a literal segment owns its path over a
+// variable in the same position, whatever the verb: bulk-cancel is never an
+// order id, and the verbs allowed there are the literal route's.
+func TestLiteralSegmentsWin(t *testing.T) {
+	table, err := policy.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		verb, path, method string
+		status             int
+		allowed            string
+	}{
+		{"POST", "/open/v1/products/bulk", "/mp.catalog.v1.CatalogService/BulkCreateProducts", 200, ""},
+		{"POST", "/open/v1/orders/bulk-cancel", "/mp.orders.v1.OrdersService/BulkCancelOrders", 200, ""},
+		{"PUT", "/open/v1/products/bulk", "", 405, "POST"},
+		{"GET", "/open/v1/orders/bulk-cancel", "", 405, "POST"},
+		{"PUT", "/open/v1/products/prd_1", "/mp.catalog.v1.CatalogService/UpdateProduct", 200, ""},
+		{"GET", "/open/v1/orders/ord_1", "/mp.orders.v1.OrdersService/GetOrder", 200, ""},
+		{"POST", "/open/v1/orders/ord_1", "", 405, "GET"},
+	} {
+		r, status, allowed := table.Match(c.verb, c.path)
+		if status != c.status {
+			t.Errorf("%s %s: status %d, want %d", c.verb, c.path, status, c.status)
+			continue
+		}
+		if c.method != "" && r.Method.FullMethod != c.method {
+			t.Errorf("%s %s: routed to %s, want %s", c.verb, c.path, r.Method.FullMethod, c.method)
+		}
+		if got := strings.Join(allowed, ","); got != c.allowed {
+			t.Errorf("%s %s: allowed %q, want %q", c.verb, c.path, got, c.allowed)
 		}
 	}
 }

@@ -1441,6 +1441,210 @@ func (x *CreateProductRequest) GetProduct() *ProductCreateInput {
 	return nil
 }
 
+type BulkCreateProductsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Products      []*ProductCreateInput  `protobuf:"bytes,1,rep,name=products,proto3" json:"products,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BulkCreateProductsRequest) Reset() {
+	*x = BulkCreateProductsRequest{}
+	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BulkCreateProductsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BulkCreateProductsRequest) ProtoMessage() {}
+
+func (x *BulkCreateProductsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BulkCreateProductsRequest.ProtoReflect.Descriptor instead.
+func (*BulkCreateProductsRequest) Descriptor() ([]byte, []int) {
+	return file_mp_catalog_v1_catalog_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *BulkCreateProductsRequest) GetProducts() []*ProductCreateInput {
+	if x != nil {
+		return x.Products
+	}
+	return nil
+}
+
+// BulkProductError is a rejected item of a bulk create.
+type BulkProductError struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Zero-based position of the item in the submitted array.
+	Index         int32  `protobuf:"varint,1,opt,name=index,proto3" json:"index,omitempty"`
+	Message       string `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BulkProductError) Reset() {
+	*x = BulkProductError{}
+	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BulkProductError) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BulkProductError) ProtoMessage() {}
+
+func (x *BulkProductError) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BulkProductError.ProtoReflect.Descriptor instead.
+func (*BulkProductError) Descriptor() ([]byte, []int) {
+	return file_mp_catalog_v1_catalog_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *BulkProductError) GetIndex() int32 {
+	if x != nil {
+		return x.Index
+	}
+	return 0
+}
+
+func (x *BulkProductError) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+// BulkCreateProductsResult is the `data` of a bulk create.
+type BulkCreateProductsResult struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The created products, in submission order.
+	Created       []*Product          `protobuf:"bytes,1,rep,name=created,proto3" json:"created,omitempty"`
+	Errors        []*BulkProductError `protobuf:"bytes,2,rep,name=errors,proto3" json:"errors,omitempty"`
+	Summary       *v1.BulkSummary     `protobuf:"bytes,3,opt,name=summary,proto3" json:"summary,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BulkCreateProductsResult) Reset() {
+	*x = BulkCreateProductsResult{}
+	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BulkCreateProductsResult) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BulkCreateProductsResult) ProtoMessage() {}
+
+func (x *BulkCreateProductsResult) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BulkCreateProductsResult.ProtoReflect.Descriptor instead.
+func (*BulkCreateProductsResult) Descriptor() ([]byte, []int) {
+	return file_mp_catalog_v1_catalog_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *BulkCreateProductsResult) GetCreated() []*Product {
+	if x != nil {
+		return x.Created
+	}
+	return nil
+}
+
+func (x *BulkCreateProductsResult) GetErrors() []*BulkProductError {
+	if x != nil {
+		return x.Errors
+	}
+	return nil
+}
+
+func (x *BulkCreateProductsResult) GetSummary() *v1.BulkSummary {
+	if x != nil {
+		return x.Summary
+	}
+	return nil
+}
+
+type BulkCreateProductsResponse struct {
+	state         protoimpl.MessageState    `protogen:"open.v1"`
+	Data          *BulkCreateProductsResult `protobuf:"bytes,1,opt,name=data,proto3" json:"data,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BulkCreateProductsResponse) Reset() {
+	*x = BulkCreateProductsResponse{}
+	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BulkCreateProductsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BulkCreateProductsResponse) ProtoMessage() {}
+
+func (x *BulkCreateProductsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BulkCreateProductsResponse.ProtoReflect.Descriptor instead.
+func (*BulkCreateProductsResponse) Descriptor() ([]byte, []int) {
+	return file_mp_catalog_v1_catalog_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *BulkCreateProductsResponse) GetData() *BulkCreateProductsResult {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
 type UpdateProductRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
@@ -1451,7 +1655,7 @@ type UpdateProductRequest struct {
 
 func (x *UpdateProductRequest) Reset() {
 	*x = UpdateProductRequest{}
-	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[17]
+	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1463,7 +1667,7 @@ func (x *UpdateProductRequest) String() string {
 func (*UpdateProductRequest) ProtoMessage() {}
 
 func (x *UpdateProductRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[17]
+	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1476,7 +1680,7 @@ func (x *UpdateProductRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateProductRequest.ProtoReflect.Descriptor instead.
 func (*UpdateProductRequest) Descriptor() ([]byte, []int) {
-	return file_mp_catalog_v1_catalog_proto_rawDescGZIP(), []int{17}
+	return file_mp_catalog_v1_catalog_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *UpdateProductRequest) GetId() string {
@@ -1502,7 +1706,7 @@ type ProductResponse struct {
 
 func (x *ProductResponse) Reset() {
 	*x = ProductResponse{}
-	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[18]
+	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1514,7 +1718,7 @@ func (x *ProductResponse) String() string {
 func (*ProductResponse) ProtoMessage() {}
 
 func (x *ProductResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[18]
+	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1527,7 +1731,7 @@ func (x *ProductResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProductResponse.ProtoReflect.Descriptor instead.
 func (*ProductResponse) Descriptor() ([]byte, []int) {
-	return file_mp_catalog_v1_catalog_proto_rawDescGZIP(), []int{18}
+	return file_mp_catalog_v1_catalog_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ProductResponse) GetData() *Product {
@@ -1549,7 +1753,7 @@ type ListProductsRequest struct {
 
 func (x *ListProductsRequest) Reset() {
 	*x = ListProductsRequest{}
-	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[19]
+	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1561,7 +1765,7 @@ func (x *ListProductsRequest) String() string {
 func (*ListProductsRequest) ProtoMessage() {}
 
 func (x *ListProductsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[19]
+	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1574,7 +1778,7 @@ func (x *ListProductsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListProductsRequest.ProtoReflect.Descriptor instead.
 func (*ListProductsRequest) Descriptor() ([]byte, []int) {
-	return file_mp_catalog_v1_catalog_proto_rawDescGZIP(), []int{19}
+	return file_mp_catalog_v1_catalog_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ListProductsRequest) GetPage() int32 {
@@ -1615,7 +1819,7 @@ type ListProductsResponse struct {
 
 func (x *ListProductsResponse) Reset() {
 	*x = ListProductsResponse{}
-	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[20]
+	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1627,7 +1831,7 @@ func (x *ListProductsResponse) String() string {
 func (*ListProductsResponse) ProtoMessage() {}
 
 func (x *ListProductsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[20]
+	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1640,7 +1844,7 @@ func (x *ListProductsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListProductsResponse.ProtoReflect.Descriptor instead.
 func (*ListProductsResponse) Descriptor() ([]byte, []int) {
-	return file_mp_catalog_v1_catalog_proto_rawDescGZIP(), []int{20}
+	return file_mp_catalog_v1_catalog_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ListProductsResponse) GetData() []*Product {
@@ -1810,7 +2014,18 @@ const file_mp_catalog_v1_catalog_proto_rawDesc = "" +
 	"\x1eListCategoryAttributesResponse\x124\n" +
 	"\x04data\x18\x01 \x03(\v2 .mp.catalog.v1.CategoryAttributeR\x04data\"[\n" +
 	"\x14CreateProductRequest\x12C\n" +
-	"\aproduct\x18\x01 \x01(\v2!.mp.catalog.v1.ProductCreateInputB\x06\xbaH\x03\xc8\x01\x01R\aproduct\"v\n" +
+	"\aproduct\x18\x01 \x01(\v2!.mp.catalog.v1.ProductCreateInputB\x06\xbaH\x03\xc8\x01\x01R\aproduct\"g\n" +
+	"\x19BulkCreateProductsRequest\x12J\n" +
+	"\bproducts\x18\x01 \x03(\v2!.mp.catalog.v1.ProductCreateInputB\v\xbaH\b\x92\x01\x05\b\x01\x10\x88'R\bproducts\"B\n" +
+	"\x10BulkProductError\x12\x14\n" +
+	"\x05index\x18\x01 \x01(\x05R\x05index\x12\x18\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\"\xba\x01\n" +
+	"\x18BulkCreateProductsResult\x120\n" +
+	"\acreated\x18\x01 \x03(\v2\x16.mp.catalog.v1.ProductR\acreated\x127\n" +
+	"\x06errors\x18\x02 \x03(\v2\x1f.mp.catalog.v1.BulkProductErrorR\x06errors\x123\n" +
+	"\asummary\x18\x03 \x01(\v2\x19.mp.common.v1.BulkSummaryR\asummary\"Y\n" +
+	"\x1aBulkCreateProductsResponse\x12;\n" +
+	"\x04data\x18\x01 \x01(\v2'.mp.catalog.v1.BulkCreateProductsResultR\x04data\"v\n" +
 	"\x14UpdateProductRequest\x12\x19\n" +
 	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\x02id\x12C\n" +
 	"\aproduct\x18\x02 \x01(\v2!.mp.catalog.v1.ProductUpdateInputB\x06\xbaH\x03\xc8\x01\x01R\aproduct\"=\n" +
@@ -1847,7 +2062,7 @@ const file_mp_catalog_v1_catalog_proto_rawDesc = "" +
 	"\xb2\xbb\x18\x06SELECT\x123\n" +
 	"\x1fATTRIBUTE_INPUT_TYPE_MULTIVALUE\x10\x05\x1a\x0e\xb2\xbb\x18\n" +
 	"MULTIVALUE\x12'\n" +
-	"\x19ATTRIBUTE_INPUT_TYPE_DATE\x10\x06\x1a\b\xb2\xbb\x18\x04DATE2\x87\x06\n" +
+	"\x19ATTRIBUTE_INPUT_TYPE_DATE\x10\x06\x1a\b\xb2\xbb\x18\x04DATE2\xab\a\n" +
 	"\x0eCatalogService\x12\x8c\x01\n" +
 	"\x0eListCategories\x12$.mp.catalog.v1.ListCategoriesRequest\x1a%.mp.catalog.v1.ListCategoriesResponse\"-\xa2\xbb\x18\x0e\n" +
 	"\fcatalog:read\x82\xd3\xe4\x93\x02\x15\x12\x13/open/v1/categories\x12\xb4\x01\n" +
@@ -1856,7 +2071,9 @@ const file_mp_catalog_v1_catalog_proto_rawDesc = "" +
 	"\rCreateProduct\x12#.mp.catalog.v1.CreateProductRequest\x1a\x1e.mp.catalog.v1.ProductResponse\":\xa2\xbb\x18\x14\n" +
 	"\rcatalog:write\x10\x01\x18\xc9\x01\x82\xd3\xe4\x93\x02\x1c:\aproduct\"\x11/open/v1/products\x12\x92\x01\n" +
 	"\rUpdateProduct\x12#.mp.catalog.v1.UpdateProductRequest\x1a\x1e.mp.catalog.v1.ProductResponse\"<\xa2\xbb\x18\x11\n" +
-	"\rcatalog:write\x10\x01\x82\xd3\xe4\x93\x02!:\aproduct\x1a\x16/open/v1/products/{id}\x12\x86\x01\n" +
+	"\rcatalog:write\x10\x01\x82\xd3\xe4\x93\x02!:\aproduct\x1a\x16/open/v1/products/{id}\x12\xa1\x01\n" +
+	"\x12BulkCreateProducts\x12(.mp.catalog.v1.BulkCreateProductsRequest\x1a).mp.catalog.v1.BulkCreateProductsResponse\"6\xa2\xbb\x18\x11\n" +
+	"\rcatalog:write\x10\x01\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/open/v1/products/bulk\x12\x86\x01\n" +
 	"\fListProducts\x12\".mp.catalog.v1.ListProductsRequest\x1a#.mp.catalog.v1.ListProductsResponse\"-\xa2\xbb\x18\x10\n" +
 	"\fcatalog:read\x10\x01\x82\xd3\xe4\x93\x02\x13\x12\x11/open/v1/productsB\xb7\x01\n" +
 	"\x11com.mp.catalog.v1B\fCatalogProtoP\x01Z>github.com/mallplatform/partnerapi/gen/mp/catalog/v1;catalogv1\xa2\x02\x03MCX\xaa\x02\rMp.Catalog.V1\xca\x02\rMp\\Catalog\\V1\xe2\x02\x19Mp\\Catalog\\V1\\GPBMetadata\xea\x02\x0fMp::Catalog::V1b\x06proto3"
@@ -1874,7 +2091,7 @@ func file_mp_catalog_v1_catalog_proto_rawDescGZIP() []byte {
 }
 
 var file_mp_catalog_v1_catalog_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_mp_catalog_v1_catalog_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
+var file_mp_catalog_v1_catalog_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
 var file_mp_catalog_v1_catalog_proto_goTypes = []any{
 	(ProductStatus)(0),                     // 0: mp.catalog.v1.ProductStatus
 	(AttributeInputType)(0),                // 1: mp.catalog.v1.AttributeInputType
@@ -1895,14 +2112,19 @@ var file_mp_catalog_v1_catalog_proto_goTypes = []any{
 	(*ListCategoryAttributesRequest)(nil),  // 16: mp.catalog.v1.ListCategoryAttributesRequest
 	(*ListCategoryAttributesResponse)(nil), // 17: mp.catalog.v1.ListCategoryAttributesResponse
 	(*CreateProductRequest)(nil),           // 18: mp.catalog.v1.CreateProductRequest
-	(*UpdateProductRequest)(nil),           // 19: mp.catalog.v1.UpdateProductRequest
-	(*ProductResponse)(nil),                // 20: mp.catalog.v1.ProductResponse
-	(*ListProductsRequest)(nil),            // 21: mp.catalog.v1.ListProductsRequest
-	(*ListProductsResponse)(nil),           // 22: mp.catalog.v1.ListProductsResponse
-	(*timestamppb.Timestamp)(nil),          // 23: google.protobuf.Timestamp
-	(*structpb.Value)(nil),                 // 24: google.protobuf.Value
-	(*v1.HTTPSURLList)(nil),                // 25: mp.common.v1.HTTPSURLList
-	(*v1.PageMeta)(nil),                    // 26: mp.common.v1.PageMeta
+	(*BulkCreateProductsRequest)(nil),      // 19: mp.catalog.v1.BulkCreateProductsRequest
+	(*BulkProductError)(nil),               // 20: mp.catalog.v1.BulkProductError
+	(*BulkCreateProductsResult)(nil),       // 21: mp.catalog.v1.BulkCreateProductsResult
+	(*BulkCreateProductsResponse)(nil),     // 22: mp.catalog.v1.BulkCreateProductsResponse
+	(*UpdateProductRequest)(nil),           // 23: mp.catalog.v1.UpdateProductRequest
+	(*ProductResponse)(nil),                // 24: mp.catalog.v1.ProductResponse
+	(*ListProductsRequest)(nil),            // 25: mp.catalog.v1.ListProductsRequest
+	(*ListProductsResponse)(nil),           // 26: mp.catalog.v1.ListProductsResponse
+	(*timestamppb.Timestamp)(nil),          // 27: google.protobuf.Timestamp
+	(*structpb.Value)(nil),                 // 28: google.protobuf.Value
+	(*v1.HTTPSURLList)(nil),                // 29: mp.common.v1.HTTPSURLList
+	(*v1.PageMeta)(nil),                    // 30: mp.common.v1.PageMeta
+	(*v1.BulkSummary)(nil),                 // 31: mp.common.v1.BulkSummary
 }
 var file_mp_catalog_v1_catalog_proto_depIdxs = []int32{
 	1,  // 0: mp.catalog.v1.CategoryAttribute.input_type:type_name -> mp.catalog.v1.AttributeInputType
@@ -1912,37 +2134,44 @@ var file_mp_catalog_v1_catalog_proto_depIdxs = []int32{
 	4,  // 4: mp.catalog.v1.Product.dimensions:type_name -> mp.catalog.v1.Dimensions
 	7,  // 5: mp.catalog.v1.Product.variants:type_name -> mp.catalog.v1.ProductVariant
 	5,  // 6: mp.catalog.v1.Product.options_order:type_name -> mp.catalog.v1.OptionGroup
-	23, // 7: mp.catalog.v1.Product.created_at:type_name -> google.protobuf.Timestamp
-	23, // 8: mp.catalog.v1.Product.updated_at:type_name -> google.protobuf.Timestamp
-	24, // 9: mp.catalog.v1.AttributeValueInput.value:type_name -> google.protobuf.Value
+	27, // 7: mp.catalog.v1.Product.created_at:type_name -> google.protobuf.Timestamp
+	27, // 8: mp.catalog.v1.Product.updated_at:type_name -> google.protobuf.Timestamp
+	28, // 9: mp.catalog.v1.AttributeValueInput.value:type_name -> google.protobuf.Value
 	10, // 10: mp.catalog.v1.VariantCreateInput.options:type_name -> mp.catalog.v1.OptionInput
 	9,  // 11: mp.catalog.v1.ProductCreateInput.attribute_values:type_name -> mp.catalog.v1.AttributeValueInput
 	11, // 12: mp.catalog.v1.ProductCreateInput.variants:type_name -> mp.catalog.v1.VariantCreateInput
-	25, // 13: mp.catalog.v1.ProductUpdateInput.images:type_name -> mp.common.v1.HTTPSURLList
+	29, // 13: mp.catalog.v1.ProductUpdateInput.images:type_name -> mp.common.v1.HTTPSURLList
 	2,  // 14: mp.catalog.v1.ListCategoriesResponse.data:type_name -> mp.catalog.v1.Category
-	26, // 15: mp.catalog.v1.ListCategoriesResponse.meta:type_name -> mp.common.v1.PageMeta
+	30, // 15: mp.catalog.v1.ListCategoriesResponse.meta:type_name -> mp.common.v1.PageMeta
 	3,  // 16: mp.catalog.v1.ListCategoryAttributesResponse.data:type_name -> mp.catalog.v1.CategoryAttribute
 	12, // 17: mp.catalog.v1.CreateProductRequest.product:type_name -> mp.catalog.v1.ProductCreateInput
-	13, // 18: mp.catalog.v1.UpdateProductRequest.product:type_name -> mp.catalog.v1.ProductUpdateInput
-	8,  // 19: mp.catalog.v1.ProductResponse.data:type_name -> mp.catalog.v1.Product
-	0,  // 20: mp.catalog.v1.ListProductsRequest.status:type_name -> mp.catalog.v1.ProductStatus
-	8,  // 21: mp.catalog.v1.ListProductsResponse.data:type_name -> mp.catalog.v1.Product
-	26, // 22: mp.catalog.v1.ListProductsResponse.meta:type_name -> mp.common.v1.PageMeta
-	14, // 23: mp.catalog.v1.CatalogService.ListCategories:input_type -> mp.catalog.v1.ListCategoriesRequest
-	16, // 24: mp.catalog.v1.CatalogService.ListCategoryAttributes:input_type -> mp.catalog.v1.ListCategoryAttributesRequest
-	18, // 25: mp.catalog.v1.CatalogService.CreateProduct:input_type -> mp.catalog.v1.CreateProductRequest
-	19, // 26: mp.catalog.v1.CatalogService.UpdateProduct:input_type -> mp.catalog.v1.UpdateProductRequest
-	21, // 27: mp.catalog.v1.CatalogService.ListProducts:input_type -> mp.catalog.v1.ListProductsRequest
-	15, // 28: mp.catalog.v1.CatalogService.ListCategories:output_type -> mp.catalog.v1.ListCategoriesResponse
-	17, // 29: mp.catalog.v1.CatalogService.ListCategoryAttributes:output_type -> mp.catalog.v1.ListCategoryAttributesResponse
-	20, // 30: mp.catalog.v1.CatalogService.CreateProduct:output_type -> mp.catalog.v1.ProductResponse
-	20, // 31: mp.catalog.v1.CatalogService.UpdateProduct:output_type -> mp.catalog.v1.ProductResponse
-	22, // 32: mp.catalog.v1.CatalogService.ListProducts:output_type -> mp.catalog.v1.ListProductsResponse
-	28, // [28:33] is the sub-list for method output_type
-	23, // [23:28] is the sub-list for method input_type
-	23, // [23:23] is the sub-list for extension type_name
-	23, // [23:23] is the sub-list for extension extendee
-	0,  // [0:23] is the sub-list for field type_name
+	12, // 18: mp.catalog.v1.BulkCreateProductsRequest.products:type_name -> mp.catalog.v1.ProductCreateInput
+	8,  // 19: mp.catalog.v1.BulkCreateProductsResult.created:type_name -> mp.catalog.v1.Product
+	20, // 20: mp.catalog.v1.BulkCreateProductsResult.errors:type_name -> mp.catalog.v1.BulkProductError
+	31, // 21: mp.catalog.v1.BulkCreateProductsResult.summary:type_name -> mp.common.v1.BulkSummary
+	21, // 22: mp.catalog.v1.BulkCreateProductsResponse.data:type_name -> mp.catalog.v1.BulkCreateProductsResult
+	13, // 23: mp.catalog.v1.UpdateProductRequest.product:type_name -> mp.catalog.v1.ProductUpdateInput
+	8,  // 24: mp.catalog.v1.ProductResponse.data:type_name -> mp.catalog.v1.Product
+	0,  // 25: mp.catalog.v1.ListProductsRequest.status:type_name -> mp.catalog.v1.ProductStatus
+	8,  // 26: mp.catalog.v1.ListProductsResponse.data:type_name -> mp.catalog.v1.Product
+	30, // 27: mp.catalog.v1.ListProductsResponse.meta:type_name -> mp.common.v1.PageMeta
+	14, // 28: mp.catalog.v1.CatalogService.ListCategories:input_type -> mp.catalog.v1.ListCategoriesRequest
+	16, // 29: mp.catalog.v1.CatalogService.ListCategoryAttributes:input_type -> mp.catalog.v1.ListCategoryAttributesRequest
+	18, // 30: mp.catalog.v1.CatalogService.CreateProduct:input_type -> mp.catalog.v1.CreateProductRequest
+	23, // 31: mp.catalog.v1.CatalogService.UpdateProduct:input_type -> mp.catalog.v1.UpdateProductRequest
+	19, // 32: mp.catalog.v1.CatalogService.BulkCreateProducts:input_type -> mp.catalog.v1.BulkCreateProductsRequest
+	25, // 33: mp.catalog.v1.CatalogService.ListProducts:input_type -> mp.catalog.v1.ListProductsRequest
+	15, // 34: mp.catalog.v1.CatalogService.ListCategories:output_type -> mp.catalog.v1.ListCategoriesResponse
+	17, // 35: mp.catalog.v1.CatalogService.ListCategoryAttributes:output_type -> mp.catalog.v1.ListCategoryAttributesResponse
+	24, // 36: mp.catalog.v1.CatalogService.CreateProduct:output_type -> mp.catalog.v1.ProductResponse
+	24, // 37: mp.catalog.v1.CatalogService.UpdateProduct:output_type -> mp.catalog.v1.ProductResponse
+	22, // 38: mp.catalog.v1.CatalogService.BulkCreateProducts:output_type -> mp.catalog.v1.BulkCreateProductsResponse
+	26, // 39: mp.catalog.v1.CatalogService.ListProducts:output_type -> mp.catalog.v1.ListProductsResponse
+	34, // [34:40] is the sub-list for method output_type
+	28, // [28:34] is the sub-list for method input_type
+	28, // [28:28] is the sub-list for extension type_name
+	28, // [28:28] is the sub-list for extension extendee
+	0,  // [0:28] is the sub-list for field type_name
 }
 
 func init() { file_mp_catalog_v1_catalog_proto_init() }
@@ -1958,14 +2187,14 @@ func file_mp_catalog_v1_catalog_proto_init() {
 	file_mp_catalog_v1_catalog_proto_msgTypes[10].OneofWrappers = []any{}
 	file_mp_catalog_v1_catalog_proto_msgTypes[11].OneofWrappers = []any{}
 	file_mp_catalog_v1_catalog_proto_msgTypes[12].OneofWrappers = []any{}
-	file_mp_catalog_v1_catalog_proto_msgTypes[19].OneofWrappers = []any{}
+	file_mp_catalog_v1_catalog_proto_msgTypes[23].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mp_catalog_v1_catalog_proto_rawDesc), len(file_mp_catalog_v1_catalog_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   21,
+			NumMessages:   25,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

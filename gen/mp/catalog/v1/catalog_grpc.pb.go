@@ -23,6 +23,7 @@ const (
 	CatalogService_ListCategoryAttributes_FullMethodName = "/mp.catalog.v1.CatalogService/ListCategoryAttributes"
 	CatalogService_CreateProduct_FullMethodName          = "/mp.catalog.v1.CatalogService/CreateProduct"
 	CatalogService_UpdateProduct_FullMethodName          = "/mp.catalog.v1.CatalogService/UpdateProduct"
+	CatalogService_BulkCreateProducts_FullMethodName     = "/mp.catalog.v1.CatalogService/BulkCreateProducts"
 	CatalogService_ListProducts_FullMethodName           = "/mp.catalog.v1.CatalogService/ListProducts"
 )
 
@@ -40,6 +41,11 @@ type CatalogServiceClient interface {
 	CreateProduct(ctx context.Context, in *CreateProductRequest, opts ...grpc.CallOption) (*ProductResponse, error)
 	// Updates a product's title, description, category or images.
 	UpdateProduct(ctx context.Context, in *UpdateProductRequest, opts ...grpc.CallOption) (*ProductResponse, error)
+	// Creates many products in one call; a rejected item does not stop the
+	// others. Declared with its contract so that the route exists (literal
+	// segments win over /products/{id}); it answers NOT_IMPLEMENTED until the
+	// bulk pipeline is built.
+	BulkCreateProducts(ctx context.Context, in *BulkCreateProductsRequest, opts ...grpc.CallOption) (*BulkCreateProductsResponse, error)
 	// Lists the seller's products, newest first.
 	ListProducts(ctx context.Context, in *ListProductsRequest, opts ...grpc.CallOption) (*ListProductsResponse, error)
 }
@@ -92,6 +98,16 @@ func (c *catalogServiceClient) UpdateProduct(ctx context.Context, in *UpdateProd
 	return out, nil
 }
 
+func (c *catalogServiceClient) BulkCreateProducts(ctx context.Context, in *BulkCreateProductsRequest, opts ...grpc.CallOption) (*BulkCreateProductsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(BulkCreateProductsResponse)
+	err := c.cc.Invoke(ctx, CatalogService_BulkCreateProducts_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *catalogServiceClient) ListProducts(ctx context.Context, in *ListProductsRequest, opts ...grpc.CallOption) (*ListProductsResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(ListProductsResponse)
@@ -116,6 +132,11 @@ type CatalogServiceServer interface {
 	CreateProduct(context.Context, *CreateProductRequest) (*ProductResponse, error)
 	// Updates a product's title, description, category or images.
 	UpdateProduct(context.Context, *UpdateProductRequest) (*ProductResponse, error)
+	// Creates many products in one call; a rejected item does not stop the
+	// others. Declared with its contract so that the route exists (literal
+	// segments win over /products/{id}); it answers NOT_IMPLEMENTED until the
+	// bulk pipeline is built.
+	BulkCreateProducts(context.Context, *BulkCreateProductsRequest) (*BulkCreateProductsResponse, error)
 	// Lists the seller's products, newest first.
 	ListProducts(context.Context, *ListProductsRequest) (*ListProductsResponse, error)
 	mustEmbedUnimplementedCatalogServiceServer()
@@ -139,6 +160,9 @@ func (UnimplementedCatalogServiceServer) CreateProduct(context.Context, *CreateP
 }
 func (UnimplementedCatalogServiceServer) UpdateProduct(context.Context, *UpdateProductRequest) (*ProductResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method UpdateProduct not implemented")
+}
+func (UnimplementedCatalogServiceServer) BulkCreateProducts(context.Context, *BulkCreateProductsRequest) (*BulkCreateProductsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method BulkCreateProducts not implemented")
 }
 func (UnimplementedCatalogServiceServer) ListProducts(context.Context, *ListProductsRequest) (*ListProductsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListProducts not implemented")
@@ -236,6 +260,24 @@ func _CatalogService_UpdateProduct_Handler(srv interface{}, ctx context.Context,
 	return interceptor(ctx, in, info, handler)
 }
 
+func _CatalogService_BulkCreateProducts_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(BulkCreateProductsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CatalogServiceServer).BulkCreateProducts(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CatalogService_BulkCreateProducts_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CatalogServiceServer).BulkCreateProducts(ctx, req.(*BulkCreateProductsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _CatalogService_ListProducts_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(ListProductsRequest)
 	if err := dec(in); err != nil {
@@ -276,6 +318,10 @@ var CatalogService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "UpdateProduct",
 			Handler:    _CatalogService_UpdateProduct_Handler,
+		},
+		{
+			MethodName: "BulkCreateProducts",
+			Handler:    _CatalogService_BulkCreateProducts_Handler,
 		},
 		{
 			MethodName: "ListProducts",

@@ -96,6 +96,67 @@ func (x *PageMeta) GetNextCursor() string {
 	return ""
 }
 
+// BulkSummary counts the items of a bulk answer.
+type BulkSummary struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Total         int64                  `protobuf:"varint,1,opt,name=total,proto3" json:"total,omitempty"`
+	Succeeded     int64                  `protobuf:"varint,2,opt,name=succeeded,proto3" json:"succeeded,omitempty"`
+	Failed        int64                  `protobuf:"varint,3,opt,name=failed,proto3" json:"failed,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BulkSummary) Reset() {
+	*x = BulkSummary{}
+	mi := &file_mp_common_v1_common_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BulkSummary) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BulkSummary) ProtoMessage() {}
+
+func (x *BulkSummary) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_common_v1_common_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BulkSummary.ProtoReflect.Descriptor instead.
+func (*BulkSummary) Descriptor() ([]byte, []int) {
+	return file_mp_common_v1_common_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *BulkSummary) GetTotal() int64 {
+	if x != nil {
+		return x.Total
+	}
+	return 0
+}
+
+func (x *BulkSummary) GetSucceeded() int64 {
+	if x != nil {
+		return x.Succeeded
+	}
+	return 0
+}
+
+func (x *BulkSummary) GetFailed() int64 {
+	if x != nil {
+		return x.Failed
+	}
+	return 0
+}
+
 // HTTPSURLList is a list of https URLs that travels as a plain JSON array. It
 // exists so an update can tell "images not sent" from "images sent".
 type HTTPSURLList struct {
@@ -107,7 +168,7 @@ type HTTPSURLList struct {
 
 func (x *HTTPSURLList) Reset() {
 	*x = HTTPSURLList{}
-	mi := &file_mp_common_v1_common_proto_msgTypes[1]
+	mi := &file_mp_common_v1_common_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -119,7 +180,7 @@ func (x *HTTPSURLList) String() string {
 func (*HTTPSURLList) ProtoMessage() {}
 
 func (x *HTTPSURLList) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_common_v1_common_proto_msgTypes[1]
+	mi := &file_mp_common_v1_common_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -132,7 +193,7 @@ func (x *HTTPSURLList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HTTPSURLList.ProtoReflect.Descriptor instead.
 func (*HTTPSURLList) Descriptor() ([]byte, []int) {
-	return file_mp_common_v1_common_proto_rawDescGZIP(), []int{1}
+	return file_mp_common_v1_common_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *HTTPSURLList) GetValues() []string {
@@ -152,7 +213,11 @@ const file_mp_common_v1_common_proto_rawDesc = "" +
 	"\x05limit\x18\x02 \x01(\x05R\x05limit\x12\x14\n" +
 	"\x05total\x18\x03 \x01(\x03R\x05total\x12%\n" +
 	"\vnext_cursor\x18\x04 \x01(\tH\x00R\vnext_cursor\x88\x01\x01B\x0e\n" +
-	"\f_next_cursor\"L\n" +
+	"\f_next_cursor\"Y\n" +
+	"\vBulkSummary\x12\x14\n" +
+	"\x05total\x18\x01 \x01(\x03R\x05total\x12\x1c\n" +
+	"\tsucceeded\x18\x02 \x01(\x03R\tsucceeded\x12\x16\n" +
+	"\x06failed\x18\x03 \x01(\x03R\x06failed\"L\n" +
 	"\fHTTPSURLList\x126\n" +
 	"\x06values\x18\x01 \x03(\tB\x1e\xbaH\x1b\x92\x01\x18\b\x01\x10\x14\"\x12r\x10\x18\x80\x10:\bhttps://\x88\x01\x01R\x06values:\x04\xc0\xbb\x18\x01B\xaf\x01\n" +
 	"\x10com.mp.common.v1B\vCommonProtoP\x01Z<github.com/mallplatform/partnerapi/gen/mp/common/v1;commonv1\xa2\x02\x03MCX\xaa\x02\fMp.Common.V1\xca\x02\fMp\\Common\\V1\xe2\x02\x18Mp\\Common\\V1\\GPBMetadata\xea\x02\x0eMp::Common::V1b\x06proto3"
@@ -169,10 +234,11 @@ func file_mp_common_v1_common_proto_rawDescGZIP() []byte {
 	return file_mp_common_v1_common_proto_rawDescData
 }
 
-var file_mp_common_v1_common_proto_msgTypes = make([]protoimpl.MessageInfo, 2)
+var file_mp_common_v1_common_proto_msgTypes = make([]protoimpl.MessageInfo, 3)
 var file_mp_common_v1_common_proto_goTypes = []any{
 	(*PageMeta)(nil),     // 0: mp.common.v1.PageMeta
-	(*HTTPSURLList)(nil), // 1: mp.common.v1.HTTPSURLList
+	(*BulkSummary)(nil),  // 1: mp.common.v1.BulkSummary
+	(*HTTPSURLList)(nil), // 2: mp.common.v1.HTTPSURLList
 }
 var file_mp_common_v1_common_proto_depIdxs = []int32{
 	0, // [0:0] is the sub-list for method output_type
@@ -194,7 +260,7 @@ func file_mp_common_v1_common_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mp_common_v1_common_proto_rawDesc), len(file_mp_common_v1_common_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   2,
+			NumMessages:   3,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -1148,6 +1148,325 @@ func (x *OrderResponse) GetData() *Order {
 	return nil
 }
 
+// BulkCancelItem is one order of a bulk cancel.
+type BulkCancelItem struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	OrderId string                 `protobuf:"bytes,1,opt,name=order_id,json=orderId,proto3" json:"order_id,omitempty"`
+	// Compare-and-swap guard: cancel only while the order is in this status
+	// (the pre-shipment values are equivalent).
+	ExpectedStatus *OrderStatus `protobuf:"varint,2,opt,name=expected_status,json=expectedStatus,proto3,enum=mp.orders.v1.OrderStatus,oneof" json:"expected_status,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *BulkCancelItem) Reset() {
+	*x = BulkCancelItem{}
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BulkCancelItem) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BulkCancelItem) ProtoMessage() {}
+
+func (x *BulkCancelItem) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BulkCancelItem.ProtoReflect.Descriptor instead.
+func (*BulkCancelItem) Descriptor() ([]byte, []int) {
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *BulkCancelItem) GetOrderId() string {
+	if x != nil {
+		return x.OrderId
+	}
+	return ""
+}
+
+func (x *BulkCancelItem) GetExpectedStatus() OrderStatus {
+	if x != nil && x.ExpectedStatus != nil {
+		return *x.ExpectedStatus
+	}
+	return OrderStatus_ORDER_STATUS_UNSPECIFIED
+}
+
+type BulkCancelOrdersRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Orders        []*BulkCancelItem      `protobuf:"bytes,1,rep,name=orders,proto3" json:"orders,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BulkCancelOrdersRequest) Reset() {
+	*x = BulkCancelOrdersRequest{}
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BulkCancelOrdersRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BulkCancelOrdersRequest) ProtoMessage() {}
+
+func (x *BulkCancelOrdersRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BulkCancelOrdersRequest.ProtoReflect.Descriptor instead.
+func (*BulkCancelOrdersRequest) Descriptor() ([]byte, []int) {
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *BulkCancelOrdersRequest) GetOrders() []*BulkCancelItem {
+	if x != nil {
+		return x.Orders
+	}
+	return nil
+}
+
+// BulkCancelled is an order a bulk cancel cancelled.
+type BulkCancelled struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	OrderId       string                 `protobuf:"bytes,1,opt,name=order_id,json=orderId,proto3" json:"order_id,omitempty"`
+	Status        string                 `protobuf:"bytes,2,opt,name=status,proto3" json:"status,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BulkCancelled) Reset() {
+	*x = BulkCancelled{}
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BulkCancelled) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BulkCancelled) ProtoMessage() {}
+
+func (x *BulkCancelled) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BulkCancelled.ProtoReflect.Descriptor instead.
+func (*BulkCancelled) Descriptor() ([]byte, []int) {
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *BulkCancelled) GetOrderId() string {
+	if x != nil {
+		return x.OrderId
+	}
+	return ""
+}
+
+func (x *BulkCancelled) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+// BulkCancelError is an order a bulk cancel could not cancel.
+type BulkCancelError struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	OrderId string                 `protobuf:"bytes,1,opt,name=order_id,json=orderId,proto3" json:"order_id,omitempty"`
+	Error   string                 `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
+	// The catalogued code, when the failure maps to one.
+	Code          *string `protobuf:"bytes,3,opt,name=code,proto3,oneof" json:"code,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BulkCancelError) Reset() {
+	*x = BulkCancelError{}
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BulkCancelError) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BulkCancelError) ProtoMessage() {}
+
+func (x *BulkCancelError) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BulkCancelError.ProtoReflect.Descriptor instead.
+func (*BulkCancelError) Descriptor() ([]byte, []int) {
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *BulkCancelError) GetOrderId() string {
+	if x != nil {
+		return x.OrderId
+	}
+	return ""
+}
+
+func (x *BulkCancelError) GetError() string {
+	if x != nil {
+		return x.Error
+	}
+	return ""
+}
+
+func (x *BulkCancelError) GetCode() string {
+	if x != nil && x.Code != nil {
+		return *x.Code
+	}
+	return ""
+}
+
+// BulkCancelOrdersResult is the `data` of a bulk cancel.
+type BulkCancelOrdersResult struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Cancelled     []*BulkCancelled       `protobuf:"bytes,1,rep,name=cancelled,proto3" json:"cancelled,omitempty"`
+	Errors        []*BulkCancelError     `protobuf:"bytes,2,rep,name=errors,proto3" json:"errors,omitempty"`
+	Summary       *v1.BulkSummary        `protobuf:"bytes,3,opt,name=summary,proto3" json:"summary,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BulkCancelOrdersResult) Reset() {
+	*x = BulkCancelOrdersResult{}
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BulkCancelOrdersResult) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BulkCancelOrdersResult) ProtoMessage() {}
+
+func (x *BulkCancelOrdersResult) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BulkCancelOrdersResult.ProtoReflect.Descriptor instead.
+func (*BulkCancelOrdersResult) Descriptor() ([]byte, []int) {
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *BulkCancelOrdersResult) GetCancelled() []*BulkCancelled {
+	if x != nil {
+		return x.Cancelled
+	}
+	return nil
+}
+
+func (x *BulkCancelOrdersResult) GetErrors() []*BulkCancelError {
+	if x != nil {
+		return x.Errors
+	}
+	return nil
+}
+
+func (x *BulkCancelOrdersResult) GetSummary() *v1.BulkSummary {
+	if x != nil {
+		return x.Summary
+	}
+	return nil
+}
+
+type BulkCancelOrdersResponse struct {
+	state         protoimpl.MessageState  `protogen:"open.v1"`
+	Data          *BulkCancelOrdersResult `protobuf:"bytes,1,opt,name=data,proto3" json:"data,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BulkCancelOrdersResponse) Reset() {
+	*x = BulkCancelOrdersResponse{}
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BulkCancelOrdersResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BulkCancelOrdersResponse) ProtoMessage() {}
+
+func (x *BulkCancelOrdersResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BulkCancelOrdersResponse.ProtoReflect.Descriptor instead.
+func (*BulkCancelOrdersResponse) Descriptor() ([]byte, []int) {
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *BulkCancelOrdersResponse) GetData() *BulkCancelOrdersResult {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
 var File_mp_orders_v1_orders_proto protoreflect.FileDescriptor
 
 const file_mp_orders_v1_orders_proto_rawDesc = "" +
@@ -1260,7 +1579,27 @@ const file_mp_orders_v1_orders_proto_rawDesc = "" +
 	"\x0fGetOrderRequest\x12\x19\n" +
 	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\x02id\"8\n" +
 	"\rOrderResponse\x12'\n" +
-	"\x04data\x18\x01 \x01(\v2\x13.mp.orders.v1.OrderR\x04data*\xd6\x02\n" +
+	"\x04data\x18\x01 \x01(\v2\x13.mp.orders.v1.OrderR\x04data\"\xa7\x01\n" +
+	"\x0eBulkCancelItem\x12$\n" +
+	"\border_id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\aorderId\x12[\n" +
+	"\x0fexpected_status\x18\x02 \x01(\x0e2\x19.mp.orders.v1.OrderStatusB\x12\xbaH\x0f\x82\x01\f\x18\x01\x18\x02\x18\x03\x18\x04\x18\x06\x18\aH\x00R\x0eexpectedStatus\x88\x01\x01B\x12\n" +
+	"\x10_expected_status\"\\\n" +
+	"\x17BulkCancelOrdersRequest\x12A\n" +
+	"\x06orders\x18\x01 \x03(\v2\x1c.mp.orders.v1.BulkCancelItemB\v\xbaH\b\x92\x01\x05\b\x01\x10\xe8\aR\x06orders\"B\n" +
+	"\rBulkCancelled\x12\x19\n" +
+	"\border_id\x18\x01 \x01(\tR\aorderId\x12\x16\n" +
+	"\x06status\x18\x02 \x01(\tR\x06status\"d\n" +
+	"\x0fBulkCancelError\x12\x19\n" +
+	"\border_id\x18\x01 \x01(\tR\aorderId\x12\x14\n" +
+	"\x05error\x18\x02 \x01(\tR\x05error\x12\x17\n" +
+	"\x04code\x18\x03 \x01(\tH\x00R\x04code\x88\x01\x01B\a\n" +
+	"\x05_code\"\xbf\x01\n" +
+	"\x16BulkCancelOrdersResult\x129\n" +
+	"\tcancelled\x18\x01 \x03(\v2\x1b.mp.orders.v1.BulkCancelledR\tcancelled\x125\n" +
+	"\x06errors\x18\x02 \x03(\v2\x1d.mp.orders.v1.BulkCancelErrorR\x06errors\x123\n" +
+	"\asummary\x18\x03 \x01(\v2\x19.mp.common.v1.BulkSummaryR\asummary\"T\n" +
+	"\x18BulkCancelOrdersResponse\x128\n" +
+	"\x04data\x18\x01 \x01(\v2$.mp.orders.v1.BulkCancelOrdersResultR\x04data*\xd6\x02\n" +
 	"\vOrderStatus\x12\x1c\n" +
 	"\x18ORDER_STATUS_UNSPECIFIED\x10\x00\x121\n" +
 	"\x1aORDER_STATUS_READY_TO_SHIP\x10\x01\x1a\x11\xb2\xbb\x18\rREADY_TO_SHIP\x12%\n" +
@@ -1283,13 +1622,15 @@ const file_mp_orders_v1_orders_proto_rawDesc = "" +
 	"\tOrderSort\x12\x1a\n" +
 	"\x16ORDER_SORT_UNSPECIFIED\x10\x00\x121\n" +
 	"\x19ORDER_SORT_CREATED_AT_ASC\x10\x01\x1a\x12\xb2\xbb\x18\x0ecreated_at_asc\x123\n" +
-	"\x1aORDER_SORT_CREATED_AT_DESC\x10\x02\x1a\x13\xb2\xbb\x18\x0fcreated_at_desc2\x85\x02\n" +
+	"\x1aORDER_SORT_CREATED_AT_DESC\x10\x02\x1a\x13\xb2\xbb\x18\x0fcreated_at_desc2\xa5\x03\n" +
 	"\rOrdersService\x12{\n" +
 	"\n" +
 	"ListOrders\x12\x1f.mp.orders.v1.ListOrdersRequest\x1a .mp.orders.v1.ListOrdersResponse\"*\xa2\xbb\x18\x0f\n" +
 	"\vorders:read\x10\x01\x82\xd3\xe4\x93\x02\x11\x12\x0f/open/v1/orders\x12w\n" +
 	"\bGetOrder\x12\x1d.mp.orders.v1.GetOrderRequest\x1a\x1b.mp.orders.v1.OrderResponse\"/\xa2\xbb\x18\x0f\n" +
-	"\vorders:read\x10\x01\x82\xd3\xe4\x93\x02\x16\x12\x14/open/v1/orders/{id}B\xaf\x01\n" +
+	"\vorders:read\x10\x01\x82\xd3\xe4\x93\x02\x16\x12\x14/open/v1/orders/{id}\x12\x9d\x01\n" +
+	"\x10BulkCancelOrders\x12%.mp.orders.v1.BulkCancelOrdersRequest\x1a&.mp.orders.v1.BulkCancelOrdersResponse\":\xa2\xbb\x18\x10\n" +
+	"\forders:write\x10\x01\x82\xd3\xe4\x93\x02 :\x01*\"\x1b/open/v1/orders/bulk-cancelB\xaf\x01\n" +
 	"\x10com.mp.orders.v1B\vOrdersProtoP\x01Z<github.com/mallplatform/partnerapi/gen/mp/orders/v1;ordersv1\xa2\x02\x03MOX\xaa\x02\fMp.Orders.V1\xca\x02\fMp\\Orders\\V1\xe2\x02\x18Mp\\Orders\\V1\\GPBMetadata\xea\x02\x0eMp::Orders::V1b\x06proto3"
 
 var (
@@ -1305,56 +1646,71 @@ func file_mp_orders_v1_orders_proto_rawDescGZIP() []byte {
 }
 
 var file_mp_orders_v1_orders_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_mp_orders_v1_orders_proto_msgTypes = make([]protoimpl.MessageInfo, 10)
+var file_mp_orders_v1_orders_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
 var file_mp_orders_v1_orders_proto_goTypes = []any{
-	(OrderStatus)(0),              // 0: mp.orders.v1.OrderStatus
-	(BookingStatus)(0),            // 1: mp.orders.v1.BookingStatus
-	(FulfillmentStatus)(0),        // 2: mp.orders.v1.FulfillmentStatus
-	(OrderSort)(0),                // 3: mp.orders.v1.OrderSort
-	(*Address)(nil),               // 4: mp.orders.v1.Address
-	(*OrderItem)(nil),             // 5: mp.orders.v1.OrderItem
-	(*FulfillmentItem)(nil),       // 6: mp.orders.v1.FulfillmentItem
-	(*FulfillmentMetadata)(nil),   // 7: mp.orders.v1.FulfillmentMetadata
-	(*Fulfillment)(nil),           // 8: mp.orders.v1.Fulfillment
-	(*Order)(nil),                 // 9: mp.orders.v1.Order
-	(*ListOrdersRequest)(nil),     // 10: mp.orders.v1.ListOrdersRequest
-	(*ListOrdersResponse)(nil),    // 11: mp.orders.v1.ListOrdersResponse
-	(*GetOrderRequest)(nil),       // 12: mp.orders.v1.GetOrderRequest
-	(*OrderResponse)(nil),         // 13: mp.orders.v1.OrderResponse
-	(*timestamppb.Timestamp)(nil), // 14: google.protobuf.Timestamp
-	(*v1.PageMeta)(nil),           // 15: mp.common.v1.PageMeta
+	(OrderStatus)(0),                 // 0: mp.orders.v1.OrderStatus
+	(BookingStatus)(0),               // 1: mp.orders.v1.BookingStatus
+	(FulfillmentStatus)(0),           // 2: mp.orders.v1.FulfillmentStatus
+	(OrderSort)(0),                   // 3: mp.orders.v1.OrderSort
+	(*Address)(nil),                  // 4: mp.orders.v1.Address
+	(*OrderItem)(nil),                // 5: mp.orders.v1.OrderItem
+	(*FulfillmentItem)(nil),          // 6: mp.orders.v1.FulfillmentItem
+	(*FulfillmentMetadata)(nil),      // 7: mp.orders.v1.FulfillmentMetadata
+	(*Fulfillment)(nil),              // 8: mp.orders.v1.Fulfillment
+	(*Order)(nil),                    // 9: mp.orders.v1.Order
+	(*ListOrdersRequest)(nil),        // 10: mp.orders.v1.ListOrdersRequest
+	(*ListOrdersResponse)(nil),       // 11: mp.orders.v1.ListOrdersResponse
+	(*GetOrderRequest)(nil),          // 12: mp.orders.v1.GetOrderRequest
+	(*OrderResponse)(nil),            // 13: mp.orders.v1.OrderResponse
+	(*BulkCancelItem)(nil),           // 14: mp.orders.v1.BulkCancelItem
+	(*BulkCancelOrdersRequest)(nil),  // 15: mp.orders.v1.BulkCancelOrdersRequest
+	(*BulkCancelled)(nil),            // 16: mp.orders.v1.BulkCancelled
+	(*BulkCancelError)(nil),          // 17: mp.orders.v1.BulkCancelError
+	(*BulkCancelOrdersResult)(nil),   // 18: mp.orders.v1.BulkCancelOrdersResult
+	(*BulkCancelOrdersResponse)(nil), // 19: mp.orders.v1.BulkCancelOrdersResponse
+	(*timestamppb.Timestamp)(nil),    // 20: google.protobuf.Timestamp
+	(*v1.PageMeta)(nil),              // 21: mp.common.v1.PageMeta
+	(*v1.BulkSummary)(nil),           // 22: mp.common.v1.BulkSummary
 }
 var file_mp_orders_v1_orders_proto_depIdxs = []int32{
 	2,  // 0: mp.orders.v1.Fulfillment.status:type_name -> mp.orders.v1.FulfillmentStatus
-	14, // 1: mp.orders.v1.Fulfillment.created_at:type_name -> google.protobuf.Timestamp
-	14, // 2: mp.orders.v1.Fulfillment.updated_at:type_name -> google.protobuf.Timestamp
+	20, // 1: mp.orders.v1.Fulfillment.created_at:type_name -> google.protobuf.Timestamp
+	20, // 2: mp.orders.v1.Fulfillment.updated_at:type_name -> google.protobuf.Timestamp
 	6,  // 3: mp.orders.v1.Fulfillment.items:type_name -> mp.orders.v1.FulfillmentItem
 	7,  // 4: mp.orders.v1.Fulfillment.metadata:type_name -> mp.orders.v1.FulfillmentMetadata
 	0,  // 5: mp.orders.v1.Order.status:type_name -> mp.orders.v1.OrderStatus
-	14, // 6: mp.orders.v1.Order.created_at:type_name -> google.protobuf.Timestamp
-	14, // 7: mp.orders.v1.Order.updated_at:type_name -> google.protobuf.Timestamp
+	20, // 6: mp.orders.v1.Order.created_at:type_name -> google.protobuf.Timestamp
+	20, // 7: mp.orders.v1.Order.updated_at:type_name -> google.protobuf.Timestamp
 	5,  // 8: mp.orders.v1.Order.items:type_name -> mp.orders.v1.OrderItem
 	8,  // 9: mp.orders.v1.Order.fulfillments:type_name -> mp.orders.v1.Fulfillment
 	4,  // 10: mp.orders.v1.Order.shipping_address:type_name -> mp.orders.v1.Address
 	4,  // 11: mp.orders.v1.Order.billing_address:type_name -> mp.orders.v1.Address
-	14, // 12: mp.orders.v1.Order.ship_by_date:type_name -> google.protobuf.Timestamp
+	20, // 12: mp.orders.v1.Order.ship_by_date:type_name -> google.protobuf.Timestamp
 	1,  // 13: mp.orders.v1.Order.booking_status:type_name -> mp.orders.v1.BookingStatus
 	0,  // 14: mp.orders.v1.ListOrdersRequest.status:type_name -> mp.orders.v1.OrderStatus
-	14, // 15: mp.orders.v1.ListOrdersRequest.created_after:type_name -> google.protobuf.Timestamp
-	14, // 16: mp.orders.v1.ListOrdersRequest.created_before:type_name -> google.protobuf.Timestamp
+	20, // 15: mp.orders.v1.ListOrdersRequest.created_after:type_name -> google.protobuf.Timestamp
+	20, // 16: mp.orders.v1.ListOrdersRequest.created_before:type_name -> google.protobuf.Timestamp
 	3,  // 17: mp.orders.v1.ListOrdersRequest.sort:type_name -> mp.orders.v1.OrderSort
 	9,  // 18: mp.orders.v1.ListOrdersResponse.data:type_name -> mp.orders.v1.Order
-	15, // 19: mp.orders.v1.ListOrdersResponse.meta:type_name -> mp.common.v1.PageMeta
+	21, // 19: mp.orders.v1.ListOrdersResponse.meta:type_name -> mp.common.v1.PageMeta
 	9,  // 20: mp.orders.v1.OrderResponse.data:type_name -> mp.orders.v1.Order
-	10, // 21: mp.orders.v1.OrdersService.ListOrders:input_type -> mp.orders.v1.ListOrdersRequest
-	12, // 22: mp.orders.v1.OrdersService.GetOrder:input_type -> mp.orders.v1.GetOrderRequest
-	11, // 23: mp.orders.v1.OrdersService.ListOrders:output_type -> mp.orders.v1.ListOrdersResponse
-	13, // 24: mp.orders.v1.OrdersService.GetOrder:output_type -> mp.orders.v1.OrderResponse
-	23, // [23:25] is the sub-list for method output_type
-	21, // [21:23] is the sub-list for method input_type
-	21, // [21:21] is the sub-list for extension type_name
-	21, // [21:21] is the sub-list for extension extendee
-	0,  // [0:21] is the sub-list for field type_name
+	0,  // 21: mp.orders.v1.BulkCancelItem.expected_status:type_name -> mp.orders.v1.OrderStatus
+	14, // 22: mp.orders.v1.BulkCancelOrdersRequest.orders:type_name -> mp.orders.v1.BulkCancelItem
+	16, // 23: mp.orders.v1.BulkCancelOrdersResult.cancelled:type_name -> mp.orders.v1.BulkCancelled
+	17, // 24: mp.orders.v1.BulkCancelOrdersResult.errors:type_name -> mp.orders.v1.BulkCancelError
+	22, // 25: mp.orders.v1.BulkCancelOrdersResult.summary:type_name -> mp.common.v1.BulkSummary
+	18, // 26: mp.orders.v1.BulkCancelOrdersResponse.data:type_name -> mp.orders.v1.BulkCancelOrdersResult
+	10, // 27: mp.orders.v1.OrdersService.ListOrders:input_type -> mp.orders.v1.ListOrdersRequest
+	12, // 28: mp.orders.v1.OrdersService.GetOrder:input_type -> mp.orders.v1.GetOrderRequest
+	15, // 29: mp.orders.v1.OrdersService.BulkCancelOrders:input_type -> mp.orders.v1.BulkCancelOrdersRequest
+	11, // 30: mp.orders.v1.OrdersService.ListOrders:output_type -> mp.orders.v1.ListOrdersResponse
+	13, // 31: mp.orders.v1.OrdersService.GetOrder:output_type -> mp.orders.v1.OrderResponse
+	19, // 32: mp.orders.v1.OrdersService.BulkCancelOrders:output_type -> mp.orders.v1.BulkCancelOrdersResponse
+	30, // [30:33] is the sub-list for method output_type
+	27, // [27:30] is the sub-list for method input_type
+	27, // [27:27] is the sub-list for extension type_name
+	27, // [27:27] is the sub-list for extension extendee
+	0,  // [0:27] is the sub-list for field type_name
 }
 
 func init() { file_mp_orders_v1_orders_proto_init() }
@@ -1366,13 +1722,15 @@ func file_mp_orders_v1_orders_proto_init() {
 	file_mp_orders_v1_orders_proto_msgTypes[1].OneofWrappers = []any{}
 	file_mp_orders_v1_orders_proto_msgTypes[5].OneofWrappers = []any{}
 	file_mp_orders_v1_orders_proto_msgTypes[6].OneofWrappers = []any{}
+	file_mp_orders_v1_orders_proto_msgTypes[10].OneofWrappers = []any{}
+	file_mp_orders_v1_orders_proto_msgTypes[13].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mp_orders_v1_orders_proto_rawDesc), len(file_mp_orders_v1_orders_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   10,
+			NumMessages:   16,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

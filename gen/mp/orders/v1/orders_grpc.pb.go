@@ -19,8 +19,9 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	OrdersService_ListOrders_FullMethodName = "/mp.orders.v1.OrdersService/ListOrders"
-	OrdersService_GetOrder_FullMethodName   = "/mp.orders.v1.OrdersService/GetOrder"
+	OrdersService_ListOrders_FullMethodName       = "/mp.orders.v1.OrdersService/ListOrders"
+	OrdersService_GetOrder_FullMethodName         = "/mp.orders.v1.OrdersService/GetOrder"
+	OrdersService_BulkCancelOrders_FullMethodName = "/mp.orders.v1.OrdersService/BulkCancelOrders"
 )
 
 // OrdersServiceClient is the client API for OrdersService service.
@@ -33,6 +34,11 @@ type OrdersServiceClient interface {
 	ListOrders(ctx context.Context, in *ListOrdersRequest, opts ...grpc.CallOption) (*ListOrdersResponse, error)
 	// Reads one of the seller's orders.
 	GetOrder(ctx context.Context, in *GetOrderRequest, opts ...grpc.CallOption) (*OrderResponse, error)
+	// Cancels many pre-shipment orders, each guarded by its expected status.
+	// Declared with its contract so that the route exists (literal segments
+	// win over /orders/{id}); it answers NOT_IMPLEMENTED until order
+	// cancellation is built.
+	BulkCancelOrders(ctx context.Context, in *BulkCancelOrdersRequest, opts ...grpc.CallOption) (*BulkCancelOrdersResponse, error)
 }
 
 type ordersServiceClient struct {
@@ -63,6 +69,16 @@ func (c *ordersServiceClient) GetOrder(ctx context.Context, in *GetOrderRequest,
 	return out, nil
 }
 
+func (c *ordersServiceClient) BulkCancelOrders(ctx context.Context, in *BulkCancelOrdersRequest, opts ...grpc.CallOption) (*BulkCancelOrdersResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(BulkCancelOrdersResponse)
+	err := c.cc.Invoke(ctx, OrdersService_BulkCancelOrders_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // OrdersServiceServer is the server API for OrdersService service.
 // All implementations must embed UnimplementedOrdersServiceServer
 // for forward compatibility.
@@ -73,6 +89,11 @@ type OrdersServiceServer interface {
 	ListOrders(context.Context, *ListOrdersRequest) (*ListOrdersResponse, error)
 	// Reads one of the seller's orders.
 	GetOrder(context.Context, *GetOrderRequest) (*OrderResponse, error)
+	// Cancels many pre-shipment orders, each guarded by its expected status.
+	// Declared with its contract so that the route exists (literal segments
+	// win over /orders/{id}); it answers NOT_IMPLEMENTED until order
+	// cancellation is built.
+	BulkCancelOrders(context.Context, *BulkCancelOrdersRequest) (*BulkCancelOrdersResponse, error)
 	mustEmbedUnimplementedOrdersServiceServer()
 }
 
@@ -88,6 +109,9 @@ func (UnimplementedOrdersServiceServer) ListOrders(context.Context, *ListOrdersR
 }
 func (UnimplementedOrdersServiceServer) GetOrder(context.Context, *GetOrderRequest) (*OrderResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetOrder not implemented")
+}
+func (UnimplementedOrdersServiceServer) BulkCancelOrders(context.Context, *BulkCancelOrdersRequest) (*BulkCancelOrdersResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method BulkCancelOrders not implemented")
 }
 func (UnimplementedOrdersServiceServer) mustEmbedUnimplementedOrdersServiceServer() {}
 func (UnimplementedOrdersServiceServer) testEmbeddedByValue()                       {}
@@ -146,6 +170,24 @@ func _OrdersService_GetOrder_Handler(srv interface{}, ctx context.Context, dec f
 	return interceptor(ctx, in, info, handler)
 }
 
+func _OrdersService_BulkCancelOrders_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(BulkCancelOrdersRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(OrdersServiceServer).BulkCancelOrders(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: OrdersService_BulkCancelOrders_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(OrdersServiceServer).BulkCancelOrders(ctx, req.(*BulkCancelOrdersRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // OrdersService_ServiceDesc is the grpc.ServiceDesc for OrdersService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -160,6 +202,10 @@ var OrdersService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetOrder",
 			Handler:    _OrdersService_GetOrder_Handler,
+		},
+		{
+			MethodName: "BulkCancelOrders",
+			Handler:    _OrdersService_BulkCancelOrders_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
