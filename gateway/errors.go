@@ -12,12 +12,7 @@ import (
 // router's 404 to a core error, leaves through it with the spec's body
 // {"success":false,"error":{"code","message"},"requestId"}.
 func writeError(w http.ResponseWriter, requestID string, code apierr.Code, message string) {
-	writeErrorStatus(w, requestID, apierr.HTTPStatus(code), code, message)
-}
-
-// writeErrorStatus writes an error with an explicit HTTP status, for the one
-// answer whose status has no code of its own (405).
-func writeErrorStatus(w http.ResponseWriter, requestID string, status int, code apierr.Code, message string) {
+	status := apierr.HTTPStatus(code)
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Cache-Control", "no-store")

@@ -180,7 +180,7 @@ func (g *Gateway) handleCoreError(_ context.Context, _ *runtime.ServeMux, _ runt
 
 func (g *Gateway) handleRoutingError(_ context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, r *http.Request, status int) {
 	if status == http.StatusMethodNotAllowed {
-		writeErrorStatus(w, requestIDOf(r), status, apierr.BadRequest, r.Method+" is not allowed here")
+		writeError(w, requestIDOf(r), apierr.InvalidRequest, r.Method+" is not allowed here")
 		return
 	}
 	writeError(w, requestIDOf(r), apierr.NotFound, "no endpoint at "+r.Method+" "+r.URL.Path)

@@ -74,7 +74,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	case http.StatusMethodNotAllowed:
 		sw.Header().Set("Allow", strings.Join(allowed, ", "))
-		writeErrorStatus(sw, rid, http.StatusMethodNotAllowed, apierr.BadRequest, r.Method+" is not allowed here; allowed: "+strings.Join(allowed, ", "))
+		writeError(sw, rid, apierr.InvalidRequest, r.Method+" is not allowed here; allowed: "+strings.Join(allowed, ", "))
 		return
 	}
 	route = rt.Template
@@ -82,6 +82,14 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	sw.success = method.SuccessStatus()
 
 	body, err := readBody(r, method.MaxBodyBytes())
+	if err != nil {
+		writeAPIError(sw, rid, err)
+		return
+	}
+
+	// A malformed key is refused before the request is charged, so the
+	// client can fix it and retry.
+	idempotencyKey, err := readIdempotencyKey(r.Header)
 	if err != nil {
 		writeAPIError(sw, rid, err)
 		return
@@ -102,14 +110,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	st := &requestState{requestID: rid, principal: p}
-	if k := r.Header.Get("Idempotency-Key"); k != "" {
-		if len(k) > 255 {
-			writeError(sw, rid, apierr.BadRequest, "Idempotency-Key must be at most 255 characters")
-			return
-		}
-		st.idempotency = k
-	}
+	st := &requestState{requestID: rid, principal: p, idempotency: idempotencyKey}
 
 	ctx, cancel := context.WithTimeout(context.WithValue(r.Context(), stateKey{}, st), g.cfg.RequestTimeout)
 	defer cancel()

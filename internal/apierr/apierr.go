@@ -20,6 +20,7 @@ const (
 	ValidationError        = errorsv1.ErrorCode_ERROR_CODE_VALIDATION_ERROR
 	InvalidJSON            = errorsv1.ErrorCode_ERROR_CODE_INVALID_JSON
 	BadRequest             = errorsv1.ErrorCode_ERROR_CODE_BAD_REQUEST
+	InvalidRequest         = errorsv1.ErrorCode_ERROR_CODE_INVALID_REQUEST
 	CategoryNotFound       = errorsv1.ErrorCode_ERROR_CODE_CATEGORY_NOT_FOUND
 	NotFound               = errorsv1.ErrorCode_ERROR_CODE_NOT_FOUND
 	PayloadTooLarge        = errorsv1.ErrorCode_ERROR_CODE_PAYLOAD_TOO_LARGE

@@ -195,7 +195,8 @@ const (
 	ErrorCode_ERROR_CODE_DUPLICATE ErrorCode = 82
 	// The path is malformed.
 	ErrorCode_ERROR_CODE_INVALID_PATH ErrorCode = 83
-	// The request is malformed.
+	// The HTTP method is not allowed on this path; the answer's Allow header
+	// lists the methods that are.
 	ErrorCode_ERROR_CODE_INVALID_REQUEST ErrorCode = 84
 	// A dependency is unavailable.
 	ErrorCode_ERROR_CODE_SERVICE_UNAVAILABLE ErrorCode = 85
@@ -515,7 +516,7 @@ const file_mp_errors_v1_errors_proto_rawDesc = "" +
 	"\x13ERROR_CODE_CONFLICT\x10Q\x1a\x05\xb8\xbb\x18\x99\x03\x12\x1f\n" +
 	"\x14ERROR_CODE_DUPLICATE\x10R\x1a\x05\xb8\xbb\x18\x99\x03\x12\"\n" +
 	"\x17ERROR_CODE_INVALID_PATH\x10S\x1a\x05\xb8\xbb\x18\x90\x03\x12%\n" +
-	"\x1aERROR_CODE_INVALID_REQUEST\x10T\x1a\x05\xb8\xbb\x18\x90\x03\x12)\n" +
+	"\x1aERROR_CODE_INVALID_REQUEST\x10T\x1a\x05\xb8\xbb\x18\x95\x03\x12)\n" +
 	"\x1eERROR_CODE_SERVICE_UNAVAILABLE\x10U\x1a\x05\xb8\xbb\x18\xf7\x03\x12'\n" +
 	"\x1cERROR_CODE_TOO_MANY_REQUESTS\x10V\x1a\x05\xb8\xbb\x18\xad\x03\x12!\n" +
 	"\x16ERROR_CODE_PROXY_ERROR\x10W\x1a\x05\xb8\xbb\x18\xf6\x03\x12&\n" +
