@@ -24,9 +24,10 @@ import (
 )
 
 // SellerTokenVerifier checks that a seller access token was issued to the
-// app for the seller and is neither expired nor revoked.
+// app for the seller and is neither expired nor revoked, and returns the
+// scopes the seller granted.
 type SellerTokenVerifier interface {
-	VerifySellerToken(ctx context.Context, appID, sellerID, accessToken string) error
+	VerifySellerToken(ctx context.Context, appID, sellerID, accessToken string) (granted []string, err error)
 }
 
 // Registrar registers one domain service on the server.

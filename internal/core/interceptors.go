@@ -206,10 +206,17 @@ func (ic *interceptors) authorize(ctx context.Context, req any, info *grpc.Unary
 		if p.SellerID == "" || p.AccessToken == "" {
 			return nil, apierr.New(apierr.SellerTokenRequired, "this endpoint needs the seller access token and seller id headers")
 		}
-		if err := ic.sellers.VerifySellerToken(ctx, p.AppID, p.SellerID, p.AccessToken); err != nil {
+		granted, err := ic.sellers.VerifySellerToken(ctx, p.AppID, p.SellerID, p.AccessToken)
+		if err != nil {
 			return nil, err
 		}
-		ctx = principal.WithSeller(ctx, p.SellerID)
+		// The call may use what the app holds and the seller granted; the
+		// services read the narrowed principal (buyerEmail, for one).
+		p = p.WithGrant(granted)
+		if !p.HasScope(m.Scope()) {
+			return nil, apierr.Newf(apierr.Forbidden, "the seller's authorization does not include the scope %s", m.Scope())
+		}
+		ctx = principal.WithSeller(principal.NewContext(ctx, p), p.SellerID)
 	}
 	return next(ctx, req)
 }

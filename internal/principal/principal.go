@@ -75,6 +75,22 @@ func (p *Principal) HasScope(scope string) bool {
 	return false
 }
 
+// WithGrant returns a copy of p whose scopes are the effective scopes of a
+// seller-scoped call: those the app holds that the seller also granted.
+func (p *Principal) WithGrant(granted []string) *Principal {
+	q := *p
+	q.Scopes = make([]string, 0, len(p.Scopes))
+	for _, s := range p.Scopes {
+		for _, g := range granted {
+			if s == g {
+				q.Scopes = append(q.Scopes, s)
+				break
+			}
+		}
+	}
+	return &q
+}
+
 // AppendMetadata adds p to outgoing metadata pairs.
 func (p *Principal) AppendMetadata(kv []string) []string {
 	b := make([]byte, 0, 160)

@@ -108,14 +108,15 @@ func HashToken(token string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// VerifySellerToken implements core.SellerTokenVerifier. Every failure is
-// the same NOT_FOUND: the spec answers a revoked authorization or an expired
-// token like a missing resource, so nothing tells a caller which part was
-// wrong or whether the seller exists.
-func (s *Service) VerifySellerToken(ctx context.Context, appID, sellerID, accessToken string) error {
+// VerifySellerToken implements core.SellerTokenVerifier: it returns the
+// scopes the seller granted. Every failure is the same NOT_FOUND: the spec
+// answers a revoked authorization or an expired token like a missing
+// resource, so nothing tells a caller which part was wrong or whether the
+// seller exists.
+func (s *Service) VerifySellerToken(ctx context.Context, appID, sellerID, accessToken string) ([]string, error) {
 	notFound := apierr.New(apierr.NotFound, "seller not found or not authorized for this app")
 	if len(accessToken) < 16 || len(accessToken) > 512 {
-		return notFound
+		return nil, notFound
 	}
 	hash := HashToken(accessToken)
 	now := s.clock.Now()
@@ -123,15 +124,15 @@ func (s *Service) VerifySellerToken(ctx context.Context, appID, sellerID, access
 	if !cached {
 		a, err := s.store.AuthorizationByAccessHash(ctx, hash)
 		if isNotFound(err) {
-			return notFound
+			return nil, notFound
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if a.RevokedAt != nil {
-			return notFound
+			return nil, notFound
 		}
-		e = tokenEntry{appID: a.AppID, sellerID: a.SellerID, expires: a.AccessExpiresAt}
+		e = tokenEntry{appID: a.AppID, sellerID: a.SellerID, scopes: a.Scopes, expires: a.AccessExpiresAt}
 		s.tokens.Put(hash, e, now.Add(TokenCacheTTL))
 	}
 	// The hash lookup already matched; the comparisons below are on ids, but
@@ -139,7 +140,7 @@ func (s *Service) VerifySellerToken(ctx context.Context, appID, sellerID, access
 	appOK := subtle.ConstantTimeCompare([]byte(e.appID), []byte(appID))
 	sellerOK := subtle.ConstantTimeCompare([]byte(e.sellerID), []byte(sellerID))
 	if appOK&sellerOK != 1 || !now.Before(e.expires) {
-		return notFound
+		return nil, notFound
 	}
-	return nil
+	return e.scopes, nil
 }

@@ -2,6 +2,7 @@ package auth_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -87,8 +88,8 @@ func TestProvisioningAndSellerTokens(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := svc.VerifySellerToken(ctx, app.App.ID, shopA.ID, tok.AccessToken); err != nil {
-			t.Fatalf("valid token refused: %v", err)
+		if granted, err := svc.VerifySellerToken(ctx, app.App.ID, shopA.ID, tok.AccessToken); err != nil || !slices.Equal(granted, []string{"orders:read"}) {
+			t.Fatalf("valid token: %v %v, want the granted scopes", granted, err)
 		}
 		for name, c := range map[string]struct{ app, seller, token string }{
 			"other app":     {live.App.ID, shopA.ID, tok.AccessToken},
@@ -96,12 +97,12 @@ func TestProvisioningAndSellerTokens(t *testing.T) {
 			"refresh token": {app.App.ID, shopA.ID, tok.RefreshToken},
 			"made up":       {app.App.ID, shopA.ID, "mpat_" + strings.Repeat("x", 40)},
 		} {
-			if err := svc.VerifySellerToken(ctx, c.app, c.seller, c.token); apierr.CodeOf(err) != apierr.NotFound {
+			if _, err := svc.VerifySellerToken(ctx, c.app, c.seller, c.token); apierr.CodeOf(err) != apierr.NotFound {
 				t.Errorf("%s: %v, want NOT_FOUND", name, err)
 			}
 		}
 		clk.Advance(time.Hour)
-		if err := svc.VerifySellerToken(ctx, app.App.ID, shopA.ID, tok.AccessToken); apierr.CodeOf(err) != apierr.NotFound {
+		if _, err := svc.VerifySellerToken(ctx, app.App.ID, shopA.ID, tok.AccessToken); apierr.CodeOf(err) != apierr.NotFound {
 			t.Fatalf("expired token: %v", err)
 		}
 

@@ -13,5 +13,6 @@ const tokenCacheMax = 100_000
 // tokenEntry is a verified grant, cached by the token's hash.
 type tokenEntry struct {
 	appID, sellerID string
+	scopes          []string  // what the seller granted
 	expires         time.Time // the token's own expiry
 }

@@ -36,11 +36,11 @@ var sellerTokens = map[string]string{sellerA: "tok_alpha", sellerB: "tok_bravo"}
 // per seller.
 type fakeSellers struct{}
 
-func (fakeSellers) VerifySellerToken(_ context.Context, _, sellerID, token string) error {
+func (fakeSellers) VerifySellerToken(_ context.Context, _, sellerID, token string) ([]string, error) {
 	if want, ok := sellerTokens[sellerID]; ok && token == want {
-		return nil
+		return allScopes, nil
 	}
-	return apierr.New(apierr.Unauthorized, "the seller access token is not valid for this seller")
+	return nil, apierr.New(apierr.Unauthorized, "the seller access token is not valid for this seller")
 }
 
 // harness is core's gRPC server wired as in production, with the catalog on

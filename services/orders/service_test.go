@@ -26,15 +26,18 @@ import (
 
 const internalToken = "test-internal-token-0123456789"
 
+// allScopes is every grant a fake seller gives.
+var allScopes = []string{"catalog:read", "catalog:write", "orders:read", "orders:write", "customer:email:read"}
+
 // sellerTokens stands in for the auth service's verifier: one known access
 // token per seller.
 type sellerTokens map[string]string
 
-func (s sellerTokens) VerifySellerToken(_ context.Context, _, sellerID, token string) error {
+func (s sellerTokens) VerifySellerToken(_ context.Context, _, sellerID, token string) ([]string, error) {
 	if want, ok := s[sellerID]; ok && token == want {
-		return nil
+		return allScopes, nil
 	}
-	return apierr.New(apierr.Unauthorized, "seller token is not valid for this seller")
+	return nil, apierr.New(apierr.Unauthorized, "seller token is not valid for this seller")
 }
 
 var testSellers = sellerTokens{"sel_a": "tok_a", "sel_b": "tok_b"}
