@@ -15,7 +15,8 @@ const Domain = "openapi.mall.ph"
 // ToStatus is the one function that rewrites any error leaving core into a
 // gRPC status. Catalogued errors keep their code (as ErrorInfo.reason) and
 // message; context errors become their gRPC codes; anything else is an
-// INTERNAL_ERROR whose text stays in the logs.
+// INTERNAL_ERROR whose text stays in the logs. Whatever produced it, the
+// message is cut to MaxMessageBytes.
 func ToStatus(err error) *status.Status {
 	if err == nil {
 		return nil
@@ -25,7 +26,7 @@ func ToStatus(err error) *status.Status {
 	}
 	if st, ok := status.FromError(err); ok && st.Code() != codes.Unknown {
 		if _, has := reason(st); has {
-			return st
+			return bounded(st)
 		}
 	}
 	switch {
@@ -38,12 +39,22 @@ func ToStatus(err error) *status.Status {
 }
 
 func withReason(c Code, message string) *status.Status {
-	st := status.New(GRPCCode(c), message)
+	st := status.New(GRPCCode(c), Truncate(message, MaxMessageBytes))
 	detailed, err := st.WithDetails(&errdetails.ErrorInfo{Reason: Name(c), Domain: Domain})
 	if err != nil {
 		return st
 	}
 	return detailed
+}
+
+// bounded returns st with its message cut to MaxMessageBytes, details kept.
+func bounded(st *status.Status) *status.Status {
+	if len(st.Message()) <= MaxMessageBytes {
+		return st
+	}
+	p := st.Proto()
+	p.Message = Truncate(p.GetMessage(), MaxMessageBytes)
+	return status.FromProto(p)
 }
 
 // FromStatus reads a catalogued code and message back out of a gRPC status.
