@@ -9,15 +9,20 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	optionsv1 "github.com/mallplatform/partnerapi/gen/mp/options/v1"
+	"github.com/mallplatform/partnerapi/internal/apierr"
 	"github.com/mallplatform/partnerapi/internal/wirejson"
 )
 
 // describeViolations renders validation failures as one message naming each
 // field by its wire (JSON) path as the partner sent it: the HTTP body field's
-// name is dropped, because the body is that field.
+// name is dropped, because the body is that field. Only the first few
+// violations are rendered and the others counted (apierr.JoinViolations): a
+// body wrong in thousands of places costs no more to describe than one wrong
+// in ten, and its message stays small.
 func describeViolations(req proto.Message, verr *protovalidate.ValidationError, bodyField string) string {
-	parts := make([]string, 0, len(verr.Violations))
-	for _, v := range verr.Violations {
+	n := min(len(verr.Violations), apierr.MaxListedViolations)
+	parts := make([]string, 0, n)
+	for _, v := range verr.Violations[:n] {
 		path := wirePath(req.ProtoReflect().Descriptor(), v, bodyField)
 		msg := v.Proto.GetMessage()
 		if fd := v.FieldDescriptor; fd != nil && fd.Kind() == protoreflect.EnumKind && strings.HasPrefix(v.Proto.GetRuleId(), "enum.") {
@@ -34,7 +39,7 @@ func describeViolations(req proto.Message, verr *protovalidate.ValidationError, 
 		}
 		parts = append(parts, path+": "+msg)
 	}
-	return strings.Join(parts, "; ")
+	return apierr.JoinViolations(parts, len(verr.Violations))
 }
 
 func wirePath(md protoreflect.MessageDescriptor, v *protovalidate.Violation, bodyField string) string {

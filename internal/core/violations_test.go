@@ -10,6 +10,7 @@ import (
 
 	catalogv1 "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
 	commonv1 "github.com/mallplatform/partnerapi/gen/mp/common/v1"
+	"github.com/mallplatform/partnerapi/internal/apierr"
 )
 
 // Violations name fields by the path the partner sent: JSON names, no body
@@ -49,5 +50,28 @@ func TestViolationPathsAreWirePaths(t *testing.T) {
 		if !strings.Contains(got, c.want) || strings.Contains(got, "product.") || strings.Contains(got, ".values") {
 			t.Errorf("got %q, want a part starting %q", got, c.want)
 		}
+	}
+}
+
+// A request wrong in thousands of places gets a message of bounded size that
+// names the first few violations and counts the rest (issue 7: every
+// violation was listed, 4 MB for 50,000 variants).
+func TestViolationsAreBounded(t *testing.T) {
+	v, err := protovalidate.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := &catalogv1.BulkCreateProductsRequest{Products: make([]*catalogv1.ProductCreateInput, 5000)}
+	for i := range req.Products {
+		req.Products[i] = &catalogv1.ProductCreateInput{}
+	}
+	var verr *protovalidate.ValidationError
+	if !errors.As(v.Validate(req), &verr) || len(verr.Violations) < 10000 {
+		t.Fatalf("want thousands of violations, got %v", err)
+	}
+	got := describeViolations(req, verr, "*")
+	if len(got) > apierr.MaxMessageBytes || strings.Count(got, "products[") > apierr.MaxListedViolations ||
+		!strings.HasPrefix(got, "products[0]") || !strings.Contains(got, "more violations") {
+		t.Fatalf("%d bytes: %s", len(got), got)
 	}
 }
