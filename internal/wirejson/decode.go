@@ -24,7 +24,12 @@ const maxDepth = 64
 // Unmarshal reads wire JSON into m. A body that is not JSON at all is an
 // INVALID_JSON error; JSON that does not fit m (unknown or duplicate field,
 // wrong type, bad enum value) is a VALIDATION_ERROR naming the field path.
-// Range and length rules are left to protovalidate. JSON null means "not sent".
+// Two rules are applied while reading, because they bound the work a body
+// can cause and what reaches the database: a list longer than its
+// protovalidate max_items stops the decoding there, and a string holding
+// NUL (which PostgreSQL cannot store) is refused. Invalid UTF-8 cannot get
+// through: encoding/json reads it as U+FFFD. Other range and length rules
+// are left to protovalidate. JSON null means "not sent".
 func Unmarshal(data []byte, m proto.Message) error {
 	if !json.Valid(data) {
 		return apierr.New(apierr.InvalidJSON, "request body is not valid JSON")
@@ -57,11 +62,24 @@ func (d *decoder) token() (json.Token, error) {
 	return tok, nil
 }
 
+// maxPathBytes bounds the path an error names: a path holds object keys as
+// the client sent them, and the error message must not grow with them.
+const maxPathBytes = 256
+
 func fieldErr(path, msg string) error {
 	if path == "" {
 		path = "body"
 	}
-	return apierr.New(apierr.ValidationError, path+": "+msg)
+	return apierr.New(apierr.ValidationError, apierr.Truncate(path, maxPathBytes)+": "+msg)
+}
+
+// text refuses strings that cannot be stored (see CheckText). Decoded JSON
+// strings are always valid UTF-8, so only NUL can be found here.
+func text(s, path string) error {
+	if problem := CheckText(s); problem != "" {
+		return fieldErr(path, problem)
+	}
+	return nil
 }
 
 func join(path, name string) string {
@@ -149,7 +167,7 @@ func (d *decoder) field(m protoreflect.Message, fp *fieldPlan, tok json.Token, p
 	fd := fp.fd
 	switch {
 	case fp.objectEntries:
-		return d.entries(m, fd, tok, path)
+		return d.entries(m, fp, tok, path)
 	case fd.IsList():
 		return d.list(m, fp, tok, path, depth)
 	case fd.IsMap():
@@ -172,6 +190,9 @@ func (d *decoder) list(m protoreflect.Message, fp *fieldPlan, tok json.Token, pa
 	fd := fp.fd
 	l := m.Mutable(fd).List()
 	for i := 0; d.dec.More(); i++ {
+		if fp.maxItems > 0 && i == fp.maxItems {
+			return fieldErr(path, TooManyItems(fp.maxItems))
+		}
 		itemTok, err := d.token()
 		if err != nil {
 			return err
@@ -200,18 +221,24 @@ func (d *decoder) list(m protoreflect.Message, fp *fieldPlan, tok json.Token, pa
 
 // entries reads a JSON object into a list of {key, value} messages, keeping
 // member order (a variant's options: their order defines options_order).
-func (d *decoder) entries(m protoreflect.Message, fd protoreflect.FieldDescriptor, tok json.Token, path string) error {
+func (d *decoder) entries(m protoreflect.Message, fp *fieldPlan, tok json.Token, path string) error {
 	if tok != json.Delim('{') {
 		return fieldErr(path, "must be a JSON object of strings")
 	}
-	l := m.Mutable(fd).List()
+	l := m.Mutable(fp.fd).List()
 	seen := map[string]bool{}
 	for d.dec.More() {
+		if fp.maxItems > 0 && l.Len() == fp.maxItems {
+			return fieldErr(path, "must contain at most "+strconv.Itoa(fp.maxItems)+" entries")
+		}
 		keyTok, err := d.token()
 		if err != nil {
 			return err
 		}
 		key, _ := keyTok.(string)
+		if err := text(key, join(path, key)); err != nil {
+			return err
+		}
 		if seen[key] {
 			return fieldErr(join(path, key), "duplicate key")
 		}
@@ -223,6 +250,9 @@ func (d *decoder) entries(m protoreflect.Message, fd protoreflect.FieldDescripto
 		val, ok := valTok.(string)
 		if !ok {
 			return fieldErr(join(path, key), "must be a string")
+		}
+		if err := text(val, join(path, key)); err != nil {
+			return err
 		}
 		e := l.NewElement()
 		fields := e.Message().Descriptor().Fields()
@@ -248,6 +278,9 @@ func (d *decoder) mapField(m protoreflect.Message, fd protoreflect.FieldDescript
 			return err
 		}
 		key, _ := keyTok.(string)
+		if err := text(key, join(path, key)); err != nil {
+			return err
+		}
 		k := protoreflect.ValueOfString(key).MapKey()
 		if mp.Has(k) {
 			return fieldErr(join(path, key), "duplicate key")
@@ -305,6 +338,9 @@ func (d *decoder) structValue(tok json.Token, path string, depth int) (*structpb
 	case bool:
 		return structpb.NewBoolValue(t), nil
 	case string:
+		if err := text(t, path); err != nil {
+			return nil, err
+		}
 		return structpb.NewStringValue(t), nil
 	case json.Number:
 		f, err := strconv.ParseFloat(string(t), 64)
@@ -322,6 +358,9 @@ func (d *decoder) structValue(tok json.Token, path string, depth int) (*structpb
 					return nil, err
 				}
 				key, _ := keyTok.(string)
+				if err := text(key, join(path, key)); err != nil {
+					return nil, err
+				}
 				if _, dup := s.Fields[key]; dup {
 					return nil, fieldErr(join(path, key), "duplicate key")
 				}
@@ -370,6 +409,9 @@ func scalar(fd protoreflect.FieldDescriptor, tok json.Token, path string) (proto
 		return protoreflect.Value{}, fieldErr(path, "must be a boolean")
 	case protoreflect.StringKind:
 		if s, ok := tok.(string); ok {
+			if err := text(s, path); err != nil {
+				return protoreflect.Value{}, err
+			}
 			return protoreflect.ValueOfString(s), nil
 		}
 		return protoreflect.Value{}, fieldErr(path, "must be a string")

@@ -37,6 +37,10 @@ type fieldPlan struct {
 	presence       optionsv1.Presence
 	objectEntries  bool
 	tracksPresence bool
+	// maxItems is a list field's protovalidate max_items (0: none). The
+	// decoder stops reading a longer list at the first item too many, so a
+	// hostile body never becomes that many messages (issue 7).
+	maxItems int
 	// kind is the value kind: of the element for lists, of the value for
 	// maps.
 	kind protoreflect.Kind
@@ -115,6 +119,7 @@ func buildPlan(md protoreflect.MessageDescriptor) *messagePlan {
 		fp := valuePlan(fd)
 		fp.name = fd.JSONName()
 		fp.tracksPresence = fd.HasPresence() && !fd.IsList() && !fd.IsMap()
+		fp.maxItems = MaxItems(fd)
 		if fd.IsMap() {
 			fp.mapValue = valuePlan(fd.MapValue())
 		}

@@ -13,14 +13,16 @@ import (
 // wire (JSON) names. skip holds fields the query may not set (those bound
 // from the path or the body). A parameter the request does not define, or a
 // value of the wrong type, is a VALIDATION_ERROR (the query fails the
-// schema); a single-valued parameter sent twice is a BAD_REQUEST.
+// schema); a single-valued parameter sent twice, or a string value that is
+// not text (NUL or invalid UTF-8, which percent-encoding can carry and
+// PostgreSQL cannot store), is a BAD_REQUEST.
 func ParseQuery(m proto.Message, values url.Values, skip map[string]bool) error {
 	msg := m.ProtoReflect()
 	p := planFor(msg.Descriptor())
 	for key, vals := range values {
 		fp, ok := p.byName[key]
 		if !ok || skip[string(fp.fd.Name())] {
-			return apierr.Newf(apierr.ValidationError, "%s: unknown query parameter", key)
+			return apierr.Newf(apierr.ValidationError, "%s: unknown query parameter", apierr.Truncate(key, maxPathBytes))
 		}
 		fd := fp.fd
 		if fd.IsMap() || (fd.Kind() == protoreflect.MessageKind && planFor(fd.Message()).wellKnown != wkTimestamp) {
@@ -63,6 +65,9 @@ func ParseQuery(m proto.Message, values url.Values, skip map[string]bool) error 
 func queryScalar(fd protoreflect.FieldDescriptor, s, path string) (protoreflect.Value, error) {
 	switch fd.Kind() {
 	case protoreflect.StringKind:
+		if problem := CheckText(s); problem != "" {
+			return protoreflect.Value{}, apierr.New(apierr.BadRequest, path+": "+problem)
+		}
 		return protoreflect.ValueOfString(s), nil
 	case protoreflect.BoolKind:
 		switch s {
