@@ -53,14 +53,14 @@ func TestDecodeStopsAtMaxItems(t *testing.T) {
 // storage refuses it with the field's path (issue 7: 500 on PostgreSQL).
 func TestDecodeRefusesNUL(t *testing.T) {
 	cases := map[string]string{
-		`{"title":"abc\u0000defghi"}`:                                          "title: ",
-		`{"description":"\u0000"}`:                                             "description: ",
-		`{"category":"100\u00003"}`:                                            "category: ",
-		`{"variants":[{"sku":"A\u0000"}]}`:                                     "variants[0].sku: ",
+		`{"title":"abc\u0000defghi"}`:                                         "title: ",
+		`{"description":"\u0000"}`:                                            "description: ",
+		`{"category":"100\u00003"}`:                                           "category: ",
+		`{"variants":[{"sku":"A\u0000"}]}`:                                    "variants[0].sku: ",
 		`{"variants":[{"options":{"Size\u0000":"M"}}]}`:                       "variants[0].options.Size\x00: ",
 		`{"variants":[{"options":{"Size":"M\u0000"}}]}`:                       "variants[0].options.Size: ",
-		`{"attribute_values":[{"attribute_id":"a","value":"x\u0000"}]}`:        "attribute_values[0].value: ",
-		`{"attribute_values":[{"attribute_id":"a","value":{"k\u0000":1}}]}`:    "attribute_values[0].value.k\x00: ",
+		`{"attribute_values":[{"attribute_id":"a","value":"x\u0000"}]}`:       "attribute_values[0].value: ",
+		`{"attribute_values":[{"attribute_id":"a","value":{"k\u0000":1}}]}`:   "attribute_values[0].value.k\x00: ",
 		`{"attribute_values":[{"attribute_id":"a","value":["ok","\u0000"]}]}`: "attribute_values[0].value[1]: ",
 	}
 	for body, wantPrefix := range cases {
