@@ -31,6 +31,23 @@
 //   - The whole call is atomic: concurrent calls never admit more than Limit
 //     requests into one bucket window, and never claim one nonce twice.
 //
+// # Empty restarts
+//
+// A store that loses its memory (Redis restarted without its data, flushed,
+// or a keyspace evicted; a new Memory store in a restarted process) has
+// forgotten the nonces it claimed, so a request captured before the loss
+// could be replayed while its timestamp is still inside the window. Each
+// store therefore keeps an epoch: the Unix second of the first call after
+// its memory began (in Redis, a marker key without expiry per hash tag; in
+// Memory, one value for the store). A call with Request.SignedAt before its
+// epoch's second is refused (Result.BeforeEpoch) before the nonce is looked
+// at, and nothing is claimed or charged. A store that never lost anything
+// set its epoch on its first call, before any request it admitted was
+// signed, so only requests signed before the loss (or, once, requests
+// signed a second or more before an account's first call) are refused; a
+// replay slips through only if the original was signed in the same second
+// as the store came back empty.
+//
 // # Keys and Redis Cluster
 //
 // All keys of one call must hash to one Redis Cluster slot so that the Redis
@@ -91,8 +108,13 @@ type Request struct {
 	NonceTTL time.Duration
 	// Buckets are the rate limits this request is charged against.
 	Buckets []Bucket
-	// Now is the gateway's clock; it selects each bucket's window.
+	// Now is the gateway's clock; it selects each bucket's window and, on
+	// the first call after the store's memory began, becomes its epoch.
 	Now time.Time
+	// SignedAt is the request's signed timestamp; zero skips the epoch
+	// check (see "Empty restarts"). With it, the call's keys must carry a
+	// hash tag, which also places the epoch marker.
+	SignedAt time.Time
 }
 
 // BucketState is the state of one bucket after a call.
@@ -111,6 +133,10 @@ type Result struct {
 	// NonceReused reports that the nonce was already claimed; nothing was
 	// charged.
 	NonceReused bool
+	// BeforeEpoch reports that the request was signed before the store's
+	// memory began, so its nonce may have been claimed and forgotten; the
+	// nonce was not looked at and nothing was charged.
+	BeforeEpoch bool
 	// Buckets holds one state per Request.Buckets entry, in the same order.
 	Buckets []BucketState
 }
@@ -118,7 +144,7 @@ type Result struct {
 // Allowed reports whether the request may proceed: a fresh nonce and no
 // bucket exceeded.
 func (r Result) Allowed() bool {
-	if r.NonceReused {
+	if r.NonceReused || r.BeforeEpoch {
 		return false
 	}
 	for _, b := range r.Buckets {
@@ -174,6 +200,9 @@ type Store interface {
 	// package documentation. An error means nothing is known about the
 	// request; the gateway decides whether to fail open or closed.
 	Admit(ctx context.Context, req Request) (Result, error)
+	// Ping reports whether the store can admit requests now, for the
+	// gateway's readiness; it returns within ctx's deadline.
+	Ping(ctx context.Context) error
 	// Close releases the store's resources.
 	Close() error
 }
@@ -261,7 +290,7 @@ func (req *Request) check() (string, error) {
 	} else {
 		first = req.Buckets[0].Key
 	}
-	if keys == 1 {
+	if keys == 1 && req.SignedAt.IsZero() {
 		// A lone key is on one slot whatever its shape.
 		return slotPart(first), nil
 	}

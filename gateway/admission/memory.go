@@ -43,7 +43,10 @@ type Memory struct {
 	mask   uint64
 	seed   maphash.Seed
 	clock  clock.Clock
-	epoch  time.Time
+	start  time.Time
+	// epoch is the Unix second of the first call (0 before it): requests
+	// signed earlier may be replays of what an earlier process admitted.
+	epoch atomic.Int64
 
 	closed atomic.Bool
 	stop   chan struct{}
@@ -94,7 +97,7 @@ func NewMemory(cfg MemoryConfig) *Memory {
 		mask:   uint64(cfg.Shards - 1),
 		seed:   maphash.MakeSeed(),
 		clock:  cfg.Clock,
-		epoch:  cfg.Clock.Now(),
+		start:  cfg.Clock.Now(),
 		stop:   make(chan struct{}),
 		done:   make(chan struct{}),
 	}
@@ -108,7 +111,26 @@ func NewMemory(cfg MemoryConfig) *Memory {
 
 // now returns store time: nanoseconds since the store was made, so that
 // expiry survives wall-clock steps when the clock is monotonic.
-func (m *Memory) now() int64 { return int64(m.clock.Now().Sub(m.epoch)) }
+func (m *Memory) now() int64 { return int64(m.clock.Now().Sub(m.start)) }
+
+// Ping implements Store: a Memory store is ready until it is closed.
+func (m *Memory) Ping(context.Context) error {
+	if m.closed.Load() {
+		return ErrClosed
+	}
+	return nil
+}
+
+// beforeEpoch sets the epoch on the first call and reports whether a
+// request signed at signedAt predates it.
+func (m *Memory) beforeEpoch(now, signedAt time.Time) bool {
+	epoch := m.epoch.Load()
+	if epoch == 0 {
+		m.epoch.CompareAndSwap(0, now.Unix())
+		epoch = m.epoch.Load()
+	}
+	return !signedAt.IsZero() && signedAt.Unix() < epoch
+}
 
 // Admit implements Store.
 func (m *Memory) Admit(_ context.Context, req Request) (Result, error) {
@@ -121,11 +143,13 @@ func (m *Memory) Admit(_ context.Context, req Request) (Result, error) {
 	}
 	states := make([]BucketState, len(req.Buckets))
 	sh := &m.shards[maphash.String(m.seed, slot)&m.mask]
+	stale := m.beforeEpoch(req.Now, req.SignedAt)
 	now := m.now()
 
 	sh.mu.Lock()
 	reused := false
-	if req.NonceKey != "" {
+	// A stale request's nonce is not looked at: it is refused whatever it is.
+	if req.NonceKey != "" && !stale {
 		if exp, ok := sh.nonces[req.NonceKey]; ok && exp > now {
 			reused = true
 		} else {
@@ -139,7 +163,7 @@ func (m *Memory) Admit(_ context.Context, req Request) (Result, error) {
 		if c.expires <= now {
 			c = memCounter{}
 		}
-		if !reused {
+		if !reused && !stale {
 			if c.count == 0 {
 				c.expires = now + int64(counterTTL(req.Now, idx, b.Window))
 			}
@@ -150,7 +174,7 @@ func (m *Memory) Admit(_ context.Context, req Request) (Result, error) {
 	}
 	sh.mu.Unlock()
 
-	return Result{NonceReused: reused, Buckets: states}, nil
+	return Result{NonceReused: reused, BeforeEpoch: stale, Buckets: states}, nil
 }
 
 // Close stops the janitor. Later calls to Admit return ErrClosed.

@@ -44,6 +44,18 @@ func Run(t *testing.T, newStore func(t *testing.T) admission.Store) {
 	t.Run("ConcurrentNeverOverAdmits", func(t *testing.T) { testConcurrentBuckets(t, open(t)) })
 	t.Run("ConcurrentNonceClaimedOnce", func(t *testing.T) { testConcurrentNonce(t, open(t)) })
 	t.Run("InvalidRequests", func(t *testing.T) { testInvalid(t, open(t)) })
+	t.Run("Ping", func(t *testing.T) {
+		if err := open(t).Ping(context.Background()); err != nil {
+			t.Fatalf("Ping on a working store: %v", err)
+		}
+	})
+	t.Run("SignedBeforeEpochRefused", func(t *testing.T) { testBeforeEpoch(t, open(t)) })
+	t.Run("ReplayIntoEmptyStoreRefused", func(t *testing.T) {
+		before := open(t)
+		// A subtest, so that a shared backend gives it its own, empty,
+		// namespace.
+		t.Run("Restarted", func(t *testing.T) { testReplayAfterEmptyRestart(t, before, open(t)) })
+	})
 }
 
 // RunShared checks that stores made by newStore for the same test share their
@@ -414,6 +426,67 @@ func testInvalid(t *testing.T, s admission.Store) {
 	r := admit(t, s, admission.Request{NonceKey: nonce, NonceTTL: time.Minute, Buckets: []admission.Bucket{ok}, Now: base})
 	if !r.Allowed() {
 		t.Fatalf("a rejected request left state behind: %+v", r)
+	}
+}
+
+// testBeforeEpoch: the first call sets the store's epoch at its Now; a
+// request signed a second or more before it is refused without touching its
+// nonce or its buckets, one signed in the epoch's second or later is not.
+func testBeforeEpoch(t *testing.T, s admission.Store) {
+	acct, app := newID("acct"), newID("app")
+	bucket := admission.Bucket{Key: admission.AppBucketKey(acct, app), Limit: 5, Window: time.Minute}
+	epoch := base.Add(30*time.Second + 400*time.Millisecond)
+	signed := func(at time.Time, nonce string) admission.Request {
+		return admission.Request{NonceKey: admission.NonceKey(acct, app, nonce), NonceTTL: 3 * time.Minute,
+			Buckets: []admission.Bucket{bucket}, Now: epoch.Add(time.Second), SignedAt: at}
+	}
+	first := signed(epoch.Truncate(time.Second), newNonce())
+	first.Now = epoch
+	if r := admit(t, s, first); !r.Allowed() {
+		t.Fatalf("first call, signed in the epoch's second: %+v", r)
+	}
+	old := signed(epoch.Add(-time.Second), newNonce())
+	r := admit(t, s, old)
+	if !r.BeforeEpoch || r.NonceReused || r.Allowed() {
+		t.Fatalf("signed a second before the epoch: %+v, want BeforeEpoch", r)
+	}
+	wantRemaining(t, r, 4)
+	if r := admit(t, s, signed(epoch.Add(-time.Minute), newNonce())); !r.BeforeEpoch {
+		t.Fatalf("signed a minute before the epoch: %+v", r)
+	}
+	// The refused request claimed nothing: the same nonce, signed later,
+	// is fresh.
+	old.SignedAt = epoch
+	if r := admit(t, s, old); !r.Allowed() || r.BeforeEpoch {
+		t.Fatalf("nonce of a refused request: %+v", r)
+	}
+	wantRemaining(t, admit(t, s, signed(epoch.Add(time.Second), newNonce())), 2)
+	// Without a signed time there is nothing to check.
+	if r := admit(t, s, signed(time.Time{}, newNonce())); !r.Allowed() {
+		t.Fatalf("unsigned call: %+v", r)
+	}
+}
+
+// testReplayAfterEmptyRestart: a request admitted by a store is refused by
+// an empty store (a restarted Redis without its data, a new process) at a
+// later second, though the empty store never saw its nonce.
+func testReplayAfterEmptyRestart(t *testing.T, before, after admission.Store) {
+	acct, app := newID("acct"), newID("app")
+	signedAt := base.Add(10 * time.Second)
+	req := admission.Request{
+		NonceKey: admission.NonceKey(acct, app, newNonce()),
+		NonceTTL: 3 * time.Minute,
+		Buckets:  admission.Limits{}.Buckets(admission.Subject{AccountID: acct, AppID: app}),
+		Now:      signedAt.Add(200 * time.Millisecond),
+		SignedAt: signedAt,
+	}
+	if r := admit(t, before, req); !r.Allowed() {
+		t.Fatalf("original request: %+v", r)
+	}
+	req.Now = signedAt.Add(5 * time.Second)
+	r := admit(t, after, req)
+	if r.Allowed() || !r.BeforeEpoch {
+		t.Fatalf("replay into an empty store: %+v, want BeforeEpoch", r)
 	}
 }
 
