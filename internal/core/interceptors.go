@@ -226,13 +226,19 @@ func (ic *interceptors) validate(ctx context.Context, req any, info *grpc.UnaryS
 	if !ok {
 		return next(ctx, req)
 	}
+	bodyField, pathFields := "", map[string]bool(nil)
+	if m, found := ic.table.Method(info.FullMethod); found {
+		bodyField, pathFields = m.BodyField, m.PathFields
+	}
+	// Cheap checks first: list bounds stop an oversized request before
+	// protovalidate visits every item, and unstorable text never reaches a
+	// handler.
+	if err := checkBounds(msg, bodyField, pathFields); err != nil {
+		return nil, err
+	}
 	if err := ic.validator.Validate(msg); err != nil {
 		var verr *protovalidate.ValidationError
 		if errors.As(err, &verr) {
-			bodyField := ""
-			if m, found := ic.table.Method(info.FullMethod); found {
-				bodyField = m.BodyField
-			}
 			return nil, apierr.New(apierr.ValidationError, describeViolations(msg, verr, bodyField))
 		}
 		return nil, err
