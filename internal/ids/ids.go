@@ -8,12 +8,15 @@ import (
 	"encoding/base32"
 	"encoding/binary"
 	mrand "math/rand/v2"
+	"strings"
 	"time"
 )
 
 // Crockford-style lowercase alphabet without padding: ids stay URL-safe and
 // unambiguous when read aloud to support.
-var encoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)
+var encoding = base32.NewEncoding(alphabet).WithPadding(base32.NoPadding)
+
+const alphabet = "0123456789abcdefghjkmnpqrstvwxyz"
 
 // New returns prefix + "_" + 26 characters: 48 bits of milliseconds since the
 // Unix epoch followed by 80 random bits.
@@ -54,4 +57,49 @@ func Token(n int) string {
 		panic("ids: no randomness: " + err.Error())
 	}
 	return encoding.EncodeToString(b)
+}
+
+// idLen is the length of the part after the prefix: 128 bits in base32.
+const idLen = 26
+
+// Valid reports whether s is an id New(prefix) could have made: the
+// prefix, "_" and 26 characters of the alphabet. Anything else names no
+// resource, so callers answer NOT_FOUND without a query (issue 7: ids
+// holding NUL or invalid UTF-8 reached PostgreSQL and answered 500).
+func Valid(prefix, s string) bool {
+	rest, ok := strings.CutPrefix(s, prefix+"_")
+	if !ok || len(rest) != idLen {
+		return false
+	}
+	for i := 0; i < len(rest); i++ {
+		if strings.IndexByte(alphabet, rest[i]) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// maxPlausibleLen bounds Plausible ids; New's are 26 characters after the
+// prefix.
+const maxPlausibleLen = 64
+
+// Plausible reports whether s has the outline of an id with this prefix:
+// the prefix, "_" and 1 to 64 lowercase ASCII letters, digits or
+// underscores. It is the check for resources whose ids this package did not
+// necessarily make (orders are written by the seeds and by fixtures with
+// readable ids such as ord_rts_late): it refuses whatever no id has (other
+// prefixes, upper case, punctuation, NUL, invalid UTF-8) without insisting
+// on New's exact layout.
+func Plausible(prefix, s string) bool {
+	rest, ok := strings.CutPrefix(s, prefix+"_")
+	if !ok || len(rest) == 0 || len(rest) > maxPlausibleLen {
+		return false
+	}
+	for i := 0; i < len(rest); i++ {
+		c := rest[i]
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' {
+			return false
+		}
+	}
+	return true
 }
