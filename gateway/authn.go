@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"time"
@@ -32,6 +33,8 @@ func (e *rateLimitedError) Unwrap() error { return e.err }
 // signedHeaders are the signature headers of a request, checked for form.
 type signedHeaders struct {
 	clientID, timestamp, signature, nonce string
+	// signedAt is timestamp read, in Unix seconds.
+	signedAt int64
 }
 
 // authenticate verifies the signature and the route's policy and charges the
@@ -47,7 +50,7 @@ func (g *Gateway) authenticate(r *http.Request, body []byte, m *policy.Method, n
 	if err != nil {
 		return nil, err
 	}
-	p, err := g.admit(r, creds, m, sh.nonce, now, out)
+	p, err := g.admit(r, creds, m, sh, now, out)
 	if err != nil {
 		return nil, err
 	}
@@ -95,6 +98,7 @@ func (g *Gateway) readSignedHeaders(h http.Header, now time.Time) (signedHeaders
 	if !ok {
 		return sh, apierr.New(apierr.BadRequest, signing.HeaderTimestamp+" must be Unix epoch seconds")
 	}
+	sh.signedAt = sec
 	window := int64(g.window / time.Second)
 	if skew := now.Unix() - sec; skew > window || -skew > window {
 		return sh, apierr.Newf(apierr.TimestampExpired, "timestamp is outside the %d-second window of server time %d", window, now.Unix())
@@ -142,8 +146,10 @@ func (g *Gateway) verify(r *http.Request, body []byte, m *policy.Method, sh sign
 }
 
 // admit claims the nonce and charges the rate buckets in one call to the
-// admission store, and builds the principal with the buckets' state.
-func (g *Gateway) admit(r *http.Request, creds *appCredentials, m *policy.Method, nonce string, now time.Time, out http.Header) (*principal.Principal, error) {
+// admission store, and builds the principal with the buckets' state. The
+// store gets AdmissionTimeout: a Redis that does not answer fails the
+// request at once with 503 rather than holding it.
+func (g *Gateway) admit(r *http.Request, creds *appCredentials, m *policy.Method, sh signedHeaders, now time.Time, out http.Header) (*principal.Principal, error) {
 	buckets := g.cfg.Limits.Buckets(admission.Subject{
 		AccountID:        creds.accountID,
 		AppID:            creds.appID,
@@ -151,15 +157,21 @@ func (g *Gateway) admit(r *http.Request, creds *appCredentials, m *policy.Method
 		AccountPerMinute: creds.accountPerMinute,
 		Sandbox:          m.Policy.GetSandbox(),
 	})
-	res, err := g.cfg.Admission.Admit(r.Context(), admission.Request{
-		NonceKey: admission.NonceKey(creds.accountID, creds.appID, nonce),
+	ctx, cancel := context.WithTimeout(r.Context(), g.cfg.AdmissionTimeout)
+	res, err := g.cfg.Admission.Admit(ctx, admission.Request{
+		NonceKey: admission.NonceKey(creds.accountID, creds.appID, sh.nonce),
 		NonceTTL: 2 * g.window,
 		Buckets:  buckets,
 		Now:      now,
+		SignedAt: time.Unix(sh.signedAt, 0),
 	})
+	cancel()
 	if err != nil {
 		g.log.Error("admission store failed", zap.Error(err))
 		return nil, apierr.New(apierr.ServiceUnavailable, "the platform cannot admit requests right now; retry with backoff")
+	}
+	if res.BeforeEpoch {
+		return nil, apierr.New(apierr.TimestampExpired, "the timestamp predates a restart of the platform's replay protection; sign the request again with the current time")
 	}
 	if res.NonceReused {
 		return nil, apierr.New(apierr.NonceReused, "this nonce was already used inside the freshness window")

@@ -44,8 +44,9 @@ type Config struct {
 	// Core is a connection to the core tier; the gateway adds the internal
 	// credential to every call itself.
 	Core *grpc.ClientConn
-	// InternalToken is the bearer credential core requires.
-	InternalToken string
+	// GatewayToken is the gateway's credential on core's port (Core
+	// carries it on every call; this is checked at start).
+	GatewayToken string
 	// TimestampWindow is the freshness window (30 s to 300 s; default 90 s).
 	TimestampWindow time.Duration
 	// Admission claims nonces and charges rate buckets (Redis or memory).
@@ -61,9 +62,20 @@ type Config struct {
 	CredentialTTL time.Duration
 	// RequestTimeout bounds each call to core (default 10 s).
 	RequestTimeout time.Duration
-	Clock          clock.Clock
-	Logger         *zap.Logger
-	Metrics        *Metrics
+	// CredentialTimeout bounds a credential lookup in core (default 2 s).
+	// The lookup is shared by every request of the app waiting for it, so
+	// it runs under this deadline alone, not under any one request's.
+	CredentialTimeout time.Duration
+	// AdmissionTimeout bounds the admission store's call (default 300 ms):
+	// when Redis does not answer within it the request gets 503
+	// SERVICE_UNAVAILABLE instead of waiting for a dead connection to be
+	// noticed.
+	AdmissionTimeout time.Duration
+	// ReadyTimeout bounds each dependency check of Ready (default 1 s).
+	ReadyTimeout time.Duration
+	Clock        clock.Clock
+	Logger       *zap.Logger
+	Metrics      *Metrics
 }
 
 // Validate reports configuration mistakes.
@@ -75,8 +87,8 @@ func (c *Config) Validate() error {
 	if c.Core == nil {
 		errs = append(errs, errors.New("gateway: a core connection is required"))
 	}
-	if len(c.InternalToken) < 16 {
-		errs = append(errs, errors.New("gateway: the internal token must be at least 16 characters"))
+	if len(c.GatewayToken) < 16 {
+		errs = append(errs, errors.New("gateway: the gateway token must be at least 16 characters"))
 	}
 	if c.TimestampWindow != 0 && (c.TimestampWindow < MinTimestampWindow || c.TimestampWindow > MaxTimestampWindow) {
 		errs = append(errs, fmt.Errorf("gateway: the timestamp window must be between %s and %s", MinTimestampWindow, MaxTimestampWindow))
@@ -90,6 +102,9 @@ func (c *Config) Validate() error {
 	if err := c.IPLimit.Validate(); err != nil {
 		errs = append(errs, err)
 	}
+	if c.RequestTimeout < 0 || c.CredentialTimeout < 0 || c.AdmissionTimeout < 0 || c.ReadyTimeout < 0 {
+		errs = append(errs, errors.New("gateway: timeouts must not be negative"))
+	}
 	return errors.Join(errs...)
 }
 
@@ -102,6 +117,15 @@ func (c *Config) setDefaults() {
 	}
 	if c.RequestTimeout == 0 {
 		c.RequestTimeout = 10 * time.Second
+	}
+	if c.CredentialTimeout == 0 {
+		c.CredentialTimeout = 2 * time.Second
+	}
+	if c.AdmissionTimeout == 0 {
+		c.AdmissionTimeout = 300 * time.Millisecond
+	}
+	if c.ReadyTimeout == 0 {
+		c.ReadyTimeout = time.Second
 	}
 	if c.Clock == nil {
 		c.Clock = clock.System{}

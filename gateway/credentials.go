@@ -28,26 +28,34 @@ type appCredentials struct {
 // for one client id share a single fetch, and unknown ids are remembered for
 // a shorter time so a flood of made-up ids does not reach core each time.
 type credentialCache struct {
-	client credentialsv1.CredentialServiceClient
-	ttl    time.Duration
-	negTTL time.Duration
+	client  credentialsv1.CredentialServiceClient
+	ttl     time.Duration
+	negTTL  time.Duration
+	timeout time.Duration
 	// entries hold nil for an unknown client id (a negative entry).
 	entries *ttlcache.Cache[*appCredentials]
 	group   singleflight.Group
 }
 
-func newCredentialCache(client credentialsv1.CredentialServiceClient, ttl time.Duration) *credentialCache {
-	return &credentialCache{client: client, ttl: ttl, negTTL: 5 * time.Second, entries: ttlcache.New[*appCredentials](100_000)}
+func newCredentialCache(client credentialsv1.CredentialServiceClient, ttl, timeout time.Duration) *credentialCache {
+	return &credentialCache{client: client, ttl: ttl, negTTL: 5 * time.Second, timeout: timeout, entries: ttlcache.New[*appCredentials](100_000)}
 }
 
 // get returns the app's credentials, nil for an unknown client id, or an
-// error when core could not answer.
+// error when core could not answer within the lookup's deadline or ctx
+// ended first.
 func (c *credentialCache) get(ctx context.Context, clientID string, now time.Time) (*appCredentials, error) {
 	if creds, ok := c.entries.Get(clientID, now); ok {
 		return creds, nil
 	}
-	v, err, _ := c.group.Do(clientID, func() (any, error) {
-		creds, err := c.fetch(ctx, clientID)
+	ch := c.group.DoChan(clientID, func() (any, error) {
+		// Every request of the app that misses meanwhile waits for this
+		// one fetch, so it must not end with the request that started it
+		// (a client that hangs up would fail the others) nor run without
+		// a deadline (a frozen core would hold them all).
+		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.timeout)
+		defer cancel()
+		creds, err := c.fetch(fctx, clientID)
 		if err != nil {
 			return nil, err
 		}
@@ -58,11 +66,16 @@ func (c *credentialCache) get(ctx context.Context, clientID string, now time.Tim
 		c.entries.Put(clientID, creds, now.Add(ttl))
 		return creds, nil
 	})
-	if err != nil {
-		return nil, err
+	select {
+	case res := <-ch:
+		if res.Err != nil {
+			return nil, res.Err
+		}
+		creds, _ := res.Val.(*appCredentials)
+		return creds, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
-	creds, _ := v.(*appCredentials)
-	return creds, nil
 }
 
 func (c *credentialCache) fetch(ctx context.Context, clientID string) (*appCredentials, error) {

@@ -85,7 +85,7 @@ func New(cfg Config) (*Gateway, error) {
 		clock:     cfg.Clock,
 		window:    cfg.TimestampWindow,
 		table:     table,
-		creds:     newCredentialCache(credentialsv1.NewCredentialServiceClient(cfg.Core), cfg.CredentialTTL),
+		creds:     newCredentialCache(credentialsv1.NewCredentialServiceClient(cfg.Core), cfg.CredentialTTL, cfg.CredentialTimeout),
 		ipLimiter: ipl,
 		queries:   map[string]queryShape{},
 	}

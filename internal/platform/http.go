@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -14,27 +15,89 @@ import (
 )
 
 // NewHTTPServer returns an http.Server with the platform's timeouts: slow
-// clients cannot hold connections open, and headers are bounded.
+// clients cannot hold connections open, and headers are bounded. "OPTIONS *"
+// goes to h like every other request instead of net/http's built-in answer,
+// so that on the partner port it gets the gateway's envelope too.
 func NewHTTPServer(h http.Handler) *http.Server {
 	return &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
+		Handler:                      h,
+		DisableGeneralOptionsHandler: true,
+		ReadHeaderTimeout:            5 * time.Second,
+		ReadTimeout:                  30 * time.Second,
+		WriteTimeout:                 30 * time.Second,
+		IdleTimeout:                  120 * time.Second,
+		MaxHeaderBytes:               64 << 10,
 	}
 }
 
 // ServeUntilDone serves srv on lis until ctx ends, then shuts down
 // gracefully within grace: in-flight requests finish, new ones are refused.
 func ServeUntilDone(ctx context.Context, srv *http.Server, lis net.Listener, grace time.Duration) error {
+	return ServeDraining(ctx, srv, lis, nil, 0, grace)
+}
+
+// Drain is the state of a server that has been told to stop and is still
+// serving: its readiness fails (the load balancer stops sending it new
+// connections) and every answer closes its connection (a keep-alive client
+// opens its next one elsewhere), so that when the server finally stops no
+// client is caught sending on a connection as it is closed. The zero Drain
+// is not draining.
+type Drain struct{ on atomic.Bool }
+
+// Begin starts draining; it cannot be undone.
+func (d *Drain) Begin() { d.on.Store(true) }
+
+// Draining reports whether Begin was called.
+func (d *Drain) Draining() bool { return d.on.Load() }
+
+// Handler wraps h: while draining, answers carry "Connection: close", which
+// makes net/http close the connection once the answer is written.
+func (d *Drain) Handler(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if d.on.Load() {
+			w.Header().Set("Connection", "close")
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// Ready wraps a readiness check (nil: always ready) so that it fails while
+// draining.
+func (d *Drain) Ready(check func(context.Context) error) func(context.Context) error {
+	return func(ctx context.Context) error {
+		if d.on.Load() {
+			return errDraining
+		}
+		if check == nil {
+			return nil
+		}
+		return check(ctx)
+	}
+}
+
+var errDraining = errors.New("draining: the server is stopping")
+
+// ServeDraining serves srv on lis until ctx ends. Then, with a Drain, it
+// begins draining and keeps serving for delay (srv's handler and readiness
+// must be wrapped by d), and finally shuts down within grace: in-flight
+// requests finish, new connections are refused.
+func ServeDraining(ctx context.Context, srv *http.Server, lis net.Listener, d *Drain, delay, grace time.Duration) error {
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(lis) }()
 	select {
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
+	}
+	if d != nil {
+		d.Begin()
+		t := time.NewTimer(delay)
+		select {
+		case <-t.C:
+		case err := <-errc:
+			t.Stop()
+			return err
+		}
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
