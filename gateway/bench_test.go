@@ -95,7 +95,7 @@ func stubGateway(tb testing.TB) (*gateway.Gateway, *sdk.Client, *stubCore) {
 	tb.Cleanup(func() { _ = conn.Close() })
 	store := admission.NewMemory(admission.MemoryConfig{})
 	tb.Cleanup(func() { _ = store.Close() })
-	gw, err := gateway.New(gateway.Config{Environment: gateway.EnvSandbox, Core: conn, InternalToken: "bench-internal-token", Admission: store,
+	gw, err := gateway.New(gateway.Config{Environment: gateway.EnvSandbox, Core: conn, GatewayToken: "bench-internal-token", Admission: store,
 		Limits: admission.Limits{AppPerMinute: 1 << 40, AccountPerMinute: 1 << 40}, IPLimit: iplimit.Config{RatePerMinute: 1 << 30, Burst: 1 << 20}})
 	if err != nil {
 		tb.Fatal(err)

@@ -688,7 +688,7 @@ func serverEnv(dsn, logLevel string) []string {
 		"MP_DATABASE_URL="+dsn,
 		"MP_DB_DRIVER=postgres",
 		"MP_SECRET_KEY="+base64.StdEncoding.EncodeToString(key),
-		"MP_INTERNAL_TOKEN=mploadtest-"+randomHex(16),
+		"MP_GATEWAY_TOKEN=mploadtest-"+randomHex(16),
 		"MP_LOG_LEVEL="+logLevel,
 		"MP_LOG_FORMAT=json",
 	)

@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/mallplatform/partnerapi/internal/clock"
+	"github.com/mallplatform/partnerapi/internal/core"
 	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/sandboxseed"
 	"github.com/mallplatform/partnerapi/services/auth"
@@ -27,8 +29,14 @@ commands (each prints JSON; secrets and tokens are shown once):
   activate-app      --app ID
   seed-sandbox      --credentials-file F [--base-url U] [--grpc-address A]
                     (fills an empty sandbox database like the dev role does and writes its credentials)
+  create-internal-caller  --name N [--services mp.orders.v1.OrdersService,...]
+                    (a platform team's token for core's gRPC port; without --services it reaches
+                    every service open to internal callers, never the gateway's own)
+  revoke-internal-caller  --id ID   (core refuses the token within 5 s)
+  list-internal-callers
 
-common flags: --database-url ($MP_DATABASE_URL), --db-driver postgres|sqlite ($MP_DB_DRIVER), --secret-key ($MP_SECRET_KEY)
+common flags: --database-url ($MP_DATABASE_URL), --db-driver postgres|sqlite ($MP_DB_DRIVER), --secret-key ($MP_SECRET_KEY;
+not needed by the internal-caller commands)
 `
 
 func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -39,7 +47,7 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cmd, rest := args[0], args[1:]
 	var dsn, driver, secretKey, name, email, account, environment, scopes, shopName, appID, sellerID, redirects string
 	var rateLimit int
-	var credsFile, baseURL, grpcAddress string
+	var credsFile, baseURL, grpcAddress, callerID, services string
 	var grace time.Duration
 	fs := newFlagSet("admin "+cmd, stderr)
 	fs.str(&dsn, "database-url", "MP_DATABASE_URL", "", "database URL (PostgreSQL) or file (SQLite)")
@@ -59,8 +67,15 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&credsFile, "credentials-file", "", "where seed-sandbox writes the credentials")
 	fs.StringVar(&baseURL, "base-url", "http://127.0.0.1:8080", "base URL recorded in the credentials")
 	fs.StringVar(&grpcAddress, "grpc-address", "127.0.0.1:9090", "gRPC address recorded in the credentials")
+	fs.StringVar(&callerID, "id", "", "internal caller id")
+	fs.StringVar(&services, "services", "", "comma-separated gRPC services an internal caller may reach (empty: all open to internal callers)")
 	if err := fs.Parse(rest); err != nil {
 		return err
+	}
+	if secretKey == "" && (strings.HasSuffix(cmd, "-internal-caller") || cmd == "list-internal-callers") {
+		// These commands seal nothing: a throwaway key lets operators run
+		// them without holding the key that seals app secrets.
+		secretKey = auth.NewKey()
 	}
 	d, err := db.Open(ctx, db.Config{Driver: driver, DSN: dsn})
 	if err != nil {
@@ -136,6 +151,32 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		out = map[string]any{"credentials_file": credsFile, "sellers": len(creds.Sellers), "apps": len(creds.Apps)}
+	case "create-internal-caller":
+		names := splitList(services)
+		if err := checkInternalServices(names); err != nil {
+			return err
+		}
+		c, err := svc.CreateInternalCaller(ctx, auth.NewInternalCaller{Name: name, Services: names})
+		if err != nil {
+			return err
+		}
+		out = internalCallerJSON(c.Caller, c.Token)
+	case "revoke-internal-caller":
+		c, err := svc.RevokeInternalCaller(ctx, callerID)
+		if err != nil {
+			return err
+		}
+		out = internalCallerJSON(c, "")
+	case "list-internal-callers":
+		cs, err := svc.ListInternalCallers(ctx)
+		if err != nil {
+			return err
+		}
+		list := make([]map[string]any, len(cs))
+		for i, c := range cs {
+			list[i] = internalCallerJSON(c, "")
+		}
+		out = list
 	default:
 		fmt.Fprint(stderr, adminUsage)
 		return errors.New("unknown admin command " + cmd)
@@ -153,4 +194,30 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// checkInternalServices refuses a service internal callers may not reach
+// (or that does not exist), naming those they may.
+func checkInternalServices(names []string) error {
+	if len(names) == 0 {
+		return nil
+	}
+	open, err := core.InternalServices()
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		if !slices.Contains(open, n) {
+			return fmt.Errorf("%q is not a service internal callers may reach; these are: %s", n, strings.Join(open, ", "))
+		}
+	}
+	return nil
+}
+
+func internalCallerJSON(c *auth.InternalCaller, token string) map[string]any {
+	m := map[string]any{"caller_id": c.ID, "name": c.Name, "services": c.Services, "created_at": c.CreatedAt, "revoked_at": c.RevokedAt}
+	if token != "" {
+		m["token"] = token
+	}
+	return m
 }

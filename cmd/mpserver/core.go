@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"go.uber.org/zap"
@@ -12,19 +14,25 @@ import (
 	"github.com/mallplatform/partnerapi/internal/core"
 	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/platform"
+	"github.com/mallplatform/partnerapi/internal/tlsfiles"
 )
 
 type coreFlags struct {
-	grpcAddr, metricsAddr, databaseURL, internalToken, secretKey string
-	maxConns                                                     int
-	log                                                          logFlags
+	grpcAddr, metricsAddr, databaseURL, gatewayToken, secretKey string
+	tlsCert, tlsKey, clientCA, gatewayCertName                  string
+	maxConns                                                    int
+	log                                                         logFlags
 }
 
 func (c *coreFlags) register(f *flagSet) {
 	f.str(&c.grpcAddr, "grpc-addr", "MP_GRPC_ADDR", ":9090", "address of the internal gRPC listener")
 	f.str(&c.metricsAddr, "metrics-addr", "MP_METRICS_ADDR", ":9091", "address of the internal /metrics, /healthz and /readyz listener")
 	f.str(&c.databaseURL, "database-url", "MP_DATABASE_URL", "", "PostgreSQL URL")
-	f.str(&c.internalToken, "internal-token", "MP_INTERNAL_TOKEN", "", "bearer credential every caller must present (at least 16 characters)")
+	f.str(&c.gatewayToken, "gateway-token", "MP_GATEWAY_TOKEN", "", "the gateway's bearer credential (at least 16 characters); internal callers get their own with admin create-internal-caller")
+	f.str(&c.tlsCert, "grpc-tls-cert", "MP_GRPC_TLS_CERT", "", "PEM certificate of the gRPC listener (with the key: TLS; empty: plaintext)")
+	f.str(&c.tlsKey, "grpc-tls-key", "MP_GRPC_TLS_KEY", "", "PEM private key of the gRPC listener")
+	f.str(&c.clientCA, "grpc-client-ca", "MP_GRPC_CLIENT_CA", "", "PEM CA bundle: every caller must present a client certificate it signed (mutual TLS)")
+	f.str(&c.gatewayCertName, "grpc-gateway-cert-name", "MP_GRPC_GATEWAY_CERT_NAME", "", "with mutual TLS: the gateway token counts only from a client certificate with this DNS name or common name")
 	f.str(&c.secretKey, "secret-key", "MP_SECRET_KEY", "", "base64 32-byte key that seals app secrets at rest")
 	f.integer(&c.maxConns, "db-max-conns", "MP_DB_MAX_CONNS", 0, "PostgreSQL pool size (0: pgx default)")
 	c.log.register(f)
@@ -37,11 +45,21 @@ func runCore(ctx context.Context, args []string, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if err := refuseRetiredToken(); err != nil {
+		return err
+	}
+	serverTLS, err := tlsfiles.Server(cf.tlsCert, cf.tlsKey, cf.clientCA)
+	if err != nil {
+		return err
+	}
 	log, err := cf.log.logger()
 	if err != nil {
 		return err
 	}
 	defer func() { _ = log.Sync() }()
+	if serverTLS == nil {
+		log.Warn("the gRPC port serves plaintext: set MP_GRPC_TLS_CERT and MP_GRPC_TLS_KEY unless a mesh encrypts the link")
+	}
 	d, err := db.Open(ctx, db.Config{Driver: db.DriverPostgres, DSN: cf.databaseURL, MaxOpenConns: cf.maxConns})
 	if err != nil {
 		return err
@@ -56,12 +74,22 @@ func runCore(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	reg := platform.NewRegistry()
 	c, err := platform.NewCore(platform.CoreConfig{
-		DB: d, InternalToken: cf.internalToken, SecretKey: cf.secretKey, Logger: log, Metrics: core.NewMetrics(reg),
+		DB: d, GatewayToken: cf.gatewayToken, TLS: serverTLS, GatewayCertName: cf.gatewayCertName, SecretKey: cf.secretKey, Logger: log, Metrics: core.NewMetrics(reg),
 	})
 	if err != nil {
 		return err
 	}
 	return serveCore(ctx, log, c.Server, cf.grpcAddr, cf.metricsAddr, platform.MetricsHandler(reg, func(ctx context.Context) error { return d.SQL.PingContext(ctx) }))
+}
+
+// refuseRetiredToken stops a tier configured the old way. MP_INTERNAL_TOKEN
+// was one token shared by the gateway and internal teams; reading it as the
+// gateway's would hand the gateway's rights to everyone who held it.
+func refuseRetiredToken() error {
+	if _, set := os.LookupEnv("MP_INTERNAL_TOKEN"); set {
+		return errors.New("MP_INTERNAL_TOKEN is no longer read: it was shared with internal teams. Unset it, give core and gateway a fresh MP_GATEWAY_TOKEN, and issue internal callers their own tokens (mpserver admin create-internal-caller)")
+	}
+	return nil
 }
 
 // serveCore serves gRPC (and the internal HTTP port) until ctx ends, then

@@ -67,10 +67,10 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 
 	// One process, but the tiers still talk over a real gRPC listener with
-	// the internal credential, exactly as when deployed apart.
-	internalToken := ids.Token(24)
+	// the gateway's credential, exactly as when deployed apart.
+	gatewayToken := ids.Token(24)
 	reg := platform.NewRegistry()
-	c, err := platform.NewCore(platform.CoreConfig{DB: d, InternalToken: internalToken, SecretKey: secretKey, Clock: clock.System{}, Logger: log.Named("core"), Metrics: core.NewMetrics(reg)})
+	c, err := platform.NewCore(platform.CoreConfig{DB: d, GatewayToken: gatewayToken, SecretKey: secretKey, Clock: clock.System{}, Logger: log.Named("core"), Metrics: core.NewMetrics(reg)})
 	if err != nil {
 		return err
 	}
@@ -97,7 +97,7 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		defer cancel()
 		c.Server.Shutdown(sctx)
 	}()
-	conn, err := platform.DialCore(grpcLis.Addr().String(), internalToken)
+	conn, err := platform.DialCore(grpcLis.Addr().String(), gatewayToken)
 	if err != nil {
 		return err
 	}
@@ -105,7 +105,7 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	store := admission.NewMemory(admission.MemoryConfig{})
 	defer store.Close()
 	gw, err := gateway.New(gateway.Config{
-		Environment: gateway.EnvSandbox, Core: conn, InternalToken: internalToken, Admission: store,
+		Environment: gateway.EnvSandbox, Core: conn, GatewayToken: gatewayToken, Admission: store,
 		Logger: log.Named("gateway"), Metrics: gateway.NewMetrics(reg),
 	})
 	if err != nil {

@@ -37,7 +37,7 @@ func TestEndToEnd(t *testing.T) {
 	secretKey := auth.NewKey()
 	token := "e2e-internal-token-" + fmt.Sprint(time.Now().UnixNano())
 	env := append(os.Environ(),
-		"MP_DATABASE_URL="+dsn, "MP_SECRET_KEY="+secretKey, "MP_INTERNAL_TOKEN="+token, "MP_DB_DRIVER=postgres", "MP_LOG_LEVEL=warn")
+		"MP_DATABASE_URL="+dsn, "MP_SECRET_KEY="+secretKey, "MP_GATEWAY_TOKEN="+token, "MP_DB_DRIVER=postgres", "MP_LOG_LEVEL=warn")
 	runOnce(t, bin, env, "migrate")
 	grpcAddr, coreMetrics, httpAddr, gwMetrics := freeAddr(t), freeAddr(t), freeAddr(t), freeAddr(t)
 	credsPath := filepath.Join(dir, "credentials.json")

@@ -12,26 +12,33 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
+	"google.golang.org/grpc"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
 	"github.com/mallplatform/partnerapi/gateway"
 	"github.com/mallplatform/partnerapi/gateway/admission"
 	"github.com/mallplatform/partnerapi/gateway/iplimit"
 	"github.com/mallplatform/partnerapi/internal/platform"
+	"github.com/mallplatform/partnerapi/internal/tlsfiles"
 )
 
 type gatewayFlags struct {
-	httpAddr, metricsAddr, coreAddr, internalToken, environment, redisAddr, trustedProxies string
-	window                                                                                 time.Duration
-	ipRate, appRate, accountRate, sandboxRate                                              int
-	log                                                                                    logFlags
+	httpAddr, metricsAddr, coreAddr, gatewayToken, environment, redisAddr, trustedProxies string
+	coreTLSCA, coreTLSCert, coreTLSKey, coreTLSServerName                                 string
+	window                                                                                time.Duration
+	ipRate, appRate, accountRate, sandboxRate                                             int
+	log                                                                                   logFlags
 }
 
 func (g *gatewayFlags) register(f *flagSet) {
 	f.str(&g.httpAddr, "http-addr", "MP_HTTP_ADDR", ":8080", "address of the partner-facing HTTP listener")
 	f.str(&g.metricsAddr, "metrics-addr", "MP_METRICS_ADDR", ":8081", "address of the internal /metrics, /healthz and /readyz listener")
 	f.str(&g.coreAddr, "core-addr", "MP_CORE_ADDR", "127.0.0.1:9090", "gRPC target of the core tier (e.g. dns:///core:9090)")
-	f.str(&g.internalToken, "internal-token", "MP_INTERNAL_TOKEN", "", "bearer credential core requires (at least 16 characters)")
+	f.str(&g.gatewayToken, "gateway-token", "MP_GATEWAY_TOKEN", "", "the gateway's bearer credential on core's port (at least 16 characters)")
+	f.str(&g.coreTLSCA, "core-tls-ca", "MP_CORE_TLS_CA", "", "PEM CA bundle verifying core's certificate (set: TLS to core; empty: plaintext)")
+	f.str(&g.coreTLSCert, "core-tls-cert", "MP_CORE_TLS_CERT", "", "PEM client certificate presented to core (mutual TLS)")
+	f.str(&g.coreTLSKey, "core-tls-key", "MP_CORE_TLS_KEY", "", "PEM private key of the client certificate")
+	f.str(&g.coreTLSServerName, "core-tls-server-name", "MP_CORE_TLS_SERVER_NAME", "", "name checked in core's certificate (default: the host of --core-addr)")
 	f.str(&g.environment, "environment", "MP_ENVIRONMENT", gateway.EnvSandbox, "credential kind this deployment accepts: sandbox or production")
 	f.str(&g.redisAddr, "redis-addr", "MP_REDIS_ADDR", "", "Redis for nonces and rate buckets shared by gateway replicas (empty: in memory, single replica only)")
 	f.str(&g.trustedProxies, "trusted-proxies", "MP_TRUSTED_PROXIES", "", "comma-separated CIDRs of load balancers whose X-Forwarded-For is trusted")
@@ -55,7 +62,18 @@ func runGateway(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 	defer func() { _ = log.Sync() }()
-	conn, err := platform.DialCore(gf.coreAddr, gf.internalToken)
+	if err := refuseRetiredToken(); err != nil {
+		return err
+	}
+	coreTLS, err := tlsfiles.Client(gf.coreTLSCA, gf.coreTLSCert, gf.coreTLSKey, gf.coreTLSServerName)
+	if err != nil {
+		return err
+	}
+	var dialTLS []grpc.DialOption
+	if coreTLS != nil {
+		dialTLS = append(dialTLS, platform.CoreTLS(coreTLS))
+	}
+	conn, err := platform.DialCore(gf.coreAddr, gf.gatewayToken, dialTLS...)
 	if err != nil {
 		return err
 	}
@@ -73,7 +91,7 @@ func runGateway(ctx context.Context, args []string, stderr io.Writer) error {
 	gw, err := gateway.New(gateway.Config{
 		Environment:     gf.environment,
 		Core:            conn,
-		InternalToken:   gf.internalToken,
+		GatewayToken:    gf.gatewayToken,
 		TimestampWindow: gf.window,
 		Admission:       store,
 		TrustedProxies:  proxies,

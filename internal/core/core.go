@@ -6,6 +6,8 @@ package core
 
 import (
 	"context"
+	"crypto/sha256"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -14,10 +16,10 @@ import (
 	"buf.build/go/protovalidate"
 	"go.uber.org/zap"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/keepalive"
-	"google.golang.org/grpc/reflection"
 
 	"github.com/mallplatform/partnerapi/internal/grpccodec"
 	"github.com/mallplatform/partnerapi/internal/policy"
@@ -35,10 +37,22 @@ type Registrar func(s grpc.ServiceRegistrar)
 
 // Config configures the core tier's gRPC server.
 type Config struct {
-	// InternalToken is the bearer credential every caller (the gateway,
-	// internal platform teams) must present.
-	InternalToken string
-	Logger        *zap.Logger
+	// GatewayToken is the gateway's bearer credential. It is the one
+	// credential that may send a partner principal in metadata and call
+	// the gateway-only services (app secrets).
+	GatewayToken string
+	// InternalCallers resolves internal callers' tokens (nil: none are
+	// accepted).
+	InternalCallers InternalCallerVerifier
+	// TLS, when set, is the listener's TLS configuration (tlsfiles.Server);
+	// nil serves plaintext.
+	TLS *tls.Config
+	// GatewayCertName, when set, is the name the gateway's verified client
+	// certificate must carry for the gateway token to count: a stolen token
+	// is useless without the gateway's key. It needs TLS with client
+	// certificates required.
+	GatewayCertName string
+	Logger          *zap.Logger
 	// Services registers the domain services.
 	Services []Registrar
 	// Sellers verifies seller tokens for methods whose policy requires one.
@@ -62,8 +76,11 @@ const DefaultStreamWorkers = 64
 // Validate reports configuration mistakes.
 func (c *Config) Validate() error {
 	var errs []error
-	if len(c.InternalToken) < 16 {
-		errs = append(errs, errors.New("core: the internal token must be at least 16 characters"))
+	if len(c.GatewayToken) < 16 {
+		errs = append(errs, errors.New("core: the gateway token must be at least 16 characters"))
+	}
+	if c.GatewayCertName != "" && (c.TLS == nil || c.TLS.ClientAuth != tls.RequireAndVerifyClientCert) {
+		errs = append(errs, errors.New("core: a gateway certificate name needs TLS with client certificates required"))
 	}
 	if c.Sellers == nil {
 		errs = append(errs, errors.New("core: a seller token verifier is required"))
@@ -103,32 +120,44 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("core: validator: %w", err)
 	}
+	acc := newAccess(table)
+	ids := &identity{
+		gatewayDigest:   sha256.Sum256([]byte(cfg.GatewayToken)),
+		gatewayCertName: cfg.GatewayCertName,
+		internal:        cfg.InternalCallers,
+		access:          acc,
+	}
 	chain := &interceptors{
 		log:       cfg.Logger,
-		token:     []byte(cfg.InternalToken),
+		id:        ids,
 		table:     table,
 		sellers:   cfg.Sellers,
 		validator: validator,
 		metrics:   cfg.Metrics,
 	}
-	gs := grpc.NewServer(
+	opts := []grpc.ServerOption{
 		grpc.ChainUnaryInterceptor(chain.unary()...),
+		grpc.ChainStreamInterceptor(chain.stream()...),
 		grpc.MaxRecvMsgSize(cfg.MaxRecvBytes),
 		grpc.ForceServerCodecV2(grpccodec.New()),
 		// A pool of stream workers instead of a goroutine per call saves
 		// growing a fresh stack for every call.
 		grpc.NumStreamWorkers(uint32(cfg.StreamWorkers)),
 		// Fixed flow-control windows turn off bandwidth-estimation pings.
-		grpc.InitialWindowSize(1<<20),
-		grpc.InitialConnWindowSize(4<<20),
+		grpc.InitialWindowSize(1 << 20),
+		grpc.InitialConnWindowSize(4 << 20),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 10 * time.Second, PermitWithoutStream: true}),
-	)
+	}
+	if cfg.TLS != nil {
+		opts = append(opts, grpc.Creds(credentials.NewTLS(cfg.TLS)))
+	}
+	gs := grpc.NewServer(opts...)
 	for _, register := range cfg.Services {
 		register(gs)
 	}
 	hs := health.NewServer()
 	healthpb.RegisterHealthServer(gs, hs)
-	reflection.Register(gs)
+	acc.registerReflection(gs)
 	for name := range gs.GetServiceInfo() {
 		hs.SetServingStatus(name, healthpb.HealthCheckResponse_SERVING)
 	}

@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"crypto/subtle"
 	"errors"
 	"runtime/debug"
 	"strings"
@@ -23,7 +22,7 @@ import (
 
 type interceptors struct {
 	log       *zap.Logger
-	token     []byte
+	id        *identity
 	table     *policy.Table
 	sellers   SellerTokenVerifier
 	validator protovalidate.Validator
@@ -33,7 +32,7 @@ type interceptors struct {
 // unary is the whole chain, outermost first:
 //
 //	recovery → request id → logging → metrics → error conversion →
-//	internal credential + principal → seller token + scope → validation
+//	caller credential + policy + principal → seller token + scope → validation
 //
 // Error conversion sits outside authentication so that every failure, not
 // only the handler's, leaves as a status with the platform's ErrorInfo;
@@ -67,6 +66,8 @@ func (ic *interceptors) recovery(ctx context.Context, req any, info *grpc.UnaryS
 type call struct {
 	requestID string
 	md        metadata.MD
+	// caller is set by authenticate (the log line names it).
+	caller Caller
 }
 
 type callKey struct{}
@@ -119,6 +120,9 @@ func (ic *interceptors) logging(ctx context.Context, req any, info *grpc.UnarySe
 		if err != nil {
 			fields = append(fields, zap.String("reason", apierr.Name(reason)))
 		}
+		if caller := callOf(ctx).caller.String(); caller != "" {
+			fields = append(fields, zap.String("caller", caller))
+		}
 		ce.Write(fields...)
 	}
 	return resp, err
@@ -147,34 +151,32 @@ func (ic *interceptors) convertErrors(ctx context.Context, req any, info *grpc.U
 	return nil, apierr.ToStatus(err).Err()
 }
 
-// exempt methods answer without the internal credential: load balancers
-// probe health without secrets.
+// exempt methods answer without a caller credential: load balancers
+// probe health without secrets. Every other method, streaming ones and
+// reflection included, needs one.
 func exempt(fullMethod string) bool {
 	return strings.HasPrefix(fullMethod, "/grpc.health.v1.Health/")
 }
 
+// authenticate names the caller (the gateway or an internal caller: see
+// identity.identify) and applies its service's caller policy; only the
+// gateway's partner principal reaches the context.
 func (ic *interceptors) authenticate(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
 	if exempt(info.FullMethod) {
 		return next(ctx, req)
 	}
-	md := callOf(ctx).md
-	if !ic.credentialOK(md) {
-		return nil, apierr.New(apierr.Unauthorized, "missing or invalid internal credential")
+	c := callOf(ctx)
+	caller, err := ic.id.identify(ctx, info.FullMethod, c.md)
+	if err != nil {
+		return nil, err
 	}
-	if p, ok := principal.FromMetadata(md); ok {
-		ctx = principal.NewContext(ctx, p)
-	}
-	return next(ctx, req)
-}
-
-func (ic *interceptors) credentialOK(md metadata.MD) bool {
-	for _, v := range md.Get("authorization") {
-		token, found := strings.CutPrefix(v, "Bearer ")
-		if found && subtle.ConstantTimeCompare([]byte(token), ic.token) == 1 {
-			return true
+	c.caller = caller
+	if caller.Gateway {
+		if p, ok := principal.FromMetadata(c.md); ok {
+			ctx = principal.NewContext(ctx, p)
 		}
 	}
-	return false
+	return next(ctx, req)
 }
 
 // authorize applies the method's policy: the app's scope, then the seller

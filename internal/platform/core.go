@@ -5,6 +5,8 @@
 package platform
 
 import (
+	"context"
+	"crypto/tls"
 	"errors"
 
 	"go.uber.org/zap"
@@ -21,8 +23,16 @@ import (
 
 // CoreConfig configures the core tier.
 type CoreConfig struct {
-	DB            *db.DB
-	InternalToken string
+	DB *db.DB
+	// GatewayToken is the gateway's credential on core's port; internal
+	// callers have tokens of their own (mpserver admin create-internal-caller).
+	GatewayToken string
+	// TLS is core's listener configuration (tlsfiles.Server); nil is
+	// plaintext.
+	TLS *tls.Config
+	// GatewayCertName, with mutual TLS, is the name the gateway's client
+	// certificate must carry for its token to count.
+	GatewayCertName string
 	// SecretKey is the base64 AES-256 key app secrets are sealed with.
 	SecretKey string
 	Clock     clock.Clock
@@ -66,10 +76,13 @@ func NewCore(cfg CoreConfig) (*Core, error) {
 	catalogSvc := catalog.NewService(catalog.NewEntStore(cfg.DB), cfg.Clock)
 	ordersSvc := orders.NewService(orders.NewEntStore(cfg.DB), cfg.Clock)
 	srv, err := core.New(core.Config{
-		InternalToken: cfg.InternalToken,
-		Logger:        cfg.Logger,
-		Metrics:       cfg.Metrics,
-		Sellers:       authSvc,
+		GatewayToken:    cfg.GatewayToken,
+		InternalCallers: internalCallers(authSvc),
+		TLS:             cfg.TLS,
+		GatewayCertName: cfg.GatewayCertName,
+		Logger:          cfg.Logger,
+		Metrics:         cfg.Metrics,
+		Sellers:         authSvc,
 		Services: []core.Registrar{
 			auth.NewServer(authSvc).Register,
 			catalog.NewServer(catalogSvc).Register,
@@ -82,4 +95,16 @@ func NewCore(cfg CoreConfig) (*Core, error) {
 		return nil, err
 	}
 	return &Core{Server: srv, Auth: authSvc}, nil
+}
+
+// internalCallers lets core resolve internal callers' tokens through the
+// auth service, which keeps them (hashed) and caches verified ones.
+func internalCallers(svc *auth.Service) core.InternalCallerVerifier {
+	return core.InternalCallerFunc(func(ctx context.Context, token string) (*core.InternalCaller, error) {
+		c, err := svc.VerifyInternalCaller(ctx, token)
+		if err != nil {
+			return nil, err
+		}
+		return &core.InternalCaller{ID: c.ID, Name: c.Name, Services: c.Services}, nil
+	})
 }

@@ -2,16 +2,18 @@ package platform
 
 import (
 	"context"
+	"crypto/tls"
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/keepalive"
 
 	"github.com/mallplatform/partnerapi/internal/grpccodec"
 )
 
-// bearer adds the internal credential to every call to core. gRPC only reads
+// bearer adds the caller's credential to every call to core. gRPC only reads
 // the returned map, so one map serves every call.
 type bearer struct{ md map[string]string }
 
@@ -23,17 +25,20 @@ func (b bearer) GetRequestMetadata(context.Context, ...string) (map[string]strin
 	return b.md, nil
 }
 
-// RequireTransportSecurity is false: core's port is internal and reached over
-// the cluster network; mTLS, where wanted, is added by the mesh.
+// RequireTransportSecurity is false: plaintext stays possible for the dev
+// role and behind a mesh that adds mTLS itself; deployments without one dial
+// with CoreTLS.
 func (bearer) RequireTransportSecurity() bool { return false }
 
-// DialCore connects to the core tier with the internal credential. The
+// DialCore connects to the core tier with a caller's credential (the
+// gateway's token, or an internal caller's), in plaintext unless extra
+// holds CoreTLS. The
 // connection is lazy: it is established on first use and re-established on
 // failure, so a gateway may start before core.
-func DialCore(target, internalToken string, extra ...grpc.DialOption) (*grpc.ClientConn, error) {
+func DialCore(target, token string, extra ...grpc.DialOption) (*grpc.ClientConn, error) {
 	opts := append([]grpc.DialOption{
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithPerRPCCredentials(newBearer(internalToken)),
+		grpc.WithPerRPCCredentials(newBearer(token)),
 		grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 30 * time.Second, Timeout: 10 * time.Second, PermitWithoutStream: true}),
 		grpc.WithDefaultServiceConfig(`{"loadBalancingConfig":[{"round_robin":{}}]}`),
 		// Fixed flow-control windows turn off bandwidth-estimation pings,
@@ -43,4 +48,10 @@ func DialCore(target, internalToken string, extra ...grpc.DialOption) (*grpc.Cli
 		grpc.WithDefaultCallOptions(grpc.ForceCodecV2(grpccodec.New())),
 	}, extra...)
 	return grpc.NewClient(target, opts...)
+}
+
+// CoreTLS is the DialCore option of a TLS link (tlsfiles.Client), with the
+// client certificate of mutual TLS when the configuration holds one.
+func CoreTLS(cfg *tls.Config) grpc.DialOption {
+	return grpc.WithTransportCredentials(credentials.NewTLS(cfg))
 }

@@ -47,8 +47,11 @@ type Env struct {
 	DB      *db.DB
 	Auth    *auth.Service
 	Conn    *grpc.ClientConn
-	// InternalToken lets tests call core directly as an internal caller.
-	InternalToken string
+	// GatewayToken is the gateway's credential on core (DialCore with it
+	// calls core as the gateway does).
+	GatewayToken string
+	// dial reaches core's in-memory listener.
+	dial func(context.Context) (net.Conn, error)
 }
 
 // Start builds and seeds a platform; everything stops with the test.
@@ -63,7 +66,7 @@ func Start(t testing.TB, opts Options) *Env {
 	}
 	clk := clock.NewManual(time.Now())
 	token := ids.Token(24)
-	c, err := platform.NewCore(platform.CoreConfig{DB: d, InternalToken: token, SecretKey: auth.NewKey(), Clock: clk})
+	c, err := platform.NewCore(platform.CoreConfig{DB: d, GatewayToken: token, SecretKey: auth.NewKey(), Clock: clk})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +90,7 @@ func Start(t testing.TB, opts Options) *Env {
 	if env == "" {
 		env = gateway.EnvSandbox
 	}
-	cfg := gateway.Config{Environment: env, Core: conn, InternalToken: token, Admission: store, Limits: opts.Limits, Clock: clk}
+	cfg := gateway.Config{Environment: env, Core: conn, GatewayToken: token, Admission: store, Limits: opts.Limits, Clock: clk}
 	if opts.Mutate != nil {
 		opts.Mutate(&cfg)
 	}
@@ -103,7 +106,7 @@ func Start(t testing.TB, opts Options) *Env {
 		c.Server.GRPC.Stop()
 		_ = store.Close()
 	})
-	return &Env{BaseURL: srv.URL, Creds: creds, Clock: clk, DB: d, Auth: c.Auth, Conn: conn, InternalToken: token}
+	return &Env{BaseURL: srv.URL, Creds: creds, Clock: clk, DB: d, Auth: c.Auth, Conn: conn, GatewayToken: token, dial: lis.DialContext}
 }
 
 // Client returns an SDK client for a seeded app ("full", "limited", "live"),

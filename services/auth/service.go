@@ -44,6 +44,8 @@ type Service struct {
 	sealer *Sealer
 	clock  clock.Clock
 	tokens *ttlcache.Cache[tokenEntry]
+	// callers holds verified internal callers by their token's hash.
+	callers *ttlcache.Cache[*InternalCaller]
 }
 
 // NewService builds the service.
@@ -54,7 +56,7 @@ func NewService(cfg Config) (*Service, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = clock.System{}
 	}
-	return &Service{store: cfg.Store, sealer: cfg.Sealer, clock: cfg.Clock, tokens: ttlcache.New[tokenEntry](tokenCacheMax)}, nil
+	return &Service{store: cfg.Store, sealer: cfg.Sealer, clock: cfg.Clock, tokens: ttlcache.New[tokenEntry](tokenCacheMax), callers: ttlcache.New[*InternalCaller](internalCallerCacheMax)}, nil
 }
 
 // Credentials is what the gateway needs to verify and meter one app.

@@ -66,6 +66,7 @@ type Store interface {
 	RotateSecret(ctx context.Context, appID string, newCiphertext []byte, previousExpires, now time.Time) error
 	// SetAppActive activates or deactivates an app.
 	SetAppActive(ctx context.Context, appID string, active bool, now time.Time) error
+	InternalCallerStore
 }
 
 // errNotFound is what stores return for a missing row.

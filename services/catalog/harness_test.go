@@ -64,9 +64,9 @@ func newHarness(t testing.TB, d *db.DB) *harness {
 	clk := clock.NewManual(time.Date(2026, 3, 2, 1, 0, 0, 0, time.UTC))
 	svc := catalog.NewService(store, clk)
 	srv, err := core.New(core.Config{
-		InternalToken: internalToken,
-		Services:      []core.Registrar{catalog.NewServer(svc).Register},
-		Sellers:       fakeSellers{},
+		GatewayToken: internalToken,
+		Services:     []core.Registrar{catalog.NewServer(svc).Register},
+		Sellers:      fakeSellers{},
 	})
 	if err != nil {
 		t.Fatal(err)

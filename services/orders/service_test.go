@@ -55,9 +55,9 @@ func newHarness(t testing.TB, d *db.DB, now time.Time) *harness {
 	clk := clock.NewManual(now)
 	st := NewEntStore(d)
 	srv, err := core.New(core.Config{
-		InternalToken: internalToken,
-		Services:      []core.Registrar{NewServer(NewService(st, clk)).Register},
-		Sellers:       testSellers,
+		GatewayToken: internalToken,
+		Services:     []core.Registrar{NewServer(NewService(st, clk)).Register},
+		Sellers:      testSellers,
 	})
 	if err != nil {
 		t.Fatalf("core.New: %v", err)
