@@ -2,13 +2,13 @@
 // shares: page and limit defaults, and opaque keyset cursors. Listings are
 // keyset-paginated under the hood (stable under inserts); `page` is honoured
 // too, as an offset into the same order, for clients that count pages.
+// Cursors are tamper-evident (cursors.go): what a listing reads back from
+// one is what it wrote.
 package pagination
 
 import (
 	"crypto/sha256"
-	"encoding/base64"
 	"encoding/hex"
-	"encoding/json"
 	"strings"
 	"time"
 
@@ -51,11 +51,13 @@ type Window struct {
 	Limit  int
 	Offset int
 	After  *Cursor
+	// cursors signs the cursor Next makes.
+	cursors *Cursors
 }
 
-// Resolve turns a request into a window. filter fingerprints the listing's
-// filters (see Fingerprint).
-func Resolve(r Request, filter string) (Window, error) {
+// Resolve turns a request into a window, verifying its cursor if it has
+// one. filter fingerprints the listing's filters (see Fingerprint).
+func (cs *Cursors) Resolve(r Request, filter string) (Window, error) {
 	limit := int(r.Limit)
 	if limit <= 0 {
 		limit = DefaultLimit
@@ -64,14 +66,14 @@ func Resolve(r Request, filter string) (Window, error) {
 		limit = MaxLimit
 	}
 	if r.Cursor != "" {
-		c, err := Decode(r.Cursor)
+		c, err := cs.Decode(r.Cursor)
 		if err != nil {
 			return Window{}, err
 		}
 		if c.Filter != filter {
 			return Window{}, apierr.New(apierr.BadRequest, "cursor was issued for other filters or sort; start again without it")
 		}
-		return Window{Page: c.Page, Limit: limit, After: &c}, nil
+		return Window{Page: c.Page, Limit: limit, After: &c, cursors: cs}, nil
 	}
 	page := r.Page
 	if page <= 0 {
@@ -80,29 +82,13 @@ func Resolve(r Request, filter string) (Window, error) {
 	if page > maxPage {
 		return Window{}, apierr.Newf(apierr.ValidationError, "page: must be at most %d; use the cursor to go further", maxPage)
 	}
-	return Window{Page: page, Limit: limit, Offset: int(page-1) * limit}, nil
+	return Window{Page: page, Limit: limit, Offset: int(page-1) * limit, cursors: cs}, nil
 }
 
 // Next is the cursor for the page after w, positioned after the given last
-// item; call it only when more items exist.
+// item; call it only when more items exist. w must come from Resolve.
 func (w Window) Next(filter string, lastTime *time.Time, lastNum *int64, lastID string) string {
-	return Encode(Cursor{Page: w.Page + 1, Filter: filter, Time: lastTime, Num: lastNum, ID: lastID})
-}
-
-// Encode makes a cursor opaque.
-func Encode(c Cursor) string {
-	b, _ := json.Marshal(c)
-	return base64.RawURLEncoding.EncodeToString(b)
-}
-
-// Decode reads a cursor; anything malformed is BAD_REQUEST.
-func Decode(s string) (Cursor, error) {
-	var c Cursor
-	raw, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil || json.Unmarshal(raw, &c) != nil || c.ID == "" || c.Page < 2 {
-		return Cursor{}, apierr.New(apierr.BadRequest, "cursor is not one this platform issued")
-	}
-	return c, nil
+	return w.cursors.Encode(Cursor{Page: w.Page + 1, Filter: filter, Time: lastTime, Num: lastNum, ID: lastID})
 }
 
 // Fingerprint summarises a listing's filters for Cursor.Filter.

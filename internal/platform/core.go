@@ -73,8 +73,12 @@ func NewCore(cfg CoreConfig) (*Core, error) {
 	if err != nil {
 		return nil, err
 	}
-	catalogSvc := catalog.NewService(catalog.NewEntStore(cfg.DB), cfg.Clock)
-	ordersSvc := orders.NewService(orders.NewEntStore(cfg.DB), cfg.Clock)
+	cursors, err := cursorsFromSecret(cfg.SecretKey)
+	if err != nil {
+		return nil, err
+	}
+	catalogSvc := catalog.NewService(catalog.NewEntStore(cfg.DB), cfg.Clock, catalog.WithCursors(cursors))
+	ordersSvc := orders.NewService(orders.NewEntStore(cfg.DB), cfg.Clock, orders.WithCursors(cursors))
 	srv, err := core.New(core.Config{
 		GatewayToken:    cfg.GatewayToken,
 		InternalCallers: internalCallers(authSvc),

@@ -57,17 +57,35 @@ const categoryListURL = "GET /open/v1/categories"
 
 // Service holds the catalog's use cases.
 type Service struct {
-	store Store
-	clock clock.Clock
+	store   Store
+	clock   clock.Clock
+	cursors *pagination.Cursors
+}
+
+// ServiceOption adjusts a Service.
+type ServiceOption func(*Service)
+
+// WithCursors signs and reads listing cursors with cs. Core's replicas share
+// one (platform.NewCore derives it from the secret key); without it the
+// service draws a random key, good only for its own cursors.
+func WithCursors(cs *pagination.Cursors) ServiceOption {
+	return func(s *Service) { s.cursors = cs }
 }
 
 // NewService returns the catalog service on store; clk stamps created_at and
 // updated_at (clock.System in production).
-func NewService(store Store, clk clock.Clock) *Service {
+func NewService(store Store, clk clock.Clock, opts ...ServiceOption) *Service {
 	if clk == nil {
 		clk = clock.System{}
 	}
-	return &Service{store: store, clock: clk}
+	s := &Service{store: store, clock: clk}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.cursors == nil {
+		s.cursors = pagination.RandomCursors()
+	}
+	return s
 }
 
 // Page is one page of a listing.
@@ -143,7 +161,7 @@ func seller(ctx context.Context) (string, error) {
 // children.
 func (s *Service) ListCategories(ctx context.Context, req pagination.Request) (Page[Category], error) {
 	filter := pagination.Fingerprint("categories", "position,id")
-	w, err := pagination.Resolve(req, filter)
+	w, err := s.cursors.Resolve(req, filter)
 	if err != nil {
 		return Page[Category]{}, err
 	}
@@ -257,6 +275,12 @@ func (s *Service) UpdateProduct(ctx context.Context, id string, upd ProductUpdat
 	if err != nil {
 		return nil, err
 	}
+	if !ids.Valid("prd", id) {
+		// Product ids are only ever made by CreateProduct; any other
+		// string names nothing, and is not worth a query (nor, holding NUL
+		// or invalid UTF-8, storable text for one).
+		return nil, notFoundProduct(id)
+	}
 	if upd.Images != nil {
 		var v violations
 		checkImages(&v, "images", *upd.Images)
@@ -330,7 +354,7 @@ func (s *Service) ListProducts(ctx context.Context, f ProductFilter, req paginat
 	// The seller is part of the fingerprint so that a cursor is only good for
 	// the seller it was issued to.
 	filter := pagination.Fingerprint("products", sellerID, string(f.Status), "created_at desc,id desc")
-	w, err := pagination.Resolve(req, filter)
+	w, err := s.cursors.Resolve(req, filter)
 	if err != nil {
 		return Page[*Product]{}, err
 	}
@@ -429,6 +453,9 @@ func (s *Service) resolveLeaf(ctx context.Context, path, value string) (*leafCat
 
 // categoryChain returns the category and its ancestors, root first.
 func (s *Service) categoryChain(ctx context.Context, id string) ([]Category, error) {
+	if !validCategoryID(id) {
+		return nil, ErrNotFound // no query: no category has such an id
+	}
 	c, err := s.store.GetCategory(ctx, id)
 	if err != nil {
 		return nil, err

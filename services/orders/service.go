@@ -14,6 +14,8 @@ import (
 
 	"github.com/mallplatform/partnerapi/internal/apierr"
 	"github.com/mallplatform/partnerapi/internal/clock"
+	// Aliased: the package's tests name a helper ids.
+	resourceids "github.com/mallplatform/partnerapi/internal/ids"
 	"github.com/mallplatform/partnerapi/internal/pagination"
 	"github.com/mallplatform/partnerapi/internal/principal"
 )
@@ -23,17 +25,35 @@ const ScopeBuyerEmail = "customer:email:read"
 
 // Service holds the order use cases.
 type Service struct {
-	store Store
-	clock clock.Clock
+	store   Store
+	clock   clock.Clock
+	cursors *pagination.Cursors
+}
+
+// ServiceOption adjusts a Service.
+type ServiceOption func(*Service)
+
+// WithCursors signs and reads listing cursors with cs. Core's replicas share
+// one (platform.NewCore derives it from the secret key); without it the
+// service draws a random key, good only for its own cursors.
+func WithCursors(cs *pagination.Cursors) ServiceOption {
+	return func(s *Service) { s.cursors = cs }
 }
 
 // NewService returns a Service reading from store; clk decides "now" for
 // the SLA flag, so the sandbox clock and tests can move it.
-func NewService(store Store, clk clock.Clock) *Service {
+func NewService(store Store, clk clock.Clock, opts ...ServiceOption) *Service {
 	if clk == nil {
 		clk = clock.System{}
 	}
-	return &Service{store: store, clock: clk}
+	s := &Service{store: store, clock: clk}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.cursors == nil {
+		s.cursors = pagination.RandomCursors()
+	}
+	return s
 }
 
 // View is an order as one caller may see it: the stored order plus the
@@ -79,6 +99,11 @@ func (s *Service) GetOrder(ctx context.Context, id string) (View, error) {
 	if err != nil {
 		return View{}, err
 	}
+	if !resourceids.Plausible("ord", id) {
+		// No order has such an id: answered without a query, which an id
+		// holding NUL or invalid UTF-8 would fail in PostgreSQL.
+		return View{}, apierr.New(apierr.NotFound, "order not found")
+	}
 	o, err := s.store.GetOrder(ctx, seller, id)
 	if errors.Is(err, ErrNotFound) {
 		return View{}, apierr.New(apierr.NotFound, "order not found")
@@ -103,7 +128,7 @@ func (s *Service) ListOrders(ctx context.Context, p ListParams) (ListResult, err
 	}
 	f.CreatedAfter, f.CreatedBefore = p.CreatedAfter, p.CreatedBefore
 	fp := fingerprint(p)
-	w, err := pagination.Resolve(pagination.Request{Page: p.Page, Limit: p.Limit, Cursor: p.Cursor}, fp)
+	w, err := s.cursors.Resolve(pagination.Request{Page: p.Page, Limit: p.Limit, Cursor: p.Cursor}, fp)
 	if err != nil {
 		return ListResult{}, err
 	}
