@@ -79,7 +79,7 @@ func runCore(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return serveCore(ctx, log, c.Server, cf.grpcAddr, cf.metricsAddr, platform.MetricsHandler(reg, func(ctx context.Context) error { return d.SQL.PingContext(ctx) }))
+	return serveCore(ctx, log, c.Server, cf.grpcAddr, cf.metricsAddr, platform.MetricsHandler(reg, platform.DatabaseReady(d)))
 }
 
 // refuseRetiredToken stops a tier configured the old way. MP_INTERNAL_TOKEN

@@ -67,7 +67,24 @@ type Config struct {
 	// calls a replica has in flight at once, most of them waiting on
 	// PostgreSQL.
 	StreamWorkers int
+	// CallTimeout bounds every call (default DefaultCallTimeout): a caller
+	// that sets no deadline, or a later one, gets this one, so no call
+	// holds a database connection without limit.
+	CallTimeout time.Duration
+	// Ready reports whether the tier can serve (its database answers, its
+	// schema is migrated). While it fails, gRPC health answers NOT_SERVING.
+	// Nil: always ready.
+	Ready func(context.Context) error
+	// ReadyInterval is how often Ready runs (default DefaultReadyInterval).
+	ReadyInterval time.Duration
+	// Unavailable tells the errors that mean a dependency (the database)
+	// could not be reached: they answer SERVICE_UNAVAILABLE, to be retried,
+	// instead of INTERNAL_ERROR.
+	Unavailable func(error) bool
 }
+
+// DefaultCallTimeout matches the gateway's deadline for a partner request.
+const DefaultCallTimeout = 10 * time.Second
 
 // DefaultStreamWorkers covers the calls in flight on a replica at its
 // saturation point with a few database connections per core.
@@ -96,6 +113,12 @@ type Server struct {
 	GRPC   *grpc.Server
 	Health *health.Server
 	log    *zap.Logger
+
+	ready         func(context.Context) error
+	readyInterval time.Duration
+	// watch ends the readiness watcher on Shutdown.
+	watch     context.Context
+	stopWatch context.CancelFunc
 }
 
 // New builds the server with its interceptor chain.
@@ -111,6 +134,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.StreamWorkers <= 0 {
 		cfg.StreamWorkers = DefaultStreamWorkers
+	}
+	if cfg.CallTimeout <= 0 {
+		cfg.CallTimeout = DefaultCallTimeout
 	}
 	table, err := policy.Load()
 	if err != nil {
@@ -128,12 +154,14 @@ func New(cfg Config) (*Server, error) {
 		access:          acc,
 	}
 	chain := &interceptors{
-		log:       cfg.Logger,
-		id:        ids,
-		table:     table,
-		sellers:   cfg.Sellers,
-		validator: validator,
-		metrics:   cfg.Metrics,
+		log:         cfg.Logger,
+		id:          ids,
+		table:       table,
+		sellers:     cfg.Sellers,
+		validator:   validator,
+		metrics:     cfg.Metrics,
+		timeout:     cfg.CallTimeout,
+		unavailable: cfg.Unavailable,
 	}
 	opts := []grpc.ServerOption{
 		grpc.ChainUnaryInterceptor(chain.unary()...),
@@ -158,18 +186,28 @@ func New(cfg Config) (*Server, error) {
 	hs := health.NewServer()
 	healthpb.RegisterHealthServer(gs, hs)
 	acc.registerReflection(gs)
-	for name := range gs.GetServiceInfo() {
-		hs.SetServingStatus(name, healthpb.HealthCheckResponse_SERVING)
+	if cfg.ReadyInterval <= 0 {
+		cfg.ReadyInterval = DefaultReadyInterval
 	}
-	return &Server{GRPC: gs, Health: hs, log: cfg.Logger}, nil
+	srv := &Server{GRPC: gs, Health: hs, log: cfg.Logger, ready: cfg.Ready, readyInterval: cfg.ReadyInterval}
+	srv.watch, srv.stopWatch = context.WithCancel(context.Background())
+	// With a readiness check, health starts NOT_SERVING and follows it.
+	srv.setServing(cfg.Ready == nil)
+	return srv, nil
 }
 
 // Serve serves on lis until Shutdown.
-func (s *Server) Serve(lis net.Listener) error { return s.GRPC.Serve(lis) }
+func (s *Server) Serve(lis net.Listener) error {
+	if s.ready != nil {
+		go s.watchReadiness(s.watch)
+	}
+	return s.GRPC.Serve(lis)
+}
 
 // Shutdown reports NOT_SERVING (so load balancers drain), then stops
 // gracefully, forcing the stop when ctx ends first.
 func (s *Server) Shutdown(ctx context.Context) {
+	s.stopWatch()
 	s.Health.Shutdown()
 	done := make(chan struct{})
 	go func() {

@@ -21,18 +21,21 @@ import (
 )
 
 type interceptors struct {
-	log       *zap.Logger
-	id        *identity
-	table     *policy.Table
-	sellers   SellerTokenVerifier
-	validator protovalidate.Validator
-	metrics   *Metrics
+	log         *zap.Logger
+	id          *identity
+	table       *policy.Table
+	sellers     SellerTokenVerifier
+	validator   protovalidate.Validator
+	metrics     *Metrics
+	timeout     time.Duration
+	unavailable func(error) bool
 }
 
 // unary is the whole chain, outermost first:
 //
-//	recovery → request id → logging → metrics → error conversion →
-//	caller credential + policy + principal → seller token + scope → validation
+//	recovery → deadline → request id → logging → metrics → error
+//	conversion → caller credential + policy + principal → seller token + scope →
+//	validation
 //
 // Error conversion sits outside authentication so that every failure, not
 // only the handler's, leaves as a status with the platform's ErrorInfo;
@@ -41,6 +44,7 @@ type interceptors struct {
 func (ic *interceptors) unary() []grpc.UnaryServerInterceptor {
 	return []grpc.UnaryServerInterceptor{
 		ic.recovery,
+		ic.deadline,
 		ic.requestID,
 		ic.logging,
 		ic.observe,
@@ -138,10 +142,25 @@ func (ic *interceptors) observe(ctx context.Context, req any, info *grpc.UnarySe
 	return resp, err
 }
 
+// deadline gives every call the server's deadline unless the caller's is
+// sooner.
+func (ic *interceptors) deadline(ctx context.Context, req any, _ *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
+	if d, ok := ctx.Deadline(); ok && time.Until(d) <= ic.timeout {
+		return next(ctx, req)
+	}
+	ctx, cancel := context.WithTimeout(ctx, ic.timeout)
+	defer cancel()
+	return next(ctx, req)
+}
+
 func (ic *interceptors) convertErrors(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
 	resp, err := next(ctx, req)
 	if err == nil {
 		return resp, nil
+	}
+	if _, ok := apierr.As(err); !ok && ic.unavailable != nil && ic.unavailable(err) {
+		ic.log.Warn("dependency unavailable", zap.String("method", info.FullMethod), zap.String("request_id", RequestID(ctx)), zap.Error(err))
+		err = apierr.Wrap(apierr.ServiceUnavailable, err, "the platform is briefly unavailable; retry after the Retry-After delay")
 	}
 	if _, ok := apierr.As(err); !ok {
 		if _, isStatus := status.FromError(err); !isStatus || status.Code(err) == 0 {

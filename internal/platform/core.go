@@ -87,6 +87,8 @@ func NewCore(cfg CoreConfig) (*Core, error) {
 		Logger:          cfg.Logger,
 		Metrics:         cfg.Metrics,
 		Sellers:         authSvc,
+		Ready:           DatabaseReady(cfg.DB),
+		Unavailable:     db.Unavailable,
 		Services: []core.Registrar{
 			auth.NewServer(authSvc).Register,
 			catalog.NewServer(catalogSvc).Register,

@@ -29,6 +29,9 @@ import (
 type Options struct {
 	// Postgres runs on a fresh PostgreSQL database instead of SQLite.
 	Postgres bool
+	// DatabaseProxy runs on PostgreSQL through a proxy the test can cut or
+	// freeze (Env.DBProxy).
+	DatabaseProxy bool
 	// Admission replaces the in-memory nonce and rate store.
 	Admission admission.Store
 	// Limits replaces the platform's rate ceilings.
@@ -45,6 +48,8 @@ type Env struct {
 	Creds   *sdk.Credentials
 	Clock   *clock.Manual
 	DB      *db.DB
+	// DBProxy stands between core and PostgreSQL with Options.DatabaseProxy.
+	DBProxy *dbtest.Proxy
 	Auth    *auth.Service
 	Conn    *grpc.ClientConn
 	// GatewayToken is the gateway's credential on core (DialCore with it
@@ -59,9 +64,13 @@ func Start(t testing.TB, opts Options) *Env {
 	t.Helper()
 	ctx := context.Background()
 	var d *db.DB
-	if opts.Postgres {
+	var proxy *dbtest.Proxy
+	switch {
+	case opts.DatabaseProxy:
+		d, proxy = dbtest.PostgresThroughProxy(t)
+	case opts.Postgres:
 		d = dbtest.Postgres(t)
-	} else {
+	default:
 		d = dbtest.SQLite(t)
 	}
 	clk := clock.NewManual(time.Now())
@@ -106,7 +115,7 @@ func Start(t testing.TB, opts Options) *Env {
 		c.Server.GRPC.Stop()
 		_ = store.Close()
 	})
-	return &Env{BaseURL: srv.URL, Creds: creds, Clock: clk, DB: d, Auth: c.Auth, Conn: conn, GatewayToken: token, dial: lis.DialContext}
+	return &Env{BaseURL: srv.URL, Creds: creds, Clock: clk, DB: d, DBProxy: proxy, Auth: c.Auth, Conn: conn, GatewayToken: token, dial: lis.DialContext}
 }
 
 // Client returns an SDK client for a seeded app ("full", "limited", "live"),
