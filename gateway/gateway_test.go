@@ -267,6 +267,13 @@ func TestUsageAndRateLimits(t *testing.T) {
 func TestTimestampWindowIsConfigurable(t *testing.T) {
 	env := testenv.Start(t, testenv.Options{Mutate: func(c *gateway.Config) { c.TimestampWindow = 30 * time.Second }})
 	full := env.Client(t, "full", -1)
+	// The admission store refuses what was signed before its first call
+	// (see TestReplayAfterEmptyRedisRestart): make that call, then let the
+	// clock pass it, so that 29 s ago is after it.
+	if r := send(t, full, sdk.Request{Method: "GET", Path: "/open/v1/usage"}); r.Status != 200 {
+		t.Fatalf("%d %s", r.Status, r.Body)
+	}
+	env.Clock.Advance(30 * time.Second)
 	old := strconv.FormatInt(env.Clock.Now().Add(-31*time.Second).Unix(), 10)
 	expectError(t, send(t, full, sdk.Request{Method: "GET", Path: "/open/v1/usage", Timestamp: old}), 401, "TIMESTAMP_EXPIRED")
 	fresh := strconv.FormatInt(env.Clock.Now().Add(-29*time.Second).Unix(), 10)

@@ -68,7 +68,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	if !canonicalPath(r.URL.Path) {
-		writeError(sw, rid, apierr.NotFound, "no endpoint at this path: paths have no empty, \".\" or \"..\" segments")
+		writeError(sw, rid, apierr.NotFound, "no endpoint at this path (paths have no empty, . or .. segments)")
 		return
 	}
 	rt, status, allowed := g.table.Match(r.Method, r.URL.Path)
