@@ -6,14 +6,12 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"go.uber.org/zap"
-	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
 	"github.com/mallplatform/partnerapi/gateway"
 	"github.com/mallplatform/partnerapi/gateway/admission"
@@ -28,12 +26,13 @@ import (
 )
 
 func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var dataDir, httpAddr, grpcAddr, credsPath string
+	var dataDir, httpAddr, grpcAddr, credsPath, metricsAddr string
 	var logs logFlags
 	fs := newFlagSet("dev", stderr)
 	fs.str(&dataDir, "data-dir", "MP_DATA_DIR", "data", "directory of the SQLite file, the secret key and the sandbox credentials")
 	fs.str(&httpAddr, "http-addr", "MP_HTTP_ADDR", "127.0.0.1:8080", "address of the partner-facing HTTP listener")
 	fs.str(&grpcAddr, "grpc-addr", "MP_GRPC_ADDR", "127.0.0.1:9090", "address of the core gRPC listener")
+	fs.str(&metricsAddr, "metrics-addr", "MP_METRICS_ADDR", "127.0.0.1:8081", "address of the internal /metrics, /healthz and /readyz listener (empty: none)")
 	fs.str(&credsPath, "credentials-file", "MP_CREDENTIALS_FILE", "", "where the sandbox credentials are written (default DATA_DIR/sandbox-credentials.json)")
 	logs.register(fs)
 	if err := fs.Set("log-format", "console"); err != nil {
@@ -111,17 +110,12 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	public := http.NewServeMux()
-	platform.AddHealth(public, func(ctx context.Context) error {
-		_, err := healthpb.NewHealthClient(conn).Check(ctx, &healthpb.HealthCheckRequest{})
-		return err
-	})
-	public.Handle("GET /metrics", platform.MetricsHandler(reg, nil))
-	public.Handle("/", gw)
-
 	printWelcome(stdout, creds, credsPath)
 	log.Info("dev platform listening", zap.String("http", httpLis.Addr().String()), zap.String("grpc", grpcLis.Addr().String()))
-	return platform.ServeUntilDone(ctx, platform.NewHTTPServer(public), httpLis, 10*time.Second)
+	// As deployed: the partner port is the gateway's alone, health and
+	// metrics are on the internal port. Nothing balances load here, so
+	// there is no drain delay.
+	return serveGatewayOn(ctx, log.Named("gateway"), gw, httpLis, metricsAddr, reg, 0)
 }
 
 // ensureSandbox seeds an empty database and writes its credential file; on a

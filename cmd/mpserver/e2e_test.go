@@ -46,13 +46,14 @@ func TestEndToEnd(t *testing.T) {
 	core := start(t, bin, env, "core", "--grpc-addr", grpcAddr, "--metrics-addr", coreMetrics)
 	gwArgs := []string{"gateway", "--http-addr", httpAddr, "--metrics-addr", gwMetrics, "--core-addr", grpcAddr}
 	if redisAnswers() {
-		gwArgs = append(gwArgs, "--redis-addr", redisAddr())
+		gwArgs = append(gwArgs, "--redis-url", "redis://"+redisAddr()+"/0")
 	} else if os.Getenv("CI") == "true" {
 		t.Fatal("Redis is required in CI")
 	}
 	gw := start(t, bin, env, gwArgs...)
 	waitReady(t, "http://"+coreMetrics+"/readyz")
-	waitReady(t, "http://"+httpAddr+"/readyz")
+	// Probes live on the internal port; the partner port is the gateway's.
+	waitReady(t, "http://"+gwMetrics+"/readyz")
 
 	creds, err := sdk.LoadCredentials(credsPath)
 	if err != nil {

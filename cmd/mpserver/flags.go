@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -30,6 +31,34 @@ func (f *flagSet) str(p *string, name, env, def, help string) {
 		def = v
 	}
 	f.StringVar(p, name, def, help+" ($"+env+")")
+}
+
+// secretURL is str for a URL that may carry a password: -h shows its default
+// (from env) without the password, as do flag errors.
+func (f *flagSet) secretURL(p *string, name, env, help string) {
+	if v, ok := os.LookupEnv(env); ok {
+		*p = v
+	}
+	f.Var(urlValue{p}, name, help+" ($"+env+")")
+}
+
+// urlValue is a flag.Value whose String hides the URL's password.
+type urlValue struct{ p *string }
+
+func (v urlValue) String() string {
+	if v.p == nil || *v.p == "" {
+		return ""
+	}
+	u, err := url.Parse(*v.p)
+	if err != nil {
+		return "(a URL that does not parse)"
+	}
+	return u.Redacted()
+}
+
+func (v urlValue) Set(s string) error {
+	*v.p = s
+	return nil
 }
 
 func (f *flagSet) dur(p *time.Duration, name, env string, def time.Duration, help string) {

@@ -4,16 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"net/netip"
 	"strings"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"go.uber.org/zap"
 	"google.golang.org/grpc"
-	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
 	"github.com/mallplatform/partnerapi/gateway"
 	"github.com/mallplatform/partnerapi/gateway/admission"
@@ -28,6 +23,9 @@ type gatewayFlags struct {
 	window                                                                                time.Duration
 	ipRate, appRate, accountRate, sandboxRate                                             int
 	log                                                                                   logFlags
+	// Redis by URL, and how long a stopping gateway drains.
+	redisURL      string
+	shutdownDelay time.Duration
 }
 
 func (g *gatewayFlags) register(f *flagSet) {
@@ -40,7 +38,9 @@ func (g *gatewayFlags) register(f *flagSet) {
 	f.str(&g.coreTLSKey, "core-tls-key", "MP_CORE_TLS_KEY", "", "PEM private key of the client certificate")
 	f.str(&g.coreTLSServerName, "core-tls-server-name", "MP_CORE_TLS_SERVER_NAME", "", "name checked in core's certificate (default: the host of --core-addr)")
 	f.str(&g.environment, "environment", "MP_ENVIRONMENT", gateway.EnvSandbox, "credential kind this deployment accepts: sandbox or production")
-	f.str(&g.redisAddr, "redis-addr", "MP_REDIS_ADDR", "", "Redis for nonces and rate buckets shared by gateway replicas (empty: in memory, single replica only)")
+	f.secretURL(&g.redisURL, "redis-url", "MP_REDIS_URL", "Redis for nonces and rate buckets shared by gateway replicas: redis://[user:password@]host[:port][/db], rediss:// for TLS (empty, and no --redis-addr: in memory, single replica only)")
+	f.str(&g.redisAddr, "redis-addr", "MP_REDIS_ADDR", "", "shorthand for --redis-url redis://HOST:PORT (no password, no TLS)")
+	f.dur(&g.shutdownDelay, "shutdown-delay", "MP_SHUTDOWN_DELAY", 5*time.Second, "on SIGTERM, how long to keep serving with readiness failed and every answer closing its connection, before stopping")
 	f.str(&g.trustedProxies, "trusted-proxies", "MP_TRUSTED_PROXIES", "", "comma-separated CIDRs of load balancers whose X-Forwarded-For is trusted")
 	f.dur(&g.window, "timestamp-window", "MP_TIMESTAMP_WINDOW", gateway.DefaultTimestampWindow, "freshness window of signed timestamps (30s to 300s)")
 	f.integer(&g.ipRate, "ip-rate-per-minute", "MP_IP_RATE_PER_MINUTE", 0, "pre-authentication limit per source address (0: default 3000, burst 300)")
@@ -78,7 +78,7 @@ func runGateway(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 	defer conn.Close()
-	store, err := newAdmissionStore(gf.redisAddr)
+	store, err := newAdmissionStore(gf.redisURL, gf.redisAddr)
 	if err != nil {
 		return err
 	}
@@ -103,47 +103,7 @@ func runGateway(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ready := func(ctx context.Context) error {
-		_, err := healthpb.NewHealthClient(conn).Check(ctx, &healthpb.HealthCheckRequest{})
-		return err
-	}
-	return serveGateway(ctx, log, gw, gf.httpAddr, gf.metricsAddr, reg, ready)
-}
-
-// serveGateway runs the public and internal listeners until ctx ends.
-func serveGateway(ctx context.Context, log *zap.Logger, gw *gateway.Gateway, httpAddr, metricsAddr string, reg *prometheus.Registry, ready func(context.Context) error) error {
-	public := http.NewServeMux()
-	platform.AddHealth(public, ready)
-	public.Handle("/", gw)
-	lis, err := net.Listen("tcp", httpAddr)
-	if err != nil {
-		return err
-	}
-	errc := make(chan error, 2)
-	if metricsAddr != "" {
-		mlis, err := net.Listen("tcp", metricsAddr)
-		if err != nil {
-			lis.Close()
-			return err
-		}
-		msrv := platform.NewHTTPServer(platform.MetricsHandler(reg, ready))
-		go func() { errc <- platform.ServeUntilDone(ctx, msrv, mlis, 5*time.Second) }()
-	} else {
-		errc <- nil
-	}
-	log.Info("gateway listening", zap.String("addr", lis.Addr().String()))
-	err = platform.ServeUntilDone(ctx, platform.NewHTTPServer(public), lis, 20*time.Second)
-	if merr := <-errc; err == nil {
-		err = merr
-	}
-	return err
-}
-
-func newAdmissionStore(redisAddr string) (admission.Store, error) {
-	if redisAddr == "" {
-		return admission.NewMemory(admission.MemoryConfig{}), nil
-	}
-	return admission.NewRedis(admission.RedisConfig{Addr: redisAddr})
+	return serveGateway(ctx, log, gw, gf.httpAddr, gf.metricsAddr, reg, gf.shutdownDelay)
 }
 
 func parsePrefixes(s string) ([]netip.Prefix, error) {
