@@ -2,9 +2,11 @@ package catalog_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/status"
 
 	catalogv1 "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
 	"github.com/mallplatform/partnerapi/internal/apierr"
@@ -146,6 +148,24 @@ func TestTamperedCursorsAreRefused(t *testing.T) {
 				_, err := h.client.ListCategories(as(""), &catalogv1.ListCategoriesRequest{Cursor: ptr(c)})
 				wantCode(t, err, apierr.BadRequest, "cursor")
 			})
+		}
+	})
+}
+
+// The catalog's own rules, checked after protovalidate, also name the first
+// few violations and count the rest within the bound on messages: 99
+// duplicate SKUs are not 99 sentences cut off mid-way.
+func TestServiceViolationsAreCounted(t *testing.T) {
+	dbtest.ForEachDriver(t, func(t *testing.T, d *db.DB) {
+		h := newHarness(t, d)
+		in := smartphone()
+		for len(in.Variants) < 100 {
+			in.Variants = append(in.Variants, &catalogv1.VariantCreateInput{Sku: ptr("ACME-X-128"), Price: ptr(int64(1)), Stock: ptr(int64(1))})
+		}
+		_, err := h.create(as(sellerA), in)
+		wantCode(t, err, apierr.ValidationError, "variants[1].sku: ", "more violations")
+		if _, msg := apierr.FromStatus(status.Convert(err)); len(msg) > apierr.MaxMessageBytes || !strings.HasSuffix(msg, " more violations") {
+			t.Errorf("%d bytes: %s", len(msg), msg)
 		}
 	})
 }

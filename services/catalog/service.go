@@ -43,7 +43,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/mallplatform/partnerapi/internal/apierr"
 	"github.com/mallplatform/partnerapi/internal/clock"
@@ -513,12 +512,11 @@ func newShortID() string {
 }
 
 // violations collects VALIDATION_ERROR messages so a partner learns about
-// every mistake of a request at once.
+// the mistakes of a request at once. The message names the first few and
+// counts the rest (apierr.JoinViolations), so that it stays readable, and
+// within the bound on messages leaving core, when a 100-variant body is
+// wrong everywhere.
 type violations []string
-
-// maxViolations keeps a message readable when a 100-variant body is wrong
-// everywhere.
-const maxViolations = 20
 
 func (v *violations) add(path, msg string) {
 	*v = append(*v, path+": "+msg)
@@ -528,9 +526,5 @@ func (v violations) err() error {
 	if len(v) == 0 {
 		return nil
 	}
-	msgs := []string(v)
-	if len(msgs) > maxViolations {
-		msgs = append(msgs[:maxViolations:maxViolations], fmt.Sprintf("and %d more", len(v)-maxViolations))
-	}
-	return apierr.New(apierr.ValidationError, strings.Join(msgs, "; "))
+	return apierr.New(apierr.ValidationError, apierr.JoinViolations(v, len(v)))
 }
