@@ -101,9 +101,15 @@ func waitStatus(t *testing.T, url string, want int) {
 	}
 }
 
+// rawAnswer is an answer read off the wire.
+type rawAnswer struct {
+	StatusCode int
+	Header     http.Header
+}
+
 // rawRequest sends the request line as written (no client normalising the
 // path) and reads the answer.
-func rawRequest(t *testing.T, addr, requestLine string) (*http.Response, string) {
+func rawRequest(t *testing.T, addr, requestLine string) (rawAnswer, string) {
 	t.Helper()
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
@@ -119,7 +125,7 @@ func rawRequest(t *testing.T, addr, requestLine string) (*http.Response, string)
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	return resp, string(b)
+	return rawAnswer{resp.StatusCode, resp.Header}, string(b)
 }
 
 var notFoundBody = regexp.MustCompile(`^\{"success":false,"error":\{"code":"NOT_FOUND","message":"[^"]+"\},"requestId":"[A-Za-z0-9_.-]+"\}$`)

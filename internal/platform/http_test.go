@@ -43,7 +43,9 @@ func TestDrainBeforeShutdown(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	served := make(chan error, 1)
-	go func() { served <- ServeDraining(ctx, srv, closeFlag{lis, &shut}, &d, 400*time.Millisecond, 5*time.Second) }()
+	go func() {
+		served <- ServeDraining(ctx, srv, closeFlag{lis, &shut}, &d, 400*time.Millisecond, 5*time.Second)
+	}()
 
 	// POST is not retried by the client on a broken connection: a reset
 	// shows up as an error instead of being papered over.
