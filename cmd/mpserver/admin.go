@@ -50,9 +50,9 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var credsFile, baseURL, grpcAddress, callerID, services string
 	var grace time.Duration
 	fs := newFlagSet("admin "+cmd, stderr)
-	fs.str(&dsn, "database-url", "MP_DATABASE_URL", "", "database URL (PostgreSQL) or file (SQLite)")
+	fs.secretURL(&dsn, "database-url", "MP_DATABASE_URL", "database URL (PostgreSQL) or file (SQLite)")
 	fs.str(&driver, "db-driver", "MP_DB_DRIVER", db.DriverPostgres, "postgres or sqlite")
-	fs.str(&secretKey, "secret-key", "MP_SECRET_KEY", "", "base64 32-byte key that seals app secrets")
+	fs.secret(&secretKey, "secret-key", "MP_SECRET_KEY", "base64 32-byte key that seals app secrets")
 	fs.StringVar(&name, "name", "", "name")
 	fs.StringVar(&email, "email", "", "account email")
 	fs.StringVar(&account, "account", "", "developer account id")

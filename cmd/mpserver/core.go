@@ -27,13 +27,13 @@ type coreFlags struct {
 func (c *coreFlags) register(f *flagSet) {
 	f.str(&c.grpcAddr, "grpc-addr", "MP_GRPC_ADDR", ":9090", "address of the internal gRPC listener")
 	f.str(&c.metricsAddr, "metrics-addr", "MP_METRICS_ADDR", ":9091", "address of the internal /metrics, /healthz and /readyz listener")
-	f.str(&c.databaseURL, "database-url", "MP_DATABASE_URL", "", "PostgreSQL URL")
-	f.str(&c.gatewayToken, "gateway-token", "MP_GATEWAY_TOKEN", "", "the gateway's bearer credential (at least 16 characters); internal callers get their own with admin create-internal-caller")
+	f.secretURL(&c.databaseURL, "database-url", "MP_DATABASE_URL", "PostgreSQL URL")
+	f.secret(&c.gatewayToken, "gateway-token", "MP_GATEWAY_TOKEN", "the gateway's bearer credential (at least 16 characters); internal callers get their own with admin create-internal-caller")
 	f.str(&c.tlsCert, "grpc-tls-cert", "MP_GRPC_TLS_CERT", "", "PEM certificate of the gRPC listener (with the key: TLS; empty: plaintext)")
 	f.str(&c.tlsKey, "grpc-tls-key", "MP_GRPC_TLS_KEY", "", "PEM private key of the gRPC listener")
 	f.str(&c.clientCA, "grpc-client-ca", "MP_GRPC_CLIENT_CA", "", "PEM CA bundle: every caller must present a client certificate it signed (mutual TLS)")
 	f.str(&c.gatewayCertName, "grpc-gateway-cert-name", "MP_GRPC_GATEWAY_CERT_NAME", "", "with mutual TLS: the gateway token counts only from a client certificate with this DNS name or common name")
-	f.str(&c.secretKey, "secret-key", "MP_SECRET_KEY", "", "base64 32-byte key that seals app secrets at rest")
+	f.secret(&c.secretKey, "secret-key", "MP_SECRET_KEY", "base64 32-byte key that seals app secrets at rest")
 	f.integer(&c.maxConns, "db-max-conns", "MP_DB_MAX_CONNS", 0, "PostgreSQL pool size (0: pgx default)")
 	c.log.register(f)
 }

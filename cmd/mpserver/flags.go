@@ -42,6 +42,30 @@ func (f *flagSet) secretURL(p *string, name, env, help string) {
 	f.Var(urlValue{p}, name, help+" ($"+env+")")
 }
 
+// secret is str for a token or key: -h never shows its value, only whether
+// the environment set one.
+func (f *flagSet) secret(p *string, name, env, help string) {
+	if v, ok := os.LookupEnv(env); ok {
+		*p = v
+	}
+	f.Var(secretValue{p}, name, help+" ($"+env+")")
+}
+
+// secretValue is a flag.Value that never prints what it holds.
+type secretValue struct{ p *string }
+
+func (v secretValue) String() string {
+	if v.p == nil || *v.p == "" {
+		return ""
+	}
+	return "(set)"
+}
+
+func (v secretValue) Set(s string) error {
+	*v.p = s
+	return nil
+}
+
 // urlValue is a flag.Value whose String hides the URL's password.
 type urlValue struct{ p *string }
 

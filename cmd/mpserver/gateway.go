@@ -32,7 +32,7 @@ func (g *gatewayFlags) register(f *flagSet) {
 	f.str(&g.httpAddr, "http-addr", "MP_HTTP_ADDR", ":8080", "address of the partner-facing HTTP listener")
 	f.str(&g.metricsAddr, "metrics-addr", "MP_METRICS_ADDR", ":8081", "address of the internal /metrics, /healthz and /readyz listener")
 	f.str(&g.coreAddr, "core-addr", "MP_CORE_ADDR", "127.0.0.1:9090", "gRPC target of the core tier (e.g. dns:///core:9090)")
-	f.str(&g.gatewayToken, "gateway-token", "MP_GATEWAY_TOKEN", "", "the gateway's bearer credential on core's port (at least 16 characters)")
+	f.secret(&g.gatewayToken, "gateway-token", "MP_GATEWAY_TOKEN", "the gateway's bearer credential on core's port (at least 16 characters)")
 	f.str(&g.coreTLSCA, "core-tls-ca", "MP_CORE_TLS_CA", "", "PEM CA bundle verifying core's certificate (set: TLS to core; empty: plaintext)")
 	f.str(&g.coreTLSCert, "core-tls-cert", "MP_CORE_TLS_CERT", "", "PEM client certificate presented to core (mutual TLS)")
 	f.str(&g.coreTLSKey, "core-tls-key", "MP_CORE_TLS_KEY", "", "PEM private key of the client certificate")

@@ -11,7 +11,7 @@ import (
 func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var dsn string
 	fs := newFlagSet("migrate", stderr)
-	fs.str(&dsn, "database-url", "MP_DATABASE_URL", "", "PostgreSQL URL, e.g. postgres://user@host:5432/db?sslmode=disable")
+	fs.secretURL(&dsn, "database-url", "MP_DATABASE_URL", "PostgreSQL URL, e.g. postgres://user@host:5432/db?sslmode=disable")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -1,0 +1,33 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestHelpNeverShowsSecrets: flag defaults come from the environment, and
+// -h of every role prints them; tokens, keys and database passwords set
+// there never appear.
+func TestHelpNeverShowsSecrets(t *testing.T) {
+	const (
+		token = "gw-token-5f0c1d2e3a4b"
+		key   = "c2VhbGluZy1rZXktZm9yLXRlc3Rz"
+		dbPW  = "db-pass-9a8b7c"
+	)
+	t.Setenv("MP_GATEWAY_TOKEN", token)
+	t.Setenv("MP_SECRET_KEY", key)
+	t.Setenv("MP_DATABASE_URL", "postgres://core:"+dbPW+"@db.example.ph:5432/partner")
+	for _, role := range [][]string{{"gateway"}, {"core"}, {"migrate"}, {"admin", "create-app"}} {
+		var help strings.Builder
+		if err := run(context.Background(), append(role, "-h"), &help, &help); err == nil {
+			t.Fatalf("%s -h did not stop", role)
+		}
+		out := help.String()
+		for _, secret := range []string{token, key, dbPW} {
+			if strings.Contains(out, secret) {
+				t.Errorf("%s -h shows a secret: %s", role, out)
+			}
+		}
+	}
+}
