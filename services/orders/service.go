@@ -127,7 +127,7 @@ func (s *Service) ListOrders(ctx context.Context, p ListParams) (ListResult, err
 		f.Statuses = StoredStatuses(*p.Status)
 	}
 	f.CreatedAfter, f.CreatedBefore = p.CreatedAfter, p.CreatedBefore
-	fp := fingerprint(p)
+	fp := fingerprint(seller, p)
 	w, err := s.cursors.Resolve(pagination.Request{Page: p.Page, Limit: p.Limit, Cursor: p.Cursor}, fp)
 	if err != nil {
 		return ListResult{}, err
@@ -173,9 +173,9 @@ func (s *Service) ListOrders(ctx context.Context, p ListParams) (ListResult, err
 	return res, nil
 }
 
-// fingerprint ties a cursor to the filters and sort it was issued for; the
-// limit may change between pages.
-func fingerprint(p ListParams) string {
+// fingerprint ties a cursor to the seller, filters and sort it was issued
+// for; the limit may change between pages.
+func fingerprint(seller string, p ListParams) string {
 	status, after, before, sort := "", "", "", "desc"
 	if p.Status != nil {
 		status = string(*p.Status)
@@ -189,7 +189,7 @@ func fingerprint(p ListParams) string {
 	if p.Ascending {
 		sort = "asc"
 	}
-	return pagination.Fingerprint("orders", status, after, before, sort)
+	return pagination.Fingerprint("orders", seller, status, after, before, sort)
 }
 
 func sellerOf(ctx context.Context) (string, error) {

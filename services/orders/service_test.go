@@ -410,6 +410,7 @@ func TestServiceRejections(t *testing.T) {
 			{"garbage cursor", ctx, &ordersv1.ListOrdersRequest{Cursor: proto.String("not-a-cursor")}, apierr.BadRequest},
 			{"cursor under another sort", ctx, &ordersv1.ListOrdersRequest{Cursor: &cursor, Sort: ordersv1.OrderSort_ORDER_SORT_CREATED_AT_ASC.Enum()}, apierr.BadRequest},
 			{"cursor under another status", ctx, &ordersv1.ListOrdersRequest{Cursor: &cursor, Status: ordersv1.OrderStatus_ORDER_STATUS_SHIPPED.Enum()}, apierr.BadRequest},
+			{"another seller's cursor", as(partner("sel_b", "orders:read")), &ordersv1.ListOrdersRequest{Cursor: &cursor}, apierr.BadRequest},
 			{"limit 0", ctx, &ordersv1.ListOrdersRequest{Limit: proto.Int32(0)}, apierr.ValidationError},
 			{"limit 101", ctx, &ordersv1.ListOrdersRequest{Limit: proto.Int32(101)}, apierr.ValidationError},
 			{"page 0", ctx, &ordersv1.ListOrdersRequest{Page: proto.Int32(0)}, apierr.ValidationError},
