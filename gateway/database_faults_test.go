@@ -61,7 +61,7 @@ func TestDatabaseFaults(t *testing.T) {
 	}
 	waitHealth(healthpb.HealthCheckResponse_NOT_SERVING)
 
-	env.DBProxy.Restore()
+	env.DBProxy.Resume()
 	waitHealth(healthpb.HealthCheckResponse_SERVING)
 	if r := send(t, full, order); r.Status != 200 {
 		t.Fatalf("after the database came back: %d %s", r.Status, r.Body)
@@ -72,5 +72,5 @@ func TestDatabaseFaults(t *testing.T) {
 	r = send(t, full, order)
 	t.Logf("database frozen: %d in %s", r.Status, time.Since(began))
 	expectError(t, r, 504, "UPSTREAM_TIMEOUT")
-	env.DBProxy.Restore()
+	env.DBProxy.Resume()
 }

@@ -38,7 +38,7 @@ func TestUnavailableOnRealFaults(t *testing.T) {
 			t.Fatalf("pgx pool, cut, try %d: %v is not unavailable", i, err)
 		}
 	}
-	proxy.Restore()
+	proxy.Resume()
 	proxy.Freeze()
 	tctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
 	defer cancel()
@@ -46,7 +46,7 @@ func TestUnavailableOnRealFaults(t *testing.T) {
 	if err == nil || db.Unavailable(err) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("frozen: %v, want a deadline error that is not unavailability", err)
 	}
-	proxy.Restore()
+	proxy.Resume()
 }
 
 func TestUnavailableCodes(t *testing.T) {

@@ -43,7 +43,7 @@ func TestDatabaseReadyFollowsTheConnection(t *testing.T) {
 	if err := ready(ctx); err == nil {
 		t.Fatal("ready with the database cut off")
 	}
-	proxy.Restore()
+	proxy.Resume()
 	var err error
 	for range 20 {
 		if err = ready(ctx); err == nil {

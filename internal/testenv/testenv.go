@@ -18,6 +18,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/db/dbtest"
+	"github.com/mallplatform/partnerapi/internal/faultnet"
 	"github.com/mallplatform/partnerapi/internal/ids"
 	"github.com/mallplatform/partnerapi/internal/platform"
 	"github.com/mallplatform/partnerapi/internal/sandboxseed"
@@ -49,7 +50,7 @@ type Env struct {
 	Clock   *clock.Manual
 	DB      *db.DB
 	// DBProxy stands between core and PostgreSQL with Options.DatabaseProxy.
-	DBProxy *dbtest.Proxy
+	DBProxy *faultnet.Proxy
 	Auth    *auth.Service
 	Conn    *grpc.ClientConn
 	// GatewayToken is the gateway's credential on core (DialCore with it
@@ -69,7 +70,7 @@ func Start(t testing.TB, opts Options) *Env {
 	t.Helper()
 	ctx := context.Background()
 	var d *db.DB
-	var proxy *dbtest.Proxy
+	var proxy *faultnet.Proxy
 	switch {
 	case opts.DatabaseProxy:
 		d, proxy = dbtest.PostgresThroughProxy(t)
