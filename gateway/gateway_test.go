@@ -267,9 +267,9 @@ func TestUsageAndRateLimits(t *testing.T) {
 func TestTimestampWindowIsConfigurable(t *testing.T) {
 	env := testenv.Start(t, testenv.Options{Mutate: func(c *gateway.Config) { c.TimestampWindow = 30 * time.Second }})
 	full := env.Client(t, "full", -1)
-	// The admission store refuses what was signed before its first call
-	// (see TestReplayAfterEmptyRedisRestart): make that call, then let the
-	// clock pass it, so that 29 s ago is after it.
+	// The admission store refuses what was signed before its memory began
+	// (the test clock's start; see TestReplayAfterEmptyRedisRestart): let
+	// the clock pass it, so that 29 s ago is after it.
 	if r := send(t, full, sdk.Request{Method: "GET", Path: "/open/v1/usage"}); r.Status != 200 {
 		t.Fatalf("%d %s", r.Status, r.Body)
 	}

@@ -33,20 +33,18 @@
 //
 // # Empty restarts
 //
-// A store that loses its memory (Redis restarted without its data, flushed,
-// or a keyspace evicted; a new Memory store in a restarted process) has
-// forgotten the nonces it claimed, so a request captured before the loss
-// could be replayed while its timestamp is still inside the window. Each
-// store therefore keeps an epoch: the Unix second of the first call after
-// its memory began (in Redis, a marker key without expiry per hash tag; in
-// Memory, one value for the store). A call with Request.SignedAt before its
-// epoch's second is refused (Result.BeforeEpoch) before the nonce is looked
-// at, and nothing is claimed or charged. A store that never lost anything
-// set its epoch on its first call, before any request it admitted was
-// signed, so only requests signed before the loss (or, once, requests
-// signed a second or more before an account's first call) are refused; a
-// replay slips through only if the original was signed in the same second
-// as the store came back empty.
+// A store that loses its memory (Redis restarted without its data; a new
+// Memory store in a restarted process) has forgotten the nonces it claimed,
+// so a request captured before the loss could be replayed while its
+// timestamp is still inside the window. Each store therefore has an epoch:
+// the second its memory began (in Redis, the server's start, kept in a
+// marker key without expiry per hash tag; in Memory, when the store was
+// made). A call with Request.SignedAt before its epoch's second is refused
+// (Result.BeforeEpoch) before the nonce is looked at, and nothing is claimed
+// or charged. Only requests signed before the restart are refused; a replay
+// slips through only if the original was signed in the same second as the
+// store came back empty. A flush or an eviction without a restart is not
+// detected: the deployment must allow neither (docs/operations.md).
 //
 // # Keys and Redis Cluster
 //
@@ -108,8 +106,7 @@ type Request struct {
 	NonceTTL time.Duration
 	// Buckets are the rate limits this request is charged against.
 	Buckets []Bucket
-	// Now is the gateway's clock; it selects each bucket's window and, on
-	// the first call after the store's memory began, becomes its epoch.
+	// Now is the gateway's clock; it selects each bucket's window.
 	Now time.Time
 	// SignedAt is the request's signed timestamp; zero skips the epoch
 	// check (see "Empty restarts"). With it, the call's keys must carry a

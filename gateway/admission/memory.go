@@ -22,6 +22,10 @@ type MemoryConfig struct {
 	// Clock measures TTLs (default: the process's monotonic clock). Window
 	// selection always uses Request.Now.
 	Clock clock.Clock
+	// Epoch is when the store's memory of nonces begins (default: when it
+	// is made): a request signed before it may replay one that an earlier
+	// process admitted, and is refused.
+	Epoch time.Time
 }
 
 // Validate reports a configuration NewMemory cannot use.
@@ -44,9 +48,9 @@ type Memory struct {
 	seed   maphash.Seed
 	clock  clock.Clock
 	start  time.Time
-	// epoch is the Unix second of the first call (0 before it): requests
+	// epoch is the Unix second (wall time) the store was made: requests
 	// signed earlier may be replays of what an earlier process admitted.
-	epoch atomic.Int64
+	epoch int64
 
 	closed atomic.Bool
 	stop   chan struct{}
@@ -92,12 +96,16 @@ func NewMemory(cfg MemoryConfig) *Memory {
 	if cfg.Clock == nil {
 		cfg.Clock = monotonic{}
 	}
+	if cfg.Epoch.IsZero() {
+		cfg.Epoch = time.Now()
+	}
 	m := &Memory{
 		shards: make([]memShard, cfg.Shards),
 		mask:   uint64(cfg.Shards - 1),
 		seed:   maphash.MakeSeed(),
 		clock:  cfg.Clock,
 		start:  cfg.Clock.Now(),
+		epoch:  cfg.Epoch.Unix(),
 		stop:   make(chan struct{}),
 		done:   make(chan struct{}),
 	}
@@ -121,15 +129,10 @@ func (m *Memory) Ping(context.Context) error {
 	return nil
 }
 
-// beforeEpoch sets the epoch on the first call and reports whether a
-// request signed at signedAt predates it.
-func (m *Memory) beforeEpoch(now, signedAt time.Time) bool {
-	epoch := m.epoch.Load()
-	if epoch == 0 {
-		m.epoch.CompareAndSwap(0, now.Unix())
-		epoch = m.epoch.Load()
-	}
-	return !signedAt.IsZero() && signedAt.Unix() < epoch
+// beforeEpoch reports whether a request signed at signedAt predates the
+// store, whose memory of nonces began when it was made.
+func (m *Memory) beforeEpoch(signedAt time.Time) bool {
+	return !signedAt.IsZero() && signedAt.Unix() < m.epoch
 }
 
 // Admit implements Store.
@@ -143,7 +146,7 @@ func (m *Memory) Admit(_ context.Context, req Request) (Result, error) {
 	}
 	states := make([]BucketState, len(req.Buckets))
 	sh := &m.shards[maphash.String(m.seed, slot)&m.mask]
-	stale := m.beforeEpoch(req.Now, req.SignedAt)
+	stale := m.beforeEpoch(req.SignedAt)
 	now := m.now()
 
 	sh.mu.Lock()

@@ -180,3 +180,15 @@ func BenchmarkMemoryAdmit(b *testing.B) {
 	defer m.Close()
 	benchAdmit(b, m, 100*time.Millisecond)
 }
+
+// A new process's store has forgotten every nonce: requests signed before it
+// was made are refused.
+func TestMemoryReplayAfterRestart(t *testing.T) {
+	before := admission.NewMemory(admission.MemoryConfig{})
+	defer before.Close()
+	admissiontest.ReplayAfterEmptyRestart(t, before, func() admission.Store {
+		after := admission.NewMemory(admission.MemoryConfig{})
+		t.Cleanup(func() { _ = after.Close() })
+		return after
+	})
+}

@@ -126,13 +126,16 @@ type Redis struct {
 //
 // KEYS are [epoch marker] [nonce] bucket counters...; ARGV[1] is the nonce's
 // TTL in milliseconds ("0": no nonce), ARGV[2] the signed timestamp in Unix
-// seconds ("-": no epoch check, and no marker key), ARGV[3] the gateway's
-// now in Unix seconds, then one counter TTL per bucket.
+// seconds ("-": no epoch check, and no marker key), then one counter TTL per
+// bucket.
 //
-// A missing marker means the store's memory began since the account's last
-// call (an empty restart, a flush, an eviction): it is set to now, without
-// expiry. A request signed before the marker's second is refused (-1)
-// without looking at its nonce. Otherwise the nonce is claimed with SET NX
+// A missing marker means the account has not called since the server's
+// memory began: it is set, without expiry, to the second the server started
+// (its TIME less its uptime), so after an empty restart nothing signed before
+// the restart is admitted, while the first call of an account that was quiet
+// meets the same marker as every other (no spurious refusal for a request
+// signed a second before it arrived). A request signed before the marker's
+// second is refused (-1) without looking at its nonce. Otherwise the nonce is claimed with SET NX
 // and, if it was fresh, every counter is incremented, its expiry set on the
 // first increment only so that the window's end stays fixed. A refused or
 // reused request reads the counters without charging them. The reply is
@@ -145,8 +148,9 @@ local claimed = 1
 if ARGV[2] ~= '-' then
   local epoch = redis.call('GET', KEYS[1])
   if not epoch then
-    redis.call('SET', KEYS[1], ARGV[3])
-    epoch = ARGV[3]
+    local up = tonumber(string.match(redis.call('INFO', 'server'), 'uptime_in_seconds:(%d+)'))
+    epoch = tonumber(redis.call('TIME')[1]) - (up or 0)
+    redis.call('SET', KEYS[1], epoch)
   end
   if tonumber(ARGV[2]) < tonumber(epoch) then
     claimed = -1
@@ -165,7 +169,7 @@ for i = k, #KEYS do
   if claimed == 1 then
     n = redis.call('INCR', KEYS[i])
     if n == 1 then
-      redis.call('PEXPIRE', KEYS[i], ARGV[i - k + 4])
+      redis.call('PEXPIRE', KEYS[i], ARGV[i - k + 3])
     end
   else
     n = tonumber(redis.call('GET', KEYS[i]) or '0')
@@ -275,7 +279,7 @@ func (s *Redis) Admit(ctx context.Context, req Request) (Result, error) {
 	}
 	n := len(req.Buckets)
 	keys := make([]string, 0, n+2)
-	args := make([]string, 0, n+3)
+	args := make([]string, 0, n+2)
 	nonceTTL, signedAt := "0", "-"
 	if !req.SignedAt.IsZero() {
 		// check made sure slot is the call's hash tag.
@@ -286,7 +290,7 @@ func (s *Redis) Admit(ctx context.Context, req Request) (Result, error) {
 		keys = append(keys, s.noncePrefix+req.NonceKey)
 		nonceTTL = strconv.FormatInt(millis(req.NonceTTL), 10)
 	}
-	args = append(args, nonceTTL, signedAt, strconv.FormatInt(req.Now.Unix(), 10))
+	args = append(args, nonceTTL, signedAt)
 	for _, b := range req.Buckets {
 		idx := windowIndex(req.Now, b.Window)
 		keys = append(keys, s.ratePrefix+b.Key+":"+strconv.FormatInt(idx, 10))

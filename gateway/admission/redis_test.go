@@ -300,3 +300,47 @@ func TestRedisConnectsOnceRedisIsUp(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A real empty restart of Redis (a server of the test's own, killed and
+// started again without persistence): a request admitted before it is
+// refused after it, though the restarted server has no trace of its nonce.
+func TestRedisReplayAfterEmptyRestart(t *testing.T) {
+	server := admissiontest.StartRedisServer(t)
+	open := func() admission.Store {
+		s, err := admission.NewRedis(admission.RedisConfig{URL: "redis://" + server.Addr})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = s.Close() })
+		return s
+	}
+	admissiontest.ReplayAfterEmptyRestart(t, open(), func() admission.Store {
+		server.Restart(t)
+		return open()
+	})
+}
+
+// The first call of an account, long after the server started, may have been
+// signed seconds before it arrives (latency, a client clock behind): the
+// epoch is the server's start, not that call's arrival, so it is admitted.
+func TestRedisEpochIsTheServersStart(t *testing.T) {
+	server := admissiontest.StartRedisServer(t)
+	s, err := admission.NewRedis(admission.RedisConfig{URL: "redis://" + server.Addr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	time.Sleep(2 * time.Second) // the server has been up for a while
+	now := time.Now()
+	req := admission.Request{
+		NonceKey: admission.NonceKey("acct_quiet", "app_1", "ab12"),
+		NonceTTL: time.Minute,
+		Buckets:  admission.Limits{}.Buckets(admission.Subject{AccountID: "acct_quiet", AppID: "app_1"}),
+		Now:      now,
+		SignedAt: now.Add(-1500 * time.Millisecond),
+	}
+	r, err := s.Admit(context.Background(), req)
+	if err != nil || !r.Allowed() || r.BeforeEpoch {
+		t.Fatalf("first call of an account, signed 1.5 s before it arrived: %+v, %v", r, err)
+	}
+}

@@ -99,7 +99,9 @@ func Start(t testing.TB, opts Options) *Env {
 	}
 	store := opts.Admission
 	if store == nil {
-		store = admission.NewMemory(admission.MemoryConfig{})
+		// Requests are signed on the test's clock: the store's memory
+		// begins on it too.
+		store = admission.NewMemory(admission.MemoryConfig{Epoch: clk.Now()})
 	}
 	env := opts.Environment
 	if env == "" {
