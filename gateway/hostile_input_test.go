@@ -17,8 +17,8 @@ import (
 // most 1 KiB.
 const maxErrorBody = 1536
 
-// Issue 7, point 1: a body of 200,000 empty variants (600 KB, under the
-// 1 MB cap) answered 503 and broke the requests of other apps in flight on
+// A body of 200,000 empty variants (600 KB, under the 1 MB cap) used to
+// answer 503 and break the requests of other apps in flight on
 // the same gateway→core connection. It now answers 400 with a small body,
 // as does a bulk body wrong in 25,000 places, and every request of the
 // other app answers 200.
@@ -94,7 +94,7 @@ func TestHostileBodiesLeaveOtherPartnersAlone(t *testing.T) {
 	}
 }
 
-// Issue 7, point 2: on PostgreSQL, NUL and invalid UTF-8 answered 500.
+// On PostgreSQL, NUL and invalid UTF-8 used to answer 500.
 // Ids that cannot exist are 404, text fields holding NUL are 400
 // VALIDATION_ERROR, and an edited cursor is 400 BAD_REQUEST.
 func TestUnstorableTextOnPostgres(t *testing.T) {

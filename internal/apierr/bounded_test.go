@@ -12,7 +12,7 @@ import (
 )
 
 // No message that leaves core is longer than MaxMessageBytes, whatever
-// produced it, and the code survives the cut (issue 7: a 4 MB message
+// produced it, and the code survives the cut (a 4 MB message once
 // travelled in a gRPC trailer and closed the gateway's shared connection).
 func TestToStatusBoundsEveryMessage(t *testing.T) {
 	huge := strings.Repeat("variants[0].price: must be set; ", 100000) + "é"

@@ -9,7 +9,7 @@ import (
 	catalogv1 "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
 )
 
-// BenchmarkValidateHostileVariants is core's share of issue 7's body when a
+// BenchmarkValidateHostileVariants is core's share of a hostile body when a
 // gRPC caller sends it: 200,000 empty variants.
 func BenchmarkValidateHostileVariants(b *testing.B) {
 	ic := newValidating(b)

@@ -19,7 +19,7 @@ import (
 //
 //   - a list longer than its protovalidate max_items rule, so that a request
 //     of 200,000 items is refused in one comparison instead of being
-//     validated item by item (issue 7: 0.3-1.5 s of core per request);
+//     validated item by item (0.3-1.5 s of core per request);
 //   - a string that is not storable text: NUL or invalid UTF-8, which
 //     PostgreSQL rejects (SQLSTATE 22021) and which would otherwise surface
 //     as a 500.

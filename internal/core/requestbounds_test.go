@@ -56,8 +56,8 @@ func validProduct() *catalogv1.ProductCreateInput {
 
 // gRPC callers bypass the gateway's decoder: core refuses text PostgreSQL
 // cannot store (NUL, invalid UTF-8) in any string of the request, naming the
-// field as the partner would, before the handler runs (issue 7: 500 on
-// PostgreSQL).
+// field as the partner would, before the handler runs (it answered 500
+// on PostgreSQL).
 func TestValidateRefusesUnstorableText(t *testing.T) {
 	ic := newValidating(t)
 	create := catalogv1.CatalogService_CreateProduct_FullMethodName
@@ -110,7 +110,7 @@ func TestValidateLeavesPathIDsToTheServices(t *testing.T) {
 
 // A list longer than its max_items rule is refused before protovalidate
 // looks at its items, and a request with thousands of violations gets a
-// message of bounded size (issue 7).
+// message of bounded size.
 func TestValidateBoundsWorkAndMessage(t *testing.T) {
 	ic := newValidating(t)
 	in := &catalogv1.ProductCreateInput{Variants: make([]*catalogv1.VariantCreateInput, 200000)}

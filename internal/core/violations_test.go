@@ -54,8 +54,8 @@ func TestViolationPathsAreWirePaths(t *testing.T) {
 }
 
 // A request wrong in thousands of places gets a message of bounded size that
-// names the first few violations and counts the rest (issue 7: every
-// violation was listed, 4 MB for 50,000 variants).
+// names the first few violations and counts the rest (every violation used to
+// be listed: 4 MB for 50,000 variants).
 func TestViolationsAreBounded(t *testing.T) {
 	v, err := protovalidate.New()
 	if err != nil {

@@ -64,8 +64,8 @@ const idLen = 26
 
 // Valid reports whether s is an id New(prefix) could have made: the
 // prefix, "_" and 26 characters of the alphabet. Anything else names no
-// resource, so callers answer NOT_FOUND without a query (issue 7: ids
-// holding NUL or invalid UTF-8 reached PostgreSQL and answered 500).
+// resource, so callers answer NOT_FOUND without a query (ids holding
+// NUL or invalid UTF-8 once reached PostgreSQL and answered 500).
 func Valid(prefix, s string) bool {
 	rest, ok := strings.CutPrefix(s, prefix+"_")
 	if !ok || len(rest) != idLen {

@@ -16,8 +16,7 @@ import (
 // JSON) under a key only core holds. The position is not secret (it is the
 // last item's sort key and id, which the page shows anyway), but it must not
 // be editable: a listing feeds it to its query, so an edited one could ask
-// for text PostgreSQL rejects (issue 7: an id edited to hold \u0000 answered
-// 500) or for a page or filter the cursor was not issued for.
+// for text PostgreSQL rejects (an id edited to hold \u0000 answered 500) or for a page or filter the cursor was not issued for.
 
 // cursorKeyInfo labels the key derivation, so the cursor key serves nothing
 // else even though it comes from the platform's one secret.

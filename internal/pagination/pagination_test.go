@@ -56,8 +56,8 @@ func TestCursorRoundTripAndMismatch(t *testing.T) {
 }
 
 // A cursor is tamper-evident: editing any part of the position it carries,
-// or forging one without the key, is BAD_REQUEST (issue 7: an id edited to
-// hold \u0000 reached PostgreSQL and answered 500).
+// or forging one without the key, is BAD_REQUEST (an id edited to hold
+// \u0000 once reached PostgreSQL and answered 500).
 func TestCursorIsTamperEvident(t *testing.T) {
 	cs := testCursors(t)
 	ts := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)

@@ -12,7 +12,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/wirejson"
 )
 
-// hostileVariants is the body of issue 7: n empty variants (200,000 make
+// hostileVariants is a hostile body: n empty variants (200,000 make
 // 600 KB, under the 1 MB body cap).
 func hostileVariants(n int) []byte {
 	return []byte(`{"variants":[` + strings.Repeat(`{},`, n-1) + `{}]}`)
@@ -50,7 +50,7 @@ func TestDecodeStopsAtMaxItems(t *testing.T) {
 }
 
 // NUL cannot be stored by PostgreSQL; every decoded string that can reach
-// storage refuses it with the field's path (issue 7: 500 on PostgreSQL).
+// storage refuses it with the field's path (it answered 500 on PostgreSQL).
 func TestDecodeRefusesNUL(t *testing.T) {
 	cases := map[string]string{
 		`{"title":"abc\u0000defghi"}`:                                         "title: ",

@@ -39,7 +39,7 @@ type fieldPlan struct {
 	tracksPresence bool
 	// maxItems is a list field's protovalidate max_items (0: none). The
 	// decoder stops reading a longer list at the first item too many, so a
-	// hostile body never becomes that many messages (issue 7).
+	// hostile body never becomes that many messages.
 	maxItems int
 	// kind is the value kind: of the element for lists, of the value for
 	// maps.

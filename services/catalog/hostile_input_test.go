@@ -18,7 +18,7 @@ import (
 	"github.com/mallplatform/partnerapi/services/catalog"
 )
 
-// hostileIDs are the path ids of issue 7 as core receives them (the
+// hostileIDs are hostile path ids as core receives them (the
 // gateway decodes %00, %FF and %C0%AF), and ids of the right alphabet that
 // no product or category can have.
 var hostileIDs = []string{"\x00", "\xff", "\xc0\xaf", "prd_\x00", "100003\x00", "prd_x", "PRD_01JBCDEFGHJKMNPQRSTVWXYZ0"}
@@ -65,7 +65,7 @@ func TestSeededCategoryIDsAreNumbers(t *testing.T) {
 	}
 }
 
-// Over gRPC on every driver (PostgreSQL is where issue 7 answered 500):
+// Over gRPC on every driver (PostgreSQL is where such input answered 500):
 // unstorable text in a body is VALIDATION_ERROR naming the field, ids that
 // cannot exist are NOT_FOUND, and a request with thousands of violations
 // gets a bounded message.

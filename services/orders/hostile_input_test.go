@@ -16,7 +16,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/principal"
 )
 
-// hostileOrderIDs are the path ids of issue 7 as core receives them (the
+// hostileOrderIDs are hostile path ids as core receives them (the
 // gateway decodes %00, %FF and %C0%AF) and others no order can have.
 var hostileOrderIDs = []string{"\x00", "\xff", "\xc0\xaf", "ord_\x00", "ord_\xff", "ord_", "ORD_1", "prd_1", "ord_a-b"}
 
@@ -39,7 +39,7 @@ func TestOrderIDsThatCannotExistAreNotLookedUp(t *testing.T) {
 // from a percent-decoded path.
 var asGateway = grpc.ForceCodecV2(grpccodec.New())
 
-// On every driver (PostgreSQL is where issue 7 answered 500), hostile ids
+// On every driver (PostgreSQL is where such input answered 500), hostile ids
 // are NOT_FOUND, and cursors are tamper-evident while genuine ones work.
 func TestOrdersHostileInput(t *testing.T) {
 	dbtest.ForEachDriver(t, func(t *testing.T, d *db.DB) {

@@ -11,8 +11,8 @@ import (
 // Tampered returns edits of a genuine cursor that a client could make, by
 // name: a cursor's JSON position is readable (base64url of the JSON, then
 // the tag), and each edit keeps the tag that came with the genuine one.
-// "id holding NUL" is issue 7's: an id edited to hold \u0000 reached
-// PostgreSQL and answered 500.
+// "id holding NUL": an id edited to hold \u0000 once reached PostgreSQL
+// and answered 500.
 func Tampered(t testing.TB, genuine string) map[string]string {
 	t.Helper()
 	raw, err := base64.RawURLEncoding.DecodeString(genuine)
