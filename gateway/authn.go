@@ -12,7 +12,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/apierr"
 	"github.com/mallplatform/partnerapi/internal/policy"
 	"github.com/mallplatform/partnerapi/internal/principal"
-	"github.com/mallplatform/partnerapi/internal/signing"
+	"github.com/mallplatform/partnerapi/sdk/signing"
 )
 
 // Credential-kind prefixes of client ids.

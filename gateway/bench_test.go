@@ -20,7 +20,7 @@ import (
 	credentialsv1 "github.com/mallplatform/partnerapi/gen/mp/credentials/v1"
 	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
 	"github.com/mallplatform/partnerapi/internal/platform"
-	"github.com/mallplatform/partnerapi/internal/sdk"
+	"github.com/mallplatform/partnerapi/sdk"
 )
 
 // stubCore answers instantly with canned data, so the benchmark measures the

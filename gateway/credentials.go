@@ -9,8 +9,8 @@ import (
 
 	credentialsv1 "github.com/mallplatform/partnerapi/gen/mp/credentials/v1"
 	"github.com/mallplatform/partnerapi/internal/apierr"
-	"github.com/mallplatform/partnerapi/internal/signing"
 	"github.com/mallplatform/partnerapi/internal/ttlcache"
+	"github.com/mallplatform/partnerapi/sdk/signing"
 )
 
 // appCredentials is an app's verification material as the gateway caches it.

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/mallplatform/partnerapi/gateway"
-	"github.com/mallplatform/partnerapi/internal/sdk"
 	"github.com/mallplatform/partnerapi/internal/testenv"
+	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/services/auth"
 )
 

@@ -8,8 +8,8 @@ import (
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
 	"github.com/mallplatform/partnerapi/gateway"
-	"github.com/mallplatform/partnerapi/internal/sdk"
 	"github.com/mallplatform/partnerapi/internal/testenv"
+	"github.com/mallplatform/partnerapi/sdk"
 )
 
 // TestDatabaseFaults: with PostgreSQL cut off, a running core answers 503

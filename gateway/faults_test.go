@@ -23,8 +23,8 @@ import (
 	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
 	"github.com/mallplatform/partnerapi/internal/faultnet"
 	"github.com/mallplatform/partnerapi/internal/platform"
-	"github.com/mallplatform/partnerapi/internal/sdk"
 	"github.com/mallplatform/partnerapi/internal/testenv"
+	"github.com/mallplatform/partnerapi/sdk"
 )
 
 const faultToken = "fault-test-gateway-token"

@@ -13,9 +13,9 @@ import (
 
 	"github.com/mallplatform/partnerapi/gateway"
 	"github.com/mallplatform/partnerapi/gateway/admission"
-	"github.com/mallplatform/partnerapi/internal/sdk"
-	"github.com/mallplatform/partnerapi/internal/signing"
 	"github.com/mallplatform/partnerapi/internal/testenv"
+	"github.com/mallplatform/partnerapi/sdk"
+	"github.com/mallplatform/partnerapi/sdk/signing"
 )
 
 var ctx = context.Background()

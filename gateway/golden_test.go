@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mallplatform/partnerapi/internal/sdk"
 	"github.com/mallplatform/partnerapi/internal/testenv"
+	"github.com/mallplatform/partnerapi/sdk"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files (review the diff against the spec before committing)")

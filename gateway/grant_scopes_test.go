@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mallplatform/partnerapi/internal/sdk"
 	"github.com/mallplatform/partnerapi/internal/testenv"
+	"github.com/mallplatform/partnerapi/sdk"
 )
 
 // TestSellerGrantNarrowsScopes: a call's effective scopes are the app's

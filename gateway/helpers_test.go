@@ -10,7 +10,7 @@ import (
 
 	"github.com/mallplatform/partnerapi/gateway/admission"
 	"github.com/mallplatform/partnerapi/internal/ids"
-	"github.com/mallplatform/partnerapi/internal/sdk"
+	"github.com/mallplatform/partnerapi/sdk"
 )
 
 func do(t *testing.T, req *http.Request) *sdk.Response {

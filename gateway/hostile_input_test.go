@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/mallplatform/partnerapi/internal/pagination/paginationtest"
-	"github.com/mallplatform/partnerapi/internal/sdk"
 	"github.com/mallplatform/partnerapi/internal/testenv"
+	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/services/catalog"
 )
 

@@ -8,8 +8,8 @@ import (
 
 	"github.com/mallplatform/partnerapi/gateway/admission"
 	"github.com/mallplatform/partnerapi/gateway/admission/admissiontest"
-	"github.com/mallplatform/partnerapi/internal/sdk"
 	"github.com/mallplatform/partnerapi/internal/testenv"
+	"github.com/mallplatform/partnerapi/sdk"
 )
 
 // An empty Redis restart forgets every nonce. A request captured before it

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mallplatform/partnerapi/internal/sdk"
 	"github.com/mallplatform/partnerapi/internal/testenv"
+	"github.com/mallplatform/partnerapi/sdk"
 )
 
 // TestLiteralRoutesWin: the spec's bulk routes are never read as an {id},

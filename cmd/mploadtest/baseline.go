@@ -16,8 +16,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/mallplatform/partnerapi/internal/db/dbtypes"
-	"github.com/mallplatform/partnerapi/internal/signing"
 	"github.com/mallplatform/partnerapi/internal/wirejson"
+	"github.com/mallplatform/partnerapi/sdk/signing"
 	"github.com/mallplatform/partnerapi/services/orders"
 )
 

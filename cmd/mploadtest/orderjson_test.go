@@ -15,8 +15,8 @@ import (
 	"github.com/mallplatform/partnerapi/internal/db/dbtest"
 	"github.com/mallplatform/partnerapi/internal/db/dbtypes"
 	"github.com/mallplatform/partnerapi/internal/principal"
-	"github.com/mallplatform/partnerapi/internal/signing"
 	"github.com/mallplatform/partnerapi/internal/wirejson"
+	"github.com/mallplatform/partnerapi/sdk/signing"
 	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/orders"
 )

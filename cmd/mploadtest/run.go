@@ -18,7 +18,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
-	"github.com/mallplatform/partnerapi/internal/sdk"
+	"github.com/mallplatform/partnerapi/sdk"
 )
 
 // Bounds on one load run, whatever the flags say: the tool must stop by

@@ -17,8 +17,8 @@ import (
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
-	"github.com/mallplatform/partnerapi/internal/sdk"
-	"github.com/mallplatform/partnerapi/internal/signing"
+	"github.com/mallplatform/partnerapi/sdk"
+	"github.com/mallplatform/partnerapi/sdk/signing"
 )
 
 const testSecret = "s3cret-for-tests-only"

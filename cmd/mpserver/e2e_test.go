@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/mallplatform/partnerapi/internal/db/dbtest"
-	"github.com/mallplatform/partnerapi/internal/sdk"
+	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/services/auth"
 )
 

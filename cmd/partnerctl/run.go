@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mallplatform/partnerapi/internal/sdk"
+	"github.com/mallplatform/partnerapi/sdk"
 )
 
 // Exit statuses: 0 for a 2xx answer, 1 for any other answer or failure, 2

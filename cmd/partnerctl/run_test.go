@@ -13,8 +13,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mallplatform/partnerapi/internal/sdk"
-	"github.com/mallplatform/partnerapi/internal/signing"
+	"github.com/mallplatform/partnerapi/sdk"
+	"github.com/mallplatform/partnerapi/sdk/signing"
 )
 
 // received is one request as the test gateway saw and verified it.
@@ -31,7 +31,7 @@ type gateway struct {
 	reqs []received
 }
 
-// newGateway verifies each request with internal/signing against the
+// newGateway verifies each request with sdk/signing against the
 // secrets of the sample credentials and answers like the API: the envelope,
 // 401 INVALID_SIGNATURE for a bad signature, 404 NOT_FOUND under /missing.
 func newGateway(t *testing.T) *gateway {

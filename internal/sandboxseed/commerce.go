@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/mallplatform/partnerapi/internal/principal"
-	"github.com/mallplatform/partnerapi/internal/sdk"
+	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/services/catalog"
 	"github.com/mallplatform/partnerapi/services/orders"
 )

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mallplatform/partnerapi/internal/signing"
+	"github.com/mallplatform/partnerapi/sdk/signing"
 )
 
 const (
@@ -33,7 +33,7 @@ type seen struct {
 }
 
 // gateway is an httptest server that verifies every request the way the
-// real gateway does, with internal/signing over the raw request line and
+// real gateway does, with sdk/signing over the raw request line and
 // body, and answers with a canned response.
 type gateway struct {
 	*httptest.Server

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mallplatform/partnerapi/internal/signing"
+	"github.com/mallplatform/partnerapi/sdk/signing"
 )
 
 func ExampleCanonicalQuery() {

@@ -1,6 +1,6 @@
 // Package sdk is a small Go client for the Partner Marketplace Open API. It
 // signs every request with HMAC signature version 3 through
-// internal/signing, the same code the gateway verifies with, and decodes the
+// sdk/signing, the same code the gateway verifies with, and decodes the
 // response envelope. It depends on the standard library only.
 //
 // The client signs exactly what it sends: the path and raw query as they go on
@@ -19,7 +19,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mallplatform/partnerapi/internal/signing"
+	"github.com/mallplatform/partnerapi/sdk/signing"
 )
 
 // MaxResponseBytes bounds how much of a response body the client reads.

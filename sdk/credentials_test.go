@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/mallplatform/partnerapi/internal/signing"
+	"github.com/mallplatform/partnerapi/sdk/signing"
 )
 
 const sampleCredentials = `{"environment":"sandbox","base_url":"http://127.0.0.1:8080","grpc_address":"127.0.0.1:9090",
