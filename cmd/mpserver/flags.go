@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -18,12 +19,25 @@ import (
 // so the same names configure a container and a terminal.
 type flagSet struct {
 	*flag.FlagSet
+	// envErrs are environment values that do not parse as their flag's
+	// type: Parse refuses to start with them rather than fall back to the
+	// default (MP_TIMESTAMP_WINDOW=90 would otherwise silently mean 90s).
+	envErrs []error
 }
 
 func newFlagSet(name string, stderr io.Writer) *flagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	return &flagSet{fs}
+	return &flagSet{FlagSet: fs}
+}
+
+// Parse parses args after checking the environment values the flags took
+// their defaults from.
+func (f *flagSet) Parse(args []string) error {
+	if len(f.envErrs) > 0 {
+		return errors.Join(f.envErrs...)
+	}
+	return f.FlagSet.Parse(args)
 }
 
 func (f *flagSet) str(p *string, name, env, def, help string) {
@@ -87,18 +101,22 @@ func (v urlValue) Set(s string) error {
 
 func (f *flagSet) dur(p *time.Duration, name, env string, def time.Duration, help string) {
 	if v, ok := os.LookupEnv(env); ok {
-		if d, err := time.ParseDuration(v); err == nil {
-			def = d
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			f.envErrs = append(f.envErrs, fmt.Errorf("$%s=%q is not a duration (write it with a unit, e.g. 90s)", env, v))
 		}
+		def = d
 	}
 	f.DurationVar(p, name, def, help+" ($"+env+")")
 }
 
 func (f *flagSet) integer(p *int, name, env string, def int, help string) {
 	if v, ok := os.LookupEnv(env); ok {
-		if n, err := strconv.Atoi(v); err == nil {
-			def = n
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			f.envErrs = append(f.envErrs, fmt.Errorf("$%s=%q is not a whole number", env, v))
 		}
+		def = n
 	}
 	f.IntVar(p, name, def, help+" ($"+env+")")
 }

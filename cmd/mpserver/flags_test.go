@@ -31,3 +31,21 @@ func TestHelpNeverShowsSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestMalformedEnvironmentRefusesToStart: a value the flag cannot read is an
+// error at start-up, not a silent fall back to the default.
+func TestMalformedEnvironmentRefusesToStart(t *testing.T) {
+	for env, value := range map[string]string{
+		"MP_TIMESTAMP_WINDOW":    "90",
+		"MP_APP_RATE_PER_MINUTE": "lots",
+	} {
+		t.Run(env, func(t *testing.T) {
+			t.Setenv(env, value)
+			var stderr strings.Builder
+			err := run(context.Background(), []string{"gateway", "--gateway-token", "flags-test-gateway-token"}, &stderr, &stderr)
+			if err == nil || !strings.Contains(err.Error(), env) {
+				t.Fatalf("started with %s=%s: %v", env, value, err)
+			}
+		})
+	}
+}
