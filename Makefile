@@ -1,8 +1,8 @@
-# Every generator is pinned in tools/go.mod (buf and protoc plugins) or go.mod
+# Every generator is pinned in tools/generators.mod (buf and protoc plugins) or go.mod
 # (ent); nothing but the Go module proxy is needed.
 SHELL := /usr/bin/env bash
 GO    ?= go
-BUF   := $(GO) tool -modfile=tools/go.mod buf
+BUF   := $(GO) tool -modfile=tools/generators.mod buf
 LINT  := $(GO) tool -modfile=tools/lint/go.mod golangci-lint
 
 .PHONY: all generate proto-deps proto check-generated lint test build run

@@ -84,11 +84,11 @@ mp_gateway_request_duration_seconds_count{method="GET",route="/open/v1/orders/{i
 mp_gateway_request_duration_seconds_sum{method="GET",route="/open/v1/orders",status="200"} 1.5 1700000000000
 mp_gateway_request_duration_seconds_count{method="GET",route="/open/v1/orders",status="200"} 3 1700000000000
 `
-	h, err := parseHistogram(strings.NewReader(text), gatewayHistogram, `route="/open/v1/orders/{id}"`, `status="200"`)
+	h, err := parseHistogram(strings.NewReader(text), gatewayHistogram, map[string]string{"route": "/open/v1/orders/{id}", "status": "200"})
 	if err != nil || h.Sum != 0.25 || h.Count != 100 || h.Mean() != 2500*time.Microsecond {
 		t.Fatalf("%+v %v", h, err)
 	}
-	all, err := parseHistogram(strings.NewReader(text), gatewayHistogram, `status="200"`)
+	all, err := parseHistogram(strings.NewReader(text), gatewayHistogram, map[string]string{"status": "200"})
 	if err != nil || all.Count != 103 || all.Sum != 1.75 {
 		t.Fatalf("%+v %v", all, err)
 	}

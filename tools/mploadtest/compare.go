@@ -464,11 +464,11 @@ const (
 )
 
 func (m *tierMetrics) scrape(ctx context.Context) (gw, core histTotals, err error) {
-	gw, err = scrapeHistogram(ctx, m.gateway, gatewayHistogram, `route="/open/v1/orders/{id}"`, `status="200"`)
+	gw, err = scrapeHistogram(ctx, m.gateway, gatewayHistogram, map[string]string{"route": "/open/v1/orders/{id}", "status": "200"})
 	if err != nil {
 		return
 	}
-	core, err = scrapeHistogram(ctx, m.core, coreHistogram, `method="/mp.orders.v1.OrdersService/GetOrder"`, `code="OK"`)
+	core, err = scrapeHistogram(ctx, m.core, coreHistogram, map[string]string{"method": "/mp.orders.v1.OrdersService/GetOrder", "code": "OK"})
 	return
 }
 
