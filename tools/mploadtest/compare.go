@@ -231,7 +231,9 @@ func compareCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	return err
 }
 
-// runCompare does the whole procedure and prints the figures.
+// runCompare does the whole procedure and prints the figures: set up a
+// seeded database, start the tiers and the baseline, check that both answer
+// the same bytes, then measure.
 func runCompare(ctx context.Context, cfg compareConfig, stdout, stderr io.Writer) (*compareResult, error) {
 	work, err := os.MkdirTemp("", "mploadtest-")
 	if err != nil {
@@ -239,212 +241,260 @@ func runCompare(ctx context.Context, cfg compareConfig, stdout, stderr io.Writer
 	}
 	e := &compareEnv{cfg: cfg, work: work, adminDSN: cfg.adminDSN, named: map[int]string{os.Getpid(): "load generator"}, stderr: stderr}
 	defer e.cleanup()
-	step := func(format string, a ...any) {
-		fmt.Fprintf(stderr, "[%s] %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, a...))
+	c := &comparison{e: e, cfg: cfg, stdout: stdout,
+		res: &compareResult{Machine: machineName(), Cores: numCPU(), Workers: cfg.workers, LogLevel: cfg.logLevel}}
+	for _, phase := range []func(context.Context) error{c.prepare, c.chooseCeilings, c.startServers, c.connect, c.measure} {
+		if err := phase(ctx); err != nil {
+			if c.res.OrderIDs == 0 {
+				return nil, err
+			}
+			return c.res, err
+		}
 	}
+	return c.res, c.verdict()
+}
 
-	bin := cfg.mpserver
-	if bin == "" {
-		step("building mpserver")
-		bin = filepath.Join(work, "mpserver")
-		build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/mpserver")
-		build.Dir = cfg.repo
+// comparison is the state runCompare's phases share.
+type comparison struct {
+	e      *compareEnv
+	cfg    compareConfig
+	stdout io.Writer
+	res    *compareResult
+
+	bin, self, dsn string
+	env            []string
+	addrs          map[string]string
+	credsPath      string
+	creds          *sdk.Credentials
+	gwArgs         []string
+	core, gateway  *child
+
+	platform, baseline *sdk.Client
+	ids                []string
+}
+
+func (c *comparison) step(format string, a ...any) {
+	fmt.Fprintf(c.e.stderr, "[%s] %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, a...))
+}
+
+func (c *comparison) gatewayURL() string  { return "http://" + c.addrs["http"] }
+func (c *comparison) baselineURL() string { return "http://" + c.addrs["baseline"] }
+
+// prepare builds mpserver, creates the database, migrates and seeds it.
+func (c *comparison) prepare(ctx context.Context) error {
+	c.bin = c.cfg.mpserver
+	if c.bin == "" {
+		c.step("building mpserver")
+		c.bin = filepath.Join(c.e.work, "mpserver")
+		build := exec.CommandContext(ctx, "go", "build", "-o", c.bin, "./cmd/mpserver")
+		build.Dir = c.cfg.repo
 		if out, err := build.CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("build mpserver: %w\n%s", err, out)
+			return fmt.Errorf("build mpserver: %w\n%s", err, out)
 		}
 	}
-	self, err := os.Executable()
-	if err != nil {
-		return nil, err
+	var err error
+	if c.self, err = os.Executable(); err != nil {
+		return err
 	}
-
-	e.dbName = "mploadtest_" + randomHex(6)
-	step("creating database %s", e.dbName)
-	dsn, err := createDatabase(ctx, cfg.adminDSN, e.dbName)
-	if err != nil {
-		e.dbName = ""
-		return nil, err
+	c.e.dbName = "mploadtest_" + randomHex(6)
+	c.step("creating database %s", c.e.dbName)
+	if c.dsn, err = createDatabase(ctx, c.cfg.adminDSN, c.e.dbName); err != nil {
+		c.e.dbName = ""
+		return err
 	}
-	env := serverEnv(dsn, cfg.logLevel)
-
-	addrs := map[string]string{}
+	c.env = serverEnv(c.dsn, c.cfg.logLevel)
+	c.addrs = map[string]string{}
 	for _, k := range []string{"grpc", "core-metrics", "http", "gateway-metrics", "baseline"} {
-		if addrs[k], err = freeAddr(); err != nil {
-			return nil, err
+		if c.addrs[k], err = freeAddr(); err != nil {
+			return err
 		}
 	}
-	gatewayURL, baselineURL := "http://"+addrs["http"], "http://"+addrs["baseline"]
+	c.step("migrating and seeding the sandbox")
+	if _, err := runOnce(ctx, c.bin, c.env, "migrate"); err != nil {
+		return err
+	}
+	c.credsPath = filepath.Join(c.e.work, "sandbox-credentials.json")
+	if _, err := runOnce(ctx, c.bin, c.env, "admin", "seed-sandbox", "--credentials-file", c.credsPath, "--base-url", c.gatewayURL()); err != nil {
+		return err
+	}
+	if c.creds, err = loadCredentials(c.credsPath, c.gatewayURL()); err != nil {
+		return err
+	}
+	if len(c.creds.Sellers) == 0 {
+		return errors.New("seed-sandbox wrote no seller")
+	}
+	return nil
+}
 
-	step("migrating and seeding the sandbox")
-	if _, err := runOnce(ctx, bin, env, "migrate"); err != nil {
-		return nil, err
-	}
-	credsPath := filepath.Join(work, "sandbox-credentials.json")
-	if _, err := runOnce(ctx, bin, env, "admin", "seed-sandbox", "--credentials-file", credsPath, "--base-url", gatewayURL); err != nil {
-		return nil, err
-	}
-	creds, err := loadCredentials(credsPath, gatewayURL)
-	if err != nil {
-		return nil, err
-	}
-	if len(creds.Sellers) == 0 {
-		return nil, errors.New("seed-sandbox wrote no seller")
-	}
-
-	res := &compareResult{Machine: machineName(), Cores: numCPU(), Workers: cfg.workers, LogLevel: cfg.logLevel}
-	gwArgs := []string{"gateway", "--http-addr", addrs["http"], "--metrics-addr", addrs["gateway-metrics"],
-		"--core-addr", addrs["grpc"], "--redis-addr", cfg.redisAddr,
-		// The pre-authentication limiter allows 1,200/min per address
-		// (burst 200) by default; every request here comes from 127.0.0.1.
+// chooseCeilings raises the rate ceilings for the load app: with the
+// gateway's flags when it has them, otherwise with per-app and per-account
+// overrides, as an operator would for a large partner.
+func (c *comparison) chooseCeilings(ctx context.Context) error {
+	cfg, res := c.cfg, c.res
+	c.gwArgs = []string{"gateway", "--http-addr", c.addrs["http"], "--metrics-addr", c.addrs["gateway-metrics"],
+		"--core-addr", c.addrs["grpc"], "--redis-addr", cfg.redisAddr,
+		// The pre-authentication limiter has a per-address default; every
+		// request here comes from 127.0.0.1.
 		"--ip-rate-per-minute", strconv.Itoa(cfg.rateLimit)}
-	help := gatewayHelp(ctx, bin, env)
+	help := gatewayHelp(ctx, c.bin, c.env)
 	res.RateLimitFlags = strings.Contains(help, "-app-rate-per-minute") && strings.Contains(help, "-account-rate-per-minute")
 	if cfg.ceilings == "flags" && !res.RateLimitFlags {
-		return nil, errors.New("--ceilings flags: this mpserver's gateway role has no --app-rate-per-minute and --account-rate-per-minute")
+		return errors.New("--ceilings flags: this mpserver's gateway role has no --app-rate-per-minute and --account-rate-per-minute")
 	}
-	useFlags := res.RateLimitFlags && cfg.ceilings != "overrides"
-	if useFlags {
+	if res.RateLimitFlags && cfg.ceilings != "overrides" {
 		res.App = sdk.AppFull
-		gwArgs = append(gwArgs, "--app-rate-per-minute", strconv.Itoa(cfg.rateLimit), "--account-rate-per-minute", strconv.Itoa(cfg.rateLimit))
+		c.gwArgs = append(c.gwArgs, "--app-rate-per-minute", strconv.Itoa(cfg.rateLimit), "--account-rate-per-minute", strconv.Itoa(cfg.rateLimit))
+		fmt.Fprintf(c.stdout, "rate ceilings: gateway --app-rate-per-minute and --account-rate-per-minute %d, app %q\n", cfg.rateLimit, res.App)
 	} else {
-		// Without the gateway's flags for the platform's ceilings (600/min
-		// per app, 1,800/min per account), raise them for one app and its
-		// account through the per-app and per-account overrides, as an
-		// operator would for a large partner.
-		step("provisioning an app and an account with %d/min overrides", cfg.rateLimit)
-		if err := provisionLoadApp(ctx, bin, env, creds, cfg.rateLimit); err != nil {
-			return nil, err
+		c.step("provisioning an app and an account with %d/min overrides", cfg.rateLimit)
+		if err := provisionLoadApp(ctx, c.bin, c.env, c.creds, cfg.rateLimit); err != nil {
+			return err
 		}
 		res.App = "load"
-		if err := creds.Save(credsPath); err != nil {
-			return nil, err
+		if err := c.creds.Save(c.credsPath); err != nil {
+			return err
 		}
+		fmt.Fprintf(c.stdout, "rate ceilings: per-app and per-account overrides of %d/min, app %q (gateway has the flags: %t)\n", cfg.rateLimit, res.App, res.RateLimitFlags)
 	}
+	fmt.Fprintf(c.stdout, "pre-authentication limit per address: gateway --ip-rate-per-minute %d\n", cfg.rateLimit)
+	return nil
+}
 
-	if useFlags {
-		fmt.Fprintf(stdout, "rate ceilings: gateway --app-rate-per-minute and --account-rate-per-minute %d, app %q\n", cfg.rateLimit, res.App)
-	} else {
-		fmt.Fprintf(stdout, "rate ceilings: per-app and per-account overrides of %d/min, app %q (gateway has the flags: %t)\n", cfg.rateLimit, res.App, res.RateLimitFlags)
+// startServers starts core, the gateway and the baseline and waits until
+// each is ready.
+func (c *comparison) startServers(ctx context.Context) error {
+	c.step("starting core, gateway and baseline")
+	coreArgs := []string{"core", "--grpc-addr", c.addrs["grpc"], "--metrics-addr", c.addrs["core-metrics"]}
+	baseArgs := []string{"baseline", "--database-url", c.dsn, "--addr", c.addrs["baseline"]}
+	if c.cfg.dbMaxConns > 0 {
+		coreArgs = append(coreArgs, "--db-max-conns", strconv.Itoa(c.cfg.dbMaxConns))
+		baseArgs = append(baseArgs, "--db-max-conns", strconv.Itoa(c.cfg.dbMaxConns))
 	}
-	fmt.Fprintf(stdout, "pre-authentication limit per address: gateway --ip-rate-per-minute %d\n", cfg.rateLimit)
-	step("starting core, gateway and baseline")
-	coreArgs := []string{"core", "--grpc-addr", addrs["grpc"], "--metrics-addr", addrs["core-metrics"]}
-	baseArgs := []string{"baseline", "--database-url", dsn, "--addr", addrs["baseline"]}
-	if cfg.dbMaxConns > 0 {
-		coreArgs = append(coreArgs, "--db-max-conns", strconv.Itoa(cfg.dbMaxConns))
-		baseArgs = append(baseArgs, "--db-max-conns", strconv.Itoa(cfg.dbMaxConns))
+	var err error
+	if c.core, err = c.e.start("core", c.bin, coreArgs, c.env); err != nil {
+		return err
 	}
-	core, err := e.start("core", bin, coreArgs, env)
+	if c.gateway, err = c.e.start("gateway", c.bin, c.gwArgs, c.env); err != nil {
+		return err
+	}
+	base, err := c.e.start("baseline", c.self, baseArgs, os.Environ())
 	if err != nil {
-		return nil, err
-	}
-	gw, err := e.start("gateway", bin, gwArgs, env)
-	if err != nil {
-		return nil, err
-	}
-	base, err := e.start("baseline", self, baseArgs, os.Environ())
-	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, r := range []struct {
 		c   *child
 		url string
-	}{{core, "http://" + addrs["core-metrics"] + "/readyz"}, {gw, "http://" + addrs["gateway-metrics"] + "/readyz"}, {base, baselineURL + "/healthz"}} {
+	}{{c.core, "http://" + c.addrs["core-metrics"] + "/readyz"}, {c.gateway, "http://" + c.addrs["gateway-metrics"] + "/readyz"}, {base, c.baselineURL() + "/healthz"}} {
 		if err := waitReady(ctx, r.c, r.url, 30*time.Second); err != nil {
-			return nil, err
+			return err
 		}
 	}
+	return nil
+}
 
-	platform, err := creds.Client(res.App, 0)
-	if err != nil {
-		return nil, err
+// connect makes the two clients, lists the seller's orders and checks that
+// the platform and the baseline answer every one with the same bytes.
+func (c *comparison) connect(ctx context.Context) error {
+	var err error
+	if c.platform, err = c.creds.Client(c.res.App, 0); err != nil {
+		return err
 	}
-	bc := *creds
-	bc.BaseURL = baselineURL
-	baseline, err := bc.Client(res.App, 0)
-	if err != nil {
-		return nil, err
+	bc := *c.creds
+	bc.BaseURL = c.baselineURL()
+	if c.baseline, err = bc.Client(c.res.App, 0); err != nil {
+		return err
 	}
-	ids, err := listOrderIDs(ctx, platform)
-	if err != nil {
-		return nil, err
+	if c.ids, err = listOrderIDs(ctx, c.platform); err != nil {
+		return err
 	}
-	if len(ids) == 0 {
-		return nil, fmt.Errorf("seller %s has no orders: the sandbox seed wrote none", creds.Sellers[0].SellerID)
+	if len(c.ids) == 0 {
+		return fmt.Errorf("seller %s has no orders: the sandbox seed wrote none", c.creds.Sellers[0].SellerID)
 	}
-	res.OrderIDs = len(ids)
-	step("%d order ids of seller %s; comparing answers", len(ids), creds.Sellers[0].SellerID)
-	if res.Shape, err = compareShapes(ctx, platform, baseline, ids); err != nil {
-		return res, err
+	c.res.OrderIDs = len(c.ids)
+	c.step("%d order ids of seller %s; comparing answers", len(c.ids), c.creds.Sellers[0].SellerID)
+	if c.res.Shape, err = compareShapes(ctx, c.platform, c.baseline, c.ids); err != nil {
+		return err
 	}
-	res.Shape.write(stdout)
+	c.res.Shape.write(c.stdout)
+	return nil
+}
 
+// measure warms both servers up, then runs both at maximum throughput and
+// at the latency run's fixed rate.
+func (c *comparison) measure(ctx context.Context) error {
+	cfg, res, e := c.cfg, c.res, c.e
 	maxCfg := runConfig{max: true, workers: cfg.workers, timeout: 10 * time.Second}
 	if cfg.warmup > 0 {
-		step("warming up (%s each)", cfg.warmup)
+		c.step("warming up (%s each)", cfg.warmup)
 		for _, w := range []struct {
 			name   string
 			client *sdk.Client
-		}{{"platform warm-up", platform}, {"baseline warm-up", baseline}} {
+		}{{"platform warm-up", c.platform}, {"baseline warm-up", c.baseline}} {
 			wc := maxCfg
 			wc.duration = cfg.warmup
-			s, err := attack(ctx, wc, w.client, ids, w.name)
+			s, err := attack(ctx, wc, w.client, c.ids, w.name)
 			if err != nil {
-				return res, err
+				return err
 			}
 			if err := s.Check(nil); err != nil {
-				return res, err
+				return err
 			}
 		}
 	}
-
-	metrics := tierMetrics{gateway: "http://" + addrs["gateway-metrics"] + "/metrics", core: "http://" + addrs["core-metrics"] + "/metrics"}
+	metrics := tierMetrics{gateway: "http://" + c.addrs["gateway-metrics"] + "/metrics", core: "http://" + c.addrs["core-metrics"] + "/metrics"}
 	maxCfg.duration = cfg.duration
-	step("platform at max throughput, %d connections, %s", cfg.workers, cfg.duration)
+	c.step("platform at max throughput, %d connections, %s", cfg.workers, cfg.duration)
 	var profile []int
 	if cfg.perfDir != "" {
-		profile = []int{gw.pid(), core.pid()}
+		profile = []int{c.gateway.pid(), c.core.pid()}
 	}
-	if res.PlatformMax, err = e.measure(ctx, maxCfg, platform, ids, "platform (gateway -> core -> PostgreSQL), max throughput", &metrics, profile); err != nil {
-		return res, err
+	var err error
+	if res.PlatformMax, err = e.measure(ctx, maxCfg, c.platform, c.ids, "platform (gateway -> core -> PostgreSQL), max throughput", &metrics, profile); err != nil {
+		return err
 	}
-	step("baseline at max throughput, %d connections, %s", cfg.workers, cfg.duration)
-	if res.BaselineMax, err = e.measure(ctx, maxCfg, baseline, ids, "baseline (net/http + pgx), max throughput", nil, nil); err != nil {
-		return res, err
+	c.step("baseline at max throughput, %d connections, %s", cfg.workers, cfg.duration)
+	if res.BaselineMax, err = e.measure(ctx, maxCfg, c.baseline, c.ids, "baseline (net/http + pgx), max throughput", nil, nil); err != nil {
+		return err
 	}
 	if res.BaselineMax.Summary.Throughput > 0 {
 		res.Ratio = res.PlatformMax.Summary.Throughput / res.BaselineMax.Summary.Throughput
 	}
 	rateCfg := runConfig{rate: cfg.rate, duration: cfg.rateDuration, timeout: 10 * time.Second}
-	step("platform at %d req/s, %s", cfg.rate, cfg.rateDuration)
-	if res.PlatformRate, err = e.measure(ctx, rateCfg, platform, ids, fmt.Sprintf("platform at %d req/s", cfg.rate), &metrics, nil); err != nil {
-		return res, err
+	c.step("platform at %d req/s, %s", cfg.rate, cfg.rateDuration)
+	if res.PlatformRate, err = e.measure(ctx, rateCfg, c.platform, c.ids, fmt.Sprintf("platform at %d req/s", cfg.rate), &metrics, nil); err != nil {
+		return err
 	}
 	if cfg.baselineAtRate {
-		step("baseline at %d req/s, %s", cfg.rate, cfg.rateDuration)
-		if res.BaselineRate, err = e.measure(ctx, rateCfg, baseline, ids, fmt.Sprintf("baseline at %d req/s", cfg.rate), nil, nil); err != nil {
-			return res, err
+		c.step("baseline at %d req/s, %s", cfg.rate, cfg.rateDuration)
+		if res.BaselineRate, err = e.measure(ctx, rateCfg, c.baseline, c.ids, fmt.Sprintf("baseline at %d req/s", cfg.rate), nil, nil); err != nil {
+			return err
 		}
 	}
+	return nil
+}
 
-	for _, p := range []*phaseResult{res.PlatformMax, res.BaselineMax, res.PlatformRate, res.BaselineRate} {
+// verdict prints every phase and the targets, and fails when any answer of
+// any phase was not a 200.
+func (c *comparison) verdict() error {
+	res := c.res
+	phases := []*phaseResult{res.PlatformMax, res.BaselineMax, res.PlatformRate, res.BaselineRate}
+	for _, p := range phases {
 		if p != nil {
-			p.write(stdout)
+			p.write(c.stdout)
 		}
 	}
 	res.Targets = map[string]any{
 		"throughput_ratio_at_least_0.5": res.Ratio >= 0.5,
 		"p99_under_5ms_at_rate":         res.PlatformRate.Summary.Latency.P99 < 5*time.Millisecond,
 	}
-	res.writeVerdict(stdout, cfg.rate)
-
+	res.writeVerdict(c.stdout, c.cfg.rate)
 	var errs []error
-	for _, p := range []*phaseResult{res.PlatformMax, res.BaselineMax, res.PlatformRate, res.BaselineRate} {
+	for _, p := range phases {
 		if p != nil {
 			errs = append(errs, p.Summary.Check(nil))
 		}
 	}
-	return res, errors.Join(errs...)
+	return errors.Join(errs...)
 }
 
 // gatewayHelp returns what "mpserver gateway -h" printed on standard error
