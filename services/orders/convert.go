@@ -43,17 +43,13 @@ var fulfillmentToProto = map[FulfillmentStatus]ordersv1.FulfillmentStatus{
 // service decided.
 func orderToProto(v View) *ordersv1.Order {
 	o := v.Order
-	currency := o.Currency
-	if currency == "" {
-		currency = "PHP"
-	}
 	out := &ordersv1.Order{
 		Id:                o.ID,
 		Status:            statusToProto[v.Status],
 		SellerId:          o.SellerID,
 		CustomerId:        o.CustomerID,
 		BuyerEmail:        v.BuyerEmail,
-		Currency:          currency,
+		Currency:          o.Currency,
 		Subtotal:          o.Subtotal,
 		Total:             o.Total,
 		Tax:               o.Tax,

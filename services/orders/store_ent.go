@@ -223,17 +223,12 @@ func createBatchTx(ctx context.Context, tx *ent.Tx, orders []*Order) error {
 	var ic []*ent.OrderItemCreate
 	var fc []*ent.FulfillmentCreate
 	for i, o := range orders {
-		currency := o.Currency
-		if currency == "" {
-			currency = "PHP"
-		}
 		c := tx.Order.Create().
 			SetID(o.ID).
 			SetSellerID(o.SellerID).
 			SetCustomerID(o.CustomerID).
 			SetBuyerEmail(o.BuyerEmail).
 			SetStatus(order.Status(o.Status)).
-			SetCurrency(currency).
 			SetSubtotal(o.Subtotal).
 			SetTotal(o.Total).
 			SetTax(o.Tax).
@@ -246,6 +241,9 @@ func createBatchTx(ctx context.Context, tx *ent.Tx, orders []*Order) error {
 			SetNillableShipByDate(utcPtr(o.ShipByDate)).
 			SetNillableShippedAt(utcPtr(o.ShippedAt)).
 			SetNillableShippingChannel(o.ShippingChannel)
+		if o.Currency != "" {
+			c.SetCurrency(o.Currency) // otherwise the schema's default
+		}
 		if o.BookingStatus != nil {
 			c.SetBookingStatus(order.BookingStatus(*o.BookingStatus))
 		}

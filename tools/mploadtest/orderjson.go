@@ -113,11 +113,7 @@ func appendOrder(b []byte, o *orderRow, now time.Time, showEmail bool) []byte {
 	if showEmail && o.BuyerEmail != "" {
 		b = appendKeyString(b, `,"buyerEmail":`, o.BuyerEmail)
 	}
-	currency := o.Currency
-	if currency == "" {
-		currency = "PHP"
-	}
-	b = appendKeyString(b, `,"currency":`, currency)
+	b = appendKeyString(b, `,"currency":`, o.Currency)
 	b = appendKeyInt(b, `,"subtotal":`, o.Subtotal)
 	b = appendKeyInt(b, `,"total":`, o.Total)
 	b = appendKeyInt(b, `,"tax":`, o.Tax)
