@@ -125,10 +125,8 @@ func New(cfg Config) (*Gateway, error) {
 			return nil, err
 		}
 	}
-	for _, rt := range table.Routes() {
-		if rt.Method.Policy == nil {
-			return nil, fmt.Errorf("gateway: route %s %s has no policy", rt.HTTPMethod, rt.Template)
-		}
+	if err := checkRoutes(table.Routes()); err != nil {
+		return nil, err
 	}
 	return g, nil
 }
