@@ -13,8 +13,8 @@ import (
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/core"
 	"github.com/mallplatform/partnerapi/internal/db"
-	"github.com/mallplatform/partnerapi/internal/sandboxseed"
 	"github.com/mallplatform/partnerapi/services/auth"
+	"github.com/mallplatform/partnerapi/services/sandbox/sandboxseed"
 )
 
 const adminUsage = `usage: mpserver admin <command> [flags]

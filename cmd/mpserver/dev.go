@@ -20,9 +20,9 @@ import (
 	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/ids"
 	"github.com/mallplatform/partnerapi/internal/platform"
-	"github.com/mallplatform/partnerapi/internal/sandboxseed"
 	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/services/auth"
+	"github.com/mallplatform/partnerapi/services/sandbox/sandboxseed"
 )
 
 func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error {

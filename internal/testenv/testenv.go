@@ -21,9 +21,9 @@ import (
 	"github.com/mallplatform/partnerapi/internal/faultnet"
 	"github.com/mallplatform/partnerapi/internal/ids"
 	"github.com/mallplatform/partnerapi/internal/platform"
-	"github.com/mallplatform/partnerapi/internal/sandboxseed"
 	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/services/auth"
+	"github.com/mallplatform/partnerapi/services/sandbox/sandboxseed"
 )
 
 // Options tune an environment.

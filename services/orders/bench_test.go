@@ -2,7 +2,9 @@ package orders
 
 import (
 	"context"
+	"fmt"
 	"testing"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 
@@ -23,10 +25,8 @@ func BenchmarkOrders(b *testing.B) {
 	createSellers(b, d.Ent, "sel_a", "sel_b")
 	st := NewEntStore(d)
 	ctx := context.Background()
-	for i, seller := range []string{"sel_a", "sel_b"} {
-		if err := SeedOrders(ctx, st, seller, nil, 5000, serviceNow, newRand(uint64(i+1))); err != nil {
-			b.Fatal(err)
-		}
+	for _, seller := range []string{"sel_a", "sel_b"} {
+		mustCreate(b, st, benchOrders(seller, 5000)...)
 	}
 	if _, err := d.SQL.ExecContext(ctx, "VACUUM ANALYZE"); err != nil {
 		b.Fatal(err)
@@ -97,4 +97,15 @@ func BenchmarkOrders(b *testing.B) {
 			}
 		}
 	})
+}
+
+// benchOrders are n orders of seller over the 60 days before serviceNow,
+// cycling through every stored status.
+func benchOrders(seller string, n int) []*Order {
+	out := make([]*Order, n)
+	for i := range out {
+		created := serviceNow.Add(-time.Duration(i) * 60 * 24 * time.Hour / time.Duration(n))
+		out[i] = fixture(fmt.Sprintf("ord_%s_%05d", seller, i), seller, AllStatuses[i%len(AllStatuses)], created)
+	}
+	return out
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/mallplatform/partnerapi/sdk/signing"
 	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/orders"
+	"github.com/mallplatform/partnerapi/services/sandbox/ordergen"
 )
 
 // platformBody renders an order the way the platform answers GetOrder: the
@@ -191,7 +192,7 @@ func TestBaselineMatchesPlatformOnPostgres(t *testing.T) {
 	st := orders.NewEntStore(d)
 	rng := rand.New(rand.NewPCG(7, 11))
 	for _, s := range sellers {
-		if err := orders.SeedOrders(ctx, st, s, nil, 40, now, rng); err != nil {
+		if err := ordergen.Seed(ctx, st, s, nil, 40, now, rng); err != nil {
 			t.Fatal(err)
 		}
 	}

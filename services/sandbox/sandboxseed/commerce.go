@@ -11,6 +11,7 @@ import (
 	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/services/catalog"
 	"github.com/mallplatform/partnerapi/services/orders"
+	"github.com/mallplatform/partnerapi/services/sandbox/ordergen"
 )
 
 // productSpec is a sandbox listing; attribute values are derived from the
@@ -44,7 +45,7 @@ func seedCommerce(ctx context.Context, d Deps, creds *sdk.Credentials, rng *rand
 	orderStore := orders.NewEntStore(d.DB)
 	for i, seller := range creds.Sellers {
 		sctx := principal.WithSeller(ctx, seller.SellerID)
-		var lines []orders.SeedProduct
+		var lines []ordergen.Product
 		for j, spec := range sellerProducts[i%len(sellerProducts)] {
 			in, err := productInput(ctx, svc, spec, j)
 			if err != nil {
@@ -59,10 +60,10 @@ func seedCommerce(ctx context.Context, d Deps, creds *sdk.Credentials, rng *rand
 				if len(v.Options) > 0 && v.Options[0].Value != nil {
 					title += " - " + *v.Options[0].Value
 				}
-				lines = append(lines, orders.SeedProduct{ProductID: p.ID, VariantID: v.ID, Title: title, SKU: deref(v.SKU), UnitPrice: deref(v.Price), Thumbnail: p.Images[0]})
+				lines = append(lines, ordergen.Product{ProductID: p.ID, VariantID: v.ID, Title: title, SKU: deref(v.SKU), UnitPrice: deref(v.Price), Thumbnail: p.Images[0]})
 			}
 		}
-		if err := orders.SeedOrders(ctx, orderStore, seller.SellerID, lines, d.OrdersPerSeller, d.Clock.Now(), rng); err != nil {
+		if err := ordergen.Seed(ctx, orderStore, seller.SellerID, lines, d.OrdersPerSeller, d.Clock.Now(), rng); err != nil {
 			return fmt.Errorf("seed orders: %w", err)
 		}
 	}

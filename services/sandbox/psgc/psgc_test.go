@@ -122,7 +122,7 @@ func TestRandomCityIsDeterministicAndAddressable(t *testing.T) {
 // TestMatchesSource checks the embedded file against the PSA data it was
 // derived from, when the source sits beside the repository.
 func TestMatchesSource(t *testing.T) {
-	dir := filepath.Join("..", "..", "..", "shared", "data", "psgc")
+	dir := filepath.Join("..", "..", "..", "..", "shared", "data", "psgc")
 	b, err := os.ReadFile(filepath.Join(dir, "muncities.json"))
 	if err != nil {
 		t.Skipf("source data not beside the repository: %v", err)

@@ -1,4 +1,8 @@
-package orders
+// Package ordergen makes realistic sandbox orders: every stored status, every
+// presence case of the partner view, Philippine addresses from the PSGC list.
+// The sandbox seeds test shops with it, and its lifecycle tools will create
+// orders with it at run time.
+package ordergen
 
 import (
 	"context"
@@ -12,15 +16,16 @@ import (
 	"time"
 
 	"github.com/mallplatform/partnerapi/internal/clock"
-	"github.com/mallplatform/partnerapi/internal/psgc"
+	"github.com/mallplatform/partnerapi/services/orders"
+	"github.com/mallplatform/partnerapi/services/sandbox/psgc"
 )
 
-// MinSeedOrders is the fewest orders SeedOrders writes for a seller: enough
+// MinOrders is the fewest orders Seed writes for a seller: enough
 // for every status and every presence case of the partner view to appear.
-const MinSeedOrders = 25
+const MinOrders = 25
 
-// SeedProduct is a catalog entry that seeded order lines may reference.
-type SeedProduct struct {
+// Product is a catalog entry that seeded order lines may reference.
+type Product struct {
 	ProductID string
 	// VariantID is "" for a product without variants (the line then omits
 	// variantId).
@@ -33,44 +38,44 @@ type SeedProduct struct {
 	Thumbnail string
 }
 
-// SeedOrders writes realistic sandbox orders for an existing seller: n of
-// them (at least MinSeedOrders) across every stored status, created over the
+// Seed writes realistic sandbox orders for an existing seller: n of
+// them (at least MinOrders) across every stored status, created over the
 // 60 days before now. Lines reference products, or, when products is empty,
 // a built-in list of plausible Philippine mall products with made-up ids
 // (the catalog is seeded separately and need not contain them: an order line
 // is a checkout snapshot, not a reference the platform resolves). The same
 // rng state, seller, products, n and now give the same orders, ids included.
-func SeedOrders(ctx context.Context, st Store, sellerID string, products []SeedProduct, n int, now time.Time, rng *rand.Rand) error {
-	orders, err := GenerateOrders(sellerID, products, n, now, rng)
+func Seed(ctx context.Context, st orders.Store, sellerID string, products []Product, n int, now time.Time, rng *rand.Rand) error {
+	orders, err := Generate(sellerID, products, n, now, rng)
 	if err != nil {
 		return err
 	}
 	return st.CreateOrders(ctx, orders)
 }
 
-// GenerateOrders builds what SeedOrders writes, without touching storage.
-func GenerateOrders(sellerID string, products []SeedProduct, n int, now time.Time, rng *rand.Rand) ([]*Order, error) {
+// Generate builds what Seed writes, without touching storage.
+func Generate(sellerID string, products []Product, n int, now time.Time, rng *rand.Rand) ([]*orders.Order, error) {
 	if sellerID == "" {
-		return nil, fmt.Errorf("orders: seed: seller id is required")
+		return nil, fmt.Errorf("ordergen: seller id is required")
 	}
 	if rng == nil {
-		return nil, fmt.Errorf("orders: seed: rng is required for reproducible seeds")
+		return nil, fmt.Errorf("ordergen: rng is required for reproducible seeds")
 	}
-	n = max(n, MinSeedOrders)
+	n = max(n, MinOrders)
 	now = now.UTC().Truncate(time.Millisecond)
 	if len(products) == 0 {
 		products = builtinProducts(now, rng)
 	}
 	for _, p := range products {
 		if p.ProductID == "" || p.Title == "" || p.UnitPrice < 0 {
-			return nil, fmt.Errorf("orders: seed: product %q needs an id, a title and a non-negative price", p.ProductID)
+			return nil, fmt.Errorf("ordergen: product %q needs an id, a title and a non-negative price", p.ProductID)
 		}
 	}
 	customers := make([]seedCustomer, max(6, n/3))
 	for i := range customers {
 		customers[i] = newCustomer(now, rng)
 	}
-	out := make([]*Order, n)
+	out := make([]*orders.Order, n)
 	for i := range n {
 		sc := scenario{status: pickStatus(rng), random: true}
 		if i < len(fixedScenarios) {
@@ -92,10 +97,10 @@ const (
 // scenario pins what an order must show; a random one draws its deadline,
 // booking and channel from the rng instead.
 type scenario struct {
-	status   Status
+	status   orders.Status
 	random   bool
 	deadline deadlineKind
-	booking  BookingStatus // "" for none
+	booking  orders.BookingStatus // "" for none
 	channel  bool
 }
 
@@ -103,29 +108,29 @@ type scenario struct {
 // of slaBreached, bookingStatus and shippingChannel, is present whatever the
 // rng draws afterwards.
 var fixedScenarios = []scenario{
-	{status: StatusPending, deadline: deadlineNone},
-	{status: StatusPaid, deadline: deadlineFuture},
-	{status: StatusReadyToShip, deadline: deadlinePast, booking: BookingPendingArrange},
-	{status: StatusReadyToShip, deadline: deadlineFuture, booking: BookingReadyForHandover, channel: true},
-	{status: StatusReadyToShip, deadline: deadlineNone},
-	{status: StatusPaid, deadline: deadlinePast},
-	{status: StatusShipped, deadline: deadlinePast, channel: true},
-	{status: StatusDelivered, deadline: deadlineNone, channel: true},
-	{status: StatusCancelled, deadline: deadlineNone},
-	{status: StatusReturnRefund, deadline: deadlineNone, channel: true},
+	{status: orders.StatusPending, deadline: deadlineNone},
+	{status: orders.StatusPaid, deadline: deadlineFuture},
+	{status: orders.StatusReadyToShip, deadline: deadlinePast, booking: orders.BookingPendingArrange},
+	{status: orders.StatusReadyToShip, deadline: deadlineFuture, booking: orders.BookingReadyForHandover, channel: true},
+	{status: orders.StatusReadyToShip, deadline: deadlineNone},
+	{status: orders.StatusPaid, deadline: deadlinePast},
+	{status: orders.StatusShipped, deadline: deadlinePast, channel: true},
+	{status: orders.StatusDelivered, deadline: deadlineNone, channel: true},
+	{status: orders.StatusCancelled, deadline: deadlineNone},
+	{status: orders.StatusReturnRefund, deadline: deadlineNone, channel: true},
 }
 
 // statusWeights approximate a shop's mix: most orders delivered, a working
 // queue of paid orders, a tail of cancellations and returns.
 var statusWeights = []struct {
-	status Status
+	status orders.Status
 	weight int
 }{
-	{StatusPending, 5}, {StatusPaid, 8}, {StatusReadyToShip, 20}, {StatusShipped, 15},
-	{StatusDelivered, 35}, {StatusCancelled, 10}, {StatusReturnRefund, 7},
+	{orders.StatusPending, 5}, {orders.StatusPaid, 8}, {orders.StatusReadyToShip, 20}, {orders.StatusShipped, 15},
+	{orders.StatusDelivered, 35}, {orders.StatusCancelled, 10}, {orders.StatusReturnRefund, 7},
 }
 
-func pickStatus(rng *rand.Rand) Status {
+func pickStatus(rng *rand.Rand) orders.Status {
 	total := 0
 	for _, w := range statusWeights {
 		total += w.weight
@@ -137,24 +142,24 @@ func pickStatus(rng *rand.Rand) Status {
 		}
 		r -= w.weight
 	}
-	return StatusDelivered
+	return orders.StatusDelivered
 }
 
 // ageRange is how long ago an order in a status was placed, in hours:
 // unpaid and unshipped orders are recent, returns are old.
-func ageRange(s Status) (lo, hi int) {
+func ageRange(s orders.Status) (lo, hi int) {
 	switch s {
-	case StatusPending:
+	case orders.StatusPending:
 		return 0, 48
-	case StatusPaid:
+	case orders.StatusPaid:
 		return 0, 72
-	case StatusReadyToShip:
+	case orders.StatusReadyToShip:
 		return 0, 120
-	case StatusShipped:
+	case orders.StatusShipped:
 		return 48, 240
-	case StatusReturnRefund:
+	case orders.StatusReturnRefund:
 		return 240, 1440
-	case StatusDelivered:
+	case orders.StatusDelivered:
 		return 120, 1440
 	}
 	return 0, 1440
@@ -173,7 +178,7 @@ var couriers = []courier{
 	{"Ninja Van", "NINJAVAN_STANDARD", func(r *rand.Rand) string { return "NVPH" + upperAlnum(r, 10) }},
 }
 
-func generateOrder(sellerID string, sc scenario, products []SeedProduct, cust seedCustomer, now time.Time, rng *rand.Rand) *Order {
+func generateOrder(sellerID string, sc scenario, products []Product, cust seedCustomer, now time.Time, rng *rand.Rand) *orders.Order {
 	lo, hi := ageRange(sc.status)
 	switch sc.deadline {
 	case deadlinePast:
@@ -184,7 +189,7 @@ func generateOrder(sellerID string, sc scenario, products []SeedProduct, cust se
 		lo, hi = 0, 6
 	}
 	created := now.Add(-time.Duration(lo)*time.Hour - time.Duration(rng.Int64N(int64(hi-lo)*int64(time.Hour)+1))).Truncate(time.Millisecond)
-	o := &Order{
+	o := &orders.Order{
 		ID:         seedID("ord", created, rng),
 		SellerID:   sellerID,
 		CustomerID: cust.id,
@@ -199,7 +204,7 @@ func generateOrder(sellerID string, sc scenario, products []SeedProduct, cust se
 	for _, idx := range rng.Perm(len(products))[:min(nItems, len(products))] {
 		p := products[idx]
 		qty := int64(1 + weighted(rng, 70, 20, 10))
-		it := Item{
+		it := orders.Item{
 			ID:         seedID("itm", created, rng),
 			OrderID:    o.ID,
 			ProductID:  p.ProductID,
@@ -255,10 +260,10 @@ func generateOrder(sellerID string, sc scenario, products []SeedProduct, cust se
 	hasDeadline := sc.deadline != deadlineNone
 	if sc.random {
 		switch {
-		case sc.status == StatusPending:
+		case sc.status == orders.StatusPending:
 		case sc.status.PreShipment():
 			hasDeadline = rng.IntN(100) < 80
-		case sc.status == StatusCancelled:
+		case sc.status == orders.StatusCancelled:
 			hasDeadline = rng.IntN(100) < 20
 		default:
 			hasDeadline = rng.IntN(100) < 50
@@ -273,21 +278,21 @@ func generateOrder(sellerID string, sc scenario, products []SeedProduct, cust se
 	// Booking and channel for the seller's working queue.
 	c := couriers[rng.IntN(len(couriers))]
 	booking := sc.booking
-	if sc.random && sc.status == StatusReadyToShip {
+	if sc.random && sc.status == orders.StatusReadyToShip {
 		switch rng.IntN(10) {
 		case 0, 1, 2, 3:
-			booking = BookingPendingArrange
+			booking = orders.BookingPendingArrange
 		case 4, 5, 6, 7:
-			booking = BookingReadyForHandover
+			booking = orders.BookingReadyForHandover
 		}
 	}
 	if booking != "" {
 		b := booking
 		o.BookingStatus = &b
 	}
-	channel := sc.channel || booking == BookingReadyForHandover ||
-		(booking == BookingPendingArrange && rng.IntN(2) == 0) ||
-		sc.status == StatusShipped || sc.status == StatusDelivered || sc.status == StatusReturnRefund
+	channel := sc.channel || booking == orders.BookingReadyForHandover ||
+		(booking == orders.BookingPendingArrange && rng.IntN(2) == 0) ||
+		sc.status == orders.StatusShipped || sc.status == orders.StatusDelivered || sc.status == orders.StatusReturnRefund
 	if channel {
 		ch := c.channel
 		o.ShippingChannel = &ch
@@ -297,34 +302,34 @@ func generateOrder(sellerID string, sc scenario, products []SeedProduct, cust se
 	paidAt := created.Add(time.Duration(1+rng.IntN(30)) * time.Minute)
 	updated := created
 	switch sc.status {
-	case StatusPending:
+	case orders.StatusPending:
 		o.PaymentStatus, o.FulfillmentStatus = "pending", "unfulfilled"
-	case StatusPaid, StatusReadyToShip:
+	case orders.StatusPaid, orders.StatusReadyToShip:
 		o.PaymentStatus, o.FulfillmentStatus = "paid", "unfulfilled"
 		updated = paidAt
-		if booking == BookingReadyForHandover {
+		if booking == orders.BookingReadyForHandover {
 			booked := paidAt.Add(time.Duration(1+rng.IntN(12)) * time.Hour)
-			o.Fulfillments = shipments(o, c, FulfillmentPending, booked, booked, rng)
+			o.Fulfillments = shipments(o, c, orders.FulfillmentPending, booked, booked, rng)
 			updated = booked
 		}
-	case StatusShipped, StatusDelivered, StatusReturnRefund:
+	case orders.StatusShipped, orders.StatusDelivered, orders.StatusReturnRefund:
 		o.PaymentStatus = "paid"
 		shipped := paidAt.Add(time.Duration(12+rng.IntN(48)) * time.Hour)
 		o.ShippedAt = &shipped
 		updated = shipped
-		fs := FulfillmentShipped
+		fs := orders.FulfillmentShipped
 		o.FulfillmentStatus = "shipped"
-		if sc.status != StatusShipped {
-			fs = FulfillmentDelivered
+		if sc.status != orders.StatusShipped {
+			fs = orders.FulfillmentDelivered
 			updated = shipped.Add(time.Duration(24+rng.IntN(96)) * time.Hour)
 			o.FulfillmentStatus = "delivered"
 		}
 		o.Fulfillments = shipments(o, c, fs, shipped, updated, rng)
-		if sc.status == StatusReturnRefund {
+		if sc.status == orders.StatusReturnRefund {
 			o.PaymentStatus, o.FulfillmentStatus = "refunded", "returned"
 			updated = updated.Add(time.Duration(48+rng.IntN(120)) * time.Hour)
 		}
-	case StatusCancelled:
+	case orders.StatusCancelled:
 		o.FulfillmentStatus = "cancelled"
 		o.PaymentStatus = "voided"
 		if rng.IntN(2) == 0 {
@@ -347,20 +352,20 @@ func generateOrder(sellerID string, sc scenario, products []SeedProduct, cust se
 
 // shipments covers every item: one parcel, or two when a larger order was
 // split across warehouses.
-func shipments(o *Order, c courier, st FulfillmentStatus, at, updated time.Time, rng *rand.Rand) []Fulfillment {
-	groups := [][]Item{o.Items}
+func shipments(o *orders.Order, c courier, st orders.FulfillmentStatus, at, updated time.Time, rng *rand.Rand) []orders.Fulfillment {
+	groups := [][]orders.Item{o.Items}
 	if len(o.Items) >= 3 && rng.IntN(3) == 0 {
 		cut := 1 + rng.IntN(len(o.Items)-1)
-		groups = [][]Item{o.Items[:cut], o.Items[cut:]}
+		groups = [][]orders.Item{o.Items[:cut], o.Items[cut:]}
 	}
-	out := make([]Fulfillment, len(groups))
+	out := make([]orders.Fulfillment, len(groups))
 	for i, g := range groups {
-		items := make([]FulfillmentItem, len(g))
+		items := make([]orders.FulfillmentItem, len(g))
 		for j, it := range g {
-			items[j] = FulfillmentItem{ItemID: it.ID, Quantity: it.Quantity}
+			items[j] = orders.FulfillmentItem{ItemID: it.ID, Quantity: it.Quantity}
 		}
 		created := at.Add(time.Duration(i) * time.Hour).Truncate(time.Millisecond)
-		out[i] = Fulfillment{
+		out[i] = orders.Fulfillment{
 			ID:              seedID("ful", created, rng),
 			OrderID:         o.ID,
 			Status:          st,
@@ -405,7 +410,7 @@ type seedCustomer struct {
 	name    string
 	email   string
 	phone   string
-	address Address
+	address orders.Address
 }
 
 var (
@@ -477,7 +482,7 @@ var urbanPlaces = sync.OnceValue(func() []psgc.Place {
 	return out
 })
 
-func newAddress(name, phone string, rng *rand.Rand) Address {
+func newAddress(name, phone string, rng *rand.Rand) orders.Address {
 	var place psgc.Place
 	if urban := urbanPlaces(); rng.IntN(100) < 45 && len(urban) > 0 {
 		place = urban[rng.IntN(len(urban))]
@@ -491,7 +496,7 @@ func newAddress(name, phone string, rng *rand.Rand) Address {
 	} else {
 		line1 = fmt.Sprintf("%d %s, %s", 1+rng.IntN(2500), streets[rng.IntN(len(streets))], brgy)
 	}
-	a := Address{
+	a := orders.Address{
 		Name:       name,
 		Line1:      line1,
 		City:       place.City.Name,
@@ -574,7 +579,7 @@ func seedID(prefix string, t time.Time, rng *rand.Rand) string {
 }
 
 // builtinProducts is a plausible mall assortment; prices are centavos.
-func builtinProducts(now time.Time, rng *rand.Rand) []SeedProduct {
+func builtinProducts(now time.Time, rng *rand.Rand) []Product {
 	list := []struct {
 		title, sku string
 		price      int64
@@ -612,11 +617,11 @@ func builtinProducts(now time.Time, rng *rand.Rand) []SeedProduct {
 		{"Mongol No. 2 Pencil x 12", "MGL-P2-12", 12000, false, false},
 		{"Rebisco Crackers 33g x 10", "RBS-CRK-10", 9500, false, true},
 	}
-	out := make([]SeedProduct, len(list))
+	out := make([]Product, len(list))
 	created := now.Add(-120 * 24 * time.Hour)
 	for i, p := range list {
 		id := seedID("prd", created, rng)
-		sp := SeedProduct{ProductID: id, Title: p.title, SKU: p.sku, UnitPrice: p.price}
+		sp := Product{ProductID: id, Title: p.title, SKU: p.sku, UnitPrice: p.price}
 		if p.variant {
 			sp.VariantID = seedID("var", created, rng)
 		}
