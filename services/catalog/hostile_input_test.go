@@ -51,7 +51,10 @@ func TestIDsThatCannotExistAreNotLookedUp(t *testing.T) {
 // Every seeded category id has the form validCategoryID accepts, or its
 // attributes could never be listed.
 func TestSeededCategoryIDsAreNumbers(t *testing.T) {
-	cats, _ := catalog.SeedTaxonomy()
+	cats, _, err := catalog.DefaultTaxonomy()
+	if err != nil {
+		t.Fatal(err)
+	}
 	svc := catalog.NewService(noQueries{}, nil)
 	for _, c := range cats {
 		func() {

@@ -36,7 +36,10 @@ func TestStoreTaxonomy(t *testing.T) {
 			t.Fatal(err)
 		}
 		// Seeding again is a no-op, not a conflict.
-		cats, attrs := catalog.SeedTaxonomy()
+		cats, attrs, err := catalog.DefaultTaxonomy()
+		if err != nil {
+			t.Fatal(err)
+		}
 		inserted, err := st.InsertTaxonomy(ctx, cats, attrs)
 		if err != nil || inserted {
 			t.Fatalf("second seed: inserted=%v err=%v, want nothing written", inserted, err)

@@ -10,8 +10,11 @@ var (
 	idPattern     = regexp.MustCompile(`^[0-9]{6}$`)
 )
 
-func TestSeedTaxonomyShape(t *testing.T) {
-	cats, attrs := SeedTaxonomy()
+func TestDefaultTaxonomyShape(t *testing.T) {
+	cats, attrs, err := DefaultTaxonomy()
+	if err != nil {
+		t.Fatal(err)
+	}
 	byID := map[string]Category{}
 	handles := map[string]string{}
 	children := map[string]int{}
