@@ -73,9 +73,12 @@ type Config struct {
 	AdmissionTimeout time.Duration
 	// ReadyTimeout bounds each dependency check of Ready (default 1 s).
 	ReadyTimeout time.Duration
-	Clock        clock.Clock
-	Logger       *zap.Logger
-	Metrics      *Metrics
+	// Clock is security time (the signature window, rate windows, caches):
+	// the wall clock in every deployment, sandbox included; tests move it.
+	// The gateway has no business time: that is core's, per request.
+	Clock   clock.Clock
+	Logger  *zap.Logger
+	Metrics *Metrics
 }
 
 // Validate reports configuration mistakes.

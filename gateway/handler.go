@@ -34,7 +34,7 @@ type stateKey struct{}
 // recovery, pre-authentication limiter, route lookup, body cap, HMAC v3,
 // nonce and rate buckets, route policy, strict query, then core.
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	began := time.Now() // wall time for metrics; g.clock is the business clock
+	began := time.Now() // for metrics; g.clock is security time, which tests move
 	start := g.clock.Now()
 	rid := r.Header.Get("X-Request-Id")
 	if !principal.ValidRequestID(rid) {

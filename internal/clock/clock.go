@@ -1,8 +1,14 @@
-// Package clock gives the platform one notion of "now" that tests and the
-// sandbox can move. Every deadline and cut-off is computed in Asia/Manila.
+// Package clock gives the platform its two notions of "now". Security time
+// (signature windows, token and secret expiry, caches, rate windows) is the
+// wall clock: a partner signs with real time, and nothing may move it.
+// Business time (ship-by deadlines, SLA flags, cut-offs, the timestamps of
+// domain records) is resolved per request, so that a sandbox test shop can
+// move its own forward. Every deadline and cut-off is computed in
+// Asia/Manila.
 package clock
 
 import (
+	"context"
 	"sync"
 	"time"
 )
@@ -11,9 +17,16 @@ import (
 // embedded in the binary (time/tzdata) so a bare container still has it.
 var Manila = mustLoad("Asia/Manila")
 
-// Clock tells the current time.
+// Clock tells the current time: security time, the same for every request.
 type Clock interface {
 	Now() time.Time
+}
+
+// Business tells business time for a request. Where nothing moved it, it is
+// the wall clock; a sandbox test shop's moved clock is resolved from the
+// request (the seller it acts for).
+type Business interface {
+	Business(ctx context.Context) time.Time
 }
 
 // System is the wall clock, truncated to milliseconds so that stored
@@ -22,6 +35,15 @@ type System struct{}
 
 // Now returns the current UTC time at millisecond precision.
 func (System) Now() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
+
+// Business is the wall clock: nothing moves System.
+func (s System) Business(context.Context) time.Time { return s.Now() }
+
+// Uniform is business time that is the same for every request: C's time.
+type Uniform struct{ C Clock }
+
+// Business returns C's time.
+func (u Uniform) Business(context.Context) time.Time { return u.C.Now() }
 
 // Manual is a clock that only moves when told to, for tests and the sandbox.
 type Manual struct {
@@ -38,6 +60,9 @@ func (m *Manual) Now() time.Time {
 	defer m.mu.Unlock()
 	return m.now
 }
+
+// Business is the manual clock for every request.
+func (m *Manual) Business(context.Context) time.Time { return m.Now() }
 
 // Advance moves the clock forward by d.
 func (m *Manual) Advance(d time.Duration) {

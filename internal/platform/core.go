@@ -35,9 +35,14 @@ type CoreConfig struct {
 	GatewayCertName string
 	// SecretKey is the base64 AES-256 key app secrets are sealed with.
 	SecretKey string
-	Clock     clock.Clock
-	Logger    *zap.Logger
-	Metrics   *core.Metrics
+	// Clock is security time: token and secret expiry, caches (default
+	// the wall clock).
+	Clock clock.Clock
+	// Business is business time: deadlines, SLA flags, the timestamps of
+	// domain records (default: Clock for every request).
+	Business clock.Business
+	Logger   *zap.Logger
+	Metrics  *core.Metrics
 }
 
 // Validate reports missing parts.
@@ -65,6 +70,9 @@ func NewCore(cfg CoreConfig) (*Core, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = clock.System{}
 	}
+	if cfg.Business == nil {
+		cfg.Business = clock.Uniform{C: cfg.Clock}
+	}
 	sealer, err := auth.NewSealer(cfg.SecretKey)
 	if err != nil {
 		return nil, err
@@ -77,8 +85,8 @@ func NewCore(cfg CoreConfig) (*Core, error) {
 	if err != nil {
 		return nil, err
 	}
-	catalogSvc := catalog.NewService(catalog.NewEntStore(cfg.DB), cfg.Clock, catalog.WithCursors(cursors))
-	ordersSvc := orders.NewService(orders.NewEntStore(cfg.DB), cfg.Clock, orders.WithCursors(cursors))
+	catalogSvc := catalog.NewService(catalog.NewEntStore(cfg.DB), cfg.Business, catalog.WithCursors(cursors))
+	ordersSvc := orders.NewService(orders.NewEntStore(cfg.DB), cfg.Business, orders.WithCursors(cursors))
 	srv, err := core.New(core.Config{
 		GatewayToken:    cfg.GatewayToken,
 		InternalCallers: internalCallers(authSvc),
@@ -93,7 +101,7 @@ func NewCore(cfg CoreConfig) (*Core, error) {
 			auth.NewServer(authSvc).Register,
 			catalog.NewServer(catalogSvc).Register,
 			orders.NewServer(ordersSvc).Register,
-			sandbox.NewServer(cfg.Clock).Register,
+			sandbox.NewServer(cfg.Business).Register,
 			(&payouts.Server{}).Register,
 		},
 	})

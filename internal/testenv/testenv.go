@@ -30,6 +30,10 @@ import (
 type Options struct {
 	// Postgres runs on a fresh PostgreSQL database instead of SQLite.
 	Postgres bool
+	// BusinessClock gives core a business clock of its own (Env.Business),
+	// starting at the same moment as Env.Clock, so a test can move one
+	// without the other.
+	BusinessClock bool
 	// DatabaseProxy runs on PostgreSQL through a proxy the test can cut or
 	// freeze (Env.DBProxy).
 	DatabaseProxy bool
@@ -47,8 +51,12 @@ type Options struct {
 type Env struct {
 	BaseURL string
 	Creds   *sdk.Credentials
-	Clock   *clock.Manual
-	DB      *db.DB
+	// Clock is security time for both tiers and, unless
+	// Options.BusinessClock, business time too.
+	Clock *clock.Manual
+	// Business is core's business time with Options.BusinessClock.
+	Business *clock.Manual
+	DB       *db.DB
 	// DBProxy stands between core and PostgreSQL with Options.DatabaseProxy.
 	DBProxy *faultnet.Proxy
 	Auth    *auth.Service
@@ -81,7 +89,13 @@ func Start(t testing.TB, opts Options) *Env {
 	}
 	clk := clock.NewManual(time.Now())
 	token := ids.Token(24)
-	c, err := platform.NewCore(platform.CoreConfig{DB: d, GatewayToken: token, SecretKey: secretKey, Clock: clk})
+	var business *clock.Manual
+	ccfg := platform.CoreConfig{DB: d, GatewayToken: token, SecretKey: secretKey, Clock: clk}
+	if opts.BusinessClock {
+		business = clock.NewManual(clk.Now())
+		ccfg.Business = business
+	}
+	c, err := platform.NewCore(ccfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +137,7 @@ func Start(t testing.TB, opts Options) *Env {
 		c.Server.GRPC.Stop()
 		_ = store.Close()
 	})
-	return &Env{BaseURL: srv.URL, Creds: creds, Clock: clk, DB: d, DBProxy: proxy, Auth: c.Auth, Conn: conn, GatewayToken: token, dial: lis.DialContext}
+	return &Env{BaseURL: srv.URL, Creds: creds, Clock: clk, Business: business, DB: d, DBProxy: proxy, Auth: c.Auth, Conn: conn, GatewayToken: token, dial: lis.DialContext}
 }
 
 // Client returns an SDK client for a seeded app ("full", "limited", "live"),

@@ -57,7 +57,7 @@ const categoryListURL = "GET /open/v1/categories"
 // Service holds the catalog's use cases.
 type Service struct {
 	store   Store
-	clock   clock.Clock
+	clock   clock.Business
 	cursors *pagination.Cursors
 }
 
@@ -73,7 +73,7 @@ func WithCursors(cs *pagination.Cursors) ServiceOption {
 
 // NewService returns the catalog service on store; clk stamps created_at and
 // updated_at (clock.System in production).
-func NewService(store Store, clk clock.Clock, opts ...ServiceOption) *Service {
+func NewService(store Store, clk clock.Business, opts ...ServiceOption) *Service {
 	if clk == nil {
 		clk = clock.System{}
 	}
@@ -230,7 +230,7 @@ func (s *Service) CreateProduct(ctx context.Context, in ProductInput) (*Product,
 		return nil, err
 	}
 
-	now := s.clock.Now().UTC()
+	now := s.clock.Business(ctx).UTC()
 	p := &Product{
 		ID:                   ids.NewAt("prd", now),
 		SellerID:             sellerID,
@@ -305,7 +305,7 @@ func (s *Service) UpdateProduct(ctx context.Context, id string, upd ProductUpdat
 			}
 		}
 	}
-	now := s.clock.Now().UTC()
+	now := s.clock.Business(ctx).UTC()
 	p, err := s.store.UpdateProduct(ctx, sellerID, id, func(p *Product) (bool, error) {
 		if err := checkWritable(p, id); err != nil {
 			return false, err

@@ -26,7 +26,7 @@ const ScopeBuyerEmail = "customer:email:read"
 // Service holds the order use cases.
 type Service struct {
 	store   Store
-	clock   clock.Clock
+	clock   clock.Business
 	cursors *pagination.Cursors
 }
 
@@ -42,7 +42,7 @@ func WithCursors(cs *pagination.Cursors) ServiceOption {
 
 // NewService returns a Service reading from store; clk decides "now" for
 // the SLA flag, so the sandbox clock and tests can move it.
-func NewService(store Store, clk clock.Clock, opts ...ServiceOption) *Service {
+func NewService(store Store, clk clock.Business, opts ...ServiceOption) *Service {
 	if clk == nil {
 		clk = clock.System{}
 	}
@@ -111,7 +111,7 @@ func (s *Service) GetOrder(ctx context.Context, id string) (View, error) {
 	if err != nil {
 		return View{}, err
 	}
-	return s.view(ctx, o, s.clock.Now()), nil
+	return s.view(ctx, o, s.clock.Business(ctx)), nil
 }
 
 // ListOrders returns a page of the calling seller's orders, newest first
@@ -160,7 +160,7 @@ func (s *Service) ListOrders(ctx context.Context, p ListParams) (ListResult, err
 		return ListResult{}, c.err
 	}
 	total := c.n
-	now := s.clock.Now()
+	now := s.clock.Business(ctx)
 	res := ListResult{Orders: make([]View, len(rows)), Page: w.Page, Limit: int32(w.Limit), Total: total}
 	for i, o := range rows {
 		res.Orders[i] = s.view(ctx, o, now)

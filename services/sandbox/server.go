@@ -14,19 +14,19 @@ import (
 // Server implements SandboxService.
 type Server struct {
 	sandboxv1.UnimplementedSandboxServiceServer
-	clock clock.Clock
+	clock clock.Business
 }
 
 // NewServer returns the sandbox server reading time from c.
-func NewServer(c clock.Clock) *Server { return &Server{clock: c} }
+func NewServer(c clock.Business) *Server { return &Server{clock: c} }
 
 // Register registers the service.
 func (s *Server) Register(r grpc.ServiceRegistrar) { sandboxv1.RegisterSandboxServiceServer(r, s) }
 
 // GetClock reports the clock deadlines are judged by.
-func (s *Server) GetClock(context.Context, *sandboxv1.GetClockRequest) (*sandboxv1.ClockResponse, error) {
+func (s *Server) GetClock(ctx context.Context, _ *sandboxv1.GetClockRequest) (*sandboxv1.ClockResponse, error) {
 	return &sandboxv1.ClockResponse{Data: &sandboxv1.Clock{
-		Now:      timestamppb.New(s.clock.Now()),
+		Now:      timestamppb.New(s.clock.Business(ctx)),
 		Timezone: clock.Manila.String(),
 	}}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/principal"
 	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/services/catalog"
@@ -41,7 +42,7 @@ func seedCommerce(ctx context.Context, d Deps, creds *sdk.Credentials, rng *rand
 	if err := catalog.SeedCategories(ctx, store); err != nil {
 		return fmt.Errorf("seed categories: %w", err)
 	}
-	svc := catalog.NewService(store, d.Clock)
+	svc := catalog.NewService(store, clock.Uniform{C: d.Clock})
 	orderStore := orders.NewEntStore(d.DB)
 	for i, seller := range creds.Sellers {
 		sctx := principal.WithSeller(ctx, seller.SellerID)
