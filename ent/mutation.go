@@ -10766,6 +10766,8 @@ type SellerMutation struct {
 	name                  *string
 	shop_name             *string
 	test_shop             *bool
+	clock_offset_ms       *int64
+	addclock_offset_ms    *int64
 	created_at            *time.Time
 	clearedFields         map[string]struct{}
 	authorizations        map[string]struct{}
@@ -10992,6 +10994,62 @@ func (m *SellerMutation) OldTestShop(ctx context.Context) (v bool, err error) {
 // ResetTestShop resets all changes to the "test_shop" field.
 func (m *SellerMutation) ResetTestShop() {
 	m.test_shop = nil
+}
+
+// SetClockOffsetMs sets the "clock_offset_ms" field.
+func (m *SellerMutation) SetClockOffsetMs(i int64) {
+	m.clock_offset_ms = &i
+	m.addclock_offset_ms = nil
+}
+
+// ClockOffsetMs returns the value of the "clock_offset_ms" field in the mutation.
+func (m *SellerMutation) ClockOffsetMs() (r int64, exists bool) {
+	v := m.clock_offset_ms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClockOffsetMs returns the old "clock_offset_ms" field's value of the Seller entity.
+// If the Seller object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SellerMutation) OldClockOffsetMs(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClockOffsetMs is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClockOffsetMs requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClockOffsetMs: %w", err)
+	}
+	return oldValue.ClockOffsetMs, nil
+}
+
+// AddClockOffsetMs adds i to the "clock_offset_ms" field.
+func (m *SellerMutation) AddClockOffsetMs(i int64) {
+	if m.addclock_offset_ms != nil {
+		*m.addclock_offset_ms += i
+	} else {
+		m.addclock_offset_ms = &i
+	}
+}
+
+// AddedClockOffsetMs returns the value that was added to the "clock_offset_ms" field in this mutation.
+func (m *SellerMutation) AddedClockOffsetMs() (r int64, exists bool) {
+	v := m.addclock_offset_ms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetClockOffsetMs resets all changes to the "clock_offset_ms" field.
+func (m *SellerMutation) ResetClockOffsetMs() {
+	m.clock_offset_ms = nil
+	m.addclock_offset_ms = nil
 }
 
 // SetCreatedAt sets the "created_at" field.
@@ -11226,7 +11284,7 @@ func (m *SellerMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SellerMutation) Fields() []string {
-	fields := make([]string, 0, 4)
+	fields := make([]string, 0, 5)
 	if m.name != nil {
 		fields = append(fields, seller.FieldName)
 	}
@@ -11235,6 +11293,9 @@ func (m *SellerMutation) Fields() []string {
 	}
 	if m.test_shop != nil {
 		fields = append(fields, seller.FieldTestShop)
+	}
+	if m.clock_offset_ms != nil {
+		fields = append(fields, seller.FieldClockOffsetMs)
 	}
 	if m.created_at != nil {
 		fields = append(fields, seller.FieldCreatedAt)
@@ -11253,6 +11314,8 @@ func (m *SellerMutation) Field(name string) (ent.Value, bool) {
 		return m.ShopName()
 	case seller.FieldTestShop:
 		return m.TestShop()
+	case seller.FieldClockOffsetMs:
+		return m.ClockOffsetMs()
 	case seller.FieldCreatedAt:
 		return m.CreatedAt()
 	}
@@ -11270,6 +11333,8 @@ func (m *SellerMutation) OldField(ctx context.Context, name string) (ent.Value, 
 		return m.OldShopName(ctx)
 	case seller.FieldTestShop:
 		return m.OldTestShop(ctx)
+	case seller.FieldClockOffsetMs:
+		return m.OldClockOffsetMs(ctx)
 	case seller.FieldCreatedAt:
 		return m.OldCreatedAt(ctx)
 	}
@@ -11302,6 +11367,13 @@ func (m *SellerMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetTestShop(v)
 		return nil
+	case seller.FieldClockOffsetMs:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClockOffsetMs(v)
+		return nil
 	case seller.FieldCreatedAt:
 		v, ok := value.(time.Time)
 		if !ok {
@@ -11316,13 +11388,21 @@ func (m *SellerMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *SellerMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	if m.addclock_offset_ms != nil {
+		fields = append(fields, seller.FieldClockOffsetMs)
+	}
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *SellerMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case seller.FieldClockOffsetMs:
+		return m.AddedClockOffsetMs()
+	}
 	return nil, false
 }
 
@@ -11331,6 +11411,13 @@ func (m *SellerMutation) AddedField(name string) (ent.Value, bool) {
 // type.
 func (m *SellerMutation) AddField(name string, value ent.Value) error {
 	switch name {
+	case seller.FieldClockOffsetMs:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddClockOffsetMs(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Seller numeric field %s", name)
 }
@@ -11366,6 +11453,9 @@ func (m *SellerMutation) ResetField(name string) error {
 		return nil
 	case seller.FieldTestShop:
 		m.ResetTestShop()
+		return nil
+	case seller.FieldClockOffsetMs:
+		m.ResetClockOffsetMs()
 		return nil
 	case seller.FieldCreatedAt:
 		m.ResetCreatedAt()

@@ -443,8 +443,14 @@ func init() {
 	sellerDescTestShop := sellerFields[3].Descriptor()
 	// seller.DefaultTestShop holds the default value on creation for the test_shop field.
 	seller.DefaultTestShop = sellerDescTestShop.Default.(bool)
+	// sellerDescClockOffsetMs is the schema descriptor for clock_offset_ms field.
+	sellerDescClockOffsetMs := sellerFields[4].Descriptor()
+	// seller.DefaultClockOffsetMs holds the default value on creation for the clock_offset_ms field.
+	seller.DefaultClockOffsetMs = sellerDescClockOffsetMs.Default.(int64)
+	// seller.ClockOffsetMsValidator is a validator for the "clock_offset_ms" field. It is called by the builders before save.
+	seller.ClockOffsetMsValidator = sellerDescClockOffsetMs.Validators[0].(func(int64) error)
 	// sellerDescCreatedAt is the schema descriptor for created_at field.
-	sellerDescCreatedAt := sellerFields[4].Descriptor()
+	sellerDescCreatedAt := sellerFields[5].Descriptor()
 	// seller.DefaultCreatedAt holds the default value on creation for the created_at field.
 	seller.DefaultCreatedAt = sellerDescCreatedAt.Default.(func() time.Time)
 	// sellerDescID is the schema descriptor for id field.

@@ -23,6 +23,8 @@ type Seller struct {
 	ShopName string `json:"shop_name,omitempty"`
 	// TestShop holds the value of the "test_shop" field.
 	TestShop bool `json:"test_shop,omitempty"`
+	// ClockOffsetMs holds the value of the "clock_offset_ms" field.
+	ClockOffsetMs int64 `json:"clock_offset_ms,omitempty"`
 	// CreatedAt holds the value of the "created_at" field.
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
@@ -78,6 +80,8 @@ func (*Seller) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case seller.FieldTestShop:
 			values[i] = new(sql.NullBool)
+		case seller.FieldClockOffsetMs:
+			values[i] = new(sql.NullInt64)
 		case seller.FieldID, seller.FieldName, seller.FieldShopName:
 			values[i] = new(sql.NullString)
 		case seller.FieldCreatedAt:
@@ -120,6 +124,12 @@ func (_m *Seller) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field test_shop", values[i])
 			} else if value.Valid {
 				_m.TestShop = value.Bool
+			}
+		case seller.FieldClockOffsetMs:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field clock_offset_ms", values[i])
+			} else if value.Valid {
+				_m.ClockOffsetMs = value.Int64
 			}
 		case seller.FieldCreatedAt:
 			if value, ok := values[i].(*sql.NullTime); !ok {
@@ -186,6 +196,9 @@ func (_m *Seller) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("test_shop=")
 	builder.WriteString(fmt.Sprintf("%v", _m.TestShop))
+	builder.WriteString(", ")
+	builder.WriteString("clock_offset_ms=")
+	builder.WriteString(fmt.Sprintf("%v", _m.ClockOffsetMs))
 	builder.WriteString(", ")
 	builder.WriteString("created_at=")
 	builder.WriteString(_m.CreatedAt.Format(time.ANSIC))

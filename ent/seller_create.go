@@ -52,6 +52,20 @@ func (_c *SellerCreate) SetNillableTestShop(v *bool) *SellerCreate {
 	return _c
 }
 
+// SetClockOffsetMs sets the "clock_offset_ms" field.
+func (_c *SellerCreate) SetClockOffsetMs(v int64) *SellerCreate {
+	_c.mutation.SetClockOffsetMs(v)
+	return _c
+}
+
+// SetNillableClockOffsetMs sets the "clock_offset_ms" field if the given value is not nil.
+func (_c *SellerCreate) SetNillableClockOffsetMs(v *int64) *SellerCreate {
+	if v != nil {
+		_c.SetClockOffsetMs(*v)
+	}
+	return _c
+}
+
 // SetCreatedAt sets the "created_at" field.
 func (_c *SellerCreate) SetCreatedAt(v time.Time) *SellerCreate {
 	_c.mutation.SetCreatedAt(v)
@@ -156,6 +170,10 @@ func (_c *SellerCreate) defaults() {
 		v := seller.DefaultTestShop
 		_c.mutation.SetTestShop(v)
 	}
+	if _, ok := _c.mutation.ClockOffsetMs(); !ok {
+		v := seller.DefaultClockOffsetMs
+		_c.mutation.SetClockOffsetMs(v)
+	}
 	if _, ok := _c.mutation.CreatedAt(); !ok {
 		v := seller.DefaultCreatedAt()
 		_c.mutation.SetCreatedAt(v)
@@ -182,6 +200,14 @@ func (_c *SellerCreate) check() error {
 	}
 	if _, ok := _c.mutation.TestShop(); !ok {
 		return &ValidationError{Name: "test_shop", err: errors.New(`ent: missing required field "Seller.test_shop"`)}
+	}
+	if _, ok := _c.mutation.ClockOffsetMs(); !ok {
+		return &ValidationError{Name: "clock_offset_ms", err: errors.New(`ent: missing required field "Seller.clock_offset_ms"`)}
+	}
+	if v, ok := _c.mutation.ClockOffsetMs(); ok {
+		if err := seller.ClockOffsetMsValidator(v); err != nil {
+			return &ValidationError{Name: "clock_offset_ms", err: fmt.Errorf(`ent: validator failed for field "Seller.clock_offset_ms": %w`, err)}
+		}
 	}
 	if _, ok := _c.mutation.CreatedAt(); !ok {
 		return &ValidationError{Name: "created_at", err: errors.New(`ent: missing required field "Seller.created_at"`)}
@@ -238,6 +264,10 @@ func (_c *SellerCreate) createSpec() (*Seller, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.TestShop(); ok {
 		_spec.SetField(seller.FieldTestShop, field.TypeBool, value)
 		_node.TestShop = value
+	}
+	if value, ok := _c.mutation.ClockOffsetMs(); ok {
+		_spec.SetField(seller.FieldClockOffsetMs, field.TypeInt64, value)
+		_node.ClockOffsetMs = value
 	}
 	if value, ok := _c.mutation.CreatedAt(); ok {
 		_spec.SetField(seller.FieldCreatedAt, field.TypeTime, value)
@@ -379,6 +409,24 @@ func (u *SellerUpsert) UpdateTestShop() *SellerUpsert {
 	return u
 }
 
+// SetClockOffsetMs sets the "clock_offset_ms" field.
+func (u *SellerUpsert) SetClockOffsetMs(v int64) *SellerUpsert {
+	u.Set(seller.FieldClockOffsetMs, v)
+	return u
+}
+
+// UpdateClockOffsetMs sets the "clock_offset_ms" field to the value that was provided on create.
+func (u *SellerUpsert) UpdateClockOffsetMs() *SellerUpsert {
+	u.SetExcluded(seller.FieldClockOffsetMs)
+	return u
+}
+
+// AddClockOffsetMs adds v to the "clock_offset_ms" field.
+func (u *SellerUpsert) AddClockOffsetMs(v int64) *SellerUpsert {
+	u.Add(seller.FieldClockOffsetMs, v)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -469,6 +517,27 @@ func (u *SellerUpsertOne) SetTestShop(v bool) *SellerUpsertOne {
 func (u *SellerUpsertOne) UpdateTestShop() *SellerUpsertOne {
 	return u.Update(func(s *SellerUpsert) {
 		s.UpdateTestShop()
+	})
+}
+
+// SetClockOffsetMs sets the "clock_offset_ms" field.
+func (u *SellerUpsertOne) SetClockOffsetMs(v int64) *SellerUpsertOne {
+	return u.Update(func(s *SellerUpsert) {
+		s.SetClockOffsetMs(v)
+	})
+}
+
+// AddClockOffsetMs adds v to the "clock_offset_ms" field.
+func (u *SellerUpsertOne) AddClockOffsetMs(v int64) *SellerUpsertOne {
+	return u.Update(func(s *SellerUpsert) {
+		s.AddClockOffsetMs(v)
+	})
+}
+
+// UpdateClockOffsetMs sets the "clock_offset_ms" field to the value that was provided on create.
+func (u *SellerUpsertOne) UpdateClockOffsetMs() *SellerUpsertOne {
+	return u.Update(func(s *SellerUpsert) {
+		s.UpdateClockOffsetMs()
 	})
 }
 
@@ -729,6 +798,27 @@ func (u *SellerUpsertBulk) SetTestShop(v bool) *SellerUpsertBulk {
 func (u *SellerUpsertBulk) UpdateTestShop() *SellerUpsertBulk {
 	return u.Update(func(s *SellerUpsert) {
 		s.UpdateTestShop()
+	})
+}
+
+// SetClockOffsetMs sets the "clock_offset_ms" field.
+func (u *SellerUpsertBulk) SetClockOffsetMs(v int64) *SellerUpsertBulk {
+	return u.Update(func(s *SellerUpsert) {
+		s.SetClockOffsetMs(v)
+	})
+}
+
+// AddClockOffsetMs adds v to the "clock_offset_ms" field.
+func (u *SellerUpsertBulk) AddClockOffsetMs(v int64) *SellerUpsertBulk {
+	return u.Update(func(s *SellerUpsert) {
+		s.AddClockOffsetMs(v)
+	})
+}
+
+// UpdateClockOffsetMs sets the "clock_offset_ms" field to the value that was provided on create.
+func (u *SellerUpsertBulk) UpdateClockOffsetMs() *SellerUpsertBulk {
+	return u.Update(func(s *SellerUpsert) {
+		s.UpdateClockOffsetMs()
 	})
 }
 

@@ -73,6 +73,27 @@ func (_u *SellerUpdate) SetNillableTestShop(v *bool) *SellerUpdate {
 	return _u
 }
 
+// SetClockOffsetMs sets the "clock_offset_ms" field.
+func (_u *SellerUpdate) SetClockOffsetMs(v int64) *SellerUpdate {
+	_u.mutation.ResetClockOffsetMs()
+	_u.mutation.SetClockOffsetMs(v)
+	return _u
+}
+
+// SetNillableClockOffsetMs sets the "clock_offset_ms" field if the given value is not nil.
+func (_u *SellerUpdate) SetNillableClockOffsetMs(v *int64) *SellerUpdate {
+	if v != nil {
+		_u.SetClockOffsetMs(*v)
+	}
+	return _u
+}
+
+// AddClockOffsetMs adds value to the "clock_offset_ms" field.
+func (_u *SellerUpdate) AddClockOffsetMs(v int64) *SellerUpdate {
+	_u.mutation.AddClockOffsetMs(v)
+	return _u
+}
+
 // AddAuthorizationIDs adds the "authorizations" edge to the SellerAuthorization entity by IDs.
 func (_u *SellerUpdate) AddAuthorizationIDs(ids ...string) *SellerUpdate {
 	_u.mutation.AddAuthorizationIDs(ids...)
@@ -225,6 +246,11 @@ func (_u *SellerUpdate) check() error {
 			return &ValidationError{Name: "shop_name", err: fmt.Errorf(`ent: validator failed for field "Seller.shop_name": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.ClockOffsetMs(); ok {
+		if err := seller.ClockOffsetMsValidator(v); err != nil {
+			return &ValidationError{Name: "clock_offset_ms", err: fmt.Errorf(`ent: validator failed for field "Seller.clock_offset_ms": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -254,6 +280,12 @@ func (_u *SellerUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.TestShop(); ok {
 		_spec.SetField(seller.FieldTestShop, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.ClockOffsetMs(); ok {
+		_spec.SetField(seller.FieldClockOffsetMs, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedClockOffsetMs(); ok {
+		_spec.AddField(seller.FieldClockOffsetMs, field.TypeInt64, value)
 	}
 	if _u.mutation.AuthorizationsCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -454,6 +486,27 @@ func (_u *SellerUpdateOne) SetNillableTestShop(v *bool) *SellerUpdateOne {
 	return _u
 }
 
+// SetClockOffsetMs sets the "clock_offset_ms" field.
+func (_u *SellerUpdateOne) SetClockOffsetMs(v int64) *SellerUpdateOne {
+	_u.mutation.ResetClockOffsetMs()
+	_u.mutation.SetClockOffsetMs(v)
+	return _u
+}
+
+// SetNillableClockOffsetMs sets the "clock_offset_ms" field if the given value is not nil.
+func (_u *SellerUpdateOne) SetNillableClockOffsetMs(v *int64) *SellerUpdateOne {
+	if v != nil {
+		_u.SetClockOffsetMs(*v)
+	}
+	return _u
+}
+
+// AddClockOffsetMs adds value to the "clock_offset_ms" field.
+func (_u *SellerUpdateOne) AddClockOffsetMs(v int64) *SellerUpdateOne {
+	_u.mutation.AddClockOffsetMs(v)
+	return _u
+}
+
 // AddAuthorizationIDs adds the "authorizations" edge to the SellerAuthorization entity by IDs.
 func (_u *SellerUpdateOne) AddAuthorizationIDs(ids ...string) *SellerUpdateOne {
 	_u.mutation.AddAuthorizationIDs(ids...)
@@ -619,6 +672,11 @@ func (_u *SellerUpdateOne) check() error {
 			return &ValidationError{Name: "shop_name", err: fmt.Errorf(`ent: validator failed for field "Seller.shop_name": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.ClockOffsetMs(); ok {
+		if err := seller.ClockOffsetMsValidator(v); err != nil {
+			return &ValidationError{Name: "clock_offset_ms", err: fmt.Errorf(`ent: validator failed for field "Seller.clock_offset_ms": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -665,6 +723,12 @@ func (_u *SellerUpdateOne) sqlSave(ctx context.Context) (_node *Seller, err erro
 	}
 	if value, ok := _u.mutation.TestShop(); ok {
 		_spec.SetField(seller.FieldTestShop, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.ClockOffsetMs(); ok {
+		_spec.SetField(seller.FieldClockOffsetMs, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedClockOffsetMs(); ok {
+		_spec.AddField(seller.FieldClockOffsetMs, field.TypeInt64, value)
 	}
 	if _u.mutation.AuthorizationsCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -352,6 +352,7 @@ var (
 		{Name: "name", Type: field.TypeString},
 		{Name: "shop_name", Type: field.TypeString},
 		{Name: "test_shop", Type: field.TypeBool, Default: false},
+		{Name: "clock_offset_ms", Type: field.TypeInt64, Default: 0},
 		{Name: "created_at", Type: field.TypeTime},
 	}
 	// SellersTable holds the schema information for the "sellers" table.

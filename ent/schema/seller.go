@@ -20,6 +20,10 @@ func (Seller) Fields() []ent.Field {
 		// Test shops exist only for sandbox traffic; live credentials must
 		// never be granted access to them and vice versa.
 		field.Bool("test_shop").Default(false),
+		// How far a test shop's business clock runs ahead of the wall
+		// clock, in milliseconds: deadlines and SLA flags of its orders are
+		// judged by it. It only moves forward, and only on test shops.
+		field.Int64("clock_offset_ms").Default(0).NonNegative(),
 		createdAt(),
 	}
 }

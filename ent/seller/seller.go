@@ -20,6 +20,8 @@ const (
 	FieldShopName = "shop_name"
 	// FieldTestShop holds the string denoting the test_shop field in the database.
 	FieldTestShop = "test_shop"
+	// FieldClockOffsetMs holds the string denoting the clock_offset_ms field in the database.
+	FieldClockOffsetMs = "clock_offset_ms"
 	// FieldCreatedAt holds the string denoting the created_at field in the database.
 	FieldCreatedAt = "created_at"
 	// EdgeAuthorizations holds the string denoting the authorizations edge name in mutations.
@@ -59,6 +61,7 @@ var Columns = []string{
 	FieldName,
 	FieldShopName,
 	FieldTestShop,
+	FieldClockOffsetMs,
 	FieldCreatedAt,
 }
 
@@ -79,6 +82,10 @@ var (
 	ShopNameValidator func(string) error
 	// DefaultTestShop holds the default value on creation for the "test_shop" field.
 	DefaultTestShop bool
+	// DefaultClockOffsetMs holds the default value on creation for the "clock_offset_ms" field.
+	DefaultClockOffsetMs int64
+	// ClockOffsetMsValidator is a validator for the "clock_offset_ms" field. It is called by the builders before save.
+	ClockOffsetMsValidator func(int64) error
 	// DefaultCreatedAt holds the default value on creation for the "created_at" field.
 	DefaultCreatedAt func() time.Time
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -106,6 +113,11 @@ func ByShopName(opts ...sql.OrderTermOption) OrderOption {
 // ByTestShop orders the results by the test_shop field.
 func ByTestShop(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldTestShop, opts...).ToFunc()
+}
+
+// ByClockOffsetMs orders the results by the clock_offset_ms field.
+func ByClockOffsetMs(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldClockOffsetMs, opts...).ToFunc()
 }
 
 // ByCreatedAt orders the results by the created_at field.

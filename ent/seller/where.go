@@ -80,6 +80,11 @@ func TestShop(v bool) predicate.Seller {
 	return predicate.Seller(sql.FieldEQ(FieldTestShop, v))
 }
 
+// ClockOffsetMs applies equality check predicate on the "clock_offset_ms" field. It's identical to ClockOffsetMsEQ.
+func ClockOffsetMs(v int64) predicate.Seller {
+	return predicate.Seller(sql.FieldEQ(FieldClockOffsetMs, v))
+}
+
 // CreatedAt applies equality check predicate on the "created_at" field. It's identical to CreatedAtEQ.
 func CreatedAt(v time.Time) predicate.Seller {
 	return predicate.Seller(sql.FieldEQ(FieldCreatedAt, v))
@@ -223,6 +228,46 @@ func TestShopEQ(v bool) predicate.Seller {
 // TestShopNEQ applies the NEQ predicate on the "test_shop" field.
 func TestShopNEQ(v bool) predicate.Seller {
 	return predicate.Seller(sql.FieldNEQ(FieldTestShop, v))
+}
+
+// ClockOffsetMsEQ applies the EQ predicate on the "clock_offset_ms" field.
+func ClockOffsetMsEQ(v int64) predicate.Seller {
+	return predicate.Seller(sql.FieldEQ(FieldClockOffsetMs, v))
+}
+
+// ClockOffsetMsNEQ applies the NEQ predicate on the "clock_offset_ms" field.
+func ClockOffsetMsNEQ(v int64) predicate.Seller {
+	return predicate.Seller(sql.FieldNEQ(FieldClockOffsetMs, v))
+}
+
+// ClockOffsetMsIn applies the In predicate on the "clock_offset_ms" field.
+func ClockOffsetMsIn(vs ...int64) predicate.Seller {
+	return predicate.Seller(sql.FieldIn(FieldClockOffsetMs, vs...))
+}
+
+// ClockOffsetMsNotIn applies the NotIn predicate on the "clock_offset_ms" field.
+func ClockOffsetMsNotIn(vs ...int64) predicate.Seller {
+	return predicate.Seller(sql.FieldNotIn(FieldClockOffsetMs, vs...))
+}
+
+// ClockOffsetMsGT applies the GT predicate on the "clock_offset_ms" field.
+func ClockOffsetMsGT(v int64) predicate.Seller {
+	return predicate.Seller(sql.FieldGT(FieldClockOffsetMs, v))
+}
+
+// ClockOffsetMsGTE applies the GTE predicate on the "clock_offset_ms" field.
+func ClockOffsetMsGTE(v int64) predicate.Seller {
+	return predicate.Seller(sql.FieldGTE(FieldClockOffsetMs, v))
+}
+
+// ClockOffsetMsLT applies the LT predicate on the "clock_offset_ms" field.
+func ClockOffsetMsLT(v int64) predicate.Seller {
+	return predicate.Seller(sql.FieldLT(FieldClockOffsetMs, v))
+}
+
+// ClockOffsetMsLTE applies the LTE predicate on the "clock_offset_ms" field.
+func ClockOffsetMsLTE(v int64) predicate.Seller {
+	return predicate.Seller(sql.FieldLTE(FieldClockOffsetMs, v))
 }
 
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
