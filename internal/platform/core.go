@@ -19,6 +19,7 @@ import (
 	"github.com/mallplatform/partnerapi/services/orders"
 	"github.com/mallplatform/partnerapi/services/payouts"
 	"github.com/mallplatform/partnerapi/services/sandbox"
+	"github.com/mallplatform/partnerapi/services/sandbox/shopclock"
 )
 
 // CoreConfig configures the core tier.
@@ -39,7 +40,8 @@ type CoreConfig struct {
 	// the wall clock).
 	Clock clock.Clock
 	// Business is business time: deadlines, SLA flags, the timestamps of
-	// domain records (default: Clock for every request).
+	// domain records (default: each sandbox test shop's own clock, the
+	// wall clock for every other seller).
 	Business clock.Business
 	Logger   *zap.Logger
 	Metrics  *core.Metrics
@@ -71,7 +73,13 @@ func NewCore(cfg CoreConfig) (*Core, error) {
 		cfg.Clock = clock.System{}
 	}
 	if cfg.Business == nil {
-		cfg.Business = clock.Uniform{C: cfg.Clock}
+		// Each test shop's clock, persisted on the shop; the wall clock
+		// for every other seller.
+		shops, err := shopclock.New(shopclock.Config{Wall: cfg.Clock, Store: shopclock.NewEntStore(cfg.DB.Ent), Logger: cfg.Logger})
+		if err != nil {
+			return nil, err
+		}
+		cfg.Business = shops
 	}
 	sealer, err := auth.NewSealer(cfg.SecretKey)
 	if err != nil {
