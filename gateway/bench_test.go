@@ -20,6 +20,7 @@ import (
 	credentialsv1 "github.com/mallplatform/partnerapi/gen/mp/credentials/v1"
 	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
 	"github.com/mallplatform/partnerapi/internal/platform"
+	"github.com/mallplatform/partnerapi/internal/principal"
 	"github.com/mallplatform/partnerapi/sdk"
 )
 
@@ -137,7 +138,7 @@ func TestCoreReceivesOnlyVerifiedMetadata(t *testing.T) {
 			t.Errorf("%s reached core: %q", key, v)
 		}
 	}
-	if md.Get("x-mp-app") == nil || md.Get("x-mp-seller-id")[0] != "slr_1" {
+	if md.Get(principal.KeyApp) == nil || md.Get("x-mp-seller-id")[0] != "slr_1" {
 		t.Errorf("the verified principal is missing: %v", md)
 	}
 }

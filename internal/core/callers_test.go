@@ -144,9 +144,9 @@ func TestInternalCallersReachPartnerServicesButNotAsAPartner(t *testing.T) {
 	p := &principal.Principal{AppID: app.App.ID, ClientID: app.App.ClientID, AccountID: app.App.AccountID, Environment: app.App.Environment, Scopes: app.App.Scopes}
 	impersonating := metadata.AppendToOutgoingContext(context.Background(), p.AppendMetadata(nil)...)
 	_, err = authv1.NewAuthServiceClient(conn).GetUsage(impersonating, &authv1.GetUsageRequest{})
-	wantRefused(t, "internal caller sending x-mp-app", err, codes.PermissionDenied, apierr.Forbidden)
+	wantRefused(t, "internal caller sending a principal", err, codes.PermissionDenied, apierr.Forbidden)
 	_, err = ordersv1.NewOrdersServiceClient(conn).ListOrders(metadata.AppendToOutgoingContext(impersonating, principal.KeySellerID, seller), &ordersv1.ListOrdersRequest{})
-	wantRefused(t, "internal caller sending x-mp-app to orders", err, codes.PermissionDenied, apierr.Forbidden)
+	wantRefused(t, "internal caller sending a principal to orders", err, codes.PermissionDenied, apierr.Forbidden)
 }
 
 func TestInternalCallerLimitedToItsServices(t *testing.T) {

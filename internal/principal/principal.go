@@ -1,25 +1,25 @@
 // Package principal carries who is calling from the gateway to core. The
 // gateway verifies the partner request and sends the result as gRPC metadata
-// next to the internal credential; core trusts that metadata only when the
-// credential checks out, and keeps the outcome in the request context.
+// next to its credential; core trusts that metadata only from the gateway,
+// and keeps the outcome in the request context.
 package principal
 
 import (
 	"context"
-	"strconv"
-	"strings"
 	"time"
 
 	"google.golang.org/grpc/metadata"
+
+	principalv1 "github.com/mallplatform/partnerapi/gen/mp/principal/v1"
 )
 
 // Metadata keys (gRPC lowercases them).
 const (
-	// KeyApp carries what the gateway verified about the app, in one value:
-	// "appID|clientID|accountID|environment|scopes|rateLimits" (scopes
-	// space-separated). None of these fields can hold a '|'; what the
-	// partner sends (seller id, token) travels in keys of its own.
-	KeyApp         = "x-mp-app"
+	// KeyApp carries what the gateway verified about the app: an
+	// mp.principal.v1.Principal in protobuf binary (a "-bin" key, which
+	// gRPC base64-encodes on the wire). What the partner sends (seller id,
+	// token) travels in keys of its own.
+	KeyApp         = "x-mp-principal-bin"
 	KeySellerID    = "x-mp-seller-id"
 	KeyAccessToken = "x-mp-access-token"
 	KeyRequestID   = "x-request-id"
@@ -38,20 +38,12 @@ type Principal struct {
 	SellerID    string
 	AccessToken string
 	// RateLimits is the state of the app's buckets after charging this
-	// request, as the gateway sets it; core reads it with Limits.
+	// request, as the gateway sets it.
 	RateLimits []RateLimit
-	// rawRateLimits is the metadata form, decoded only when asked for.
-	rawRateLimits string
 }
 
-// Limits returns the rate-limit state, decoding it from metadata on first
-// use (only the usage endpoint needs it).
-func (p *Principal) Limits() []RateLimit {
-	if p.RateLimits == nil && p.rawRateLimits != "" {
-		p.RateLimits = decodeRateLimits(p.rawRateLimits)
-	}
-	return p.RateLimits
-}
+// Limits returns the rate-limit state.
+func (p *Principal) Limits() []RateLimit { return p.RateLimits }
 
 // RateLimit is one bucket as the gateway charged it.
 type RateLimit struct {
@@ -93,23 +85,23 @@ func (p *Principal) WithGrant(granted []string) *Principal {
 
 // AppendMetadata adds p to outgoing metadata pairs.
 func (p *Principal) AppendMetadata(kv []string) []string {
-	b := make([]byte, 0, 160)
-	b = append(b, p.AppID...)
-	b = append(b, '|')
-	b = append(b, p.ClientID...)
-	b = append(b, '|')
-	b = append(b, p.AccountID...)
-	b = append(b, '|')
-	b = append(b, p.Environment...)
-	b = append(b, '|')
-	for i, sc := range p.Scopes {
-		if i > 0 {
-			b = append(b, ' ')
-		}
-		b = append(b, sc...)
+	m := &principalv1.Principal{
+		AppId:       p.AppID,
+		ClientId:    p.ClientID,
+		AccountId:   p.AccountID,
+		Environment: p.Environment,
+		Scopes:      p.Scopes,
+		RateLimits:  make([]*principalv1.RateLimit, len(p.RateLimits)),
 	}
-	b = append(b, '|')
-	b = appendRateLimits(b, p.RateLimits)
+	for i, r := range p.RateLimits {
+		m.RateLimits[i] = &principalv1.RateLimit{Bucket: r.Bucket, Limit: r.Limit, Remaining: r.Remaining,
+			WindowSeconds: int64(r.Window / time.Second), ResetUnixMs: r.Reset.UnixMilli()}
+	}
+	b, err := m.MarshalVT()
+	if err != nil {
+		// Strings and integers always marshal; nothing to send otherwise.
+		return kv
+	}
 	kv = append(kv, KeyApp, string(b))
 	if p.SellerID != "" || p.AccessToken != "" {
 		kv = append(kv, KeySellerID, p.SellerID, KeyAccessToken, p.AccessToken)
@@ -118,30 +110,29 @@ func (p *Principal) AppendMetadata(kv []string) []string {
 }
 
 // FromMetadata reads a principal from incoming metadata; ok is false when
-// the call carries no partner app (an internal caller acting for itself).
+// the call carries no partner app (an internal caller acting for itself) or
+// one that does not decode.
 func FromMetadata(md metadata.MD) (*Principal, bool) {
-	app := First(md, KeyApp)
-	var f [6]string
-	for i := 0; i < len(f)-1; i++ {
-		j := strings.IndexByte(app, '|')
-		if j < 0 {
-			return nil, false
-		}
-		f[i], app = app[:j], app[j+1:]
+	raw := First(md, KeyApp)
+	if raw == "" {
+		return nil, false
 	}
-	f[5] = app
-	if f[0] == "" {
+	var m principalv1.Principal
+	if err := m.UnmarshalVT([]byte(raw)); err != nil || m.GetAppId() == "" {
 		return nil, false
 	}
 	p := &Principal{
-		AppID:         f[0],
-		ClientID:      f[1],
-		AccountID:     f[2],
-		Environment:   f[3],
-		Scopes:        strings.Fields(f[4]),
-		SellerID:      First(md, KeySellerID),
-		AccessToken:   First(md, KeyAccessToken),
-		rawRateLimits: f[5],
+		AppID:       m.GetAppId(),
+		ClientID:    m.GetClientId(),
+		AccountID:   m.GetAccountId(),
+		Environment: m.GetEnvironment(),
+		Scopes:      m.GetScopes(),
+		SellerID:    First(md, KeySellerID),
+		AccessToken: First(md, KeyAccessToken),
+	}
+	for _, r := range m.GetRateLimits() {
+		p.RateLimits = append(p.RateLimits, RateLimit{Bucket: r.GetBucket(), Limit: r.GetLimit(), Remaining: r.GetRemaining(),
+			Window: time.Duration(r.GetWindowSeconds()) * time.Second, Reset: time.UnixMilli(r.GetResetUnixMs()).UTC()})
 	}
 	return p, true
 }
@@ -152,47 +143,6 @@ func First(md metadata.MD, key string) string {
 		return v[0]
 	}
 	return ""
-}
-
-// bucket:limit:remaining:windowSeconds:resetUnixMillis, comma-separated.
-func appendRateLimits(b []byte, rls []RateLimit) []byte {
-	for i, r := range rls {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, r.Bucket...)
-		b = append(b, ':')
-		b = strconv.AppendInt(b, r.Limit, 10)
-		b = append(b, ':')
-		b = strconv.AppendInt(b, r.Remaining, 10)
-		b = append(b, ':')
-		b = strconv.AppendInt(b, int64(r.Window/time.Second), 10)
-		b = append(b, ':')
-		b = strconv.AppendInt(b, r.Reset.UnixMilli(), 10)
-	}
-	return b
-}
-
-func decodeRateLimits(s string) []RateLimit {
-	if s == "" {
-		return nil
-	}
-	var out []RateLimit
-	for _, part := range strings.Split(s, ",") {
-		f := strings.Split(part, ":")
-		if len(f) != 5 {
-			continue
-		}
-		limit, err1 := strconv.ParseInt(f[1], 10, 64)
-		remaining, err2 := strconv.ParseInt(f[2], 10, 64)
-		window, err3 := strconv.ParseInt(f[3], 10, 64)
-		reset, err4 := strconv.ParseInt(f[4], 10, 64)
-		if err1 != nil || err2 != nil || err3 != nil || err4 != nil {
-			continue
-		}
-		out = append(out, RateLimit{Bucket: f[0], Limit: limit, Remaining: remaining, Window: time.Duration(window) * time.Second, Reset: time.UnixMilli(reset).UTC()})
-	}
-	return out
 }
 
 type ctxKey struct{}

@@ -22,12 +22,19 @@ func TestMetadataRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(out.Limits(), in.RateLimits) {
 		t.Fatalf("rate limits %+v, want %+v", out.Limits(), in.RateLimits)
 	}
-	out.rawRateLimits = ""
 	if !reflect.DeepEqual(out, in) {
 		t.Fatalf("round trip %+v, want %+v", out, in)
 	}
 	if _, ok := FromMetadata(metadata.Pairs("x-mp-seller-id", "slr_1")); ok {
 		t.Fatal("metadata without an app is not a partner principal")
+	}
+	// Values that a hand-made text form could not hold travel as they are.
+	odd := &Principal{AppID: "app|1", ClientID: "test x", Scopes: []string{"a b", "c|d"}}
+	if got, ok := FromMetadata(metadata.Pairs(odd.AppendMetadata(nil)...)); !ok || !reflect.DeepEqual(got.Scopes, odd.Scopes) || got.AppID != odd.AppID {
+		t.Fatalf("odd values: %+v", got)
+	}
+	if _, ok := FromMetadata(metadata.Pairs(KeyApp, "\xff\xff not a message")); ok {
+		t.Fatal("a value that does not decode is not a principal")
 	}
 }
 
