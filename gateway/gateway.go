@@ -16,38 +16,14 @@ import (
 	"google.golang.org/protobuf/reflect/protoregistry"
 
 	"github.com/mallplatform/partnerapi/gateway/iplimit"
-	authv1 "github.com/mallplatform/partnerapi/gen/mp/auth/v1"
-	catalogv1 "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
 	credentialsv1 "github.com/mallplatform/partnerapi/gen/mp/credentials/v1"
-	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
-	payoutsv1 "github.com/mallplatform/partnerapi/gen/mp/payouts/v1"
-	sandboxv1 "github.com/mallplatform/partnerapi/gen/mp/sandbox/v1"
 	"github.com/mallplatform/partnerapi/internal/apierr"
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/policy"
 	"github.com/mallplatform/partnerapi/internal/principal"
+	"github.com/mallplatform/partnerapi/internal/serviceset"
 	"github.com/mallplatform/partnerapi/internal/wirejson"
 )
-
-// registrations are the partner-facing services the gateway exposes; their
-// routes and policies come from the protos.
-var registrations = []func(context.Context, *runtime.ServeMux, *Gateway) error{
-	func(ctx context.Context, mux *runtime.ServeMux, g *Gateway) error {
-		return catalogv1.RegisterCatalogServiceHandlerClient(ctx, mux, catalogv1.NewCatalogServiceClient(g.cfg.Core))
-	},
-	func(ctx context.Context, mux *runtime.ServeMux, g *Gateway) error {
-		return ordersv1.RegisterOrdersServiceHandlerClient(ctx, mux, ordersv1.NewOrdersServiceClient(g.cfg.Core))
-	},
-	func(ctx context.Context, mux *runtime.ServeMux, g *Gateway) error {
-		return authv1.RegisterAuthServiceHandlerClient(ctx, mux, authv1.NewAuthServiceClient(g.cfg.Core))
-	},
-	func(ctx context.Context, mux *runtime.ServeMux, g *Gateway) error {
-		return payoutsv1.RegisterPayoutsServiceHandlerClient(ctx, mux, payoutsv1.NewPayoutsServiceClient(g.cfg.Core))
-	},
-	func(ctx context.Context, mux *runtime.ServeMux, g *Gateway) error {
-		return sandboxv1.RegisterSandboxServiceHandlerClient(ctx, mux, sandboxv1.NewSandboxServiceClient(g.cfg.Core))
-	},
-}
 
 // Gateway is the HTTP handler of the gateway tier.
 type Gateway struct {
@@ -120,9 +96,9 @@ func New(cfg Config) (*Gateway, error) {
 		runtime.SetQueryParameterParser(queryParser{}),
 	)
 	ctx := context.Background()
-	for _, register := range registrations {
-		if err := register(ctx, g.mux, g); err != nil {
-			return nil, err
+	for _, svc := range serviceset.All() {
+		if err := svc.Gateway(ctx, g.mux, g.cfg.Core); err != nil {
+			return nil, fmt.Errorf("gateway: routes of %s: %w", svc.Name, err)
 		}
 	}
 	if err := checkRoutes(table.Routes()); err != nil {

@@ -14,11 +14,8 @@ import (
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/core"
 	"github.com/mallplatform/partnerapi/internal/db"
+	"github.com/mallplatform/partnerapi/internal/serviceset"
 	"github.com/mallplatform/partnerapi/services/auth"
-	"github.com/mallplatform/partnerapi/services/catalog"
-	"github.com/mallplatform/partnerapi/services/orders"
-	"github.com/mallplatform/partnerapi/services/payouts"
-	"github.com/mallplatform/partnerapi/services/sandbox"
 	"github.com/mallplatform/partnerapi/services/sandbox/shopclock"
 )
 
@@ -93,8 +90,11 @@ func NewCore(cfg CoreConfig) (*Core, error) {
 	if err != nil {
 		return nil, err
 	}
-	catalogSvc := catalog.NewService(catalog.NewEntStore(cfg.DB), cfg.Business, catalog.WithCursors(cursors))
-	ordersSvc := orders.NewService(orders.NewEntStore(cfg.DB), cfg.Business, orders.WithCursors(cursors))
+	parts := serviceset.Parts{DB: cfg.DB, Auth: authSvc, Business: cfg.Business, Cursors: cursors}
+	var registrars []core.Registrar
+	for _, svc := range serviceset.All() {
+		registrars = append(registrars, svc.Core(parts))
+	}
 	srv, err := core.New(core.Config{
 		GatewayToken:    cfg.GatewayToken,
 		InternalCallers: internalCallers(authSvc),
@@ -105,13 +105,7 @@ func NewCore(cfg CoreConfig) (*Core, error) {
 		Sellers:         authSvc,
 		Ready:           DatabaseReady(cfg.DB),
 		Unavailable:     db.Unavailable,
-		Services: []core.Registrar{
-			auth.NewServer(authSvc).Register,
-			catalog.NewServer(catalogSvc).Register,
-			orders.NewServer(ordersSvc).Register,
-			sandbox.NewServer(cfg.Business).Register,
-			(&payouts.Server{}).Register,
-		},
+		Services:        registrars,
 	})
 	if err != nil {
 		return nil, err

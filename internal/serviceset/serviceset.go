@@ -1,0 +1,98 @@
+// Package serviceset lists the platform's services once: how each is built
+// and registered on core's gRPC server, and the routes it has on the
+// gateway's partner port. Core (internal/platform) and the gateway both
+// read this list, so a service added here is served by both and can be
+// forgotten by neither.
+package serviceset
+
+import (
+	"context"
+
+	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+	"google.golang.org/grpc"
+
+	authv1 "github.com/mallplatform/partnerapi/gen/mp/auth/v1"
+	catalogv1 "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
+	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
+	payoutsv1 "github.com/mallplatform/partnerapi/gen/mp/payouts/v1"
+	sandboxv1 "github.com/mallplatform/partnerapi/gen/mp/sandbox/v1"
+	"github.com/mallplatform/partnerapi/internal/clock"
+	"github.com/mallplatform/partnerapi/internal/core"
+	"github.com/mallplatform/partnerapi/internal/db"
+	"github.com/mallplatform/partnerapi/internal/pagination"
+	"github.com/mallplatform/partnerapi/services/auth"
+	"github.com/mallplatform/partnerapi/services/catalog"
+	"github.com/mallplatform/partnerapi/services/orders"
+	"github.com/mallplatform/partnerapi/services/payouts"
+	"github.com/mallplatform/partnerapi/services/sandbox"
+)
+
+// Parts are what services are built from on core.
+type Parts struct {
+	DB *db.DB
+	// Auth is built first: core's interceptors verify seller tokens and
+	// internal callers through it.
+	Auth *auth.Service
+	// Business is business time (deadlines, SLA flags, record timestamps).
+	Business clock.Business
+	// Cursors sign listing cursors with the key every replica shares.
+	Cursors *pagination.Cursors
+}
+
+// Service is one service of the platform.
+type Service struct {
+	// Name is the domain, for errors and logs.
+	Name string
+	// Core builds the service over parts and registers it on core.
+	Core func(p Parts) core.Registrar
+	// Gateway registers the service's routes on the partner port, calling
+	// core over conn.
+	Gateway func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error
+}
+
+// All is every service, in the order they register.
+func All() []Service {
+	return []Service{
+		{
+			// AuthService (usage) on the partner port; CredentialService,
+			// registered beside it on core, is the gateway's own.
+			Name: "auth",
+			Core: func(p Parts) core.Registrar { return auth.NewServer(p.Auth).Register },
+			Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+				return authv1.RegisterAuthServiceHandlerClient(ctx, mux, authv1.NewAuthServiceClient(conn))
+			},
+		},
+		{
+			Name: "catalog",
+			Core: func(p Parts) core.Registrar {
+				return catalog.NewServer(catalog.NewService(catalog.NewEntStore(p.DB), p.Business, catalog.WithCursors(p.Cursors))).Register
+			},
+			Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+				return catalogv1.RegisterCatalogServiceHandlerClient(ctx, mux, catalogv1.NewCatalogServiceClient(conn))
+			},
+		},
+		{
+			Name: "orders",
+			Core: func(p Parts) core.Registrar {
+				return orders.NewServer(orders.NewService(orders.NewEntStore(p.DB), p.Business, orders.WithCursors(p.Cursors))).Register
+			},
+			Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+				return ordersv1.RegisterOrdersServiceHandlerClient(ctx, mux, ordersv1.NewOrdersServiceClient(conn))
+			},
+		},
+		{
+			Name: "sandbox",
+			Core: func(p Parts) core.Registrar { return sandbox.NewServer(p.Business).Register },
+			Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+				return sandboxv1.RegisterSandboxServiceHandlerClient(ctx, mux, sandboxv1.NewSandboxServiceClient(conn))
+			},
+		},
+		{
+			Name: "payouts",
+			Core: func(Parts) core.Registrar { return (&payouts.Server{}).Register },
+			Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+				return payoutsv1.RegisterPayoutsServiceHandlerClient(ctx, mux, payoutsv1.NewPayoutsServiceClient(conn))
+			},
+		},
+	}
+}
