@@ -20,6 +20,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/categoryattribute"
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
 	"github.com/mallplatform/partnerapi/ent/fulfillment"
+	"github.com/mallplatform/partnerapi/ent/idempotencykey"
 	"github.com/mallplatform/partnerapi/ent/internalcaller"
 	"github.com/mallplatform/partnerapi/ent/order"
 	"github.com/mallplatform/partnerapi/ent/orderitem"
@@ -46,6 +47,8 @@ type Client struct {
 	DeveloperAccount *DeveloperAccountClient
 	// Fulfillment is the client for interacting with the Fulfillment builders.
 	Fulfillment *FulfillmentClient
+	// IdempotencyKey is the client for interacting with the IdempotencyKey builders.
+	IdempotencyKey *IdempotencyKeyClient
 	// InternalCaller is the client for interacting with the InternalCaller builders.
 	InternalCaller *InternalCallerClient
 	// Order is the client for interacting with the Order builders.
@@ -76,6 +79,7 @@ func (c *Client) init() {
 	c.CategoryAttribute = NewCategoryAttributeClient(c.config)
 	c.DeveloperAccount = NewDeveloperAccountClient(c.config)
 	c.Fulfillment = NewFulfillmentClient(c.config)
+	c.IdempotencyKey = NewIdempotencyKeyClient(c.config)
 	c.InternalCaller = NewInternalCallerClient(c.config)
 	c.Order = NewOrderClient(c.config)
 	c.OrderItem = NewOrderItemClient(c.config)
@@ -180,6 +184,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CategoryAttribute:   NewCategoryAttributeClient(cfg),
 		DeveloperAccount:    NewDeveloperAccountClient(cfg),
 		Fulfillment:         NewFulfillmentClient(cfg),
+		IdempotencyKey:      NewIdempotencyKeyClient(cfg),
 		InternalCaller:      NewInternalCallerClient(cfg),
 		Order:               NewOrderClient(cfg),
 		OrderItem:           NewOrderItemClient(cfg),
@@ -211,6 +216,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CategoryAttribute:   NewCategoryAttributeClient(cfg),
 		DeveloperAccount:    NewDeveloperAccountClient(cfg),
 		Fulfillment:         NewFulfillmentClient(cfg),
+		IdempotencyKey:      NewIdempotencyKeyClient(cfg),
 		InternalCaller:      NewInternalCallerClient(cfg),
 		Order:               NewOrderClient(cfg),
 		OrderItem:           NewOrderItemClient(cfg),
@@ -248,8 +254,8 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.App, c.Category, c.CategoryAttribute, c.DeveloperAccount, c.Fulfillment,
-		c.InternalCaller, c.Order, c.OrderItem, c.Product, c.ProductVariant, c.Seller,
-		c.SellerAuthorization,
+		c.IdempotencyKey, c.InternalCaller, c.Order, c.OrderItem, c.Product,
+		c.ProductVariant, c.Seller, c.SellerAuthorization,
 	} {
 		n.Use(hooks...)
 	}
@@ -260,8 +266,8 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.App, c.Category, c.CategoryAttribute, c.DeveloperAccount, c.Fulfillment,
-		c.InternalCaller, c.Order, c.OrderItem, c.Product, c.ProductVariant, c.Seller,
-		c.SellerAuthorization,
+		c.IdempotencyKey, c.InternalCaller, c.Order, c.OrderItem, c.Product,
+		c.ProductVariant, c.Seller, c.SellerAuthorization,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -280,6 +286,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.DeveloperAccount.mutate(ctx, m)
 	case *FulfillmentMutation:
 		return c.Fulfillment.mutate(ctx, m)
+	case *IdempotencyKeyMutation:
+		return c.IdempotencyKey.mutate(ctx, m)
 	case *InternalCallerMutation:
 		return c.InternalCaller.mutate(ctx, m)
 	case *OrderMutation:
@@ -1089,6 +1097,139 @@ func (c *FulfillmentClient) mutate(ctx context.Context, m *FulfillmentMutation) 
 		return (&FulfillmentDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Fulfillment mutation op: %q", m.Op())
+	}
+}
+
+// IdempotencyKeyClient is a client for the IdempotencyKey schema.
+type IdempotencyKeyClient struct {
+	config
+}
+
+// NewIdempotencyKeyClient returns a client for the IdempotencyKey from the given config.
+func NewIdempotencyKeyClient(c config) *IdempotencyKeyClient {
+	return &IdempotencyKeyClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `idempotencykey.Hooks(f(g(h())))`.
+func (c *IdempotencyKeyClient) Use(hooks ...Hook) {
+	c.hooks.IdempotencyKey = append(c.hooks.IdempotencyKey, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `idempotencykey.Intercept(f(g(h())))`.
+func (c *IdempotencyKeyClient) Intercept(interceptors ...Interceptor) {
+	c.inters.IdempotencyKey = append(c.inters.IdempotencyKey, interceptors...)
+}
+
+// Create returns a builder for creating a IdempotencyKey entity.
+func (c *IdempotencyKeyClient) Create() *IdempotencyKeyCreate {
+	mutation := newIdempotencyKeyMutation(c.config, OpCreate)
+	return &IdempotencyKeyCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of IdempotencyKey entities.
+func (c *IdempotencyKeyClient) CreateBulk(builders ...*IdempotencyKeyCreate) *IdempotencyKeyCreateBulk {
+	return &IdempotencyKeyCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *IdempotencyKeyClient) MapCreateBulk(slice any, setFunc func(*IdempotencyKeyCreate, int)) *IdempotencyKeyCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &IdempotencyKeyCreateBulk{err: fmt.Errorf("calling to IdempotencyKeyClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*IdempotencyKeyCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &IdempotencyKeyCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for IdempotencyKey.
+func (c *IdempotencyKeyClient) Update() *IdempotencyKeyUpdate {
+	mutation := newIdempotencyKeyMutation(c.config, OpUpdate)
+	return &IdempotencyKeyUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *IdempotencyKeyClient) UpdateOne(_m *IdempotencyKey) *IdempotencyKeyUpdateOne {
+	mutation := newIdempotencyKeyMutation(c.config, OpUpdateOne, withIdempotencyKey(_m))
+	return &IdempotencyKeyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *IdempotencyKeyClient) UpdateOneID(id int) *IdempotencyKeyUpdateOne {
+	mutation := newIdempotencyKeyMutation(c.config, OpUpdateOne, withIdempotencyKeyID(id))
+	return &IdempotencyKeyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for IdempotencyKey.
+func (c *IdempotencyKeyClient) Delete() *IdempotencyKeyDelete {
+	mutation := newIdempotencyKeyMutation(c.config, OpDelete)
+	return &IdempotencyKeyDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *IdempotencyKeyClient) DeleteOne(_m *IdempotencyKey) *IdempotencyKeyDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *IdempotencyKeyClient) DeleteOneID(id int) *IdempotencyKeyDeleteOne {
+	builder := c.Delete().Where(idempotencykey.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &IdempotencyKeyDeleteOne{builder}
+}
+
+// Query returns a query builder for IdempotencyKey.
+func (c *IdempotencyKeyClient) Query() *IdempotencyKeyQuery {
+	return &IdempotencyKeyQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeIdempotencyKey},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a IdempotencyKey entity by its id.
+func (c *IdempotencyKeyClient) Get(ctx context.Context, id int) (*IdempotencyKey, error) {
+	return c.Query().Where(idempotencykey.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *IdempotencyKeyClient) GetX(ctx context.Context, id int) *IdempotencyKey {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *IdempotencyKeyClient) Hooks() []Hook {
+	return c.hooks.IdempotencyKey
+}
+
+// Interceptors returns the client interceptors.
+func (c *IdempotencyKeyClient) Interceptors() []Interceptor {
+	return c.inters.IdempotencyKey
+}
+
+func (c *IdempotencyKeyClient) mutate(ctx context.Context, m *IdempotencyKeyMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&IdempotencyKeyCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&IdempotencyKeyUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&IdempotencyKeyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&IdempotencyKeyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown IdempotencyKey mutation op: %q", m.Op())
 	}
 }
 
@@ -2218,13 +2359,13 @@ func (c *SellerAuthorizationClient) mutate(ctx context.Context, m *SellerAuthori
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		App, Category, CategoryAttribute, DeveloperAccount, Fulfillment, InternalCaller,
-		Order, OrderItem, Product, ProductVariant, Seller,
+		App, Category, CategoryAttribute, DeveloperAccount, Fulfillment, IdempotencyKey,
+		InternalCaller, Order, OrderItem, Product, ProductVariant, Seller,
 		SellerAuthorization []ent.Hook
 	}
 	inters struct {
-		App, Category, CategoryAttribute, DeveloperAccount, Fulfillment, InternalCaller,
-		Order, OrderItem, Product, ProductVariant, Seller,
+		App, Category, CategoryAttribute, DeveloperAccount, Fulfillment, IdempotencyKey,
+		InternalCaller, Order, OrderItem, Product, ProductVariant, Seller,
 		SellerAuthorization []ent.Interceptor
 	}
 )

@@ -17,6 +17,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/categoryattribute"
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
 	"github.com/mallplatform/partnerapi/ent/fulfillment"
+	"github.com/mallplatform/partnerapi/ent/idempotencykey"
 	"github.com/mallplatform/partnerapi/ent/internalcaller"
 	"github.com/mallplatform/partnerapi/ent/order"
 	"github.com/mallplatform/partnerapi/ent/orderitem"
@@ -89,6 +90,7 @@ func checkColumn(t, c string) error {
 			categoryattribute.Table:   categoryattribute.ValidColumn,
 			developeraccount.Table:    developeraccount.ValidColumn,
 			fulfillment.Table:         fulfillment.ValidColumn,
+			idempotencykey.Table:      idempotencykey.ValidColumn,
 			internalcaller.Table:      internalcaller.ValidColumn,
 			order.Table:               order.ValidColumn,
 			orderitem.Table:           orderitem.ValidColumn,

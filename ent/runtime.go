@@ -10,6 +10,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/categoryattribute"
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
 	"github.com/mallplatform/partnerapi/ent/fulfillment"
+	"github.com/mallplatform/partnerapi/ent/idempotencykey"
 	"github.com/mallplatform/partnerapi/ent/internalcaller"
 	"github.com/mallplatform/partnerapi/ent/order"
 	"github.com/mallplatform/partnerapi/ent/orderitem"
@@ -175,6 +176,70 @@ func init() {
 	fulfillmentDescID := fulfillmentFields[0].Descriptor()
 	// fulfillment.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	fulfillment.IDValidator = fulfillmentDescID.Validators[0].(func(string) error)
+	idempotencykeyFields := schema.IdempotencyKey{}.Fields()
+	_ = idempotencykeyFields
+	// idempotencykeyDescScope is the schema descriptor for scope field.
+	idempotencykeyDescScope := idempotencykeyFields[0].Descriptor()
+	// idempotencykey.ScopeValidator is a validator for the "scope" field. It is called by the builders before save.
+	idempotencykey.ScopeValidator = func() func(string) error {
+		validators := idempotencykeyDescScope.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(scope string) error {
+			for _, fn := range fns {
+				if err := fn(scope); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// idempotencykeyDescKey is the schema descriptor for key field.
+	idempotencykeyDescKey := idempotencykeyFields[1].Descriptor()
+	// idempotencykey.KeyValidator is a validator for the "key" field. It is called by the builders before save.
+	idempotencykey.KeyValidator = func() func(string) error {
+		validators := idempotencykeyDescKey.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(key string) error {
+			for _, fn := range fns {
+				if err := fn(key); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// idempotencykeyDescFingerprint is the schema descriptor for fingerprint field.
+	idempotencykeyDescFingerprint := idempotencykeyFields[2].Descriptor()
+	// idempotencykey.FingerprintValidator is a validator for the "fingerprint" field. It is called by the builders before save.
+	idempotencykey.FingerprintValidator = idempotencykeyDescFingerprint.Validators[0].(func(string) error)
+	// idempotencykeyDescMethod is the schema descriptor for method field.
+	idempotencykeyDescMethod := idempotencykeyFields[3].Descriptor()
+	// idempotencykey.MethodValidator is a validator for the "method" field. It is called by the builders before save.
+	idempotencykey.MethodValidator = idempotencykeyDescMethod.Validators[0].(func(string) error)
+	// idempotencykeyDescHolder is the schema descriptor for holder field.
+	idempotencykeyDescHolder := idempotencykeyFields[5].Descriptor()
+	// idempotencykey.HolderValidator is a validator for the "holder" field. It is called by the builders before save.
+	idempotencykey.HolderValidator = idempotencykeyDescHolder.Validators[0].(func(string) error)
+	// idempotencykeyDescErrorCode is the schema descriptor for error_code field.
+	idempotencykeyDescErrorCode := idempotencykeyFields[8].Descriptor()
+	// idempotencykey.DefaultErrorCode holds the default value on creation for the error_code field.
+	idempotencykey.DefaultErrorCode = idempotencykeyDescErrorCode.Default.(int32)
+	// idempotencykeyDescErrorMessage is the schema descriptor for error_message field.
+	idempotencykeyDescErrorMessage := idempotencykeyFields[9].Descriptor()
+	// idempotencykey.DefaultErrorMessage holds the default value on creation for the error_message field.
+	idempotencykey.DefaultErrorMessage = idempotencykeyDescErrorMessage.Default.(string)
+	// idempotencykey.ErrorMessageValidator is a validator for the "error_message" field. It is called by the builders before save.
+	idempotencykey.ErrorMessageValidator = idempotencykeyDescErrorMessage.Validators[0].(func(string) error)
+	// idempotencykeyDescCreatedAt is the schema descriptor for created_at field.
+	idempotencykeyDescCreatedAt := idempotencykeyFields[10].Descriptor()
+	// idempotencykey.DefaultCreatedAt holds the default value on creation for the created_at field.
+	idempotencykey.DefaultCreatedAt = idempotencykeyDescCreatedAt.Default.(func() time.Time)
 	internalcallerFields := schema.InternalCaller{}.Fields()
 	_ = internalcallerFields
 	// internalcallerDescName is the schema descriptor for name field.

@@ -24,6 +24,8 @@ type Tx struct {
 	DeveloperAccount *DeveloperAccountClient
 	// Fulfillment is the client for interacting with the Fulfillment builders.
 	Fulfillment *FulfillmentClient
+	// IdempotencyKey is the client for interacting with the IdempotencyKey builders.
+	IdempotencyKey *IdempotencyKeyClient
 	// InternalCaller is the client for interacting with the InternalCaller builders.
 	InternalCaller *InternalCallerClient
 	// Order is the client for interacting with the Order builders.
@@ -174,6 +176,7 @@ func (tx *Tx) init() {
 	tx.CategoryAttribute = NewCategoryAttributeClient(tx.config)
 	tx.DeveloperAccount = NewDeveloperAccountClient(tx.config)
 	tx.Fulfillment = NewFulfillmentClient(tx.config)
+	tx.IdempotencyKey = NewIdempotencyKeyClient(tx.config)
 	tx.InternalCaller = NewInternalCallerClient(tx.config)
 	tx.Order = NewOrderClient(tx.config)
 	tx.OrderItem = NewOrderItemClient(tx.config)

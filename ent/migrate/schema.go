@@ -162,6 +162,40 @@ var (
 			},
 		},
 	}
+	// IdempotencyKeysColumns holds the columns for the "idempotency_keys" table.
+	IdempotencyKeysColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "scope", Type: field.TypeString, Size: 80},
+		{Name: "key", Type: field.TypeString, Size: 255},
+		{Name: "fingerprint", Type: field.TypeString, Size: 64},
+		{Name: "method", Type: field.TypeString, Size: 200},
+		{Name: "state", Type: field.TypeEnum, Enums: []string{"in_progress", "completed"}, Default: "in_progress"},
+		{Name: "holder", Type: field.TypeString, Size: 64},
+		{Name: "locked_until", Type: field.TypeTime},
+		{Name: "response", Type: field.TypeBytes, Nullable: true},
+		{Name: "error_code", Type: field.TypeInt32, Default: 0},
+		{Name: "error_message", Type: field.TypeString, Size: 2000, Default: ""},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "completed_at", Type: field.TypeTime, Nullable: true},
+	}
+	// IdempotencyKeysTable holds the schema information for the "idempotency_keys" table.
+	IdempotencyKeysTable = &schema.Table{
+		Name:       "idempotency_keys",
+		Columns:    IdempotencyKeysColumns,
+		PrimaryKey: []*schema.Column{IdempotencyKeysColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "idempotencykey_scope_key",
+				Unique:  true,
+				Columns: []*schema.Column{IdempotencyKeysColumns[1], IdempotencyKeysColumns[2]},
+			},
+			{
+				Name:    "idempotencykey_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{IdempotencyKeysColumns[11]},
+			},
+		},
+	}
 	// InternalCallersColumns holds the columns for the "internal_callers" table.
 	InternalCallersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -413,6 +447,7 @@ var (
 		CategoryAttributesTable,
 		DeveloperAccountsTable,
 		FulfillmentsTable,
+		IdempotencyKeysTable,
 		InternalCallersTable,
 		OrdersTable,
 		OrderItemsTable,

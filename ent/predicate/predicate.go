@@ -21,6 +21,9 @@ type DeveloperAccount func(*sql.Selector)
 // Fulfillment is the predicate function for fulfillment builders.
 type Fulfillment func(*sql.Selector)
 
+// IdempotencyKey is the predicate function for idempotencykey builders.
+type IdempotencyKey func(*sql.Selector)
+
 // InternalCaller is the predicate function for internalcaller builders.
 type InternalCaller func(*sql.Selector)
 
