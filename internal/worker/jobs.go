@@ -1,0 +1,57 @@
+package worker
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/riverqueue/river"
+)
+
+// Jobs is what a worker runs: the job kinds domains register before the
+// worker is built. A domain adds its kinds from its own package (the
+// idempotency purge, webhook deliveries) through Add and AddPeriodic, so the
+// worker package never learns about them.
+type Jobs struct {
+	workers  *river.Workers
+	periodic []*river.PeriodicJob
+	kinds    []string
+}
+
+// NewJobs returns an empty set.
+func NewJobs() *Jobs { return &Jobs{workers: river.NewWorkers()} }
+
+// Kinds lists the registered job kinds in registration order.
+func (j *Jobs) Kinds() []string { return append([]string(nil), j.kinds...) }
+
+// Add registers a worker for one-off jobs of T's kind, enqueued with
+// Worker.Enqueue (or River's InsertTx from a domain transaction later). A kind
+// registered twice is an error.
+func Add[T river.JobArgs](j *Jobs, w river.Worker[T]) error {
+	var args T
+	if err := river.AddWorkerSafely(j.workers, w); err != nil {
+		return fmt.Errorf("worker: job kind %q: %w", args.Kind(), err)
+	}
+	j.kinds = append(j.kinds, args.Kind())
+	return nil
+}
+
+// AddPeriodic registers w and schedules a job of its kind every interval,
+// built by newArgs at each tick. Only the elected leader among the worker
+// replicas enqueues periodic jobs, so a job runs once per tick however many
+// replicas there are.
+func AddPeriodic[T river.JobArgs](j *Jobs, every time.Duration, newArgs func() T, w river.Worker[T]) error {
+	if every <= 0 {
+		var args T
+		return fmt.Errorf("worker: periodic job %q needs a positive interval", args.Kind())
+	}
+	if err := Add(j, w); err != nil {
+		return err
+	}
+	kind := j.kinds[len(j.kinds)-1]
+	j.periodic = append(j.periodic, river.NewPeriodicJob(
+		river.PeriodicInterval(every),
+		func() (river.JobArgs, *river.InsertOpts) { return newArgs(), nil },
+		&river.PeriodicJobOpts{ID: kind},
+	))
+	return nil
+}
