@@ -89,7 +89,9 @@ func New(cfg Config) (*Gateway, error) {
 		// Nothing a client sends becomes gRPC metadata except what the
 		// gateway itself verified: a partner must not forge a principal.
 		runtime.WithIncomingHeaderMatcher(func(string) (string, bool) { return "", false }),
-		runtime.WithOutgoingHeaderMatcher(func(string) (string, bool) { return "", false }),
+		// Of core's response metadata only the idempotent replay mark
+		// reaches the client (outgoingHeader).
+		runtime.WithOutgoingHeaderMatcher(outgoingHeader),
 		runtime.WithOutgoingTrailerMatcher(func(string) (string, bool) { return "", false }),
 		runtime.WithMetadata(annotate),
 		runtime.WithDisableHTTPMethodOverride(),
@@ -126,7 +128,7 @@ func annotate(ctx context.Context, _ *http.Request) metadata.MD {
 		kv = st.principal.AppendMetadata(kv)
 	}
 	if st.idempotency != "" {
-		kv = append(kv, principal.KeyIdempotency, st.idempotency)
+		kv = append(kv, principal.KeyIdempotency, st.idempotency, principal.KeyFingerprint, st.fingerprint)
 	}
 	return metadata.Pairs(kv...)
 }
@@ -140,10 +142,14 @@ func requestIDOf(r *http.Request) string {
 
 // handleCoreError renders an error from core (or from decoding the body on
 // the way to core) through the one error writer.
-func (g *Gateway) handleCoreError(_ context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, r *http.Request, err error) {
+func (g *Gateway) handleCoreError(ctx context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, r *http.Request, err error) {
 	if body, ok := r.Body.(*bodyReader); ok && body.decodeErr != nil {
 		writeAPIError(w, requestIDOf(r), body.decodeErr)
 		return
+	}
+	// A replayed error answer is marked like a replayed success.
+	if md, ok := runtime.ServerMetadataFromContext(ctx); ok && len(md.HeaderMD.Get(principal.KeyReplayed)) > 0 {
+		w.Header().Set(HeaderIdempotentReplayed, "true")
 	}
 	code, msg := apierr.FromStatus(statusOf(err))
 	if code == apierr.Internal {

@@ -26,6 +26,8 @@ type requestState struct {
 	requestID   string
 	principal   *principal.Principal
 	idempotency string
+	// fingerprint binds the idempotency key to what the partner signed.
+	fingerprint string
 }
 
 type stateKey struct{}
@@ -115,6 +117,9 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	st := &requestState{requestID: rid, principal: p, idempotency: idempotencyKey}
+	if idempotencyKey != "" {
+		st.fingerprint = requestFingerprint(r, body)
+	}
 
 	ctx, cancel := context.WithTimeout(context.WithValue(r.Context(), stateKey{}, st), g.cfg.RequestTimeout)
 	defer cancel()

@@ -4,7 +4,34 @@ import (
 	"net/http"
 
 	"github.com/mallplatform/partnerapi/internal/apierr"
+	"github.com/mallplatform/partnerapi/internal/idempotency"
+	"github.com/mallplatform/partnerapi/internal/principal"
+	"github.com/mallplatform/partnerapi/sdk/signing"
 )
+
+// HeaderIdempotentReplayed marks an answer replayed for an idempotency key.
+const HeaderIdempotentReplayed = "Idempotent-Replayed"
+
+// requestFingerprint is what an idempotency key is bound to: the method,
+// path, canonical query and exact body the signature covered. The query
+// has passed checkQuery; a query that still does not canonicalise is
+// fingerprinted as sent.
+func requestFingerprint(r *http.Request, body []byte) string {
+	q, err := signing.CanonicalQuery(r.URL.RawQuery)
+	if err != nil {
+		q = r.URL.RawQuery
+	}
+	return idempotency.HTTPFingerprint(r.Method, r.URL.Path, q, body)
+}
+
+// outgoingHeader lets exactly one of core's response headers reach the
+// client: the replay mark, as Idempotent-Replayed.
+func outgoingHeader(key string) (string, bool) {
+	if key == principal.KeyReplayed {
+		return HeaderIdempotentReplayed, true
+	}
+	return "", false
+}
 
 // HeaderIdempotencyKey carries a client's key for safe retries of a write.
 const HeaderIdempotencyKey = "Idempotency-Key"

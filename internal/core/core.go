@@ -22,6 +22,7 @@ import (
 	"google.golang.org/grpc/keepalive"
 
 	"github.com/mallplatform/partnerapi/internal/grpccodec"
+	"github.com/mallplatform/partnerapi/internal/idempotency"
 	"github.com/mallplatform/partnerapi/internal/policy"
 )
 
@@ -81,6 +82,9 @@ type Config struct {
 	// could not be reached: they answer SERVICE_UNAVAILABLE, to be retried,
 	// instead of INTERNAL_ERROR.
 	Unavailable func(error) bool
+	// Idempotency runs the methods whose policy declares an idempotency
+	// mode once per key (nil: the key is ignored).
+	Idempotency *idempotency.Guard
 }
 
 // DefaultCallTimeout matches the gateway's deadline for a partner request.
@@ -162,6 +166,7 @@ func New(cfg Config) (*Server, error) {
 		metrics:     cfg.Metrics,
 		timeout:     cfg.CallTimeout,
 		unavailable: cfg.Unavailable,
+		idempotency: cfg.Idempotency,
 	}
 	opts := []grpc.ServerOption{
 		grpc.ChainUnaryInterceptor(chain.unary()...),

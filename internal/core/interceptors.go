@@ -15,6 +15,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/mallplatform/partnerapi/internal/apierr"
+	"github.com/mallplatform/partnerapi/internal/idempotency"
 	"github.com/mallplatform/partnerapi/internal/ids"
 	"github.com/mallplatform/partnerapi/internal/policy"
 	"github.com/mallplatform/partnerapi/internal/principal"
@@ -29,13 +30,15 @@ type interceptors struct {
 	metrics     *Metrics
 	timeout     time.Duration
 	unavailable func(error) bool
+	// idempotency guards the methods whose policy declares it (nil: none).
+	idempotency *idempotency.Guard
 }
 
 // unary is the whole chain, outermost first:
 //
 //	recovery → deadline → request id → logging → metrics → error
 //	conversion → caller credential + policy + principal → seller token + scope →
-//	validation
+//	validation → idempotency
 //
 // Error conversion sits outside authentication so that every failure, not
 // only the handler's, leaves as a status with the platform's ErrorInfo;
@@ -52,6 +55,7 @@ func (ic *interceptors) unary() []grpc.UnaryServerInterceptor {
 		ic.authenticate,
 		ic.authorize,
 		ic.validate,
+		ic.idempotent,
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/core"
 	"github.com/mallplatform/partnerapi/internal/db"
+	"github.com/mallplatform/partnerapi/internal/idempotency"
 	"github.com/mallplatform/partnerapi/internal/serviceset"
 	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/sandbox/shopclock"
@@ -59,6 +60,9 @@ func (c CoreConfig) Validate() error {
 type Core struct {
 	Server *core.Server
 	Auth   *auth.Service
+	// Idempotency guards idempotent writes; the worker role purges its
+	// keys (Idempotency.Purge).
+	Idempotency *idempotency.Guard
 }
 
 // NewCore wires every service over cfg.DB into core's gRPC server.
@@ -91,6 +95,10 @@ func NewCore(cfg CoreConfig) (*Core, error) {
 		return nil, err
 	}
 	parts := serviceset.Parts{DB: cfg.DB, Auth: authSvc, Business: cfg.Business, Cursors: cursors}
+	guard, err := idempotency.New(idempotency.Config{Store: idempotency.NewEntStore(cfg.DB.Ent), Clock: cfg.Clock})
+	if err != nil {
+		return nil, err
+	}
 	var registrars []core.Registrar
 	for _, svc := range serviceset.All() {
 		registrars = append(registrars, svc.Core(parts))
@@ -106,11 +114,12 @@ func NewCore(cfg CoreConfig) (*Core, error) {
 		Ready:           DatabaseReady(cfg.DB),
 		Unavailable:     db.Unavailable,
 		Services:        registrars,
+		Idempotency:     guard,
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &Core{Server: srv, Auth: authSvc}, nil
+	return &Core{Server: srv, Auth: authSvc, Idempotency: guard}, nil
 }
 
 // internalCallers lets core resolve internal callers' tokens through the

@@ -24,6 +24,13 @@ const (
 	KeyAccessToken = "x-mp-access-token"
 	KeyRequestID   = "x-request-id"
 	KeyIdempotency = "x-mp-idempotency-key"
+	// KeyFingerprint is the gateway's hex SHA-256 of what the partner
+	// signed (method, path, canonical query, body), the request an
+	// idempotency key is bound to.
+	KeyFingerprint = "x-mp-idempotency-fingerprint"
+	// KeyReplayed, in core's response header, marks an answer replayed for
+	// an idempotency key; the gateway sends it as Idempotent-Replayed.
+	KeyReplayed = "x-mp-idempotent-replayed"
 )
 
 // Principal is a verified partner app, and the seller it acts for when the

@@ -35,6 +35,11 @@ func NewEntStore(d *db.DB) *EntStore {
 	return &EntStore{client: d.Ent, lockRows: d.Driver() == db.DriverPostgres}
 }
 
+// db is the client of ctx's transaction when the call runs in one (an
+// idempotent write: its key completes in the same transaction), the store's
+// own otherwise.
+func (s *EntStore) db(ctx context.Context) *ent.Client { return db.Client(ctx, s.client) }
+
 // insertChunk keeps bulk inserts well below the bind-parameter limits of
 // both backends (SQLite: 32766, PostgreSQL: 65535).
 const insertChunk = 500
@@ -55,7 +60,7 @@ func listed(depth int) predicate.Category {
 
 // ListCategories implements Store.
 func (s *EntStore) ListCategories(ctx context.Context, w pagination.Window) ([]Category, bool, error) {
-	q := s.client.Category.Query().Where(listed(MaxCategoryDepth))
+	q := s.db(ctx).Category.Query().Where(listed(MaxCategoryDepth))
 	if w.After != nil {
 		if w.After.Num == nil {
 			return nil, false, errors.New("catalog: category cursor without a position")
@@ -84,7 +89,7 @@ func (s *EntStore) ListCategories(ctx context.Context, w pagination.Window) ([]C
 
 // CountCategories implements Store.
 func (s *EntStore) CountCategories(ctx context.Context) (int64, error) {
-	n, err := s.client.Category.Query().Where(listed(MaxCategoryDepth)).Count(ctx)
+	n, err := s.db(ctx).Category.Query().Where(listed(MaxCategoryDepth)).Count(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("catalog: count categories: %w", err)
 	}
@@ -93,7 +98,7 @@ func (s *EntStore) CountCategories(ctx context.Context) (int64, error) {
 
 // GetCategory implements Store.
 func (s *EntStore) GetCategory(ctx context.Context, id string) (Category, error) {
-	r, err := s.client.Category.Get(ctx, id)
+	r, err := s.db(ctx).Category.Get(ctx, id)
 	if ent.IsNotFound(err) {
 		return Category{}, ErrNotFound
 	}
@@ -105,7 +110,7 @@ func (s *EntStore) GetCategory(ctx context.Context, id string) (Category, error)
 
 // CategoryNameExists implements Store.
 func (s *EntStore) CategoryNameExists(ctx context.Context, name string) (bool, error) {
-	ok, err := s.client.Category.Query().Where(category.NameEqualFold(name)).Exist(ctx)
+	ok, err := s.db(ctx).Category.Query().Where(category.NameEqualFold(name)).Exist(ctx)
 	if err != nil {
 		return false, fmt.Errorf("catalog: find category by name: %w", err)
 	}
@@ -114,7 +119,7 @@ func (s *EntStore) CategoryNameExists(ctx context.Context, name string) (bool, e
 
 // HasActiveChildren implements Store.
 func (s *EntStore) HasActiveChildren(ctx context.Context, id string) (bool, error) {
-	ok, err := s.client.Category.Query().Where(category.ParentID(id), category.Active(true)).Exist(ctx)
+	ok, err := s.db(ctx).Category.Query().Where(category.ParentID(id), category.Active(true)).Exist(ctx)
 	if err != nil {
 		return false, fmt.Errorf("catalog: find child categories: %w", err)
 	}
@@ -126,7 +131,7 @@ func (s *EntStore) ListAttributes(ctx context.Context, categoryIDs []string) ([]
 	if len(categoryIDs) == 0 {
 		return nil, nil
 	}
-	rows, err := s.client.CategoryAttribute.Query().
+	rows, err := s.db(ctx).CategoryAttribute.Query().
 		Where(categoryattribute.CategoryIDIn(categoryIDs...)).
 		Order(categoryattribute.ByCategoryID(), categoryattribute.ByPosition(), categoryattribute.ByID()).
 		All(ctx)
@@ -260,7 +265,7 @@ func (s *EntStore) CreateProduct(ctx context.Context, p *Product) error {
 
 // GetProduct implements Store.
 func (s *EntStore) GetProduct(ctx context.Context, sellerID, id string) (*Product, error) {
-	r, err := s.client.Product.Query().
+	r, err := s.db(ctx).Product.Query().
 		Where(product.ID(id), product.SellerID(sellerID)).
 		WithVariants(orderVariants).
 		Only(ctx)
@@ -334,7 +339,7 @@ func (e applyError) Error() string { return e.err.Error() }
 
 // ListProducts implements Store.
 func (s *EntStore) ListProducts(ctx context.Context, sellerID string, f ProductFilter, w pagination.Window) ([]*Product, bool, error) {
-	q := s.client.Product.Query().Where(productFilter(sellerID, f)...)
+	q := s.db(ctx).Product.Query().Where(productFilter(sellerID, f)...)
 	if w.After != nil {
 		if w.After.Time == nil {
 			return nil, false, errors.New("catalog: product cursor without a time")
@@ -369,7 +374,7 @@ func (s *EntStore) ListProducts(ctx context.Context, sellerID string, f ProductF
 
 // CountProducts implements Store.
 func (s *EntStore) CountProducts(ctx context.Context, sellerID string, f ProductFilter) (int64, error) {
-	n, err := s.client.Product.Query().Where(productFilter(sellerID, f)...).Count(ctx)
+	n, err := s.db(ctx).Product.Query().Where(productFilter(sellerID, f)...).Count(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("catalog: count products: %w", err)
 	}

@@ -2062,16 +2062,16 @@ const file_mp_catalog_v1_catalog_proto_rawDesc = "" +
 	"\xb2\xbb\x18\x06SELECT\x123\n" +
 	"\x1fATTRIBUTE_INPUT_TYPE_MULTIVALUE\x10\x05\x1a\x0e\xb2\xbb\x18\n" +
 	"MULTIVALUE\x12'\n" +
-	"\x19ATTRIBUTE_INPUT_TYPE_DATE\x10\x06\x1a\b\xb2\xbb\x18\x04DATE2\xab\a\n" +
+	"\x19ATTRIBUTE_INPUT_TYPE_DATE\x10\x06\x1a\b\xb2\xbb\x18\x04DATE2\xaf\a\n" +
 	"\x0eCatalogService\x12\x8c\x01\n" +
 	"\x0eListCategories\x12$.mp.catalog.v1.ListCategoriesRequest\x1a%.mp.catalog.v1.ListCategoriesResponse\"-\xa2\xbb\x18\x0e\n" +
 	"\fcatalog:read\x82\xd3\xe4\x93\x02\x15\x12\x13/open/v1/categories\x12\xb4\x01\n" +
 	"\x16ListCategoryAttributes\x12,.mp.catalog.v1.ListCategoryAttributesRequest\x1a-.mp.catalog.v1.ListCategoryAttributesResponse\"=\xa2\xbb\x18\x0e\n" +
-	"\fcatalog:read\x82\xd3\xe4\x93\x02%\x12#/open/v1/categories/{id}/attributes\x12\x90\x01\n" +
-	"\rCreateProduct\x12#.mp.catalog.v1.CreateProductRequest\x1a\x1e.mp.catalog.v1.ProductResponse\":\xa2\xbb\x18\x14\n" +
-	"\rcatalog:write\x10\x01\x18\xc9\x01\x82\xd3\xe4\x93\x02\x1c:\aproduct\"\x11/open/v1/products\x12\x92\x01\n" +
-	"\rUpdateProduct\x12#.mp.catalog.v1.UpdateProductRequest\x1a\x1e.mp.catalog.v1.ProductResponse\"<\xa2\xbb\x18\x11\n" +
-	"\rcatalog:write\x10\x01\x82\xd3\xe4\x93\x02!:\aproduct\x1a\x16/open/v1/products/{id}\x12\xa1\x01\n" +
+	"\fcatalog:read\x82\xd3\xe4\x93\x02%\x12#/open/v1/categories/{id}/attributes\x12\x92\x01\n" +
+	"\rCreateProduct\x12#.mp.catalog.v1.CreateProductRequest\x1a\x1e.mp.catalog.v1.ProductResponse\"<\xa2\xbb\x18\x16\n" +
+	"\rcatalog:write\x10\x01\x18\xc9\x018\x01\x82\xd3\xe4\x93\x02\x1c:\aproduct\"\x11/open/v1/products\x12\x94\x01\n" +
+	"\rUpdateProduct\x12#.mp.catalog.v1.UpdateProductRequest\x1a\x1e.mp.catalog.v1.ProductResponse\">\xa2\xbb\x18\x13\n" +
+	"\rcatalog:write\x10\x018\x01\x82\xd3\xe4\x93\x02!:\aproduct\x1a\x16/open/v1/products/{id}\x12\xa1\x01\n" +
 	"\x12BulkCreateProducts\x12(.mp.catalog.v1.BulkCreateProductsRequest\x1a).mp.catalog.v1.BulkCreateProductsResponse\"6\xa2\xbb\x18\x11\n" +
 	"\rcatalog:write\x10\x01\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/open/v1/products/bulk\x12\x86\x01\n" +
 	"\fListProducts\x12\".mp.catalog.v1.ListProductsRequest\x1a#.mp.catalog.v1.ListProductsResponse\"-\xa2\xbb\x18\x10\n" +
