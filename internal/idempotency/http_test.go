@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/protobuf/types/known/structpb"
+
 	"github.com/mallplatform/partnerapi/ent/idempotencykey"
 	"github.com/mallplatform/partnerapi/ent/productvariant"
 	"github.com/mallplatform/partnerapi/gateway/admission"
@@ -245,3 +247,7 @@ func TestConcurrentIdenticalRequestsExecuteOnce(t *testing.T) {
 		t.Errorf("products created: %d, want 1", got)
 	}
 }
+
+func ptr[T any](v T) *T { return &v }
+
+func strValue(s string) *structpb.Value { return structpb.NewStringValue(s) }
