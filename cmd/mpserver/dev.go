@@ -20,6 +20,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/ids"
 	"github.com/mallplatform/partnerapi/internal/platform"
+	"github.com/mallplatform/partnerapi/internal/worker"
 	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/sandbox/sandboxseed"
@@ -62,6 +63,11 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	defer d.Close()
 	if err := db.CreateSchema(ctx, d.Ent); err != nil {
+		return err
+	}
+	// The job queue's tables are River's own, versioned by its migrator on
+	// SQLite as on PostgreSQL.
+	if err := db.MigrateRiver(ctx, d); err != nil {
 		return err
 	}
 
@@ -110,12 +116,31 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	// The worker runs in-process on the same SQLite file; it stops and
+	// drains with the rest.
+	jobs, err := workerJobs(d, log.Named("worker"))
+	if err != nil {
+		return err
+	}
+	w, err := worker.New(worker.Config{DB: d, Jobs: jobs, Logger: log.Named("worker"), Metrics: worker.NewMetrics(reg)})
+	if err != nil {
+		return err
+	}
+	workerCtx, stopWorker := context.WithCancel(ctx)
+	defer stopWorker()
+	workerDone := make(chan error, 1)
+	go func() { workerDone <- w.Run(workerCtx) }()
 	printWelcome(stdout, creds, credsPath)
 	log.Info("dev platform listening", zap.String("http", httpLis.Addr().String()), zap.String("grpc", grpcLis.Addr().String()))
 	// As deployed: the partner port is the gateway's alone, health and
 	// metrics are on the internal port. Nothing balances load here, so
 	// there is no drain delay.
-	return serveGatewayOn(ctx, log.Named("gateway"), gw, httpLis, metricsAddr, reg, 0)
+	err = serveGatewayOn(ctx, log.Named("gateway"), gw, httpLis, metricsAddr, reg, 0)
+	stopWorker()
+	if werr := <-workerDone; err == nil {
+		err = werr
+	}
+	return err
 }
 
 // ensureSandbox seeds an empty database and writes its credential file; on a

@@ -3,8 +3,9 @@
 //
 //	gateway   HTTP tier for /open/v1 (stateless; Redis for shared counters)
 //	core      gRPC tier with the business services (PostgreSQL)
-//	dev       both in one process on a SQLite file with a seeded sandbox
-//	migrate   applies the versioned PostgreSQL migrations
+//	worker    durable background jobs on River (PostgreSQL)
+//	dev       gateway, core and worker in one process on a SQLite file with a seeded sandbox
+//	migrate   applies the versioned PostgreSQL migrations (core's and River's)
 //	admin     operator commands (developer accounts, apps, test shops)
 //
 // Every flag can also be set through the environment variable named in its
@@ -26,10 +27,11 @@ import (
 const usage = `usage: mpserver <role> [flags]
 
 roles:
-  dev       run gateway and core in one process on SQLite with a seeded sandbox
+  dev       run gateway, core and worker in one process on SQLite with a seeded sandbox
   gateway   run the HTTP gateway tier
   core      run the gRPC core tier
-  migrate   apply PostgreSQL migrations
+  worker    run the background job worker (River on PostgreSQL)
+  migrate   apply PostgreSQL migrations (core's schema and the job queue's)
   admin     operator commands (run "mpserver admin -h")
 
 "mpserver <role> -h" lists a role's flags.
@@ -67,6 +69,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runGateway(ctx, rest, stderr)
 	case "core":
 		return runCore(ctx, rest, stderr)
+	case "worker":
+		return runWorker(ctx, rest, stderr)
 	case "migrate":
 		return runMigrate(ctx, rest, stdout, stderr)
 	case "admin":

@@ -28,5 +28,15 @@ func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	fmt.Fprintf(stdout, "schema at version %d (latest %d)\n", current, latest)
+	// River's tables (the worker's job queue) are versioned by River's own
+	// migrator, after core's schema.
+	if err := db.MigrateRiver(ctx, d); err != nil {
+		return err
+	}
+	rcurrent, rlatest, err := db.RiverMigrationStatus(ctx, d)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "job queue schema at version %d (latest %d)\n", rcurrent, rlatest)
 	return nil
 }

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"go.uber.org/zap"
+
+	"github.com/mallplatform/partnerapi/internal/db"
+	"github.com/mallplatform/partnerapi/internal/platform"
+	"github.com/mallplatform/partnerapi/internal/worker"
+)
+
+type workerFlags struct {
+	metricsAddr, databaseURL string
+	concurrency, maxConns    int
+	drainGrace               time.Duration
+	log                      logFlags
+}
+
+func (w *workerFlags) register(f *flagSet) {
+	f.str(&w.metricsAddr, "metrics-addr", "MP_METRICS_ADDR", ":9092", "address of the internal /metrics, /healthz and /readyz listener")
+	f.secretURL(&w.databaseURL, "database-url", "MP_DATABASE_URL", "PostgreSQL URL")
+	f.integer(&w.concurrency, "concurrency", "MP_WORKER_CONCURRENCY", worker.DefaultConcurrency, "jobs run at once by this process")
+	f.dur(&w.drainGrace, "drain-grace", "MP_WORKER_DRAIN_GRACE", worker.DefaultDrainGrace, "on shutdown, how long running jobs may take to finish before they are cancelled")
+	f.integer(&w.maxConns, "db-max-conns", "MP_DB_MAX_CONNS", 0, "PostgreSQL pool size (0: pgx default)")
+	w.log.register(f)
+}
+
+// runWorker runs the durable background jobs on PostgreSQL. It needs the
+// database alone: no gateway token, no secret key.
+func runWorker(ctx context.Context, args []string, stderr io.Writer) error {
+	var wf workerFlags
+	fs := newFlagSet("worker", stderr)
+	wf.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	log, err := wf.log.logger()
+	if err != nil {
+		return err
+	}
+	defer func() { _ = log.Sync() }()
+	d, err := db.Open(ctx, db.Config{Driver: db.DriverPostgres, DSN: wf.databaseURL, MaxOpenConns: wf.maxConns})
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	jobs, err := workerJobs(d, log)
+	if err != nil {
+		return err
+	}
+	reg := platform.NewRegistry()
+	w, err := worker.New(worker.Config{
+		DB: d, Jobs: jobs, Concurrency: wf.concurrency, DrainGrace: wf.drainGrace,
+		Logger: log.Named("worker"), Metrics: worker.NewMetrics(reg),
+	})
+	if err != nil {
+		return err
+	}
+	return serveWorker(ctx, log, w, wf.metricsAddr, reg)
+}
+
+// serveWorker runs w until ctx ends and drains it, with the internal port up
+// throughout so the probes see readiness fail during the drain.
+func serveWorker(ctx context.Context, log *zap.Logger, w *worker.Worker, metricsAddr string, reg *prometheus.Registry) error {
+	internal, stopInternal := context.WithCancel(context.Background())
+	defer stopInternal()
+	errc := make(chan error, 1)
+	if metricsAddr != "" {
+		mlis, err := net.Listen("tcp", metricsAddr)
+		if err != nil {
+			return err
+		}
+		log.Info("internal port listening", zap.String("addr", mlis.Addr().String()))
+		go func() {
+			errc <- platform.ServeUntilDone(internal, platform.NewHTTPServer(platform.MetricsHandler(reg, w.Ready)), mlis, 5*time.Second)
+		}()
+	} else {
+		errc <- nil
+	}
+	err := w.Run(ctx)
+	stopInternal()
+	if merr := <-errc; err == nil {
+		err = merr
+	}
+	return err
+}
