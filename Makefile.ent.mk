@@ -3,7 +3,10 @@
 #
 #   make ent-generate                    regenerate ent/ after editing ent/schema
 #   make migrations-diff NAME=add_x      write the next migration from the schema
-#   make migrations-check                CI: fail if schema and migrations drifted
+#   make migrations-check                CI: fail if schema and migrations drifted,
+#                                        then river-migrations-check
+#   make river-migrations-check          CI: River's migrations apply on PostgreSQL and
+#                                        reach the version the binary carries
 #   make ent-check                       CI: fail if ent/ is not what the schema generates
 #
 # The migration targets replay internal/db/migrations on a scratch database they
@@ -12,7 +15,7 @@
 POSTGRES_ADMIN_DSN ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 MIGRATIONS_DIR ?= internal/db/migrations
 
-.PHONY: ent-generate ent-check migrations-diff migrations-check migrations-rehash
+.PHONY: ent-generate ent-check migrations-diff migrations-check river-migrations-check migrations-rehash
 
 ent-generate:
 	go generate ./ent
@@ -31,6 +34,14 @@ migrations-diff:
 
 migrations-check:
 	go run ./internal/db/cmd/migrationsdiff -dir '$(MIGRATIONS_DIR)' -admin-dsn '$(POSTGRES_ADMIN_DSN)' -check
+	$(MAKE) --no-print-directory river-migrations-check
+
+# River's tables are not ent's and have no goose file: River's migrator
+# versions them (db.MigrateRiver). This applies them to a scratch database
+# (twice, and concurrently) and checks the version, on PostgreSQL and SQLite;
+# CI=true makes a missing PostgreSQL a failure, never a skip.
+river-migrations-check:
+	CI=true POSTGRES_ADMIN_DSN='$(POSTGRES_ADMIN_DSN)' go test -count=1 -run '^(TestMigrateRiver|TestRiverFamilyOnOneVersion)$$' ./internal/db/
 
 # After adding a hand-written migration (data fixes, anything ent cannot
 # express), record it in atlas.sum.

@@ -2,8 +2,12 @@ package db_test
 
 import (
 	"context"
+	"os"
+	"strings"
 	"sync"
 	"testing"
+
+	"golang.org/x/mod/modfile"
 
 	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/db/dbtest"
@@ -54,4 +58,27 @@ func TestMigrateRiver(t *testing.T) {
 			t.Fatalf("river_job is not there: %v", err)
 		}
 	})
+}
+
+// River's modules move together: mixing versions of river, its drivers and
+// rivershared is what the module proxy lets slip (some drivers are missing at
+// some versions), and River does not promise it works.
+func TestRiverFamilyOnOneVersion(t *testing.T) {
+	b, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := modfile.Parse("go.mod", b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	versions := map[string][]string{}
+	for _, r := range f.Require {
+		if strings.HasPrefix(r.Mod.Path, "github.com/riverqueue/") {
+			versions[r.Mod.Version] = append(versions[r.Mod.Version], r.Mod.Path)
+		}
+	}
+	if len(versions) != 1 {
+		t.Fatalf("River modules on several versions: %v", versions)
+	}
 }
