@@ -14,7 +14,6 @@ import (
 
 	"github.com/mallplatform/partnerapi/ent/idempotencykey"
 	"github.com/mallplatform/partnerapi/ent/productvariant"
-	"github.com/mallplatform/partnerapi/gateway/admission"
 	"github.com/mallplatform/partnerapi/internal/idempotency"
 	"github.com/mallplatform/partnerapi/internal/testenv"
 	"github.com/mallplatform/partnerapi/sdk"
@@ -192,8 +191,7 @@ func TestInProgressKeyAndLeaseExpiry(t *testing.T) {
 // 100 identical requests at once with one key, on PostgreSQL: exactly one
 // executes; every other answer is its replay or 409 in progress.
 func TestConcurrentIdenticalRequestsExecuteOnce(t *testing.T) {
-	env := testenv.Start(t, testenv.Options{Postgres: true,
-		Limits: admission.Limits{AppPerMinute: 1 << 20, AccountPerMinute: 1 << 20, SandboxPerMinute: 1 << 20}})
+	env := testenv.Start(t, testenv.Options{Postgres: true})
 	c := env.Client(t, "full", 0)
 	body := productBody("IDEM-100")
 	const n = 100
