@@ -249,3 +249,45 @@ func TestConcurrentIdenticalRequestsExecuteOnce(t *testing.T) {
 func ptr[T any](v T) *T { return &v }
 
 func strValue(s string) *structpb.Value { return structpb.NewStringValue(s) }
+
+// PUT takes a key too: a repeat replays the update's answer, and a final
+// refusal (404) is kept and replayed like a success.
+func TestUpdateProductReplays(t *testing.T) {
+	env := testenv.Start(t, testenv.Options{})
+	c := env.Client(t, "full", 0)
+	created := post(t, c, "/open/v1/products", "", productBody("IDEM-PUT"))
+	var p struct {
+		Data struct {
+			ProductID string `json:"product_id"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(created.Body, &p); err != nil || p.Data.ProductID == "" {
+		t.Fatalf("create: %d %s", created.Status, created.Body)
+	}
+	put := func(path, key, body string) *sdk.Response {
+		r, err := c.DoSigned(context.Background(), sdk.Request{Method: "PUT", Path: path, Body: []byte(body),
+			ExtraHeaders: http.Header{"Idempotency-Key": {key}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	path := "/open/v1/products/" + p.Data.ProductID
+	first := put(path, "rename", `{"title":"Acme Pan 26cm"}`)
+	if first.Status != http.StatusOK {
+		t.Fatalf("update: %d %s", first.Status, first.Body)
+	}
+	second := put(path, "rename", `{"title":"Acme Pan 26cm"}`)
+	if second.Status != http.StatusOK || !bytes.Equal(second.Body, first.Body) || second.Header.Get("Idempotent-Replayed") != "true" {
+		t.Errorf("repeat: %d %s replayed=%q, want the first answer replayed", second.Status, second.Body, second.Header.Get("Idempotent-Replayed"))
+	}
+	missing := "/open/v1/products/prd_doesnotexist"
+	nf := put(missing, "missing", `{"title":"Acme Pan 28cm"}`)
+	if nf.Status != http.StatusNotFound {
+		t.Fatalf("missing product: %d %s", nf.Status, nf.Body)
+	}
+	again := put(missing, "missing", `{"title":"Acme Pan 28cm"}`)
+	if again.Status != http.StatusNotFound || again.Header.Get("Idempotent-Replayed") != "true" || errorCode(t, again) != errorCode(t, nf) {
+		t.Errorf("repeat of a 404: %d %s replayed=%q, want the 404 replayed", again.Status, again.Body, again.Header.Get("Idempotent-Replayed"))
+	}
+}
