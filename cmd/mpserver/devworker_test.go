@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"io"
 	"net/http"
 	"path/filepath"
@@ -12,8 +13,8 @@ import (
 )
 
 // The dev role migrates River's schema on its SQLite file and runs the
-// worker in-process: River's client elects itself leader there (the leader
-// enqueues the periodic purge), and the role stops cleanly.
+// worker in-process: the idempotency purge, enqueued when the worker becomes
+// leader, completes against the real store, and the role stops cleanly.
 func TestDevRunsTheWorkerOnItsSQLiteFile(t *testing.T) {
 	dir := t.TempDir()
 	internal := freeLocalAddr(t)
@@ -34,20 +35,7 @@ func TestDevRunsTheWorkerOnItsSQLiteFile(t *testing.T) {
 	if err != nil || current != latest || latest == 0 {
 		t.Fatalf("River schema on the dev file: %d of %d (%v)", current, latest, err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		var leaders int
-		if err := d.SQL.QueryRow("SELECT count(*) FROM river_leader").Scan(&leaders); err != nil {
-			t.Fatal(err)
-		}
-		if leaders == 1 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no River client became leader on the dev file: the worker is not running")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitPurgeCompleted(t, d.SQL)
 
 	cancel()
 	select {
@@ -57,5 +45,33 @@ func TestDevRunsTheWorkerOnItsSQLiteFile(t *testing.T) {
 		}
 	case <-time.After(time.Minute):
 		t.Fatal("the dev role did not stop")
+	}
+}
+
+// waitPurgeCompleted waits for an idempotency.purge job to have completed in
+// River's table: the worker ran it against the real idempotency store.
+func waitPurgeCompleted(t *testing.T, sqlDB *sql.DB) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var n int
+		err := sqlDB.QueryRow("SELECT count(*) FROM river_job WHERE kind = 'idempotency.purge' AND state = 'completed'").Scan(&n)
+		if err == nil && n > 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			var states []string
+			rows, qerr := sqlDB.Query("SELECT state || ': ' || coalesce(CAST(errors AS TEXT), '') FROM river_job")
+			if qerr == nil {
+				for rows.Next() {
+					var s string
+					_ = rows.Scan(&s)
+					states = append(states, s)
+				}
+				rows.Close()
+			}
+			t.Fatalf("no completed idempotency.purge job (%v; jobs: %v)", err, states)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

@@ -10,12 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/db/dbtest"
 )
 
 // The worker role comes up unready on a database the migrate role has not
 // prepared, becomes ready by itself once migrate has applied River's schema,
-// and stops cleanly when told to.
+// runs the idempotency purge against the real store, and stops cleanly.
 func TestWorkerRoleReadyOnlyAfterMigrate(t *testing.T) {
 	dsn := dbtest.EmptyPostgres(t)
 	internal := freeLocalAddr(t)
@@ -44,6 +45,12 @@ func TestWorkerRoleReadyOnlyAfterMigrate(t *testing.T) {
 		t.Fatalf("migrate said %q; want the job queue schema at its latest version", out.String())
 	}
 	waitStatusWithin(t, "http://"+internal+"/readyz", http.StatusOK, 30*time.Second)
+	d, err := db.Open(context.Background(), db.Config{Driver: db.DriverPostgres, DSN: dsn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	waitPurgeCompleted(t, d.SQL)
 
 	cancel()
 	select {

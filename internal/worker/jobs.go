@@ -36,9 +36,12 @@ func Add[T river.JobArgs](j *Jobs, w river.Worker[T]) error {
 }
 
 // AddPeriodic registers w and schedules a job of its kind every interval,
-// built by newArgs at each tick. Only the elected leader among the worker
-// replicas enqueues periodic jobs, so a job runs once per tick however many
-// replicas there are.
+// built by newArgs at each tick, and once when a worker becomes leader (so a
+// leader replaced more often than the interval still runs it). Only the
+// elected leader among the worker replicas enqueues periodic jobs, so a job
+// runs once per tick however many replicas there are; a kind that must never
+// overlap itself says so in its args' InsertOpts (unique while queued or
+// running).
 func AddPeriodic[T river.JobArgs](j *Jobs, every time.Duration, newArgs func() T, w river.Worker[T]) error {
 	if every <= 0 {
 		var args T
@@ -51,7 +54,7 @@ func AddPeriodic[T river.JobArgs](j *Jobs, every time.Duration, newArgs func() T
 	j.periodic = append(j.periodic, river.NewPeriodicJob(
 		river.PeriodicInterval(every),
 		func() (river.JobArgs, *river.InsertOpts) { return newArgs(), nil },
-		&river.PeriodicJobOpts{ID: kind},
+		&river.PeriodicJobOpts{ID: kind, RunOnStart: true},
 	))
 	return nil
 }
