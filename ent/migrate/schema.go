@@ -507,6 +507,10 @@ func init() {
 		"product_variants_weight_check":         "weight >= 0",
 		"product_variants_width_check":          "width >= 0",
 	}
+	SellersTable.Annotation = &entsql.Annotation{}
+	SellersTable.Annotation.Checks = map[string]string{
+		"sellers_clock_offset_ms_check": "clock_offset_ms >= 0",
+	}
 	SellerAuthorizationsTable.ForeignKeys[0].RefTable = AppsTable
 	SellerAuthorizationsTable.ForeignKeys[1].RefTable = SellersTable
 }

@@ -2,6 +2,8 @@ package schema
 
 import (
 	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 )
@@ -33,5 +35,11 @@ func (Seller) Edges() []ent.Edge {
 		edge.To("authorizations", SellerAuthorization.Type),
 		edge.To("products", Product.Type),
 		edge.To("orders", Order.Type),
+	}
+}
+
+func (Seller) Annotations() []schema.Annotation {
+	return []schema.Annotation{
+		entsql.Checks(nonNegative("sellers", "clock_offset_ms")),
 	}
 }
