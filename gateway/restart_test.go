@@ -39,15 +39,25 @@ func TestReplayAfterEmptyRedisRestart(t *testing.T) {
 	time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(time.Second)))
 	server.Restart(t)
 	env.Clock.Set(time.Now())
-	var r *sdk.Response
-	for range 50 { // the store's connection died with the server: it redials
-		if r = do(t, captured.Clone(context.Background())); r.Status != http.StatusServiceUnavailable {
-			break
+	// The store's connection died with the server: until it has redialled,
+	// requests answer 503 (fail closed).
+	untilConnected := func(send func() *sdk.Response) *sdk.Response {
+		t.Helper()
+		var r *sdk.Response
+		for range 100 {
+			if r = send(); r.Status != http.StatusServiceUnavailable {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
 		}
-		time.Sleep(50 * time.Millisecond)
+		return r
 	}
+	r := untilConnected(func() *sdk.Response { return do(t, captured.Clone(context.Background())) })
 	expectError(t, r, 401, "TIMESTAMP_EXPIRED")
-	if r2 := send(t, full, sdk.Request{Method: "GET", Path: "/open/v1/usage"}); r2.Status != http.StatusOK {
-		t.Fatalf("a request signed after the restart: %d %s", r2.Status, r2.Body)
+	r = untilConnected(func() *sdk.Response {
+		return send(t, full, sdk.Request{Method: "GET", Path: "/open/v1/usage"})
+	})
+	if r.Status != http.StatusOK {
+		t.Fatalf("a request signed after the restart: %d %s", r.Status, r.Body)
 	}
 }
