@@ -27,6 +27,11 @@ type EntStore struct {
 	pool *pgxpool.Pool
 }
 
+// db is the client this call's queries use: the transaction the context
+// carries, if any (so an order's change commits with the other domains'
+// writes of the same request), else the store's own.
+func (s *EntStore) db(ctx context.Context) *ent.Client { return db.Client(ctx, s.client) }
+
 // NewEntStore returns a Store over d.
 func NewEntStore(d *db.DB) *EntStore {
 	return &EntStore{client: d.Ent, pool: d.Pool}
@@ -39,10 +44,12 @@ func (s *EntStore) GetOrder(ctx context.Context, sellerID, orderID string) (*Ord
 	if sellerID == "" {
 		return nil, ErrNotFound
 	}
-	if s.pool != nil {
+	if _, inTx := db.TxFromContext(ctx); s.pool != nil && !inTx {
+		// The one-statement read on the pgx pool; inside a transaction
+		// the read goes through it, to see the transaction's own writes.
 		return s.getOrderPostgres(ctx, sellerID, orderID)
 	}
-	row, err := s.client.Order.Query().
+	row, err := s.db(ctx).Order.Query().
 		Where(order.ID(orderID), order.SellerID(sellerID)).
 		Only(ctx)
 	if ent.IsNotFound(err) {
@@ -65,7 +72,7 @@ func (s *EntStore) ListOrders(ctx context.Context, sellerID string, f Filter, p 
 	if sellerID == "" {
 		return nil, false, nil
 	}
-	q := s.client.Order.Query().Where(filterPredicates(sellerID, f)...)
+	q := s.db(ctx).Order.Query().Where(filterPredicates(sellerID, f)...)
 	if p.After != nil {
 		at, id, asc := p.After.CreatedAt.UTC(), p.After.ID, p.Ascending
 		q = q.Where(func(sel *entsql.Selector) {
@@ -107,7 +114,7 @@ func (s *EntStore) CountOrders(ctx context.Context, sellerID string, f Filter) (
 	if sellerID == "" {
 		return 0, nil
 	}
-	n, err := s.client.Order.Query().Where(filterPredicates(sellerID, f)...).Count(ctx)
+	n, err := s.db(ctx).Order.Query().Where(filterPredicates(sellerID, f)...).Count(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("orders: count orders: %w", err)
 	}
@@ -152,7 +159,7 @@ func (s *EntStore) loadChildren(ctx context.Context, sellerID string, orders []*
 		ids[i] = o.ID
 		byID[o.ID] = o
 	}
-	items, err := s.client.OrderItem.Query().
+	items, err := s.db(ctx).OrderItem.Query().
 		Where(inIDs(orderitem.FieldOrderID, ids), orderitem.HasOrderWith(order.SellerID(sellerID))).
 		Order(orderitem.ByOrderID(), orderitem.ByPosition()).
 		All(ctx)
@@ -163,7 +170,7 @@ func (s *EntStore) loadChildren(ctx context.Context, sellerID string, orders []*
 		o := byID[it.OrderID]
 		o.Items = append(o.Items, itemFromEnt(it))
 	}
-	fuls, err := s.client.Fulfillment.Query().
+	fuls, err := s.db(ctx).Fulfillment.Query().
 		Where(inIDs(fulfillment.FieldOrderID, ids), fulfillment.HasOrderWith(order.SellerID(sellerID))).
 		Order(fulfillment.ByOrderID(), fulfillment.ByCreatedAt(), fulfillment.ByID()).
 		All(ctx)
