@@ -265,8 +265,8 @@ func (s *EntStore) CreateProduct(ctx context.Context, p *Product) error {
 
 // GetProduct implements Store.
 func (s *EntStore) GetProduct(ctx context.Context, sellerID, id string) (*Product, error) {
-	r, err := s.db(ctx).Product.Query().
-		Where(product.ID(id), product.SellerID(sellerID)).
+	r, err := sellerProducts(s.db(ctx), sellerID).
+		Where(product.ID(id)).
 		WithVariants(orderVariants).
 		Only(ctx)
 	if ent.IsNotFound(err) {
@@ -282,7 +282,7 @@ func (s *EntStore) GetProduct(ctx context.Context, sellerID, id string) (*Produc
 func (s *EntStore) UpdateProduct(ctx context.Context, sellerID, id string, apply func(p *Product) (bool, error)) (*Product, error) {
 	var out *Product
 	err := db.WithTx(ctx, s.client, func(tx *ent.Tx) error {
-		q := tx.Product.Query().Where(product.ID(id), product.SellerID(sellerID))
+		q := sellerProducts(tx.Client(), sellerID).Where(product.ID(id))
 		if s.lockRows {
 			q = q.ForUpdate()
 		}
@@ -339,7 +339,7 @@ func (e applyError) Error() string { return e.err.Error() }
 
 // ListProducts implements Store.
 func (s *EntStore) ListProducts(ctx context.Context, sellerID string, f ProductFilter, w pagination.Window) ([]*Product, bool, error) {
-	q := s.db(ctx).Product.Query().Where(productFilter(sellerID, f)...)
+	q := sellerProducts(s.db(ctx), sellerID).Where(productFilter(f)...)
 	if w.After != nil {
 		if w.After.Time == nil {
 			return nil, false, errors.New("catalog: product cursor without a time")
@@ -374,17 +374,22 @@ func (s *EntStore) ListProducts(ctx context.Context, sellerID string, f ProductF
 
 // CountProducts implements Store.
 func (s *EntStore) CountProducts(ctx context.Context, sellerID string, f ProductFilter) (int64, error) {
-	n, err := s.db(ctx).Product.Query().Where(productFilter(sellerID, f)...).Count(ctx)
+	n, err := sellerProducts(s.db(ctx), sellerID).Where(productFilter(f)...).Count(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("catalog: count products: %w", err)
 	}
 	return int64(n), nil
 }
 
-// productFilter always starts with the seller: there is no product query
-// without it.
-func productFilter(sellerID string, f ProductFilter) []predicate.Product {
-	ps := []predicate.Product{product.SellerID(sellerID)}
+// sellerProducts starts every query of products: the seller filter is
+// written here and nowhere else.
+func sellerProducts(c *ent.Client, sellerID string) *ent.ProductQuery {
+	return c.Product.Query().Where(product.SellerID(sellerID))
+}
+
+// productFilter is a listing's filters, on top of sellerProducts.
+func productFilter(f ProductFilter) []predicate.Product {
+	var ps []predicate.Product
 	if f.Status != "" {
 		ps = append(ps, product.StatusEQ(product.Status(f.Status)))
 	}

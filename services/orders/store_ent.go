@@ -41,7 +41,8 @@ var _ Store = (*EntStore)(nil)
 
 // GetOrder implements Store.
 func (s *EntStore) GetOrder(ctx context.Context, sellerID, orderID string) (*Order, error) {
-	if sellerID == "" {
+	q, ok := s.sellerOrders(ctx, sellerID)
+	if !ok {
 		return nil, ErrNotFound
 	}
 	if _, inTx := db.TxFromContext(ctx); s.pool != nil && !inTx {
@@ -49,9 +50,7 @@ func (s *EntStore) GetOrder(ctx context.Context, sellerID, orderID string) (*Ord
 		// the read goes through it, to see the transaction's own writes.
 		return s.getOrderPostgres(ctx, sellerID, orderID)
 	}
-	row, err := s.db(ctx).Order.Query().
-		Where(order.ID(orderID), order.SellerID(sellerID)).
-		Only(ctx)
+	row, err := q.Where(order.ID(orderID)).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, ErrNotFound
 	}
@@ -69,10 +68,11 @@ func (s *EntStore) GetOrder(ctx context.Context, sellerID, orderID string) (*Ord
 // created_at, id) or (seller_id, status, created_at, id) index; the keyset
 // position is one row comparison so the index range starts right at it.
 func (s *EntStore) ListOrders(ctx context.Context, sellerID string, f Filter, p Page) ([]*Order, bool, error) {
-	if sellerID == "" {
+	q, ok := s.sellerOrders(ctx, sellerID)
+	if !ok {
 		return nil, false, nil
 	}
-	q := s.db(ctx).Order.Query().Where(filterPredicates(sellerID, f)...)
+	q = q.Where(filterPredicates(f)...)
 	if p.After != nil {
 		at, id, asc := p.After.CreatedAt.UTC(), p.After.ID, p.Ascending
 		q = q.Where(func(sel *entsql.Selector) {
@@ -111,18 +111,30 @@ func (s *EntStore) ListOrders(ctx context.Context, sellerID string, f Filter, p 
 
 // CountOrders implements Store.
 func (s *EntStore) CountOrders(ctx context.Context, sellerID string, f Filter) (int64, error) {
-	if sellerID == "" {
+	q, ok := s.sellerOrders(ctx, sellerID)
+	if !ok {
 		return 0, nil
 	}
-	n, err := s.db(ctx).Order.Query().Where(filterPredicates(sellerID, f)...).Count(ctx)
+	n, err := q.Where(filterPredicates(f)...).Count(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("orders: count orders: %w", err)
 	}
 	return int64(n), nil
 }
 
-func filterPredicates(sellerID string, f Filter) []predicate.Order {
-	ps := []predicate.Order{order.SellerID(sellerID)}
+// sellerOrders starts every query of orders: the seller filter is written
+// here and nowhere else, and a query without a seller never reaches the
+// database (ok is false).
+func (s *EntStore) sellerOrders(ctx context.Context, sellerID string) (q *ent.OrderQuery, ok bool) {
+	if sellerID == "" {
+		return nil, false
+	}
+	return s.db(ctx).Order.Query().Where(order.SellerID(sellerID)), true
+}
+
+// filterPredicates are a listing's filters, on top of sellerOrders.
+func filterPredicates(f Filter) []predicate.Order {
+	var ps []predicate.Order
 	switch len(f.Statuses) {
 	case 0:
 	case 1:
