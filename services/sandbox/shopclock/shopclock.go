@@ -26,7 +26,8 @@ type Store interface {
 	// Offset is how far the seller's business clock runs ahead (0 for a
 	// seller that is not a test shop or does not exist).
 	Offset(ctx context.Context, sellerID string) (time.Duration, error)
-	// Advance moves a test shop's clock forward by by (> 0) and returns
+	// Advance moves a test shop's clock forward by by (at least a
+	// millisecond, the stored unit; Clock.Advance ensures it) and returns
 	// the new offset, or ErrNotTestShop.
 	Advance(ctx context.Context, sellerID string, by time.Duration) (time.Duration, error)
 }
@@ -109,6 +110,8 @@ func (c *Clock) Advance(ctx context.Context, sellerID string, by time.Duration) 
 	if by <= 0 {
 		return time.Time{}, errors.New("shopclock: a clock only moves forward")
 	}
+	// Offsets are stored in milliseconds: a smaller move still moves.
+	by = max(by, time.Millisecond)
 	off, err := c.store.Advance(ctx, sellerID, by)
 	if err != nil {
 		return time.Time{}, err

@@ -31,11 +31,7 @@ func (s *EntStore) Offset(ctx context.Context, sellerID string) (time.Duration, 
 // Advance implements Store: one statement adds to the offset, so concurrent
 // moves add up rather than overwrite each other.
 func (s *EntStore) Advance(ctx context.Context, sellerID string, by time.Duration) (time.Duration, error) {
-	ms := by.Milliseconds()
-	if ms <= 0 {
-		ms = 1
-	}
-	n, err := s.client.Seller.Update().Where(seller.ID(sellerID), seller.TestShop(true)).AddClockOffsetMs(ms).Save(ctx)
+	n, err := s.client.Seller.Update().Where(seller.ID(sellerID), seller.TestShop(true)).AddClockOffsetMs(by.Milliseconds()).Save(ctx)
 	if err != nil {
 		return 0, err
 	}
