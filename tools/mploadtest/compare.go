@@ -213,13 +213,7 @@ func (e *compareEnv) start(name, bin string, args, env []string) (*child, error)
 
 func compareCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var cfg compareConfig
-	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	cfg.register(fs)
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if err := cfg.validate(); err != nil {
+	if err := parseConfig("compare", args, stderr, &cfg); err != nil {
 		return err
 	}
 	res, err := runCompare(ctx, cfg, stdout, stderr)

@@ -283,16 +283,28 @@ func attack(ctx context.Context, cfg runConfig, client *sdk.Client, ids []string
 	return s, nil
 }
 
-// runCommand is the "run" subcommand.
-func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var cfg runConfig
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+// subcommandConfig is a subcommand's flags: registered on its flag set,
+// then checked once parsed.
+type subcommandConfig interface {
+	register(fs *flag.FlagSet)
+	validate() error
+}
+
+// parseConfig parses a subcommand's arguments into cfg and validates them.
+func parseConfig(name string, args []string, stderr io.Writer, cfg subcommandConfig) error {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfg.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if err := cfg.validate(); err != nil {
+	return cfg.validate()
+}
+
+// runCommand is the "run" subcommand.
+func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var cfg runConfig
+	if err := parseConfig("run", args, stderr, &cfg); err != nil {
 		return err
 	}
 	creds, err := loadCredentials(cfg.credentials, cfg.target)
