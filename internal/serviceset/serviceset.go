@@ -65,7 +65,7 @@ func All() []Service {
 		{
 			Name: "catalog",
 			Core: func(p Parts) core.Registrar {
-				return catalog.NewServer(catalog.NewService(catalog.NewEntStore(p.DB), p.Business, catalog.WithCursors(p.Cursors))).Register
+				return catalog.NewServer(catalog.NewService(catalog.NewEntStore(p.DB), p.Business, p.Cursors)).Register
 			},
 			Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
 				return catalogv1.RegisterCatalogServiceHandlerClient(ctx, mux, catalogv1.NewCatalogServiceClient(conn))
@@ -74,7 +74,7 @@ func All() []Service {
 		{
 			Name: "orders",
 			Core: func(p Parts) core.Registrar {
-				return orders.NewServer(orders.NewService(orders.NewEntStore(p.DB), p.Business, orders.WithCursors(p.Cursors))).Register
+				return orders.NewServer(orders.NewService(orders.NewEntStore(p.DB), p.Business, p.Cursors)).Register
 			},
 			Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
 				return ordersv1.RegisterOrdersServiceHandlerClient(ctx, mux, ordersv1.NewOrdersServiceClient(conn))

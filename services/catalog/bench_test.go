@@ -31,7 +31,7 @@ func benchService(b *testing.B, d *db.DB) (*catalog.Service, *catalog.EntStore, 
 	}
 	addSeller(b, d, sellerA)
 	addSeller(b, d, sellerB)
-	return catalog.NewService(store, clock.System{}), store, principal.WithSeller(context.Background(), sellerA)
+	return catalog.NewService(store, clock.System{}, nil), store, principal.WithSeller(context.Background(), sellerA)
 }
 
 // benchInput is a typical listing: three colour variants, five attribute

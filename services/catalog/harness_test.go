@@ -62,7 +62,7 @@ func newHarness(t testing.TB, d *db.DB) *harness {
 	addSeller(t, d, sellerA)
 	addSeller(t, d, sellerB)
 	clk := clock.NewManual(time.Date(2026, 3, 2, 1, 0, 0, 0, time.UTC))
-	svc := catalog.NewService(store, clk)
+	svc := catalog.NewService(store, clk, nil)
 	srv, err := core.New(core.Config{
 		GatewayToken: internalToken,
 		Services:     []core.Registrar{catalog.NewServer(svc).Register},

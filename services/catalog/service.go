@@ -61,30 +61,18 @@ type Service struct {
 	cursors *pagination.Cursors
 }
 
-// ServiceOption adjusts a Service.
-type ServiceOption func(*Service)
-
-// WithCursors signs and reads listing cursors with cs. Core's replicas share
-// one (platform.NewCore derives it from the secret key); without it the
-// service draws a random key, good only for its own cursors.
-func WithCursors(cs *pagination.Cursors) ServiceOption {
-	return func(s *Service) { s.cursors = cs }
-}
-
 // NewService returns the catalog service on store; clk stamps created_at and
-// updated_at (clock.System in production).
-func NewService(store Store, clk clock.Business, opts ...ServiceOption) *Service {
+// updated_at (clock.System in production). cursors signs and reads
+// listing cursors: core's replicas share one (platform.NewCore derives it
+// from the secret key); nil draws a random key, good only for its own cursors.
+func NewService(store Store, clk clock.Business, cursors *pagination.Cursors) *Service {
 	if clk == nil {
 		clk = clock.System{}
 	}
-	s := &Service{store: store, clock: clk}
-	for _, o := range opts {
-		o(s)
+	if cursors == nil {
+		cursors = pagination.RandomCursors()
 	}
-	if s.cursors == nil {
-		s.cursors = pagination.RandomCursors()
-	}
-	return s
+	return &Service{store: store, clock: clk, cursors: cursors}
 }
 
 // Page is one page of a listing.

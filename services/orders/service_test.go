@@ -56,7 +56,7 @@ func newHarness(t testing.TB, d *db.DB, now time.Time) *harness {
 	st := NewEntStore(d)
 	srv, err := core.New(core.Config{
 		GatewayToken: internalToken,
-		Services:     []core.Registrar{NewServer(NewService(st, clk)).Register},
+		Services:     []core.Registrar{NewServer(NewService(st, clk, nil)).Register},
 		Sellers:      testSellers,
 	})
 	if err != nil {

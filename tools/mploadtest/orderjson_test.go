@@ -27,7 +27,7 @@ import (
 // ({"success":true,<response fields>}, written with internal/wirejson).
 func platformBody(t *testing.T, st orders.Store, clk clock.Clock, sellerID, orderID string, scopes []string) []byte {
 	t.Helper()
-	srv := orders.NewServer(orders.NewService(st, clock.Uniform{C: clk}))
+	srv := orders.NewServer(orders.NewService(st, clock.Uniform{C: clk}, nil))
 	ctx := principal.NewContext(context.Background(), &principal.Principal{AppID: "app_test", Scopes: scopes, SellerID: sellerID})
 	ctx = principal.WithSeller(ctx, sellerID)
 	resp, err := srv.GetOrder(ctx, &ordersv1.GetOrderRequest{Id: orderID})

@@ -42,7 +42,7 @@ func seedCommerce(ctx context.Context, d Deps, creds *sdk.Credentials, rng *rand
 	if err := catalog.SeedCategories(ctx, store); err != nil {
 		return fmt.Errorf("seed categories: %w", err)
 	}
-	svc := catalog.NewService(store, clock.Uniform{C: d.Clock})
+	svc := catalog.NewService(store, clock.Uniform{C: d.Clock}, nil)
 	orderStore := orders.NewEntStore(d.DB)
 	for i, seller := range creds.Sellers {
 		sctx := principal.WithSeller(ctx, seller.SellerID)
