@@ -36,30 +36,19 @@ func outgoingHeader(key string) (string, bool) {
 // HeaderIdempotencyKey carries a client's key for safe retries of a write.
 const HeaderIdempotencyKey = "Idempotency-Key"
 
-// maxIdempotencyKey is the longest key accepted.
-const maxIdempotencyKey = 255
-
 // readIdempotencyKey returns the request's Idempotency-Key, "" when it sent
-// none. A key is 1 to 255 printable ASCII characters (0x20-0x7E), sent once:
-// anything else could not travel to core as gRPC metadata and is refused as
-// VALIDATION_ERROR.
+// none. A key has the form idempotency.ValidKey accepts (the rule core
+// applies to every caller), sent once: anything else could not travel to core
+// as gRPC metadata and is refused as VALIDATION_ERROR.
 func readIdempotencyKey(h http.Header) (string, error) {
 	values := h.Values(HeaderIdempotencyKey)
-	switch len(values) {
-	case 0:
+	switch {
+	case len(values) == 0:
 		return "", nil
-	case 1:
-	default:
+	case len(values) > 1:
 		return "", apierr.New(apierr.ValidationError, HeaderIdempotencyKey+": send the header once")
+	case !idempotency.ValidKey(values[0]):
+		return "", idempotency.ErrInvalidKey()
 	}
-	k := values[0]
-	if k == "" || len(k) > maxIdempotencyKey {
-		return "", apierr.Newf(apierr.ValidationError, "%s: must be 1 to %d characters", HeaderIdempotencyKey, maxIdempotencyKey)
-	}
-	for i := 0; i < len(k); i++ {
-		if c := k[i]; c < 0x20 || c > 0x7e {
-			return "", apierr.Newf(apierr.ValidationError, "%s: must be printable ASCII characters only", HeaderIdempotencyKey)
-		}
-	}
-	return k, nil
+	return values[0], nil
 }
