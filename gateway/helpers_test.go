@@ -19,6 +19,12 @@ func do(t *testing.T, req *http.Request) *sdk.Response {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return readResponse(t, resp)
+}
+
+// readResponse reads and closes resp.
+func readResponse(t *testing.T, resp *http.Response) *sdk.Response {
+	t.Helper()
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	if err != nil {

@@ -2,9 +2,9 @@ package gateway_test
 
 import (
 	"bufio"
-	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -107,22 +107,14 @@ func doRaw(t *testing.T, req *http.Request) *sdk.Response {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &sdk.Response{Status: resp.StatusCode, Header: resp.Header, Body: b}
+	return readResponse(t, resp)
 }
 
 func atoi(t *testing.T, s string) int {
 	t.Helper()
-	n := 0
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			t.Fatalf("not a number: %q", s)
-		}
-		n = n*10 + int(c-'0')
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatalf("not a number: %q", s)
 	}
 	return n
 }
