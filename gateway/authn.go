@@ -37,8 +37,10 @@ type signedHeaders struct {
 	signedAt int64
 }
 
-// authenticate verifies the signature and the route's policy and charges the
-// request; it returns the principal to forward to core. Once the request is
+// authenticate verifies the signature and charges the request; it returns
+// the principal to forward to core, seller headers included. The route's
+// policy (scope, seller token) is applied by core alone, which trusts no
+// caller to have done it. Once the request is
 // charged, its tightest bucket goes into the answer's X-RateLimit-* headers
 // (out), whatever later check fails.
 func (g *Gateway) authenticate(r *http.Request, body []byte, m *policy.Method, now time.Time, out http.Header) (*principal.Principal, error) {
@@ -54,7 +56,7 @@ func (g *Gateway) authenticate(r *http.Request, body []byte, m *policy.Method, n
 	if err != nil {
 		return nil, err
 	}
-	return p, authorize(p, m, r.Header)
+	return p, forwardSeller(p, m, r.Header)
 }
 
 // readSignedHeaders checks the signature headers' presence and form, in the
@@ -197,23 +199,19 @@ func (g *Gateway) admit(r *http.Request, creds *appCredentials, m *policy.Method
 	return p, nil
 }
 
-// authorize applies the route's policy to a charged request: the scope, then
-// the seller headers (core verifies the token itself).
-func authorize(p *principal.Principal, m *policy.Method, h http.Header) error {
-	if !p.HasScope(m.Scope()) {
-		return apierr.Newf(apierr.Forbidden, "the app lacks the scope %s", m.Scope())
+// forwardSeller puts the seller headers of a seller-token route into p for
+// core, which verifies the pair (and answers SELLER_TOKEN_REQUIRED when one
+// is missing).
+func forwardSeller(p *principal.Principal, m *policy.Method, h http.Header) error {
+	if !m.SellerToken() {
+		return nil
 	}
-	if m.SellerToken() {
-		p.SellerID = h.Get(signing.HeaderSellerID)
-		p.AccessToken = h.Get(signing.HeaderAccessToken)
-		if p.SellerID == "" || p.AccessToken == "" {
-			return apierr.New(apierr.SellerTokenRequired, "this endpoint needs the "+signing.HeaderAccessToken+" and "+signing.HeaderSellerID+" headers")
-		}
-		// No seller id or token the platform issues looks otherwise; and
-		// anything else could not travel as gRPC metadata to core.
-		if !tokenChars(p.SellerID, 128) || !tokenChars(p.AccessToken, 512) {
-			return apierr.New(apierr.NotFound, "seller not found or not authorized for this app")
-		}
+	p.SellerID = h.Get(signing.HeaderSellerID)
+	p.AccessToken = h.Get(signing.HeaderAccessToken)
+	// No seller id or token the platform issues looks otherwise; and
+	// anything else could not travel as gRPC metadata to core.
+	if p.SellerID != "" && !tokenChars(p.SellerID, 128) || p.AccessToken != "" && !tokenChars(p.AccessToken, 512) {
+		return apierr.New(apierr.NotFound, "seller not found or not authorized for this app")
 	}
 	return nil
 }

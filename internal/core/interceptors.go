@@ -229,7 +229,7 @@ func (ic *interceptors) authorize(ctx context.Context, req any, info *grpc.Unary
 	}
 	if m.SellerToken() {
 		if p.SellerID == "" || p.AccessToken == "" {
-			return nil, apierr.New(apierr.SellerTokenRequired, "this endpoint needs the seller access token and seller id headers")
+			return nil, apierr.New(apierr.SellerTokenRequired, principal.MissingSellerMessage)
 		}
 		granted, err := ic.sellers.VerifySellerToken(ctx, p.AppID, p.SellerID, p.AccessToken)
 		if err != nil {

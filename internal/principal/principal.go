@@ -11,6 +11,8 @@ import (
 	"google.golang.org/grpc/metadata"
 
 	principalv1 "github.com/mallplatform/partnerapi/gen/mp/principal/v1"
+	"github.com/mallplatform/partnerapi/internal/apierr"
+	"github.com/mallplatform/partnerapi/sdk/signing"
 )
 
 // Metadata keys (gRPC lowercases them).
@@ -31,6 +33,9 @@ const (
 	// KeyReplayed, in core's response header, marks an answer replayed for
 	// an idempotency key; the gateway sends it as Idempotent-Replayed.
 	KeyReplayed = "x-mp-idempotent-replayed"
+	// KeyReplayOf, beside KeyReplayed, is the request id of the request
+	// whose answer is replayed.
+	KeyReplayOf = "x-mp-replay-of"
 )
 
 // Principal is a verified partner app, and the seller it acts for when the
@@ -48,9 +53,6 @@ type Principal struct {
 	// request, as the gateway sets it.
 	RateLimits []RateLimit
 }
-
-// Limits returns the rate-limit state.
-func (p *Principal) Limits() []RateLimit { return p.RateLimits }
 
 // RateLimit is one bucket as the gateway charged it.
 type RateLimit struct {
@@ -176,6 +178,22 @@ func Seller(ctx context.Context) (string, bool) {
 	s, ok := ctx.Value(sellerKey{}).(string)
 	return s, ok && s != ""
 }
+
+// RequireSeller is the verified seller of a call that acts for one, or
+// SELLER_TOKEN_REQUIRED. Core's policy interceptor puts the seller there for
+// every seller-token method; services ask here rather than trust that their
+// methods are all declared so, and a query of seller data never runs without
+// one.
+func RequireSeller(ctx context.Context) (string, error) {
+	if s, ok := Seller(ctx); ok {
+		return s, nil
+	}
+	return "", apierr.New(apierr.SellerTokenRequired, MissingSellerMessage)
+}
+
+// MissingSellerMessage is the answer to a seller-token call without the
+// seller headers.
+const MissingSellerMessage = "this endpoint needs the " + signing.HeaderAccessToken + " and " + signing.HeaderSellerID + " headers"
 
 // ValidRequestID reports whether an incoming request id may be kept: 1 to
 // 128 characters of [A-Za-z0-9._-], so it is safe in logs and headers. The

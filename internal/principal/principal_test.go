@@ -19,8 +19,8 @@ func TestMetadataRoundTrip(t *testing.T) {
 	if !ok {
 		t.Fatal("principal not found in its own metadata")
 	}
-	if !reflect.DeepEqual(out.Limits(), in.RateLimits) {
-		t.Fatalf("rate limits %+v, want %+v", out.Limits(), in.RateLimits)
+	if !reflect.DeepEqual(out.RateLimits, in.RateLimits) {
+		t.Fatalf("rate limits %+v, want %+v", out.RateLimits, in.RateLimits)
 	}
 	if !reflect.DeepEqual(out, in) {
 		t.Fatalf("round trip %+v, want %+v", out, in)

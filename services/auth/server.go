@@ -66,7 +66,7 @@ func (s *Server) GetUsage(ctx context.Context, _ *authv1.GetUsageRequest) (*auth
 	if u.Scopes == nil {
 		u.Scopes = []string{}
 	}
-	for _, rl := range p.Limits() {
+	for _, rl := range p.RateLimits {
 		u.RateLimits = append(u.RateLimits, &authv1.RateLimitUsage{
 			Bucket:        rl.Bucket,
 			Limit:         rl.Limit,

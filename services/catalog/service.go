@@ -133,17 +133,6 @@ type ProductUpdate struct {
 	Images *[]string
 }
 
-// seller is the verified seller of the call. Core's interceptor has already
-// refused calls without one for seller-token methods; this is the guard that
-// keeps a product query from ever running unfiltered.
-func seller(ctx context.Context) (string, error) {
-	id, ok := principal.Seller(ctx)
-	if !ok {
-		return "", apierr.New(apierr.SellerTokenRequired, "this operation acts for a seller: send the seller access token and seller id headers")
-	}
-	return id, nil
-}
-
 // ListCategories lists the category tree flattened, parents before their
 // children.
 func (s *Service) ListCategories(ctx context.Context, req pagination.Request) (Page[Category], error) {
@@ -193,7 +182,7 @@ func (s *Service) ListCategoryAttributes(ctx context.Context, id string) ([]Attr
 
 // CreateProduct creates a product in status proposed for the call's seller.
 func (s *Service) CreateProduct(ctx context.Context, in ProductInput) (*Product, error) {
-	sellerID, err := seller(ctx)
+	sellerID, err := principal.RequireSeller(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -258,7 +247,7 @@ func (s *Service) CreateProduct(ctx context.Context, in ProductInput) (*Product,
 // UpdateProduct changes the title, description, category or images of one of
 // the seller's products.
 func (s *Service) UpdateProduct(ctx context.Context, id string, upd ProductUpdate) (*Product, error) {
-	sellerID, err := seller(ctx)
+	sellerID, err := principal.RequireSeller(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -334,7 +323,7 @@ func (s *Service) UpdateProduct(ctx context.Context, id string, upd ProductUpdat
 // ListProducts lists the seller's products, newest first, optionally only
 // those in one status.
 func (s *Service) ListProducts(ctx context.Context, f ProductFilter, req pagination.Request) (Page[*Product], error) {
-	sellerID, err := seller(ctx)
+	sellerID, err := principal.RequireSeller(ctx)
 	if err != nil {
 		return Page[*Product]{}, err
 	}

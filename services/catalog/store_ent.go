@@ -180,7 +180,7 @@ func (s *EntStore) InsertTaxonomy(ctx context.Context, cats []Category, attrs []
 					b.SetParentID(c.ParentID)
 				}
 				if !c.CreatedAt.IsZero() {
-					b.SetCreatedAt(c.CreatedAt.UTC())
+					b.SetCreatedAt(c.CreatedAt)
 				}
 				builders[i] = b
 			}
@@ -231,7 +231,7 @@ func (s *EntStore) CreateProduct(ctx context.Context, p *Product) error {
 			SetLength(p.Dimensions.Length).SetWidth(p.Dimensions.Width).SetHeight(p.Dimensions.Height).
 			SetUseVariantDimensions(p.UseVariantDimensions).
 			SetAttributeValues(attributeValuesToDB(p.AttributeValues)).
-			SetCreatedAt(p.CreatedAt.UTC()).SetUpdatedAt(p.UpdatedAt.UTC())
+			SetCreatedAt(p.CreatedAt).SetUpdatedAt(p.UpdatedAt)
 		if p.OptionsOrder != nil {
 			b.SetOptionsOrder(optionGroupsToDB(p.OptionsOrder))
 		}
@@ -315,7 +315,7 @@ func (s *EntStore) UpdateProduct(ctx context.Context, sellerID, id string, apply
 			SetCategoryID(p.CategoryID).SetCategoryName(p.CategoryName).
 			SetImages(nonNil(p.Images)).
 			SetAttributeValues(attributeValuesToDB(p.AttributeValues)).
-			SetUpdatedAt(p.UpdatedAt.UTC()).
+			SetUpdatedAt(p.UpdatedAt).
 			Exec(ctx)
 	})
 	var ae applyError
@@ -344,7 +344,7 @@ func (s *EntStore) ListProducts(ctx context.Context, sellerID string, f ProductF
 		if w.After.Time == nil {
 			return nil, false, errors.New("catalog: product cursor without a time")
 		}
-		at, id := w.After.Time.UTC(), w.After.ID
+		at, id := w.After.Time, w.After.ID
 		// A row-value comparison is what lets PostgreSQL walk the
 		// (seller_id[, status], created_at, id) index from the cursor on.
 		q = q.Where(func(sel *sql.Selector) {

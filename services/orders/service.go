@@ -84,7 +84,7 @@ type ListResult struct {
 // GetOrder returns the calling seller's order. A missing order and another
 // seller's order are the same NOT_FOUND, so existence is not disclosed.
 func (s *Service) GetOrder(ctx context.Context, id string) (View, error) {
-	seller, err := sellerOf(ctx)
+	seller, err := principal.RequireSeller(ctx)
 	if err != nil {
 		return View{}, err
 	}
@@ -107,7 +107,7 @@ func (s *Service) GetOrder(ctx context.Context, id string) (View, error) {
 // unless Ascending. A cursor continues the listing it was issued for; page
 // is honoured as an offset when no cursor is sent.
 func (s *Service) ListOrders(ctx context.Context, p ListParams) (ListResult, error) {
-	seller, err := sellerOf(ctx)
+	seller, err := principal.RequireSeller(ctx)
 	if err != nil {
 		return ListResult{}, err
 	}
@@ -179,16 +179,6 @@ func fingerprint(seller string, p ListParams) string {
 		sort = "asc"
 	}
 	return pagination.Fingerprint("orders", seller, status, after, before, sort)
-}
-
-func sellerOf(ctx context.Context) (string, error) {
-	seller, ok := principal.Seller(ctx)
-	if !ok {
-		// Core's policy puts the verified seller here for every method of
-		// this service; without one no query may run.
-		return "", apierr.New(apierr.SellerTokenRequired, "this endpoint needs the seller access token and seller id headers")
-	}
-	return seller, nil
 }
 
 // view derives what this caller sees of o at now.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
@@ -74,7 +73,7 @@ func (s *EntStore) ListOrders(ctx context.Context, sellerID string, f Filter, p 
 	}
 	q = q.Where(filterPredicates(f)...)
 	if p.After != nil {
-		at, id, asc := p.After.CreatedAt.UTC(), p.After.ID, p.Ascending
+		at, id, asc := p.After.CreatedAt, p.After.ID, p.Ascending
 		q = q.Where(func(sel *entsql.Selector) {
 			cols := []string{sel.C(order.FieldCreatedAt), sel.C(order.FieldID)}
 			if asc {
@@ -146,14 +145,14 @@ func filterPredicates(f Filter) []predicate.Order {
 		}
 		ps = append(ps, order.StatusIn(in...))
 	}
-	// Bounds are passed in UTC: SQLite compares times as text, which only
-	// orders correctly when every value carries the same zone, and the
-	// stored ones are UTC.
+	// Bounds may come in any zone: SQLite compares times as text, and
+	// internal/db has its driver write every time, parameters included, in
+	// UTC (PostgreSQL compares instants).
 	if f.CreatedAfter != nil {
-		ps = append(ps, order.CreatedAtGTE(f.CreatedAfter.UTC()))
+		ps = append(ps, order.CreatedAtGTE(*f.CreatedAfter))
 	}
 	if f.CreatedBefore != nil {
-		ps = append(ps, order.CreatedAtLT(f.CreatedBefore.UTC()))
+		ps = append(ps, order.CreatedAtLT(*f.CreatedBefore))
 	}
 	return ps
 }
@@ -257,8 +256,8 @@ func createBatchTx(ctx context.Context, tx *ent.Tx, orders []*Order) error {
 			SetFulfillmentStatus(o.FulfillmentStatus).
 			SetShippingAddress(addressToEnt(o.ShippingAddress)).
 			SetBillingAddress(addressToEnt(o.BillingAddress)).
-			SetNillableShipByDate(utcPtr(o.ShipByDate)).
-			SetNillableShippedAt(utcPtr(o.ShippedAt)).
+			SetNillableShipByDate(o.ShipByDate).
+			SetNillableShippedAt(o.ShippedAt).
 			SetNillableShippingChannel(o.ShippingChannel)
 		if o.Currency != "" {
 			c.SetCurrency(o.Currency) // otherwise the schema's default
@@ -267,10 +266,10 @@ func createBatchTx(ctx context.Context, tx *ent.Tx, orders []*Order) error {
 			c.SetBookingStatus(order.BookingStatus(*o.BookingStatus))
 		}
 		if !o.CreatedAt.IsZero() {
-			c.SetCreatedAt(o.CreatedAt.UTC())
+			c.SetCreatedAt(o.CreatedAt)
 		}
 		if !o.UpdatedAt.IsZero() {
-			c.SetUpdatedAt(o.UpdatedAt.UTC())
+			c.SetUpdatedAt(o.UpdatedAt)
 		}
 		oc[i] = c
 		for pos, it := range o.Items {
@@ -300,10 +299,10 @@ func createBatchTx(ctx context.Context, tx *ent.Tx, orders []*Order) error {
 				SetTrackingCompany(f.TrackingCompany).
 				SetItems(items)
 			if !f.CreatedAt.IsZero() {
-				c.SetCreatedAt(f.CreatedAt.UTC())
+				c.SetCreatedAt(f.CreatedAt)
 			}
 			if !f.UpdatedAt.IsZero() {
-				c.SetUpdatedAt(f.UpdatedAt.UTC())
+				c.SetUpdatedAt(f.UpdatedAt)
 			}
 			fc = append(fc, c)
 		}
@@ -322,14 +321,6 @@ func createBatchTx(ctx context.Context, tx *ent.Tx, orders []*Order) error {
 		}
 	}
 	return nil
-}
-
-func utcPtr(t *time.Time) *time.Time {
-	if t == nil {
-		return nil
-	}
-	u := t.UTC()
-	return &u
 }
 
 func orderFromEnt(r *ent.Order) *Order {

@@ -91,12 +91,6 @@ func (s *EntStore) getOrderPostgres(ctx context.Context, sellerID, orderID strin
 		return nil, fmt.Errorf("orders: get order: %w", err)
 	}
 	o.Status = Status(status)
-	o.CreatedAt, o.UpdatedAt = o.CreatedAt.UTC(), o.UpdatedAt.UTC()
-	for _, t := range []*time.Time{o.ShipByDate, o.ShippedAt} {
-		if t != nil {
-			*t = t.UTC()
-		}
-	}
 	if booking != nil {
 		b := BookingStatus(*booking)
 		o.BookingStatus = &b
@@ -119,7 +113,7 @@ func (s *EntStore) getOrderPostgres(ctx context.Context, sellerID, orderID strin
 		}
 		o.Fulfillments = append(o.Fulfillments, Fulfillment{
 			ID: f.ID, OrderID: o.ID, Status: FulfillmentStatus(f.Status), TrackingNumber: f.TrackingNumber,
-			TrackingCompany: f.TrackingCompany, Items: items, CreatedAt: f.CreatedAt.UTC(), UpdatedAt: f.UpdatedAt.UTC(),
+			TrackingCompany: f.TrackingCompany, Items: items, CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt,
 		})
 	}
 	return o, nil
