@@ -25,6 +25,8 @@ type IdempotencyKey struct {
 	Fingerprint string `json:"fingerprint,omitempty"`
 	// Method holds the value of the "method" field.
 	Method string `json:"method,omitempty"`
+	// RequestID holds the value of the "request_id" field.
+	RequestID string `json:"request_id,omitempty"`
 	// State holds the value of the "state" field.
 	State idempotencykey.State `json:"state,omitempty"`
 	// Holder holds the value of the "holder" field.
@@ -53,7 +55,7 @@ func (*IdempotencyKey) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case idempotencykey.FieldID, idempotencykey.FieldErrorCode:
 			values[i] = new(sql.NullInt64)
-		case idempotencykey.FieldScope, idempotencykey.FieldKey, idempotencykey.FieldFingerprint, idempotencykey.FieldMethod, idempotencykey.FieldState, idempotencykey.FieldHolder, idempotencykey.FieldErrorMessage:
+		case idempotencykey.FieldScope, idempotencykey.FieldKey, idempotencykey.FieldFingerprint, idempotencykey.FieldMethod, idempotencykey.FieldRequestID, idempotencykey.FieldState, idempotencykey.FieldHolder, idempotencykey.FieldErrorMessage:
 			values[i] = new(sql.NullString)
 		case idempotencykey.FieldLockedUntil, idempotencykey.FieldCreatedAt, idempotencykey.FieldCompletedAt:
 			values[i] = new(sql.NullTime)
@@ -101,6 +103,12 @@ func (_m *IdempotencyKey) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field method", values[i])
 			} else if value.Valid {
 				_m.Method = value.String
+			}
+		case idempotencykey.FieldRequestID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field request_id", values[i])
+			} else if value.Valid {
+				_m.RequestID = value.String
 			}
 		case idempotencykey.FieldState:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -198,6 +206,9 @@ func (_m *IdempotencyKey) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("method=")
 	builder.WriteString(_m.Method)
+	builder.WriteString(", ")
+	builder.WriteString("request_id=")
+	builder.WriteString(_m.RequestID)
 	builder.WriteString(", ")
 	builder.WriteString("state=")
 	builder.WriteString(fmt.Sprintf("%v", _m.State))

@@ -46,6 +46,20 @@ func (_c *IdempotencyKeyCreate) SetMethod(v string) *IdempotencyKeyCreate {
 	return _c
 }
 
+// SetRequestID sets the "request_id" field.
+func (_c *IdempotencyKeyCreate) SetRequestID(v string) *IdempotencyKeyCreate {
+	_c.mutation.SetRequestID(v)
+	return _c
+}
+
+// SetNillableRequestID sets the "request_id" field if the given value is not nil.
+func (_c *IdempotencyKeyCreate) SetNillableRequestID(v *string) *IdempotencyKeyCreate {
+	if v != nil {
+		_c.SetRequestID(*v)
+	}
+	return _c
+}
+
 // SetState sets the "state" field.
 func (_c *IdempotencyKeyCreate) SetState(v idempotencykey.State) *IdempotencyKeyCreate {
 	_c.mutation.SetState(v)
@@ -169,6 +183,10 @@ func (_c *IdempotencyKeyCreate) ExecX(ctx context.Context) {
 
 // defaults sets the default values of the builder before save.
 func (_c *IdempotencyKeyCreate) defaults() {
+	if _, ok := _c.mutation.RequestID(); !ok {
+		v := idempotencykey.DefaultRequestID
+		_c.mutation.SetRequestID(v)
+	}
 	if _, ok := _c.mutation.State(); !ok {
 		v := idempotencykey.DefaultState
 		_c.mutation.SetState(v)
@@ -219,6 +237,14 @@ func (_c *IdempotencyKeyCreate) check() error {
 	if v, ok := _c.mutation.Method(); ok {
 		if err := idempotencykey.MethodValidator(v); err != nil {
 			return &ValidationError{Name: "method", err: fmt.Errorf(`ent: validator failed for field "IdempotencyKey.method": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.RequestID(); !ok {
+		return &ValidationError{Name: "request_id", err: errors.New(`ent: missing required field "IdempotencyKey.request_id"`)}
+	}
+	if v, ok := _c.mutation.RequestID(); ok {
+		if err := idempotencykey.RequestIDValidator(v); err != nil {
+			return &ValidationError{Name: "request_id", err: fmt.Errorf(`ent: validator failed for field "IdempotencyKey.request_id": %w`, err)}
 		}
 	}
 	if _, ok := _c.mutation.State(); !ok {
@@ -296,6 +322,10 @@ func (_c *IdempotencyKeyCreate) createSpec() (*IdempotencyKey, *sqlgraph.CreateS
 	if value, ok := _c.mutation.Method(); ok {
 		_spec.SetField(idempotencykey.FieldMethod, field.TypeString, value)
 		_node.Method = value
+	}
+	if value, ok := _c.mutation.RequestID(); ok {
+		_spec.SetField(idempotencykey.FieldRequestID, field.TypeString, value)
+		_node.RequestID = value
 	}
 	if value, ok := _c.mutation.State(); ok {
 		_spec.SetField(idempotencykey.FieldState, field.TypeEnum, value)
@@ -380,6 +410,18 @@ type (
 		*sql.UpdateSet
 	}
 )
+
+// SetRequestID sets the "request_id" field.
+func (u *IdempotencyKeyUpsert) SetRequestID(v string) *IdempotencyKeyUpsert {
+	u.Set(idempotencykey.FieldRequestID, v)
+	return u
+}
+
+// UpdateRequestID sets the "request_id" field to the value that was provided on create.
+func (u *IdempotencyKeyUpsert) UpdateRequestID() *IdempotencyKeyUpsert {
+	u.SetExcluded(idempotencykey.FieldRequestID)
+	return u
+}
 
 // SetState sets the "state" field.
 func (u *IdempotencyKeyUpsert) SetState(v idempotencykey.State) *IdempotencyKeyUpsert {
@@ -538,6 +580,20 @@ func (u *IdempotencyKeyUpsertOne) Update(set func(*IdempotencyKeyUpsert)) *Idemp
 		set(&IdempotencyKeyUpsert{UpdateSet: update})
 	}))
 	return u
+}
+
+// SetRequestID sets the "request_id" field.
+func (u *IdempotencyKeyUpsertOne) SetRequestID(v string) *IdempotencyKeyUpsertOne {
+	return u.Update(func(s *IdempotencyKeyUpsert) {
+		s.SetRequestID(v)
+	})
+}
+
+// UpdateRequestID sets the "request_id" field to the value that was provided on create.
+func (u *IdempotencyKeyUpsertOne) UpdateRequestID() *IdempotencyKeyUpsertOne {
+	return u.Update(func(s *IdempotencyKeyUpsert) {
+		s.UpdateRequestID()
+	})
 }
 
 // SetState sets the "state" field.
@@ -880,6 +936,20 @@ func (u *IdempotencyKeyUpsertBulk) Update(set func(*IdempotencyKeyUpsert)) *Idem
 		set(&IdempotencyKeyUpsert{UpdateSet: update})
 	}))
 	return u
+}
+
+// SetRequestID sets the "request_id" field.
+func (u *IdempotencyKeyUpsertBulk) SetRequestID(v string) *IdempotencyKeyUpsertBulk {
+	return u.Update(func(s *IdempotencyKeyUpsert) {
+		s.SetRequestID(v)
+	})
+}
+
+// UpdateRequestID sets the "request_id" field to the value that was provided on create.
+func (u *IdempotencyKeyUpsertBulk) UpdateRequestID() *IdempotencyKeyUpsertBulk {
+	return u.Update(func(s *IdempotencyKeyUpsert) {
+		s.UpdateRequestID()
+	})
 }
 
 // SetState sets the "state" field.

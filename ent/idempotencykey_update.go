@@ -29,6 +29,20 @@ func (_u *IdempotencyKeyUpdate) Where(ps ...predicate.IdempotencyKey) *Idempoten
 	return _u
 }
 
+// SetRequestID sets the "request_id" field.
+func (_u *IdempotencyKeyUpdate) SetRequestID(v string) *IdempotencyKeyUpdate {
+	_u.mutation.SetRequestID(v)
+	return _u
+}
+
+// SetNillableRequestID sets the "request_id" field if the given value is not nil.
+func (_u *IdempotencyKeyUpdate) SetNillableRequestID(v *string) *IdempotencyKeyUpdate {
+	if v != nil {
+		_u.SetRequestID(*v)
+	}
+	return _u
+}
+
 // SetState sets the "state" field.
 func (_u *IdempotencyKeyUpdate) SetState(v idempotencykey.State) *IdempotencyKeyUpdate {
 	_u.mutation.SetState(v)
@@ -172,6 +186,11 @@ func (_u *IdempotencyKeyUpdate) ExecX(ctx context.Context) {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *IdempotencyKeyUpdate) check() error {
+	if v, ok := _u.mutation.RequestID(); ok {
+		if err := idempotencykey.RequestIDValidator(v); err != nil {
+			return &ValidationError{Name: "request_id", err: fmt.Errorf(`ent: validator failed for field "IdempotencyKey.request_id": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.State(); ok {
 		if err := idempotencykey.StateValidator(v); err != nil {
 			return &ValidationError{Name: "state", err: fmt.Errorf(`ent: validator failed for field "IdempotencyKey.state": %w`, err)}
@@ -207,6 +226,9 @@ func (_u *IdempotencyKeyUpdate) sqlSave(ctx context.Context) (_node int, err err
 				ps[i](selector)
 			}
 		}
+	}
+	if value, ok := _u.mutation.RequestID(); ok {
+		_spec.SetField(idempotencykey.FieldRequestID, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.State(); ok {
 		_spec.SetField(idempotencykey.FieldState, field.TypeEnum, value)
@@ -258,6 +280,20 @@ type IdempotencyKeyUpdateOne struct {
 	hooks     []Hook
 	mutation  *IdempotencyKeyMutation
 	modifiers []func(*sql.UpdateBuilder)
+}
+
+// SetRequestID sets the "request_id" field.
+func (_u *IdempotencyKeyUpdateOne) SetRequestID(v string) *IdempotencyKeyUpdateOne {
+	_u.mutation.SetRequestID(v)
+	return _u
+}
+
+// SetNillableRequestID sets the "request_id" field if the given value is not nil.
+func (_u *IdempotencyKeyUpdateOne) SetNillableRequestID(v *string) *IdempotencyKeyUpdateOne {
+	if v != nil {
+		_u.SetRequestID(*v)
+	}
+	return _u
 }
 
 // SetState sets the "state" field.
@@ -416,6 +452,11 @@ func (_u *IdempotencyKeyUpdateOne) ExecX(ctx context.Context) {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *IdempotencyKeyUpdateOne) check() error {
+	if v, ok := _u.mutation.RequestID(); ok {
+		if err := idempotencykey.RequestIDValidator(v); err != nil {
+			return &ValidationError{Name: "request_id", err: fmt.Errorf(`ent: validator failed for field "IdempotencyKey.request_id": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.State(); ok {
 		if err := idempotencykey.StateValidator(v); err != nil {
 			return &ValidationError{Name: "state", err: fmt.Errorf(`ent: validator failed for field "IdempotencyKey.state": %w`, err)}
@@ -468,6 +509,9 @@ func (_u *IdempotencyKeyUpdateOne) sqlSave(ctx context.Context) (_node *Idempote
 				ps[i](selector)
 			}
 		}
+	}
+	if value, ok := _u.mutation.RequestID(); ok {
+		_spec.SetField(idempotencykey.FieldRequestID, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.State(); ok {
 		_spec.SetField(idempotencykey.FieldState, field.TypeEnum, value)

@@ -4440,6 +4440,7 @@ type IdempotencyKeyMutation struct {
 	key           *string
 	fingerprint   *string
 	method        *string
+	request_id    *string
 	state         *idempotencykey.State
 	holder        *string
 	locked_until  *time.Time
@@ -4695,6 +4696,42 @@ func (m *IdempotencyKeyMutation) OldMethod(ctx context.Context) (v string, err e
 // ResetMethod resets all changes to the "method" field.
 func (m *IdempotencyKeyMutation) ResetMethod() {
 	m.method = nil
+}
+
+// SetRequestID sets the "request_id" field.
+func (m *IdempotencyKeyMutation) SetRequestID(s string) {
+	m.request_id = &s
+}
+
+// RequestID returns the value of the "request_id" field in the mutation.
+func (m *IdempotencyKeyMutation) RequestID() (r string, exists bool) {
+	v := m.request_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestID returns the old "request_id" field's value of the IdempotencyKey entity.
+// If the IdempotencyKey object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IdempotencyKeyMutation) OldRequestID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestID: %w", err)
+	}
+	return oldValue.RequestID, nil
+}
+
+// ResetRequestID resets all changes to the "request_id" field.
+func (m *IdempotencyKeyMutation) ResetRequestID() {
+	m.request_id = nil
 }
 
 // SetState sets the "state" field.
@@ -5065,7 +5102,7 @@ func (m *IdempotencyKeyMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *IdempotencyKeyMutation) Fields() []string {
-	fields := make([]string, 0, 12)
+	fields := make([]string, 0, 13)
 	if m.scope != nil {
 		fields = append(fields, idempotencykey.FieldScope)
 	}
@@ -5077,6 +5114,9 @@ func (m *IdempotencyKeyMutation) Fields() []string {
 	}
 	if m.method != nil {
 		fields = append(fields, idempotencykey.FieldMethod)
+	}
+	if m.request_id != nil {
+		fields = append(fields, idempotencykey.FieldRequestID)
 	}
 	if m.state != nil {
 		fields = append(fields, idempotencykey.FieldState)
@@ -5118,6 +5158,8 @@ func (m *IdempotencyKeyMutation) Field(name string) (ent.Value, bool) {
 		return m.Fingerprint()
 	case idempotencykey.FieldMethod:
 		return m.Method()
+	case idempotencykey.FieldRequestID:
+		return m.RequestID()
 	case idempotencykey.FieldState:
 		return m.State()
 	case idempotencykey.FieldHolder:
@@ -5151,6 +5193,8 @@ func (m *IdempotencyKeyMutation) OldField(ctx context.Context, name string) (ent
 		return m.OldFingerprint(ctx)
 	case idempotencykey.FieldMethod:
 		return m.OldMethod(ctx)
+	case idempotencykey.FieldRequestID:
+		return m.OldRequestID(ctx)
 	case idempotencykey.FieldState:
 		return m.OldState(ctx)
 	case idempotencykey.FieldHolder:
@@ -5203,6 +5247,13 @@ func (m *IdempotencyKeyMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetMethod(v)
+		return nil
+	case idempotencykey.FieldRequestID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestID(v)
 		return nil
 	case idempotencykey.FieldState:
 		v, ok := value.(idempotencykey.State)
@@ -5350,6 +5401,9 @@ func (m *IdempotencyKeyMutation) ResetField(name string) error {
 		return nil
 	case idempotencykey.FieldMethod:
 		m.ResetMethod()
+		return nil
+	case idempotencykey.FieldRequestID:
+		m.ResetRequestID()
 		return nil
 	case idempotencykey.FieldState:
 		m.ResetState()

@@ -222,22 +222,28 @@ func init() {
 	idempotencykeyDescMethod := idempotencykeyFields[3].Descriptor()
 	// idempotencykey.MethodValidator is a validator for the "method" field. It is called by the builders before save.
 	idempotencykey.MethodValidator = idempotencykeyDescMethod.Validators[0].(func(string) error)
+	// idempotencykeyDescRequestID is the schema descriptor for request_id field.
+	idempotencykeyDescRequestID := idempotencykeyFields[4].Descriptor()
+	// idempotencykey.DefaultRequestID holds the default value on creation for the request_id field.
+	idempotencykey.DefaultRequestID = idempotencykeyDescRequestID.Default.(string)
+	// idempotencykey.RequestIDValidator is a validator for the "request_id" field. It is called by the builders before save.
+	idempotencykey.RequestIDValidator = idempotencykeyDescRequestID.Validators[0].(func(string) error)
 	// idempotencykeyDescHolder is the schema descriptor for holder field.
-	idempotencykeyDescHolder := idempotencykeyFields[5].Descriptor()
+	idempotencykeyDescHolder := idempotencykeyFields[6].Descriptor()
 	// idempotencykey.HolderValidator is a validator for the "holder" field. It is called by the builders before save.
 	idempotencykey.HolderValidator = idempotencykeyDescHolder.Validators[0].(func(string) error)
 	// idempotencykeyDescErrorCode is the schema descriptor for error_code field.
-	idempotencykeyDescErrorCode := idempotencykeyFields[8].Descriptor()
+	idempotencykeyDescErrorCode := idempotencykeyFields[9].Descriptor()
 	// idempotencykey.DefaultErrorCode holds the default value on creation for the error_code field.
 	idempotencykey.DefaultErrorCode = idempotencykeyDescErrorCode.Default.(int32)
 	// idempotencykeyDescErrorMessage is the schema descriptor for error_message field.
-	idempotencykeyDescErrorMessage := idempotencykeyFields[9].Descriptor()
+	idempotencykeyDescErrorMessage := idempotencykeyFields[10].Descriptor()
 	// idempotencykey.DefaultErrorMessage holds the default value on creation for the error_message field.
 	idempotencykey.DefaultErrorMessage = idempotencykeyDescErrorMessage.Default.(string)
 	// idempotencykey.ErrorMessageValidator is a validator for the "error_message" field. It is called by the builders before save.
 	idempotencykey.ErrorMessageValidator = idempotencykeyDescErrorMessage.Validators[0].(func(string) error)
 	// idempotencykeyDescCreatedAt is the schema descriptor for created_at field.
-	idempotencykeyDescCreatedAt := idempotencykeyFields[10].Descriptor()
+	idempotencykeyDescCreatedAt := idempotencykeyFields[11].Descriptor()
 	// idempotencykey.DefaultCreatedAt holds the default value on creation for the created_at field.
 	idempotencykey.DefaultCreatedAt = idempotencykeyDescCreatedAt.Default.(func() time.Time)
 	internalcallerFields := schema.InternalCaller{}.Fields()

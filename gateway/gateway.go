@@ -147,15 +147,21 @@ func (g *Gateway) handleCoreError(ctx context.Context, _ *runtime.ServeMux, _ ru
 		writeAPIError(w, requestIDOf(r), body.decodeErr)
 		return
 	}
-	// A replayed error answer is marked like a replayed success.
+	requestID := requestIDOf(r)
+	// A replayed error answer is marked like a replayed success, and its
+	// body is the first answer's, request id included; X-Request-Id still
+	// names this request.
 	if md, ok := runtime.ServerMetadataFromContext(ctx); ok && len(md.HeaderMD.Get(principal.KeyReplayed)) > 0 {
 		w.Header().Set(HeaderIdempotentReplayed, "true")
+		if first := principal.First(md.HeaderMD, principal.KeyReplayOf); first != "" {
+			requestID = first
+		}
 	}
 	code, msg := apierr.FromStatus(statusOf(err))
 	if code == apierr.Internal {
 		g.log.Error("core call failed", zap.String("request_id", requestIDOf(r)), zap.Error(err))
 	}
-	writeError(w, requestIDOf(r), code, msg)
+	writeError(w, requestID, code, msg)
 }
 
 func (g *Gateway) handleRoutingError(_ context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, r *http.Request, status int) {

@@ -22,6 +22,8 @@ const (
 	FieldFingerprint = "fingerprint"
 	// FieldMethod holds the string denoting the method field in the database.
 	FieldMethod = "method"
+	// FieldRequestID holds the string denoting the request_id field in the database.
+	FieldRequestID = "request_id"
 	// FieldState holds the string denoting the state field in the database.
 	FieldState = "state"
 	// FieldHolder holds the string denoting the holder field in the database.
@@ -49,6 +51,7 @@ var Columns = []string{
 	FieldKey,
 	FieldFingerprint,
 	FieldMethod,
+	FieldRequestID,
 	FieldState,
 	FieldHolder,
 	FieldLockedUntil,
@@ -78,6 +81,10 @@ var (
 	FingerprintValidator func(string) error
 	// MethodValidator is a validator for the "method" field. It is called by the builders before save.
 	MethodValidator func(string) error
+	// DefaultRequestID holds the default value on creation for the "request_id" field.
+	DefaultRequestID string
+	// RequestIDValidator is a validator for the "request_id" field. It is called by the builders before save.
+	RequestIDValidator func(string) error
 	// HolderValidator is a validator for the "holder" field. It is called by the builders before save.
 	HolderValidator func(string) error
 	// DefaultErrorCode holds the default value on creation for the "error_code" field.
@@ -142,6 +149,11 @@ func ByFingerprint(opts ...sql.OrderTermOption) OrderOption {
 // ByMethod orders the results by the method field.
 func ByMethod(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldMethod, opts...).ToFunc()
+}
+
+// ByRequestID orders the results by the request_id field.
+func ByRequestID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRequestID, opts...).ToFunc()
 }
 
 // ByState orders the results by the state field.

@@ -169,6 +169,7 @@ var (
 		{Name: "key", Type: field.TypeString, Size: 255},
 		{Name: "fingerprint", Type: field.TypeString, Size: 64},
 		{Name: "method", Type: field.TypeString, Size: 200},
+		{Name: "request_id", Type: field.TypeString, Size: 128, Default: ""},
 		{Name: "state", Type: field.TypeEnum, Enums: []string{"in_progress", "completed"}, Default: "in_progress"},
 		{Name: "holder", Type: field.TypeString, Size: 64},
 		{Name: "locked_until", Type: field.TypeTime},
@@ -192,7 +193,7 @@ var (
 			{
 				Name:    "idempotencykey_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{IdempotencyKeysColumns[11]},
+				Columns: []*schema.Column{IdempotencyKeysColumns[12]},
 			},
 		},
 	}

@@ -25,6 +25,10 @@ func (IdempotencyKey) Fields() []ent.Field {
 		field.String("fingerprint").MaxLen(64).Immutable(),
 		// Method is the full gRPC method, for operators reading the table.
 		field.String("method").MaxLen(200).Immutable(),
+		// RequestID is the request id of the attempt whose answer is kept:
+		// a replayed error names it as its requestId, so the replay is the
+		// first answer byte for byte.
+		field.String("request_id").Default("").MaxLen(128),
 		field.Enum("state").Values("in_progress", "completed").Default("in_progress"),
 		// Holder is the random token of the attempt that owns the lease;
 		// completing checks it, so an attempt that lost its lease to a

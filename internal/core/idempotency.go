@@ -15,8 +15,11 @@ import (
 // idempotent applies the method's idempotency policy: with a key, the call
 // runs once per app and key (idempotency.Guard); a replayed answer carries
 // principal.KeyReplayed in the response header, which the gateway turns into
-// Idempotent-Replayed: true. It is the innermost interceptor, so a request
-// refused before it executes (auth, scope, validation) stores nothing.
+// Idempotent-Replayed: true, and principal.KeyReplayOf, the request id of the
+// request that ran, which the gateway writes into a replayed error body so
+// that the replay is the first answer byte for byte. It is the innermost
+// interceptor, so a request refused before it executes (auth, scope,
+// validation) stores nothing.
 func (ic *interceptors) idempotent(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
 	m, ok := ic.table.Method(info.FullMethod)
 	if !ok || ic.idempotency == nil {
@@ -43,7 +46,8 @@ func (ic *interceptors) idempotent(ctx context.Context, req any, info *grpc.Unar
 	if !isMsg {
 		return next(ctx, req)
 	}
-	r := idempotency.Request{Key: keys[0], Method: info.FullMethod, Output: m.Desc.Output().FullName()}
+	r := idempotency.Request{Key: keys[0], Method: info.FullMethod, Output: m.Desc.Output().FullName(),
+		RequestID: principal.First(c.md, principal.KeyRequestID)}
 	if p, isPartner := principal.FromContext(ctx); isPartner {
 		r.Scope = "app:" + p.AppID
 	} else if c.caller.Internal != nil {
@@ -70,8 +74,8 @@ func (ic *interceptors) idempotent(ctx context.Context, req any, info *grpc.Unar
 		pm, _ := out.(proto.Message)
 		return pm, nil
 	})
-	if replayed {
-		_ = grpc.SetHeader(ctx, metadata.Pairs(principal.KeyReplayed, "true"))
+	if replayed != nil {
+		_ = grpc.SetHeader(ctx, metadata.Pairs(principal.KeyReplayed, "true", principal.KeyReplayOf, replayed.RequestID))
 	}
 	if err != nil {
 		return nil, err

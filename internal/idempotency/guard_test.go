@@ -54,7 +54,10 @@ func TestAttemptThatLostItsLeaseRollsBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := idempotency.Request{Scope: "app:a", Key: "slow", Fingerprint: "f", Method: "/m", Output: "google.protobuf.StringValue"}
+	req := idempotency.Request{Scope: "app:a", Key: "slow", Fingerprint: "f", Method: "/m", Output: "google.protobuf.StringValue",
+		RequestID: "req_slow"}
+	retryReq := req
+	retryReq.RequestID = "req_retry"
 	var retry proto.Message
 	_, _, err = g.Do(context.Background(), req, func(ctx context.Context) (proto.Message, error) {
 		if _, err := db.Client(ctx, d.Ent).Seller.Create().SetID("slr_slow").SetName("x").SetShopName("x").Save(ctx); err != nil {
@@ -64,7 +67,7 @@ func TestAttemptThatLostItsLeaseRollsBack(t *testing.T) {
 		// and completes it.
 		clk.Advance(idempotency.DefaultLease + time.Second)
 		var rerr error
-		retry, _, rerr = g.Do(context.Background(), req, func(context.Context) (proto.Message, error) {
+		retry, _, rerr = g.Do(context.Background(), retryReq, func(context.Context) (proto.Message, error) {
 			return wrapperspb.String("retry"), nil
 		})
 		if rerr != nil {
@@ -81,8 +84,9 @@ func TestAttemptThatLostItsLeaseRollsBack(t *testing.T) {
 	got, replayed, err := g.Do(context.Background(), req, func(context.Context) (proto.Message, error) {
 		return nil, errors.New("must not run again")
 	})
-	if err != nil || !replayed || !proto.Equal(got, retry) {
-		t.Errorf("after both: %v replayed=%v err=%v, want the retry's answer replayed", got, replayed, err)
+	// The answer kept is the retry's, under the retry's request id.
+	if err != nil || replayed == nil || replayed.RequestID != "req_retry" || !proto.Equal(got, retry) {
+		t.Errorf("after both: %v replayed=%+v err=%v, want the retry's answer (req_retry) replayed", got, replayed, err)
 	}
 }
 

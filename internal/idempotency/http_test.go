@@ -287,7 +287,31 @@ func TestUpdateProductReplays(t *testing.T) {
 		t.Fatalf("missing product: %d %s", nf.Status, nf.Body)
 	}
 	again := put(missing, "missing", `{"title":"Acme Pan 28cm"}`)
-	if again.Status != http.StatusNotFound || again.Header.Get("Idempotent-Replayed") != "true" || errorCode(t, again) != errorCode(t, nf) {
-		t.Errorf("repeat of a 404: %d %s replayed=%q, want the 404 replayed", again.Status, again.Body, again.Header.Get("Idempotent-Replayed"))
+	// The error body is the first one byte for byte, its requestId
+	// included; the response header names the repeat.
+	if again.Status != http.StatusNotFound || again.Header.Get("Idempotent-Replayed") != "true" || !bytes.Equal(again.Body, nf.Body) {
+		t.Errorf("repeat of a 404: %d %s replayed=%q, want the 404 replayed: %s", again.Status, again.Body, again.Header.Get("Idempotent-Replayed"), nf.Body)
+	}
+	if again.Header.Get("X-Request-Id") == nf.Header.Get("X-Request-Id") {
+		t.Errorf("the repeat's X-Request-Id %q is the first request's", again.Header.Get("X-Request-Id"))
+	}
+}
+
+// A route whose policy requires a key refuses a request without one before
+// it runs, and takes one with a key.
+func TestRequiredKey(t *testing.T) {
+	env := testenv.Start(t, testenv.Options{})
+	c := env.Client(t, "full", 0)
+	body := []byte(`{"orders":[{"orderId":"ord_x"}]}`)
+	without := post(t, c, "/open/v1/orders/bulk-cancel", "", body)
+	if without.Status != http.StatusBadRequest || errorCode(t, without) != "IDEMPOTENCY_KEY_REQUIRED" {
+		t.Errorf("bulk cancel without a key: %d %s, want 400 IDEMPOTENCY_KEY_REQUIRED", without.Status, without.Body)
+	}
+	with := post(t, c, "/open/v1/orders/bulk-cancel", "cancel-1", body)
+	if errorCode(t, with) == "IDEMPOTENCY_KEY_REQUIRED" {
+		t.Errorf("bulk cancel with a key: %d %s", with.Status, with.Body)
+	}
+	if n := keysStored(t, env, "cancel-1"); with.Status >= 500 && n != 0 {
+		t.Errorf("a %d answer kept its key (%d rows); a retry must be able to run", with.Status, n)
 	}
 }

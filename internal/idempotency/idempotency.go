@@ -99,6 +99,16 @@ type Request struct {
 	// replay decodes the stored bytes into.
 	Method string
 	Output protoreflect.FullName
+	// RequestID names the request; a replay reports the one whose answer
+	// it is.
+	RequestID string
+}
+
+// Replay describes an answer given again instead of running the call.
+type Replay struct {
+	// RequestID is the request id of the request that ran ("" for keys
+	// kept before request ids were).
+	RequestID string
 }
 
 // Guard runs guarded calls over a Store.
@@ -141,41 +151,43 @@ func (g *Guard) Purge(ctx context.Context) (int, error) {
 // Do runs call once per key. The first request claims the key, runs call
 // with a transaction in its context and completes the key in that same
 // transaction; a repeat with the same fingerprint gets the stored answer
-// (replayed true), one with another fingerprint IDEMPOTENCY_KEY_REUSED, one
-// while the first still runs IDEMPOTENCY_KEY_IN_PROGRESS. An answer that a
-// retry could change (the request's form, auth, conflicts, limits, the
-// platform's own failures) is not kept: the key is released.
-func (g *Guard) Do(ctx context.Context, r Request, call func(ctx context.Context) (proto.Message, error)) (resp proto.Message, replayed bool, err error) {
+// (with a non-nil Replay), one with another fingerprint
+// IDEMPOTENCY_KEY_REUSED, one while the first still runs
+// IDEMPOTENCY_KEY_IN_PROGRESS. An answer that a retry could change (the
+// request's form, auth, conflicts, limits, the platform's own failures) is not
+// kept: the key is released.
+func (g *Guard) Do(ctx context.Context, r Request, call func(ctx context.Context) (proto.Message, error)) (resp proto.Message, replayed *Replay, err error) {
 	holder, err := newHolder()
 	if err != nil {
-		return nil, false, err
+		return nil, nil, err
 	}
 	now := g.clock.Now()
-	rec, err := g.store.Claim(ctx, Claim{Scope: r.Scope, Key: r.Key, Fingerprint: r.Fingerprint, Method: r.Method,
-		Holder: holder, Now: now, LockedUntil: now.Add(g.lease)})
+	claim := Claim{Scope: r.Scope, Key: r.Key, Fingerprint: r.Fingerprint, Method: r.Method,
+		Holder: holder, RequestID: r.RequestID, Now: now, LockedUntil: now.Add(g.lease)}
+	rec, err := g.store.Claim(ctx, claim)
 	if err != nil {
-		return nil, false, err
+		return nil, nil, err
 	}
 	if rec.Holder != holder {
 		if rec.Fingerprint != r.Fingerprint || rec.Method != r.Method {
-			return nil, false, apierr.New(codeReused, "this Idempotency-Key was used with a different request; use a new key")
+			return nil, nil, apierr.New(codeReused, "this Idempotency-Key was used with a different request; use a new key")
 		}
 		if rec.Completed {
 			resp, err := replay(r.Output, rec.Answer)
-			return resp, true, err
+			return resp, &Replay{RequestID: rec.RequestID}, err
 		}
 		if rec.LockedUntil.After(now) {
-			return nil, false, inProgress()
+			return nil, nil, inProgress()
 		}
 		// The holder's lease ended: it died or gave up; this attempt takes
 		// the key over. Its write, if it ever commits, cannot complete the
 		// key (Complete checks the holder), so it rolls back.
-		ok, err := g.store.TakeOver(ctx, r.Scope, r.Key, holder, now, now.Add(g.lease))
+		ok, err := g.store.TakeOver(ctx, claim)
 		if err != nil {
-			return nil, false, err
+			return nil, nil, err
 		}
 		if !ok {
-			return nil, false, inProgress()
+			return nil, nil, inProgress()
 		}
 	}
 
@@ -195,10 +207,10 @@ func (g *Guard) Do(ctx context.Context, r Request, call func(ctx context.Context
 		return g.store.Complete(ctx, r.Scope, r.Key, holder, Answer{Response: b}, g.clock.Now())
 	})
 	if err == nil {
-		return resp, false, nil
+		return resp, nil, nil
 	}
 	if errors.Is(err, ErrLeaseLost) {
-		return nil, false, inProgress()
+		return nil, nil, inProgress()
 	}
 	// The write rolled back. Keep a final answer; free the key otherwise.
 	// Both outlive a cancelled request, so the key is not left to its lease.
@@ -206,14 +218,14 @@ func (g *Guard) Do(ctx context.Context, r Request, call func(ctx context.Context
 	defer cancel()
 	if e, ok := apierr.As(err); ok && kept(e.Code) {
 		if cerr := g.store.Complete(after, r.Scope, r.Key, holder, Answer{ErrorCode: int32(e.Code), ErrorMessage: e.Message}, g.clock.Now()); cerr != nil && !errors.Is(cerr, ErrLeaseLost) {
-			return nil, false, errors.Join(err, cerr)
+			return nil, nil, errors.Join(err, cerr)
 		}
-		return nil, false, err
+		return nil, nil, err
 	}
 	if rerr := g.store.Release(after, r.Scope, r.Key, holder); rerr != nil {
-		return nil, false, errors.Join(err, rerr)
+		return nil, nil, errors.Join(err, rerr)
 	}
-	return nil, false, err
+	return nil, nil, err
 }
 
 // kept tells the error answers that are final verdicts on the request as it

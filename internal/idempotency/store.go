@@ -16,9 +16,9 @@ type Store interface {
 	// the claim won.
 	Claim(ctx context.Context, c Claim) (Record, error)
 	// TakeOver gives an in-progress key whose lease ended at or before now
-	// to holder, until lockedUntil; false when it completed or another
-	// attempt took it first.
-	TakeOver(ctx context.Context, scope, key, holder string, now, lockedUntil time.Time) (bool, error)
+	// to t.Holder (and its request id), until t.LockedUntil; false when it
+	// completed or another attempt took it first.
+	TakeOver(ctx context.Context, t Claim) (bool, error)
 	// InTx runs fn with a transaction in its context (joining one ctx
 	// already carries).
 	InTx(ctx context.Context, fn func(ctx context.Context) error) error
@@ -36,18 +36,23 @@ type Store interface {
 // key over: the attempt's write must not commit.
 var ErrLeaseLost = errors.New("idempotency: the key's lease passed to another attempt")
 
-// Claim is a first use of a key.
+// Claim is an attempt to hold a key: a first use, or a take-over.
 type Claim struct {
 	Scope, Key, Fingerprint, Method, Holder string
-	Now, LockedUntil                        time.Time
+	// RequestID is the attempt's request id, kept with its answer.
+	RequestID        string
+	Now, LockedUntil time.Time
 }
 
 // Record is a key as stored.
 type Record struct {
 	Scope, Key, Fingerprint, Method, Holder string
-	Completed                               bool
-	LockedUntil                             time.Time
-	Answer                                  Answer
+	// RequestID is the request id of the attempt that holds the key or
+	// completed it.
+	RequestID   string
+	Completed   bool
+	LockedUntil time.Time
+	Answer      Answer
 }
 
 // Answer is what the guarded call answered: the response message's bytes,

@@ -25,7 +25,7 @@ func NewEntStore(client *ent.Client) *EntStore { return &EntStore{client: client
 func (s *EntStore) Claim(ctx context.Context, c Claim) (Record, error) {
 	err := s.client.IdempotencyKey.Create().
 		SetScope(c.Scope).SetKey(c.Key).SetFingerprint(c.Fingerprint).SetMethod(c.Method).
-		SetHolder(c.Holder).SetLockedUntil(c.LockedUntil).SetCreatedAt(c.Now).
+		SetHolder(c.Holder).SetRequestID(c.RequestID).SetLockedUntil(c.LockedUntil).SetCreatedAt(c.Now).
 		OnConflictColumns(idempotencykey.FieldScope, idempotencykey.FieldKey).DoNothing().
 		Exec(ctx)
 	// DoNothing on a conflict reports "no rows" on some dialects: the read
@@ -42,11 +42,11 @@ func (s *EntStore) Claim(ctx context.Context, c Claim) (Record, error) {
 }
 
 // TakeOver implements Store.
-func (s *EntStore) TakeOver(ctx context.Context, scope, key, holder string, now, lockedUntil time.Time) (bool, error) {
+func (s *EntStore) TakeOver(ctx context.Context, t Claim) (bool, error) {
 	n, err := s.client.IdempotencyKey.Update().
-		Where(idempotencykey.Scope(scope), idempotencykey.Key(key),
-			idempotencykey.StateEQ(idempotencykey.StateInProgress), idempotencykey.LockedUntilLTE(now)).
-		SetHolder(holder).SetLockedUntil(lockedUntil).
+		Where(idempotencykey.Scope(t.Scope), idempotencykey.Key(t.Key),
+			idempotencykey.StateEQ(idempotencykey.StateInProgress), idempotencykey.LockedUntilLTE(t.Now)).
+		SetHolder(t.Holder).SetRequestID(t.RequestID).SetLockedUntil(t.LockedUntil).
 		Save(ctx)
 	if err != nil {
 		return false, fmt.Errorf("idempotency: take over: %w", err)
@@ -102,7 +102,7 @@ func (s *EntStore) Purge(ctx context.Context, before time.Time) (int, error) {
 
 func recordFromEnt(r *ent.IdempotencyKey) Record {
 	rec := Record{
-		Scope: r.Scope, Key: r.Key, Fingerprint: r.Fingerprint, Method: r.Method, Holder: r.Holder,
+		Scope: r.Scope, Key: r.Key, Fingerprint: r.Fingerprint, Method: r.Method, Holder: r.Holder, RequestID: r.RequestID,
 		Completed:   r.State == idempotencykey.StateCompleted,
 		LockedUntil: r.LockedUntil,
 		Answer:      Answer{ErrorCode: r.ErrorCode, ErrorMessage: r.ErrorMessage},
