@@ -13,8 +13,9 @@ import (
 )
 
 // The dev role migrates River's schema on its SQLite file and runs the
-// worker in-process: the idempotency purge, enqueued when the worker becomes
-// leader, completes against the real store, and the role stops cleanly.
+// worker in-process: the retention purges (idempotency keys, events),
+// enqueued when the worker becomes leader, complete against the real stores,
+// and the role stops cleanly.
 func TestDevRunsTheWorkerOnItsSQLiteFile(t *testing.T) {
 	dir := t.TempDir()
 	internal := freeLocalAddr(t)
@@ -48,15 +49,15 @@ func TestDevRunsTheWorkerOnItsSQLiteFile(t *testing.T) {
 	}
 }
 
-// waitPurgeCompleted waits for an idempotency.purge job to have completed in
-// River's table: the worker ran it against the real idempotency store.
+// waitPurgeCompleted waits for both retention.purge jobs to have completed in
+// River's table: the worker ran them against the real stores.
 func waitPurgeCompleted(t *testing.T, sqlDB *sql.DB) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		var n int
-		err := sqlDB.QueryRow("SELECT count(*) FROM river_job WHERE kind = 'idempotency.purge' AND state = 'completed'").Scan(&n)
-		if err == nil && n > 0 {
+		err := sqlDB.QueryRow("SELECT count(*) FROM river_job WHERE kind = 'retention.purge' AND state = 'completed'").Scan(&n)
+		if err == nil && n >= 2 {
 			return
 		}
 		if time.Now().After(deadline) {
@@ -70,7 +71,7 @@ func waitPurgeCompleted(t *testing.T, sqlDB *sql.DB) {
 				}
 				rows.Close()
 			}
-			t.Fatalf("no completed idempotency.purge job (%v; jobs: %v)", err, states)
+			t.Fatalf("retention.purge jobs not completed (%v; jobs: %v)", err, states)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

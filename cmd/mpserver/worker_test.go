@@ -16,7 +16,7 @@ import (
 
 // The worker role comes up unready on a database the migrate role has not
 // prepared, becomes ready by itself once migrate has applied River's schema,
-// runs the idempotency purge against the real store, and stops cleanly.
+// runs the retention purges against the real stores, and stops cleanly.
 func TestWorkerRoleReadyOnlyAfterMigrate(t *testing.T) {
 	dsn := dbtest.EmptyPostgres(t)
 	internal := freeLocalAddr(t)

@@ -32,7 +32,8 @@ const (
 	// live attempt is never overtaken; a holder that died frees its keys
 	// after it.
 	DefaultLease = 60 * time.Second
-	// Retention is how long keys are kept; Purge deletes older ones.
+	// Retention is how long keys are kept; the worker's retention purge
+	// deletes older ones (EntStore.Purge).
 	Retention = 24 * time.Hour
 )
 
@@ -140,12 +141,6 @@ func New(cfg Config) (*Guard, error) {
 		cfg.Lease = DefaultLease
 	}
 	return &Guard{store: cfg.Store, clock: cfg.Clock, lease: cfg.Lease}, nil
-}
-
-// Purge deletes the keys older than the retention, as of now; the worker
-// role schedules it.
-func (g *Guard) Purge(ctx context.Context) (int, error) {
-	return g.store.Purge(ctx, g.clock.Now().Add(-Retention))
 }
 
 // Do runs call once per key. The first request claims the key, runs call

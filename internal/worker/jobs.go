@@ -9,7 +9,7 @@ import (
 
 // Jobs is what a worker runs: the job kinds domains register before the
 // worker is built. A domain adds its kinds from its own package (the
-// idempotency purge, webhook deliveries) through Add and AddPeriodic, so the
+// retention purges, webhook deliveries) through Add and AddSchedule, so the
 // worker package never learns about them.
 type Jobs struct {
 	workers  *river.Workers
@@ -35,26 +35,21 @@ func Add[T river.JobArgs](j *Jobs, w river.Worker[T]) error {
 	return nil
 }
 
-// AddPeriodic registers w and schedules a job of its kind every interval,
-// built by newArgs at each tick, and once when a worker becomes leader (so a
-// leader replaced more often than the interval still runs it). Only the
-// elected leader among the worker replicas enqueues periodic jobs, so a job
-// runs once per tick however many replicas there are; a kind that must never
-// overlap itself says so in its args' InsertOpts (unique while queued or
-// running).
-func AddPeriodic[T river.JobArgs](j *Jobs, every time.Duration, newArgs func() T, w river.Worker[T]) error {
+// AddSchedule enqueues args every interval, and once when a worker becomes
+// leader (so a leader replaced more often than the interval still runs it);
+// id names the schedule among the periodic jobs, and args' kind must be
+// registered with Add. Only the elected leader among the worker replicas
+// enqueues periodic jobs, so a job runs once per tick however many replicas
+// there are; a kind that must never overlap itself says so in its args'
+// InsertOpts (unique while queued or running).
+func AddSchedule(j *Jobs, id string, every time.Duration, args river.JobArgs) error {
 	if every <= 0 {
-		var args T
-		return fmt.Errorf("worker: periodic job %q needs a positive interval", args.Kind())
+		return fmt.Errorf("worker: schedule %q needs a positive interval", id)
 	}
-	if err := Add(j, w); err != nil {
-		return err
-	}
-	kind := j.kinds[len(j.kinds)-1]
 	j.periodic = append(j.periodic, river.NewPeriodicJob(
 		river.PeriodicInterval(every),
-		func() (river.JobArgs, *river.InsertOpts) { return newArgs(), nil },
-		&river.PeriodicJobOpts{ID: kind, RunOnStart: true},
+		func() (river.JobArgs, *river.InsertOpts) { return args, nil },
+		&river.PeriodicJobOpts{ID: id, RunOnStart: true},
 	))
 	return nil
 }
