@@ -166,6 +166,8 @@ func (d *decoder) message(m protoreflect.Message, tok json.Token, path string, d
 func (d *decoder) field(m protoreflect.Message, fp *fieldPlan, tok json.Token, path string, depth int) error {
 	fd := fp.fd
 	switch {
+	case fp.rawJSON:
+		return fieldErr(path, "is not accepted in a request")
 	case fp.objectEntries:
 		return d.entries(m, fp, tok, path)
 	case fd.IsList():

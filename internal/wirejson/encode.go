@@ -88,6 +88,15 @@ func appendPlannedFields(b []byte, p *messagePlan, m protoreflect.Message, wrote
 			b = comma(b, &wroteAny)
 			b = append(b, fp.key...)
 			b, err = appendMap(b, fp.mapValue, mp)
+		case fp.rawJSON:
+			raw := m.Get(fd).Bytes()
+			b = comma(b, &wroteAny)
+			b = append(b, fp.key...)
+			if len(raw) == 0 {
+				b = append(b, "null"...)
+			} else {
+				b = append(b, raw...)
+			}
 		default:
 			if fp.tracksPresence && !m.Has(fd) {
 				if fp.presence != presenceNull {

@@ -31,11 +31,14 @@ const (
 )
 
 type fieldPlan struct {
-	fd             protoreflect.FieldDescriptor
-	name           string
-	key            []byte // `"name":`
-	presence       optionsv1.Presence
-	objectEntries  bool
+	fd            protoreflect.FieldDescriptor
+	name          string
+	key           []byte // `"name":`
+	presence      optionsv1.Presence
+	objectEntries bool
+	// rawJSON: a bytes field holding JSON the platform rendered, written
+	// verbatim and never read from a request.
+	rawJSON        bool
 	tracksPresence bool
 	// maxItems is a list field's protovalidate max_items (0: none). The
 	// decoder stops reading a longer list at the first item too many, so a
@@ -127,6 +130,7 @@ func buildPlan(md protoreflect.MessageDescriptor) *messagePlan {
 		if opt, ok := proto.GetExtension(fd.Options(), optionsv1.E_Field).(*optionsv1.Field); ok && opt != nil {
 			fp.presence = opt.GetPresence()
 			fp.objectEntries = opt.GetObjectEntries()
+			fp.rawJSON = opt.GetRawJson() && fd.Kind() == protoreflect.BytesKind && !fd.IsList()
 		}
 		p.fields = append(p.fields, fp)
 		p.byName[fp.name] = fp

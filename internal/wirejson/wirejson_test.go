@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	catalogv1 "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
+	eventsv1 "github.com/mallplatform/partnerapi/gen/mp/events/v1"
 	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
 	"github.com/mallplatform/partnerapi/internal/apierr"
 	"github.com/mallplatform/partnerapi/internal/wirejson"
@@ -155,5 +156,24 @@ func BenchmarkMarshalOrder(b *testing.B) {
 		if buf, err = wirejson.AppendMessage(buf[:0], o); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A raw_json field is written as the JSON it holds, and never read from a
+// request.
+func TestRawJSON(t *testing.T) {
+	ts := timestamppb.New(time.Date(2026, 11, 24, 8, 0, 0, 0, time.UTC))
+	e := &eventsv1.Event{Id: "evt_1", Type: eventsv1.EventType_EVENT_TYPE_ORDER_CANCELLED, CreatedAt: ts, SellerId: "slr_1",
+		Sequence: 2, Data: []byte(`{"id":"ord_1","total":43800}`)}
+	b, err := wirejson.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"id":"evt_1","type":"order.cancelled","created_at":"2026-11-24T08:00:00.000Z","seller_id":"slr_1","sequence":2,"data":{"id":"ord_1","total":43800}}`
+	if string(b) != want {
+		t.Errorf("got  %s\nwant %s", b, want)
+	}
+	if err := wirejson.Unmarshal([]byte(`{"data":{"id":"x"}}`), &eventsv1.Event{}); err == nil {
+		t.Error("a raw_json field was accepted in a request")
 	}
 }

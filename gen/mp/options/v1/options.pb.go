@@ -352,6 +352,10 @@ type Field struct {
 	// (a key and a value) travels as one JSON object whose member order is kept,
 	// e.g. a variant's {"Colour":"Red","Size":"M"}.
 	ObjectEntries bool `protobuf:"varint,2,opt,name=object_entries,json=objectEntries,proto3" json:"object_entries,omitempty"`
+	// A bytes field that holds JSON the platform rendered itself (an event's
+	// resource view, kept as it was at that moment): written verbatim as a
+	// JSON value, never accepted in a request.
+	RawJson       bool `protobuf:"varint,3,opt,name=raw_json,json=rawJson,proto3" json:"raw_json,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -396,6 +400,13 @@ func (x *Field) GetPresence() Presence {
 func (x *Field) GetObjectEntries() bool {
 	if x != nil {
 		return x.ObjectEntries
+	}
+	return false
+}
+
+func (x *Field) GetRawJson() bool {
+	if x != nil {
+		return x.RawJson
 	}
 	return false
 }
@@ -549,10 +560,11 @@ const file_mp_options_v1_options_proto_rawDesc = "" +
 	"\x0emax_body_bytes\x18\x04 \x01(\x03R\fmaxBodyBytes\x12\x18\n" +
 	"\asandbox\x18\x05 \x01(\bR\asandbox\x12'\n" +
 	"\x04auth\x18\x06 \x01(\x0e2\x13.mp.options.v1.AuthR\x04auth\x12<\n" +
-	"\vidempotency\x18\a \x01(\x0e2\x1a.mp.options.v1.IdempotencyR\vidempotency\"c\n" +
+	"\vidempotency\x18\a \x01(\x0e2\x1a.mp.options.v1.IdempotencyR\vidempotency\"~\n" +
 	"\x05Field\x123\n" +
 	"\bpresence\x18\x01 \x01(\x0e2\x17.mp.options.v1.PresenceR\bpresence\x12%\n" +
-	"\x0eobject_entries\x18\x02 \x01(\bR\robjectEntries\"A\n" +
+	"\x0eobject_entries\x18\x02 \x01(\bR\robjectEntries\x12\x19\n" +
+	"\braw_json\x18\x03 \x01(\bR\arawJson\"A\n" +
 	"\rServicePolicy\x120\n" +
 	"\acallers\x18\x01 \x01(\x0e2\x16.mp.options.v1.CallersR\acallers*B\n" +
 	"\x04Auth\x12\x19\n" +

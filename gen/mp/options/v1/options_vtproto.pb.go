@@ -128,6 +128,16 @@ func (m *Field) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i -= len(m.unknownFields)
 		copy(dAtA[i:], m.unknownFields)
 	}
+	if m.RawJson {
+		i--
+		if m.RawJson {
+			dAtA[i] = 1
+		} else {
+			dAtA[i] = 0
+		}
+		i--
+		dAtA[i] = 0x18
+	}
 	if m.ObjectEntries {
 		i--
 		if m.ObjectEntries {
@@ -226,6 +236,9 @@ func (m *Field) SizeVT() (n int) {
 		n += 1 + protohelpers.SizeOfVarint(uint64(m.Presence))
 	}
 	if m.ObjectEntries {
+		n += 2
+	}
+	if m.RawJson {
 		n += 2
 	}
 	n += len(m.unknownFields)
@@ -512,6 +525,26 @@ func (m *Field) UnmarshalVT(dAtA []byte) error {
 				}
 			}
 			m.ObjectEntries = bool(v != 0)
+		case 3:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field RawJson", wireType)
+			}
+			var v int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				v |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			m.RawJson = bool(v != 0)
 		default:
 			iNdEx = preIndex
 			skippy, err := protohelpers.Skip(dAtA[iNdEx:])
