@@ -19,6 +19,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/category"
 	"github.com/mallplatform/partnerapi/ent/categoryattribute"
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
+	"github.com/mallplatform/partnerapi/ent/event"
 	"github.com/mallplatform/partnerapi/ent/fulfillment"
 	"github.com/mallplatform/partnerapi/ent/idempotencykey"
 	"github.com/mallplatform/partnerapi/ent/internalcaller"
@@ -45,6 +46,8 @@ type Client struct {
 	CategoryAttribute *CategoryAttributeClient
 	// DeveloperAccount is the client for interacting with the DeveloperAccount builders.
 	DeveloperAccount *DeveloperAccountClient
+	// Event is the client for interacting with the Event builders.
+	Event *EventClient
 	// Fulfillment is the client for interacting with the Fulfillment builders.
 	Fulfillment *FulfillmentClient
 	// IdempotencyKey is the client for interacting with the IdempotencyKey builders.
@@ -78,6 +81,7 @@ func (c *Client) init() {
 	c.Category = NewCategoryClient(c.config)
 	c.CategoryAttribute = NewCategoryAttributeClient(c.config)
 	c.DeveloperAccount = NewDeveloperAccountClient(c.config)
+	c.Event = NewEventClient(c.config)
 	c.Fulfillment = NewFulfillmentClient(c.config)
 	c.IdempotencyKey = NewIdempotencyKeyClient(c.config)
 	c.InternalCaller = NewInternalCallerClient(c.config)
@@ -183,6 +187,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Category:            NewCategoryClient(cfg),
 		CategoryAttribute:   NewCategoryAttributeClient(cfg),
 		DeveloperAccount:    NewDeveloperAccountClient(cfg),
+		Event:               NewEventClient(cfg),
 		Fulfillment:         NewFulfillmentClient(cfg),
 		IdempotencyKey:      NewIdempotencyKeyClient(cfg),
 		InternalCaller:      NewInternalCallerClient(cfg),
@@ -215,6 +220,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Category:            NewCategoryClient(cfg),
 		CategoryAttribute:   NewCategoryAttributeClient(cfg),
 		DeveloperAccount:    NewDeveloperAccountClient(cfg),
+		Event:               NewEventClient(cfg),
 		Fulfillment:         NewFulfillmentClient(cfg),
 		IdempotencyKey:      NewIdempotencyKeyClient(cfg),
 		InternalCaller:      NewInternalCallerClient(cfg),
@@ -253,9 +259,9 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.App, c.Category, c.CategoryAttribute, c.DeveloperAccount, c.Fulfillment,
-		c.IdempotencyKey, c.InternalCaller, c.Order, c.OrderItem, c.Product,
-		c.ProductVariant, c.Seller, c.SellerAuthorization,
+		c.App, c.Category, c.CategoryAttribute, c.DeveloperAccount, c.Event,
+		c.Fulfillment, c.IdempotencyKey, c.InternalCaller, c.Order, c.OrderItem,
+		c.Product, c.ProductVariant, c.Seller, c.SellerAuthorization,
 	} {
 		n.Use(hooks...)
 	}
@@ -265,9 +271,9 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.App, c.Category, c.CategoryAttribute, c.DeveloperAccount, c.Fulfillment,
-		c.IdempotencyKey, c.InternalCaller, c.Order, c.OrderItem, c.Product,
-		c.ProductVariant, c.Seller, c.SellerAuthorization,
+		c.App, c.Category, c.CategoryAttribute, c.DeveloperAccount, c.Event,
+		c.Fulfillment, c.IdempotencyKey, c.InternalCaller, c.Order, c.OrderItem,
+		c.Product, c.ProductVariant, c.Seller, c.SellerAuthorization,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -284,6 +290,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.CategoryAttribute.mutate(ctx, m)
 	case *DeveloperAccountMutation:
 		return c.DeveloperAccount.mutate(ctx, m)
+	case *EventMutation:
+		return c.Event.mutate(ctx, m)
 	case *FulfillmentMutation:
 		return c.Fulfillment.mutate(ctx, m)
 	case *IdempotencyKeyMutation:
@@ -948,6 +956,139 @@ func (c *DeveloperAccountClient) mutate(ctx context.Context, m *DeveloperAccount
 		return (&DeveloperAccountDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown DeveloperAccount mutation op: %q", m.Op())
+	}
+}
+
+// EventClient is a client for the Event schema.
+type EventClient struct {
+	config
+}
+
+// NewEventClient returns a client for the Event from the given config.
+func NewEventClient(c config) *EventClient {
+	return &EventClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `event.Hooks(f(g(h())))`.
+func (c *EventClient) Use(hooks ...Hook) {
+	c.hooks.Event = append(c.hooks.Event, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `event.Intercept(f(g(h())))`.
+func (c *EventClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Event = append(c.inters.Event, interceptors...)
+}
+
+// Create returns a builder for creating a Event entity.
+func (c *EventClient) Create() *EventCreate {
+	mutation := newEventMutation(c.config, OpCreate)
+	return &EventCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Event entities.
+func (c *EventClient) CreateBulk(builders ...*EventCreate) *EventCreateBulk {
+	return &EventCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *EventClient) MapCreateBulk(slice any, setFunc func(*EventCreate, int)) *EventCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &EventCreateBulk{err: fmt.Errorf("calling to EventClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*EventCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &EventCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Event.
+func (c *EventClient) Update() *EventUpdate {
+	mutation := newEventMutation(c.config, OpUpdate)
+	return &EventUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *EventClient) UpdateOne(_m *Event) *EventUpdateOne {
+	mutation := newEventMutation(c.config, OpUpdateOne, withEvent(_m))
+	return &EventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *EventClient) UpdateOneID(id int64) *EventUpdateOne {
+	mutation := newEventMutation(c.config, OpUpdateOne, withEventID(id))
+	return &EventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Event.
+func (c *EventClient) Delete() *EventDelete {
+	mutation := newEventMutation(c.config, OpDelete)
+	return &EventDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *EventClient) DeleteOne(_m *Event) *EventDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *EventClient) DeleteOneID(id int64) *EventDeleteOne {
+	builder := c.Delete().Where(event.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &EventDeleteOne{builder}
+}
+
+// Query returns a query builder for Event.
+func (c *EventClient) Query() *EventQuery {
+	return &EventQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeEvent},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Event entity by its id.
+func (c *EventClient) Get(ctx context.Context, id int64) (*Event, error) {
+	return c.Query().Where(event.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *EventClient) GetX(ctx context.Context, id int64) *Event {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *EventClient) Hooks() []Hook {
+	return c.hooks.Event
+}
+
+// Interceptors returns the client interceptors.
+func (c *EventClient) Interceptors() []Interceptor {
+	return c.inters.Event
+}
+
+func (c *EventClient) mutate(ctx context.Context, m *EventMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&EventCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&EventUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&EventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&EventDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Event mutation op: %q", m.Op())
 	}
 }
 
@@ -2359,14 +2500,14 @@ func (c *SellerAuthorizationClient) mutate(ctx context.Context, m *SellerAuthori
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		App, Category, CategoryAttribute, DeveloperAccount, Fulfillment, IdempotencyKey,
-		InternalCaller, Order, OrderItem, Product, ProductVariant, Seller,
-		SellerAuthorization []ent.Hook
+		App, Category, CategoryAttribute, DeveloperAccount, Event, Fulfillment,
+		IdempotencyKey, InternalCaller, Order, OrderItem, Product, ProductVariant,
+		Seller, SellerAuthorization []ent.Hook
 	}
 	inters struct {
-		App, Category, CategoryAttribute, DeveloperAccount, Fulfillment, IdempotencyKey,
-		InternalCaller, Order, OrderItem, Product, ProductVariant, Seller,
-		SellerAuthorization []ent.Interceptor
+		App, Category, CategoryAttribute, DeveloperAccount, Event, Fulfillment,
+		IdempotencyKey, InternalCaller, Order, OrderItem, Product, ProductVariant,
+		Seller, SellerAuthorization []ent.Interceptor
 	}
 )
 

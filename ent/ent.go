@@ -16,6 +16,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/category"
 	"github.com/mallplatform/partnerapi/ent/categoryattribute"
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
+	"github.com/mallplatform/partnerapi/ent/event"
 	"github.com/mallplatform/partnerapi/ent/fulfillment"
 	"github.com/mallplatform/partnerapi/ent/idempotencykey"
 	"github.com/mallplatform/partnerapi/ent/internalcaller"
@@ -89,6 +90,7 @@ func checkColumn(t, c string) error {
 			category.Table:            category.ValidColumn,
 			categoryattribute.Table:   categoryattribute.ValidColumn,
 			developeraccount.Table:    developeraccount.ValidColumn,
+			event.Table:               event.ValidColumn,
 			fulfillment.Table:         fulfillment.ValidColumn,
 			idempotencykey.Table:      idempotencykey.ValidColumn,
 			internalcaller.Table:      internalcaller.ValidColumn,

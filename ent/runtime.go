@@ -9,6 +9,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/category"
 	"github.com/mallplatform/partnerapi/ent/categoryattribute"
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
+	"github.com/mallplatform/partnerapi/ent/event"
 	"github.com/mallplatform/partnerapi/ent/fulfillment"
 	"github.com/mallplatform/partnerapi/ent/idempotencykey"
 	"github.com/mallplatform/partnerapi/ent/internalcaller"
@@ -144,6 +145,74 @@ func init() {
 	developeraccountDescID := developeraccountFields[0].Descriptor()
 	// developeraccount.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	developeraccount.IDValidator = developeraccountDescID.Validators[0].(func(string) error)
+	eventFields := schema.Event{}.Fields()
+	_ = eventFields
+	// eventDescEventID is the schema descriptor for event_id field.
+	eventDescEventID := eventFields[1].Descriptor()
+	// event.EventIDValidator is a validator for the "event_id" field. It is called by the builders before save.
+	event.EventIDValidator = func() func(string) error {
+		validators := eventDescEventID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(event_id string) error {
+			for _, fn := range fns {
+				if err := fn(event_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// eventDescSellerID is the schema descriptor for seller_id field.
+	eventDescSellerID := eventFields[2].Descriptor()
+	// event.SellerIDValidator is a validator for the "seller_id" field. It is called by the builders before save.
+	event.SellerIDValidator = eventDescSellerID.Validators[0].(func(string) error)
+	// eventDescType is the schema descriptor for type field.
+	eventDescType := eventFields[3].Descriptor()
+	// event.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	event.TypeValidator = func() func(string) error {
+		validators := eventDescType.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(_type string) error {
+			for _, fn := range fns {
+				if err := fn(_type); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// eventDescResourceID is the schema descriptor for resource_id field.
+	eventDescResourceID := eventFields[4].Descriptor()
+	// event.ResourceIDValidator is a validator for the "resource_id" field. It is called by the builders before save.
+	event.ResourceIDValidator = func() func(string) error {
+		validators := eventDescResourceID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(resource_id string) error {
+			for _, fn := range fns {
+				if err := fn(resource_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// eventDescSequence is the schema descriptor for sequence field.
+	eventDescSequence := eventFields[5].Descriptor()
+	// event.SequenceValidator is a validator for the "sequence" field. It is called by the builders before save.
+	event.SequenceValidator = eventDescSequence.Validators[0].(func(int64) error)
+	// eventDescID is the schema descriptor for id field.
+	eventDescID := eventFields[0].Descriptor()
+	// event.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	event.IDValidator = eventDescID.Validators[0].(func(int64) error)
 	fulfillmentFields := schema.Fulfillment{}.Fields()
 	_ = fulfillmentFields
 	// fulfillmentDescOrderID is the schema descriptor for order_id field.

@@ -22,6 +22,8 @@ type Tx struct {
 	CategoryAttribute *CategoryAttributeClient
 	// DeveloperAccount is the client for interacting with the DeveloperAccount builders.
 	DeveloperAccount *DeveloperAccountClient
+	// Event is the client for interacting with the Event builders.
+	Event *EventClient
 	// Fulfillment is the client for interacting with the Fulfillment builders.
 	Fulfillment *FulfillmentClient
 	// IdempotencyKey is the client for interacting with the IdempotencyKey builders.
@@ -175,6 +177,7 @@ func (tx *Tx) init() {
 	tx.Category = NewCategoryClient(tx.config)
 	tx.CategoryAttribute = NewCategoryAttributeClient(tx.config)
 	tx.DeveloperAccount = NewDeveloperAccountClient(tx.config)
+	tx.Event = NewEventClient(tx.config)
 	tx.Fulfillment = NewFulfillmentClient(tx.config)
 	tx.IdempotencyKey = NewIdempotencyKeyClient(tx.config)
 	tx.InternalCaller = NewInternalCallerClient(tx.config)

@@ -77,6 +77,10 @@ func (e envelope) NewDecoder(r io.Reader) runtime.Decoder {
 		var data []byte
 		if ok {
 			data = body.data
+			if len(data) == 0 && body.optional {
+				// grpc-gateway reads io.EOF as "no body".
+				return io.EOF
+			}
 		} else {
 			var err error
 			if data, err = io.ReadAll(r); err != nil {
@@ -109,8 +113,11 @@ func (envelope) ContentType(any) string { return "application/json" }
 // bodyReader is the request body after the gateway has read it (to cap and
 // hash it): the decoder takes the bytes directly instead of re-reading.
 type bodyReader struct {
-	data      []byte
-	off       int
+	data []byte
+	off  int
+	// optional: an empty body is "not sent" (policy.Method.BodyOptional),
+	// not malformed JSON.
+	optional  bool
 	decodeErr error
 }
 

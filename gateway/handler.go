@@ -123,7 +123,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	ctx, cancel := context.WithTimeout(context.WithValue(r.Context(), stateKey{}, st), g.cfg.RequestTimeout)
 	defer cancel()
-	g.mux.ServeHTTP(sw, forCore(r.WithContext(ctx), body))
+	g.mux.ServeHTTP(sw, forCore(r.WithContext(ctx), &bodyReader{data: body, optional: method.BodyOptional}))
 }
 
 // forCore is the request as grpc-gateway sees it: the checked method, path,
@@ -133,11 +133,11 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // client's Grpc-Timeout, and pick a codec or a method override from
 // Content-Type and X-HTTP-Method-Override. r is already a copy
 // (WithContext), so the caller's request is untouched.
-func forCore(r *http.Request, body []byte) *http.Request {
+func forCore(r *http.Request, body *bodyReader) *http.Request {
 	r.Header = http.Header{}
 	r.Host, r.RemoteAddr = "", ""
-	r.Body = &bodyReader{data: body}
-	r.ContentLength = int64(len(body))
+	r.Body = body
+	r.ContentLength = int64(len(body.data))
 	return r
 }
 

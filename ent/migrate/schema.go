@@ -130,6 +130,46 @@ var (
 		Columns:    DeveloperAccountsColumns,
 		PrimaryKey: []*schema.Column{DeveloperAccountsColumns[0]},
 	}
+	// EventsColumns holds the columns for the "events" table.
+	EventsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt64, Increment: true},
+		{Name: "event_id", Type: field.TypeString, Unique: true, Size: 64},
+		{Name: "seller_id", Type: field.TypeString},
+		{Name: "type", Type: field.TypeString, Size: 64},
+		{Name: "resource_id", Type: field.TypeString, Size: 120},
+		{Name: "sequence", Type: field.TypeInt64},
+		{Name: "data", Type: field.TypeBytes},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "recorded_at", Type: field.TypeTime},
+	}
+	// EventsTable holds the schema information for the "events" table.
+	EventsTable = &schema.Table{
+		Name:       "events",
+		Columns:    EventsColumns,
+		PrimaryKey: []*schema.Column{EventsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "event_seller_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{EventsColumns[2], EventsColumns[0]},
+			},
+			{
+				Name:    "event_seller_id_type_id",
+				Unique:  false,
+				Columns: []*schema.Column{EventsColumns[2], EventsColumns[3], EventsColumns[0]},
+			},
+			{
+				Name:    "event_resource_id_sequence",
+				Unique:  true,
+				Columns: []*schema.Column{EventsColumns[4], EventsColumns[5]},
+			},
+			{
+				Name:    "event_recorded_at",
+				Unique:  false,
+				Columns: []*schema.Column{EventsColumns[8]},
+			},
+		},
+	}
 	// FulfillmentsColumns holds the columns for the "fulfillments" table.
 	FulfillmentsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -447,6 +487,7 @@ var (
 		CategoriesTable,
 		CategoryAttributesTable,
 		DeveloperAccountsTable,
+		EventsTable,
 		FulfillmentsTable,
 		IdempotencyKeysTable,
 		InternalCallersTable,
@@ -470,6 +511,11 @@ func init() {
 	DeveloperAccountsTable.Annotation = &entsql.Annotation{}
 	DeveloperAccountsTable.Annotation.Checks = map[string]string{
 		"developer_accounts_rate_limit_per_minute_check": "rate_limit_per_minute > 0",
+	}
+	EventsTable.Annotation = &entsql.Annotation{}
+	EventsTable.Annotation.Checks = map[string]string{
+		"events_id_check":       "id > 0",
+		"events_sequence_check": "sequence > 0",
 	}
 	FulfillmentsTable.ForeignKeys[0].RefTable = OrdersTable
 	OrdersTable.ForeignKeys[0].RefTable = SellersTable

@@ -18,6 +18,9 @@ type CategoryAttribute func(*sql.Selector)
 // DeveloperAccount is the predicate function for developeraccount builders.
 type DeveloperAccount func(*sql.Selector)
 
+// Event is the predicate function for event builders.
+type Event func(*sql.Selector)
+
 // Fulfillment is the predicate function for fulfillment builders.
 type Fulfillment func(*sql.Selector)
 

@@ -39,6 +39,7 @@ const (
 	SellerTokenRequired    = errorsv1.ErrorCode_ERROR_CODE_SELLER_TOKEN_REQUIRED
 	Forbidden              = errorsv1.ErrorCode_ERROR_CODE_FORBIDDEN
 	InvalidTransition      = errorsv1.ErrorCode_ERROR_CODE_INVALID_TRANSITION
+	OrderNotCancellable    = errorsv1.ErrorCode_ERROR_CODE_ORDER_NOT_CANCELLABLE
 	ProductUnderReview     = errorsv1.ErrorCode_ERROR_CODE_PRODUCT_UNDER_REVIEW
 	ConcurrentModification = errorsv1.ErrorCode_ERROR_CODE_CONCURRENT_MODIFICATION
 	ServiceUnavailable     = errorsv1.ErrorCode_ERROR_CODE_SERVICE_UNAVAILABLE

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
 	"google.golang.org/genproto/googleapis/api/annotations"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -33,6 +34,9 @@ type Method struct {
 	Routes     []*Route
 	// BodyField is the request field the HTTP body fills: "" (no body), "*" or a field name.
 	BodyField string
+	// BodyOptional: the body fills a named field that its rules do not
+	// require, so an empty body means "not sent" rather than malformed JSON.
+	BodyOptional bool
 	// PathFields are the request fields bound from the path.
 	PathFields map[string]bool
 }
@@ -148,6 +152,12 @@ func newMethod(md protoreflect.MethodDescriptor) (*Method, error) {
 		m.Routes = append(m.Routes, route)
 		if r.GetBody() != "" {
 			m.BodyField = r.GetBody()
+		}
+	}
+	if m.BodyField != "" && m.BodyField != "*" {
+		if fd := md.Input().Fields().ByName(protoreflect.Name(m.BodyField)); fd != nil {
+			rules, _ := proto.GetExtension(fd.Options(), validate.E_Field).(*validate.FieldRules)
+			m.BodyOptional = !rules.GetRequired()
 		}
 	}
 	return m, nil

@@ -13,6 +13,7 @@ import (
 
 	authv1 "github.com/mallplatform/partnerapi/gen/mp/auth/v1"
 	catalogv1 "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
+	eventsv1 "github.com/mallplatform/partnerapi/gen/mp/events/v1"
 	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
 	payoutsv1 "github.com/mallplatform/partnerapi/gen/mp/payouts/v1"
 	sandboxv1 "github.com/mallplatform/partnerapi/gen/mp/sandbox/v1"
@@ -22,6 +23,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/pagination"
 	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/catalog"
+	"github.com/mallplatform/partnerapi/services/events"
 	"github.com/mallplatform/partnerapi/services/orders"
 	"github.com/mallplatform/partnerapi/services/payouts"
 	"github.com/mallplatform/partnerapi/services/sandbox"
@@ -37,6 +39,8 @@ type Parts struct {
 	Business clock.Business
 	// Cursors sign listing cursors with the key every replica shares.
 	Cursors *pagination.Cursors
+	// Events records state changes in the changes' transactions.
+	Events *events.Recorder
 }
 
 // Service is one service of the platform.
@@ -65,7 +69,8 @@ func All() []Service {
 		{
 			Name: "catalog",
 			Core: func(p Parts) core.Registrar {
-				return catalog.NewServer(catalog.NewService(catalog.NewEntStore(p.DB), p.Business, p.Cursors)).Register
+				return catalog.NewServer(catalog.NewService(catalog.Config{Store: catalog.NewEntStore(p.DB), Business: p.Business,
+					Cursors: p.Cursors, Events: p.Events})).Register
 			},
 			Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
 				return catalogv1.RegisterCatalogServiceHandlerClient(ctx, mux, catalogv1.NewCatalogServiceClient(conn))
@@ -74,10 +79,20 @@ func All() []Service {
 		{
 			Name: "orders",
 			Core: func(p Parts) core.Registrar {
-				return orders.NewServer(orders.NewService(orders.NewEntStore(p.DB), p.Business, p.Cursors)).Register
+				return orders.NewServer(orders.NewService(orders.Config{Store: orders.NewEntStore(p.DB), Business: p.Business,
+					Cursors: p.Cursors, Stock: catalog.NewEntStore(p.DB), Events: p.Events})).Register
 			},
 			Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
 				return ordersv1.RegisterOrdersServiceHandlerClient(ctx, mux, ordersv1.NewOrdersServiceClient(conn))
+			},
+		},
+		{
+			Name: "events",
+			Core: func(p Parts) core.Registrar {
+				return events.NewServer(events.NewService(events.NewEntStore(p.DB), p.Cursors)).Register
+			},
+			Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+				return eventsv1.RegisterEventsServiceHandlerClient(ctx, mux, eventsv1.NewEventsServiceClient(conn))
 			},
 		},
 		{

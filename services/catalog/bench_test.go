@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/mallplatform/partnerapi/services/events"
 	"testing"
 	"time"
 
@@ -31,7 +32,7 @@ func benchService(b *testing.B, d *db.DB) (*catalog.Service, *catalog.EntStore, 
 	}
 	addSeller(b, d, sellerA)
 	addSeller(b, d, sellerB)
-	return catalog.NewService(store, clock.System{}, nil), store, principal.WithSeller(context.Background(), sellerA)
+	return catalog.NewService(catalog.Config{Store: store, Business: clock.System{}, Events: events.NewRecorder(events.NewEntStore(d), nil)}), store, principal.WithSeller(context.Background(), sellerA)
 }
 
 // benchInput is a typical listing: three colour variants, five attribute

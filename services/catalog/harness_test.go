@@ -2,6 +2,7 @@ package catalog_test
 
 import (
 	"context"
+	"github.com/mallplatform/partnerapi/services/events"
 	"net"
 	"strings"
 	"testing"
@@ -62,7 +63,7 @@ func newHarness(t testing.TB, d *db.DB) *harness {
 	addSeller(t, d, sellerA)
 	addSeller(t, d, sellerB)
 	clk := clock.NewManual(time.Date(2026, 3, 2, 1, 0, 0, 0, time.UTC))
-	svc := catalog.NewService(store, clk, nil)
+	svc := catalog.NewService(catalog.Config{Store: store, Business: clk, Events: events.NewRecorder(events.NewEntStore(d), nil)})
 	srv, err := core.New(core.Config{
 		GatewayToken: internalToken,
 		Services:     []core.Registrar{catalog.NewServer(svc).Register},

@@ -34,7 +34,7 @@ type noQueries struct{ catalog.Store }
 
 // Ids that cannot exist are NOT_FOUND without a query.
 func TestIDsThatCannotExistAreNotLookedUp(t *testing.T) {
-	svc := catalog.NewService(noQueries{}, nil, nil)
+	svc := catalog.NewService(catalog.Config{Store: noQueries{}})
 	ctx := principal.WithSeller(context.Background(), sellerA)
 	for _, id := range hostileIDs {
 		_, err := svc.UpdateProduct(ctx, id, catalog.ProductUpdate{Title: ptr("A valid title")})
@@ -55,7 +55,7 @@ func TestSeededCategoryIDsAreNumbers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := catalog.NewService(noQueries{}, nil, nil)
+	svc := catalog.NewService(catalog.Config{Store: noQueries{}})
 	for _, c := range cats {
 		func() {
 			defer func() {

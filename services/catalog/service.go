@@ -43,12 +43,15 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
+	eventsv1 "github.com/mallplatform/partnerapi/gen/mp/events/v1"
 	"github.com/mallplatform/partnerapi/internal/apierr"
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/ids"
 	"github.com/mallplatform/partnerapi/internal/pagination"
 	"github.com/mallplatform/partnerapi/internal/principal"
+	"github.com/mallplatform/partnerapi/services/events"
 )
 
 // categoryListURL is where messages send partners for valid category ids.
@@ -59,20 +62,43 @@ type Service struct {
 	store   Store
 	clock   clock.Business
 	cursors *pagination.Cursors
+	events  *events.Recorder
 }
 
-// NewService returns the catalog service on store; clk stamps created_at and
-// updated_at (clock.System in production). cursors signs and reads
-// listing cursors: core's replicas share one (platform.NewCore derives it
-// from the secret key); nil draws a random key, good only for its own cursors.
-func NewService(store Store, clk clock.Business, cursors *pagination.Cursors) *Service {
-	if clk == nil {
-		clk = clock.System{}
+// Config is what a Service is built from.
+type Config struct {
+	Store Store
+	// Business stamps created_at and updated_at (default: the system
+	// clock).
+	Business clock.Business
+	// Cursors signs and reads listing cursors: core's replicas share one
+	// (platform.NewCore derives it from the secret key); nil draws a random
+	// key, good only for its own cursors.
+	Cursors *pagination.Cursors
+	// Events records every change in the change's transaction; a Service
+	// without it refuses to write.
+	Events *events.Recorder
+}
+
+// NewService returns the catalog service.
+func NewService(cfg Config) *Service {
+	if cfg.Business == nil {
+		cfg.Business = clock.System{}
 	}
-	if cursors == nil {
-		cursors = pagination.RandomCursors()
+	if cfg.Cursors == nil {
+		cfg.Cursors = pagination.RandomCursors()
 	}
-	return &Service{store: store, clock: clk, cursors: cursors}
+	return &Service{store: cfg.Store, clock: cfg.Business, cursors: cfg.Cursors, events: cfg.Events}
+}
+
+// record writes p's event on the transaction ctx carries.
+func (s *Service) record(ctx context.Context, t events.Type, p *Product, at time.Time) error {
+	if s.events == nil {
+		return errors.New("catalog: writes need an event recorder")
+	}
+	_, err := s.events.Record(ctx, events.Change{SellerID: p.SellerID, Type: t, ResourceID: p.ID, At: at,
+		View: productToProto(p)})
+	return err
 }
 
 // Page is one page of a listing.
@@ -233,7 +259,12 @@ func (s *Service) CreateProduct(ctx context.Context, in ProductInput) (*Product,
 	// rather than fail the request.
 	for attempt := 0; ; attempt++ {
 		p.ShortID = newShortID()
-		err = s.store.CreateProduct(ctx, p)
+		err = s.store.InTx(ctx, func(ctx context.Context) error {
+			if err := s.store.CreateProduct(ctx, p); err != nil {
+				return err
+			}
+			return s.record(ctx, eventsv1.EventType_EVENT_TYPE_PRODUCT_CREATED, p, now)
+		})
 		if !errors.Is(err, ErrShortIDTaken) || attempt == 4 {
 			break
 		}
@@ -283,41 +314,58 @@ func (s *Service) UpdateProduct(ctx context.Context, id string, upd ProductUpdat
 		}
 	}
 	now := s.clock.Business(ctx).UTC()
-	p, err := s.store.UpdateProduct(ctx, sellerID, id, func(p *Product) (bool, error) {
-		if err := checkWritable(p, id); err != nil {
-			return false, err
+	var p *Product
+	err = s.store.InTx(ctx, func(ctx context.Context) error {
+		var changed bool
+		var err error
+		p, err = s.store.UpdateProduct(ctx, sellerID, id, func(p *Product) (bool, error) {
+			c, err := applyUpdate(p, id, upd, leaf, now)
+			changed = c
+			return c, err
+		})
+		if err != nil || !changed {
+			return err
 		}
-		changed := false
-		if upd.Title != nil && *upd.Title != p.Name {
-			p.Name, changed = *upd.Title, true
-		}
-		if upd.Description != nil && *upd.Description != p.Description {
-			p.Description, changed = *upd.Description, true
-		}
-		if upd.Images != nil && !slices.Equal(*upd.Images, p.Images) {
-			p.Images, changed = slices.Clone(*upd.Images), true
-		}
-		if upd.Category != nil && *upd.Category != p.CategoryID {
-			if leaf == nil || leaf.ID != *upd.Category {
-				// The category moved between the read above and this locked
-				// read; the checks made no longer hold.
-				return false, apierr.New(apierr.ConcurrentModification, "the product changed while it was being updated; read it again and retry")
-			}
-			kept, err := recategorise(p.AttributeValues, leaf)
-			if err != nil {
-				return false, err
-			}
-			p.CategoryID, p.CategoryName, p.AttributeValues, changed = leaf.ID, leaf.Name, kept, true
-		}
-		if changed {
-			p.UpdatedAt = now
-		}
-		return changed, nil
+		return s.record(ctx, eventsv1.EventType_EVENT_TYPE_PRODUCT_UPDATED, p, now)
 	})
 	if err != nil {
 		return nil, s.productErr(err, id)
 	}
 	return p, nil
+}
+
+// applyUpdate applies upd to p, read under the update's lock, and reports
+// whether anything changed.
+func applyUpdate(p *Product, id string, upd ProductUpdate, leaf *leafCategory, now time.Time) (bool, error) {
+	if err := checkWritable(p, id); err != nil {
+		return false, err
+	}
+	changed := false
+	if upd.Title != nil && *upd.Title != p.Name {
+		p.Name, changed = *upd.Title, true
+	}
+	if upd.Description != nil && *upd.Description != p.Description {
+		p.Description, changed = *upd.Description, true
+	}
+	if upd.Images != nil && !slices.Equal(*upd.Images, p.Images) {
+		p.Images, changed = slices.Clone(*upd.Images), true
+	}
+	if upd.Category != nil && *upd.Category != p.CategoryID {
+		if leaf == nil || leaf.ID != *upd.Category {
+			// The category moved between the read above and this locked
+			// read; the checks made no longer hold.
+			return false, apierr.New(apierr.ConcurrentModification, "the product changed while it was being updated; read it again and retry")
+		}
+		kept, err := recategorise(p.AttributeValues, leaf)
+		if err != nil {
+			return false, err
+		}
+		p.CategoryID, p.CategoryName, p.AttributeValues, changed = leaf.ID, leaf.Name, kept, true
+	}
+	if changed {
+		p.UpdatedAt = now
+	}
+	return changed, nil
 }
 
 // ListProducts lists the seller's products, newest first, optionally only

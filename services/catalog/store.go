@@ -202,4 +202,12 @@ type Store interface {
 	ListProducts(ctx context.Context, sellerID string, f ProductFilter, w pagination.Window) (products []*Product, more bool, err error)
 	// CountProducts counts the seller's products matching f.
 	CountProducts(ctx context.Context, sellerID string, f ProductFilter) (int64, error)
+	// Restock adds quantities (by variant id) to the stock of the seller's
+	// variants; variants that no longer exist, or are another seller's, are
+	// skipped, and an unknown stock stays unknown.
+	Restock(ctx context.Context, sellerID string, quantities map[string]int64) error
+	// InTx runs fn with a transaction in its context (joining one ctx
+	// already carries): every Store method, and any other store reading
+	// its client through the context, takes part in it.
+	InTx(ctx context.Context, fn func(ctx context.Context) error) error
 }

@@ -32,7 +32,7 @@ func BenchmarkOrders(b *testing.B) {
 		b.Fatal(err)
 	}
 
-	svc := NewService(st, clock.NewManual(serviceNow), nil)
+	svc := NewService(Config{Store: st, Business: clock.NewManual(serviceNow)})
 	p := partner("sel_a", "orders:read", ScopeBuyerEmail)
 	sctx := principal.WithSeller(principal.NewContext(ctx, p), "sel_a")
 	first, err := svc.ListOrders(sctx, ListParams{Limit: 100})

@@ -14,7 +14,7 @@ import (
 // TestWireShape renders views the way the gateway does and checks what a
 // partner's JSON parser meets: absent, null and present are distinct.
 func TestWireShape(t *testing.T) {
-	svc := NewService(nil, clock.NewManual(serviceNow), nil)
+	svc := NewService(Config{Business: clock.NewManual(serviceNow)})
 	withScope := principal.NewContext(context.Background(), partner("sel_a", "orders:read", ScopeBuyerEmail))
 	withoutScope := principal.NewContext(context.Background(), partner("sel_a", "orders:read"))
 

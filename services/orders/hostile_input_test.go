@@ -25,7 +25,7 @@ var hostileOrderIDs = []string{"\x00", "\xff", "\xc0\xaf", "ord_\x00", "ord_\xff
 type noQueries struct{ Store }
 
 func TestOrderIDsThatCannotExistAreNotLookedUp(t *testing.T) {
-	svc := NewService(noQueries{}, clock.NewManual(serviceNow), nil)
+	svc := NewService(Config{Store: noQueries{}, Business: clock.NewManual(serviceNow)})
 	ctx := principal.WithSeller(context.Background(), "sel_a")
 	for _, id := range hostileOrderIDs {
 		if _, err := svc.GetOrder(ctx, id); apierr.CodeOf(err) != apierr.NotFound {

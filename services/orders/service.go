@@ -18,6 +18,7 @@ import (
 	resourceids "github.com/mallplatform/partnerapi/internal/ids"
 	"github.com/mallplatform/partnerapi/internal/pagination"
 	"github.com/mallplatform/partnerapi/internal/principal"
+	"github.com/mallplatform/partnerapi/services/events"
 )
 
 // ScopeBuyerEmail is the scope an app needs to see buyerEmail.
@@ -28,21 +29,37 @@ type Service struct {
 	store   Store
 	clock   clock.Business
 	cursors *pagination.Cursors
+	stock   Restocker
+	events  *events.Recorder
 }
 
-// NewService returns a Service reading from store; clk decides "now" for
-// the SLA flag, so the sandbox clock and tests can move it. cursors signs and
-// reads listing cursors: core's replicas share one (platform.NewCore
-// derives it from the secret key); nil draws a random key, good only for its
-// own cursors.
-func NewService(store Store, clk clock.Business, cursors *pagination.Cursors) *Service {
-	if clk == nil {
-		clk = clock.System{}
+// Config is what a Service is built from.
+type Config struct {
+	Store Store
+	// Business decides "now" for the SLA flag and for the times changes are
+	// recorded at, so the sandbox clock and tests can move it (default: the
+	// system clock).
+	Business clock.Business
+	// Cursors signs and reads listing cursors: core's replicas share one
+	// (platform.NewCore derives it from the secret key); nil draws a random
+	// key, good only for its own cursors.
+	Cursors *pagination.Cursors
+	// Stock takes back a cancelled order's quantities, and Events records
+	// every change; both join the change's transaction. A Service without
+	// them reads orders only.
+	Stock  Restocker
+	Events *events.Recorder
+}
+
+// NewService returns a Service.
+func NewService(cfg Config) *Service {
+	if cfg.Business == nil {
+		cfg.Business = clock.System{}
 	}
-	if cursors == nil {
-		cursors = pagination.RandomCursors()
+	if cfg.Cursors == nil {
+		cfg.Cursors = pagination.RandomCursors()
 	}
-	return &Service{store: store, clock: clk, cursors: cursors}
+	return &Service{store: cfg.Store, clock: cfg.Business, cursors: cfg.Cursors, stock: cfg.Stock, events: cfg.Events}
 }
 
 // View is an order as one caller may see it: the stored order plus the
@@ -183,13 +200,20 @@ func fingerprint(seller string, p ListParams) string {
 
 // view derives what this caller sees of o at now.
 func (s *Service) view(ctx context.Context, o *Order, now time.Time) View {
-	v := View{Order: o, Status: o.Status.PartnerStatus()}
+	v := partnerView(o, now)
 	// Personal data goes only to partner apps granted the scope; internal
 	// callers without a partner principal read it from their own systems.
 	if p, ok := principal.FromContext(ctx); ok && p.HasScope(ScopeBuyerEmail) && o.BuyerEmail != "" {
 		email := o.BuyerEmail
 		v.BuyerEmail = &email
 	}
+	return v
+}
+
+// partnerView is what every partner may see of o at now: the view without
+// personal data, which is also what events carry.
+func partnerView(o *Order, now time.Time) View {
+	v := View{Order: o, Status: o.Status.PartnerStatus()}
 	if o.ShipByDate != nil {
 		// Once the order has left the seller the deadline is history: the
 		// flag stays false even when it shipped late.

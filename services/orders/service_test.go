@@ -2,6 +2,8 @@ package orders
 
 import (
 	"context"
+	"github.com/mallplatform/partnerapi/services/catalog"
+	"github.com/mallplatform/partnerapi/services/events"
 	"net"
 	"reflect"
 	"testing"
@@ -56,7 +58,7 @@ func newHarness(t testing.TB, d *db.DB, now time.Time) *harness {
 	st := NewEntStore(d)
 	srv, err := core.New(core.Config{
 		GatewayToken: internalToken,
-		Services:     []core.Registrar{NewServer(NewService(st, clk, nil)).Register},
+		Services:     []core.Registrar{NewServer(NewService(Config{Store: st, Business: clk, Stock: catalog.NewEntStore(d), Events: events.NewRecorder(events.NewEntStore(d), nil)})).Register},
 		Sellers:      testSellers,
 	})
 	if err != nil {

@@ -188,4 +188,14 @@ type Store interface {
 	// CreateOrders inserts orders, their items and fulfillments in one
 	// transaction. IDs must be set; each order carries its own seller.
 	CreateOrders(ctx context.Context, orders []*Order) error
+	// CancelOrder moves the seller's order to CANCELLED at at, in one
+	// conditional statement, when its stored status is one of from; its
+	// pending shipments are cancelled with it. It returns the order as it
+	// then stands and whether this call cancelled it; ErrNotFound when the
+	// seller has no such order.
+	CancelOrder(ctx context.Context, sellerID, orderID string, from []Status, at time.Time) (o *Order, cancelled bool, err error)
+	// InTx runs fn with a transaction in its context (joining one ctx
+	// already carries): every Store method, and any other store reading
+	// its client through the context, takes part in it.
+	InTx(ctx context.Context, fn func(ctx context.Context) error) error
 }

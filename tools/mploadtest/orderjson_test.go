@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -27,7 +28,7 @@ import (
 // ({"success":true,<response fields>}, written with internal/wirejson).
 func platformBody(t *testing.T, st orders.Store, clk clock.Clock, sellerID, orderID string, scopes []string) []byte {
 	t.Helper()
-	srv := orders.NewServer(orders.NewService(st, clock.Uniform{C: clk}, nil))
+	srv := orders.NewServer(orders.NewService(orders.Config{Store: st, Business: clock.Uniform{C: clk}}))
 	ctx := principal.NewContext(context.Background(), &principal.Principal{AppID: "app_test", Scopes: scopes, SellerID: sellerID})
 	ctx = principal.WithSeller(ctx, sellerID)
 	resp, err := srv.GetOrder(ctx, &ordersv1.GetOrderRequest{Id: orderID})
@@ -60,6 +61,12 @@ func (memStore) ListOrders(context.Context, string, orders.Filter, orders.Page) 
 func (memStore) CountOrders(context.Context, string, orders.Filter) (int64, error) { return 0, nil }
 
 func (memStore) CreateOrders(context.Context, []*orders.Order) error { return nil }
+
+func (memStore) CancelOrder(context.Context, string, string, []orders.Status, time.Time) (*orders.Order, bool, error) {
+	return nil, false, errors.New("memStore: read only")
+}
+
+func (memStore) InTx(ctx context.Context, fn func(context.Context) error) error { return fn(ctx) }
 
 // rowFromDomain is what the baseline's scan would produce for o.
 func rowFromDomain(o *orders.Order) *orderRow {

@@ -229,7 +229,7 @@ func TestSeededOrdersAsPartnersSeeThem(t *testing.T) {
 	if err := ordergen.Seed(context.Background(), st, "sel_a", nil, 60, now, rand.New(rand.NewPCG(11, 11))); err != nil {
 		t.Fatal(err)
 	}
-	svc := orders.NewService(st, clock.NewManual(now), nil)
+	svc := orders.NewService(orders.Config{Store: st, Business: clock.NewManual(now)})
 	p := &principal.Principal{AppID: "app_1", Scopes: []string{"orders:read", orders.ScopeBuyerEmail}, SellerID: "sel_a"}
 	ctx := principal.WithSeller(principal.NewContext(context.Background(), p), "sel_a")
 	seen := map[orders.Status]int{}

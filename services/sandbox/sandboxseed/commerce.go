@@ -11,6 +11,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/principal"
 	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/services/catalog"
+	"github.com/mallplatform/partnerapi/services/events"
 	"github.com/mallplatform/partnerapi/services/orders"
 	"github.com/mallplatform/partnerapi/services/sandbox/ordergen"
 )
@@ -42,7 +43,8 @@ func seedCommerce(ctx context.Context, d Deps, creds *sdk.Credentials, rng *rand
 	if err := catalog.SeedCategories(ctx, store); err != nil {
 		return fmt.Errorf("seed categories: %w", err)
 	}
-	svc := catalog.NewService(store, clock.Uniform{C: d.Clock}, nil)
+	svc := catalog.NewService(catalog.Config{Store: store, Business: clock.Uniform{C: d.Clock},
+		Events: events.NewRecorder(events.NewEntStore(d.DB), d.Clock)})
 	orderStore := orders.NewEntStore(d.DB)
 	for i, seller := range creds.Sellers {
 		sctx := principal.WithSeller(ctx, seller.SellerID)

@@ -1203,6 +1203,104 @@ func (x *BulkCancelItem) GetExpectedStatus() OrderStatus {
 	return OrderStatus_ORDER_STATUS_UNSPECIFIED
 }
 
+// CancelOrderInput is the body of a single cancel; it may be empty.
+type CancelOrderInput struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Compare-and-swap guard, as in a bulk cancel.
+	ExpectedStatus *OrderStatus `protobuf:"varint,1,opt,name=expected_status,json=expectedStatus,proto3,enum=mp.orders.v1.OrderStatus,oneof" json:"expected_status,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *CancelOrderInput) Reset() {
+	*x = CancelOrderInput{}
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CancelOrderInput) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CancelOrderInput) ProtoMessage() {}
+
+func (x *CancelOrderInput) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CancelOrderInput.ProtoReflect.Descriptor instead.
+func (*CancelOrderInput) Descriptor() ([]byte, []int) {
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *CancelOrderInput) GetExpectedStatus() OrderStatus {
+	if x != nil && x.ExpectedStatus != nil {
+		return *x.ExpectedStatus
+	}
+	return OrderStatus_ORDER_STATUS_UNSPECIFIED
+}
+
+type CancelOrderRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Cancel        *CancelOrderInput      `protobuf:"bytes,2,opt,name=cancel,proto3" json:"cancel,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CancelOrderRequest) Reset() {
+	*x = CancelOrderRequest{}
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CancelOrderRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CancelOrderRequest) ProtoMessage() {}
+
+func (x *CancelOrderRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CancelOrderRequest.ProtoReflect.Descriptor instead.
+func (*CancelOrderRequest) Descriptor() ([]byte, []int) {
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *CancelOrderRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *CancelOrderRequest) GetCancel() *CancelOrderInput {
+	if x != nil {
+		return x.Cancel
+	}
+	return nil
+}
+
 type BulkCancelOrdersRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Orders        []*BulkCancelItem      `protobuf:"bytes,1,rep,name=orders,proto3" json:"orders,omitempty"`
@@ -1212,7 +1310,7 @@ type BulkCancelOrdersRequest struct {
 
 func (x *BulkCancelOrdersRequest) Reset() {
 	*x = BulkCancelOrdersRequest{}
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[11]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1224,7 +1322,7 @@ func (x *BulkCancelOrdersRequest) String() string {
 func (*BulkCancelOrdersRequest) ProtoMessage() {}
 
 func (x *BulkCancelOrdersRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[11]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1237,7 +1335,7 @@ func (x *BulkCancelOrdersRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BulkCancelOrdersRequest.ProtoReflect.Descriptor instead.
 func (*BulkCancelOrdersRequest) Descriptor() ([]byte, []int) {
-	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{11}
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *BulkCancelOrdersRequest) GetOrders() []*BulkCancelItem {
@@ -1258,7 +1356,7 @@ type BulkCancelled struct {
 
 func (x *BulkCancelled) Reset() {
 	*x = BulkCancelled{}
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[12]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1270,7 +1368,7 @@ func (x *BulkCancelled) String() string {
 func (*BulkCancelled) ProtoMessage() {}
 
 func (x *BulkCancelled) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[12]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1283,7 +1381,7 @@ func (x *BulkCancelled) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BulkCancelled.ProtoReflect.Descriptor instead.
 func (*BulkCancelled) Descriptor() ([]byte, []int) {
-	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{12}
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *BulkCancelled) GetOrderId() string {
@@ -1313,7 +1411,7 @@ type BulkCancelError struct {
 
 func (x *BulkCancelError) Reset() {
 	*x = BulkCancelError{}
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[13]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1325,7 +1423,7 @@ func (x *BulkCancelError) String() string {
 func (*BulkCancelError) ProtoMessage() {}
 
 func (x *BulkCancelError) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[13]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1338,7 +1436,7 @@ func (x *BulkCancelError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BulkCancelError.ProtoReflect.Descriptor instead.
 func (*BulkCancelError) Descriptor() ([]byte, []int) {
-	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{13}
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *BulkCancelError) GetOrderId() string {
@@ -1374,7 +1472,7 @@ type BulkCancelOrdersResult struct {
 
 func (x *BulkCancelOrdersResult) Reset() {
 	*x = BulkCancelOrdersResult{}
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[14]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1386,7 +1484,7 @@ func (x *BulkCancelOrdersResult) String() string {
 func (*BulkCancelOrdersResult) ProtoMessage() {}
 
 func (x *BulkCancelOrdersResult) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[14]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1399,7 +1497,7 @@ func (x *BulkCancelOrdersResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BulkCancelOrdersResult.ProtoReflect.Descriptor instead.
 func (*BulkCancelOrdersResult) Descriptor() ([]byte, []int) {
-	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{14}
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *BulkCancelOrdersResult) GetCancelled() []*BulkCancelled {
@@ -1432,7 +1530,7 @@ type BulkCancelOrdersResponse struct {
 
 func (x *BulkCancelOrdersResponse) Reset() {
 	*x = BulkCancelOrdersResponse{}
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[15]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1444,7 +1542,7 @@ func (x *BulkCancelOrdersResponse) String() string {
 func (*BulkCancelOrdersResponse) ProtoMessage() {}
 
 func (x *BulkCancelOrdersResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[15]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1457,7 +1555,7 @@ func (x *BulkCancelOrdersResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BulkCancelOrdersResponse.ProtoReflect.Descriptor instead.
 func (*BulkCancelOrdersResponse) Descriptor() ([]byte, []int) {
-	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{15}
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *BulkCancelOrdersResponse) GetData() *BulkCancelOrdersResult {
@@ -1583,7 +1681,13 @@ const file_mp_orders_v1_orders_proto_rawDesc = "" +
 	"\x0eBulkCancelItem\x12$\n" +
 	"\border_id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\aorderId\x12[\n" +
 	"\x0fexpected_status\x18\x02 \x01(\x0e2\x19.mp.orders.v1.OrderStatusB\x12\xbaH\x0f\x82\x01\f\x18\x01\x18\x02\x18\x03\x18\x04\x18\x06\x18\aH\x00R\x0eexpectedStatus\x88\x01\x01B\x12\n" +
-	"\x10_expected_status\"\\\n" +
+	"\x10_expected_status\"\x83\x01\n" +
+	"\x10CancelOrderInput\x12[\n" +
+	"\x0fexpected_status\x18\x01 \x01(\x0e2\x19.mp.orders.v1.OrderStatusB\x12\xbaH\x0f\x82\x01\f\x18\x01\x18\x02\x18\x03\x18\x04\x18\x06\x18\aH\x00R\x0eexpectedStatus\x88\x01\x01B\x12\n" +
+	"\x10_expected_status\"g\n" +
+	"\x12CancelOrderRequest\x12\x19\n" +
+	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\x02id\x126\n" +
+	"\x06cancel\x18\x02 \x01(\v2\x1e.mp.orders.v1.CancelOrderInputR\x06cancel\"\\\n" +
 	"\x17BulkCancelOrdersRequest\x12A\n" +
 	"\x06orders\x18\x01 \x03(\v2\x1c.mp.orders.v1.BulkCancelItemB\v\xbaH\b\x92\x01\x05\b\x01\x10\xe8\aR\x06orders\"B\n" +
 	"\rBulkCancelled\x12\x19\n" +
@@ -1622,13 +1726,15 @@ const file_mp_orders_v1_orders_proto_rawDesc = "" +
 	"\tOrderSort\x12\x1a\n" +
 	"\x16ORDER_SORT_UNSPECIFIED\x10\x00\x121\n" +
 	"\x19ORDER_SORT_CREATED_AT_ASC\x10\x01\x1a\x12\xb2\xbb\x18\x0ecreated_at_asc\x123\n" +
-	"\x1aORDER_SORT_CREATED_AT_DESC\x10\x02\x1a\x13\xb2\xbb\x18\x0fcreated_at_desc2\xa7\x03\n" +
+	"\x1aORDER_SORT_CREATED_AT_DESC\x10\x02\x1a\x13\xb2\xbb\x18\x0fcreated_at_desc2\xb9\x04\n" +
 	"\rOrdersService\x12{\n" +
 	"\n" +
 	"ListOrders\x12\x1f.mp.orders.v1.ListOrdersRequest\x1a .mp.orders.v1.ListOrdersResponse\"*\xa2\xbb\x18\x0f\n" +
 	"\vorders:read\x10\x01\x82\xd3\xe4\x93\x02\x11\x12\x0f/open/v1/orders\x12w\n" +
 	"\bGetOrder\x12\x1d.mp.orders.v1.GetOrderRequest\x1a\x1b.mp.orders.v1.OrderResponse\"/\xa2\xbb\x18\x0f\n" +
-	"\vorders:read\x10\x01\x82\xd3\xe4\x93\x02\x16\x12\x14/open/v1/orders/{id}\x12\x9f\x01\n" +
+	"\vorders:read\x10\x01\x82\xd3\xe4\x93\x02\x16\x12\x14/open/v1/orders/{id}\x12\x8f\x01\n" +
+	"\vCancelOrder\x12 .mp.orders.v1.CancelOrderRequest\x1a\x1b.mp.orders.v1.OrderResponse\"A\xa2\xbb\x18\x12\n" +
+	"\forders:write\x10\x018\x01\x82\xd3\xe4\x93\x02%:\x06cancel\"\x1b/open/v1/orders/{id}/cancel\x12\x9f\x01\n" +
 	"\x10BulkCancelOrders\x12%.mp.orders.v1.BulkCancelOrdersRequest\x1a&.mp.orders.v1.BulkCancelOrdersResponse\"<\xa2\xbb\x18\x12\n" +
 	"\forders:write\x10\x018\x02\x82\xd3\xe4\x93\x02 :\x01*\"\x1b/open/v1/orders/bulk-cancelB\xaf\x01\n" +
 	"\x10com.mp.orders.v1B\vOrdersProtoP\x01Z<github.com/mallplatform/partnerapi/gen/mp/orders/v1;ordersv1\xa2\x02\x03MOX\xaa\x02\fMp.Orders.V1\xca\x02\fMp\\Orders\\V1\xe2\x02\x18Mp\\Orders\\V1\\GPBMetadata\xea\x02\x0eMp::Orders::V1b\x06proto3"
@@ -1646,7 +1752,7 @@ func file_mp_orders_v1_orders_proto_rawDescGZIP() []byte {
 }
 
 var file_mp_orders_v1_orders_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_mp_orders_v1_orders_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
+var file_mp_orders_v1_orders_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
 var file_mp_orders_v1_orders_proto_goTypes = []any{
 	(OrderStatus)(0),                 // 0: mp.orders.v1.OrderStatus
 	(BookingStatus)(0),               // 1: mp.orders.v1.BookingStatus
@@ -1663,54 +1769,60 @@ var file_mp_orders_v1_orders_proto_goTypes = []any{
 	(*GetOrderRequest)(nil),          // 12: mp.orders.v1.GetOrderRequest
 	(*OrderResponse)(nil),            // 13: mp.orders.v1.OrderResponse
 	(*BulkCancelItem)(nil),           // 14: mp.orders.v1.BulkCancelItem
-	(*BulkCancelOrdersRequest)(nil),  // 15: mp.orders.v1.BulkCancelOrdersRequest
-	(*BulkCancelled)(nil),            // 16: mp.orders.v1.BulkCancelled
-	(*BulkCancelError)(nil),          // 17: mp.orders.v1.BulkCancelError
-	(*BulkCancelOrdersResult)(nil),   // 18: mp.orders.v1.BulkCancelOrdersResult
-	(*BulkCancelOrdersResponse)(nil), // 19: mp.orders.v1.BulkCancelOrdersResponse
-	(*timestamppb.Timestamp)(nil),    // 20: google.protobuf.Timestamp
-	(*v1.PageMeta)(nil),              // 21: mp.common.v1.PageMeta
-	(*v1.BulkSummary)(nil),           // 22: mp.common.v1.BulkSummary
+	(*CancelOrderInput)(nil),         // 15: mp.orders.v1.CancelOrderInput
+	(*CancelOrderRequest)(nil),       // 16: mp.orders.v1.CancelOrderRequest
+	(*BulkCancelOrdersRequest)(nil),  // 17: mp.orders.v1.BulkCancelOrdersRequest
+	(*BulkCancelled)(nil),            // 18: mp.orders.v1.BulkCancelled
+	(*BulkCancelError)(nil),          // 19: mp.orders.v1.BulkCancelError
+	(*BulkCancelOrdersResult)(nil),   // 20: mp.orders.v1.BulkCancelOrdersResult
+	(*BulkCancelOrdersResponse)(nil), // 21: mp.orders.v1.BulkCancelOrdersResponse
+	(*timestamppb.Timestamp)(nil),    // 22: google.protobuf.Timestamp
+	(*v1.PageMeta)(nil),              // 23: mp.common.v1.PageMeta
+	(*v1.BulkSummary)(nil),           // 24: mp.common.v1.BulkSummary
 }
 var file_mp_orders_v1_orders_proto_depIdxs = []int32{
 	2,  // 0: mp.orders.v1.Fulfillment.status:type_name -> mp.orders.v1.FulfillmentStatus
-	20, // 1: mp.orders.v1.Fulfillment.created_at:type_name -> google.protobuf.Timestamp
-	20, // 2: mp.orders.v1.Fulfillment.updated_at:type_name -> google.protobuf.Timestamp
+	22, // 1: mp.orders.v1.Fulfillment.created_at:type_name -> google.protobuf.Timestamp
+	22, // 2: mp.orders.v1.Fulfillment.updated_at:type_name -> google.protobuf.Timestamp
 	6,  // 3: mp.orders.v1.Fulfillment.items:type_name -> mp.orders.v1.FulfillmentItem
 	7,  // 4: mp.orders.v1.Fulfillment.metadata:type_name -> mp.orders.v1.FulfillmentMetadata
 	0,  // 5: mp.orders.v1.Order.status:type_name -> mp.orders.v1.OrderStatus
-	20, // 6: mp.orders.v1.Order.created_at:type_name -> google.protobuf.Timestamp
-	20, // 7: mp.orders.v1.Order.updated_at:type_name -> google.protobuf.Timestamp
+	22, // 6: mp.orders.v1.Order.created_at:type_name -> google.protobuf.Timestamp
+	22, // 7: mp.orders.v1.Order.updated_at:type_name -> google.protobuf.Timestamp
 	5,  // 8: mp.orders.v1.Order.items:type_name -> mp.orders.v1.OrderItem
 	8,  // 9: mp.orders.v1.Order.fulfillments:type_name -> mp.orders.v1.Fulfillment
 	4,  // 10: mp.orders.v1.Order.shipping_address:type_name -> mp.orders.v1.Address
 	4,  // 11: mp.orders.v1.Order.billing_address:type_name -> mp.orders.v1.Address
-	20, // 12: mp.orders.v1.Order.ship_by_date:type_name -> google.protobuf.Timestamp
+	22, // 12: mp.orders.v1.Order.ship_by_date:type_name -> google.protobuf.Timestamp
 	1,  // 13: mp.orders.v1.Order.booking_status:type_name -> mp.orders.v1.BookingStatus
 	0,  // 14: mp.orders.v1.ListOrdersRequest.status:type_name -> mp.orders.v1.OrderStatus
-	20, // 15: mp.orders.v1.ListOrdersRequest.created_after:type_name -> google.protobuf.Timestamp
-	20, // 16: mp.orders.v1.ListOrdersRequest.created_before:type_name -> google.protobuf.Timestamp
+	22, // 15: mp.orders.v1.ListOrdersRequest.created_after:type_name -> google.protobuf.Timestamp
+	22, // 16: mp.orders.v1.ListOrdersRequest.created_before:type_name -> google.protobuf.Timestamp
 	3,  // 17: mp.orders.v1.ListOrdersRequest.sort:type_name -> mp.orders.v1.OrderSort
 	9,  // 18: mp.orders.v1.ListOrdersResponse.data:type_name -> mp.orders.v1.Order
-	21, // 19: mp.orders.v1.ListOrdersResponse.meta:type_name -> mp.common.v1.PageMeta
+	23, // 19: mp.orders.v1.ListOrdersResponse.meta:type_name -> mp.common.v1.PageMeta
 	9,  // 20: mp.orders.v1.OrderResponse.data:type_name -> mp.orders.v1.Order
 	0,  // 21: mp.orders.v1.BulkCancelItem.expected_status:type_name -> mp.orders.v1.OrderStatus
-	14, // 22: mp.orders.v1.BulkCancelOrdersRequest.orders:type_name -> mp.orders.v1.BulkCancelItem
-	16, // 23: mp.orders.v1.BulkCancelOrdersResult.cancelled:type_name -> mp.orders.v1.BulkCancelled
-	17, // 24: mp.orders.v1.BulkCancelOrdersResult.errors:type_name -> mp.orders.v1.BulkCancelError
-	22, // 25: mp.orders.v1.BulkCancelOrdersResult.summary:type_name -> mp.common.v1.BulkSummary
-	18, // 26: mp.orders.v1.BulkCancelOrdersResponse.data:type_name -> mp.orders.v1.BulkCancelOrdersResult
-	10, // 27: mp.orders.v1.OrdersService.ListOrders:input_type -> mp.orders.v1.ListOrdersRequest
-	12, // 28: mp.orders.v1.OrdersService.GetOrder:input_type -> mp.orders.v1.GetOrderRequest
-	15, // 29: mp.orders.v1.OrdersService.BulkCancelOrders:input_type -> mp.orders.v1.BulkCancelOrdersRequest
-	11, // 30: mp.orders.v1.OrdersService.ListOrders:output_type -> mp.orders.v1.ListOrdersResponse
-	13, // 31: mp.orders.v1.OrdersService.GetOrder:output_type -> mp.orders.v1.OrderResponse
-	19, // 32: mp.orders.v1.OrdersService.BulkCancelOrders:output_type -> mp.orders.v1.BulkCancelOrdersResponse
-	30, // [30:33] is the sub-list for method output_type
-	27, // [27:30] is the sub-list for method input_type
-	27, // [27:27] is the sub-list for extension type_name
-	27, // [27:27] is the sub-list for extension extendee
-	0,  // [0:27] is the sub-list for field type_name
+	0,  // 22: mp.orders.v1.CancelOrderInput.expected_status:type_name -> mp.orders.v1.OrderStatus
+	15, // 23: mp.orders.v1.CancelOrderRequest.cancel:type_name -> mp.orders.v1.CancelOrderInput
+	14, // 24: mp.orders.v1.BulkCancelOrdersRequest.orders:type_name -> mp.orders.v1.BulkCancelItem
+	18, // 25: mp.orders.v1.BulkCancelOrdersResult.cancelled:type_name -> mp.orders.v1.BulkCancelled
+	19, // 26: mp.orders.v1.BulkCancelOrdersResult.errors:type_name -> mp.orders.v1.BulkCancelError
+	24, // 27: mp.orders.v1.BulkCancelOrdersResult.summary:type_name -> mp.common.v1.BulkSummary
+	20, // 28: mp.orders.v1.BulkCancelOrdersResponse.data:type_name -> mp.orders.v1.BulkCancelOrdersResult
+	10, // 29: mp.orders.v1.OrdersService.ListOrders:input_type -> mp.orders.v1.ListOrdersRequest
+	12, // 30: mp.orders.v1.OrdersService.GetOrder:input_type -> mp.orders.v1.GetOrderRequest
+	16, // 31: mp.orders.v1.OrdersService.CancelOrder:input_type -> mp.orders.v1.CancelOrderRequest
+	17, // 32: mp.orders.v1.OrdersService.BulkCancelOrders:input_type -> mp.orders.v1.BulkCancelOrdersRequest
+	11, // 33: mp.orders.v1.OrdersService.ListOrders:output_type -> mp.orders.v1.ListOrdersResponse
+	13, // 34: mp.orders.v1.OrdersService.GetOrder:output_type -> mp.orders.v1.OrderResponse
+	13, // 35: mp.orders.v1.OrdersService.CancelOrder:output_type -> mp.orders.v1.OrderResponse
+	21, // 36: mp.orders.v1.OrdersService.BulkCancelOrders:output_type -> mp.orders.v1.BulkCancelOrdersResponse
+	33, // [33:37] is the sub-list for method output_type
+	29, // [29:33] is the sub-list for method input_type
+	29, // [29:29] is the sub-list for extension type_name
+	29, // [29:29] is the sub-list for extension extendee
+	0,  // [0:29] is the sub-list for field type_name
 }
 
 func init() { file_mp_orders_v1_orders_proto_init() }
@@ -1723,14 +1835,15 @@ func file_mp_orders_v1_orders_proto_init() {
 	file_mp_orders_v1_orders_proto_msgTypes[5].OneofWrappers = []any{}
 	file_mp_orders_v1_orders_proto_msgTypes[6].OneofWrappers = []any{}
 	file_mp_orders_v1_orders_proto_msgTypes[10].OneofWrappers = []any{}
-	file_mp_orders_v1_orders_proto_msgTypes[13].OneofWrappers = []any{}
+	file_mp_orders_v1_orders_proto_msgTypes[11].OneofWrappers = []any{}
+	file_mp_orders_v1_orders_proto_msgTypes[15].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mp_orders_v1_orders_proto_rawDesc), len(file_mp_orders_v1_orders_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   16,
+			NumMessages:   18,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

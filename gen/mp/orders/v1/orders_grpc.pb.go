@@ -21,6 +21,7 @@ const _ = grpc.SupportPackageIsVersion9
 const (
 	OrdersService_ListOrders_FullMethodName       = "/mp.orders.v1.OrdersService/ListOrders"
 	OrdersService_GetOrder_FullMethodName         = "/mp.orders.v1.OrdersService/GetOrder"
+	OrdersService_CancelOrder_FullMethodName      = "/mp.orders.v1.OrdersService/CancelOrder"
 	OrdersService_BulkCancelOrders_FullMethodName = "/mp.orders.v1.OrdersService/BulkCancelOrders"
 )
 
@@ -34,10 +35,10 @@ type OrdersServiceClient interface {
 	ListOrders(ctx context.Context, in *ListOrdersRequest, opts ...grpc.CallOption) (*ListOrdersResponse, error)
 	// Reads one of the seller's orders.
 	GetOrder(ctx context.Context, in *GetOrderRequest, opts ...grpc.CallOption) (*OrderResponse, error)
-	// Cancels many pre-shipment orders, each guarded by its expected status.
-	// Declared with its contract so that the route exists (literal segments
-	// win over /orders/{id}); it answers NOT_IMPLEMENTED until order
-	// cancellation is built.
+	// Cancels one pre-shipment order, guarded by its expected status.
+	CancelOrder(ctx context.Context, in *CancelOrderRequest, opts ...grpc.CallOption) (*OrderResponse, error)
+	// Cancels many pre-shipment orders, each guarded by its expected status;
+	// one order's failure does not stop the others.
 	BulkCancelOrders(ctx context.Context, in *BulkCancelOrdersRequest, opts ...grpc.CallOption) (*BulkCancelOrdersResponse, error)
 }
 
@@ -69,6 +70,16 @@ func (c *ordersServiceClient) GetOrder(ctx context.Context, in *GetOrderRequest,
 	return out, nil
 }
 
+func (c *ordersServiceClient) CancelOrder(ctx context.Context, in *CancelOrderRequest, opts ...grpc.CallOption) (*OrderResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(OrderResponse)
+	err := c.cc.Invoke(ctx, OrdersService_CancelOrder_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *ordersServiceClient) BulkCancelOrders(ctx context.Context, in *BulkCancelOrdersRequest, opts ...grpc.CallOption) (*BulkCancelOrdersResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(BulkCancelOrdersResponse)
@@ -89,10 +100,10 @@ type OrdersServiceServer interface {
 	ListOrders(context.Context, *ListOrdersRequest) (*ListOrdersResponse, error)
 	// Reads one of the seller's orders.
 	GetOrder(context.Context, *GetOrderRequest) (*OrderResponse, error)
-	// Cancels many pre-shipment orders, each guarded by its expected status.
-	// Declared with its contract so that the route exists (literal segments
-	// win over /orders/{id}); it answers NOT_IMPLEMENTED until order
-	// cancellation is built.
+	// Cancels one pre-shipment order, guarded by its expected status.
+	CancelOrder(context.Context, *CancelOrderRequest) (*OrderResponse, error)
+	// Cancels many pre-shipment orders, each guarded by its expected status;
+	// one order's failure does not stop the others.
 	BulkCancelOrders(context.Context, *BulkCancelOrdersRequest) (*BulkCancelOrdersResponse, error)
 	mustEmbedUnimplementedOrdersServiceServer()
 }
@@ -109,6 +120,9 @@ func (UnimplementedOrdersServiceServer) ListOrders(context.Context, *ListOrdersR
 }
 func (UnimplementedOrdersServiceServer) GetOrder(context.Context, *GetOrderRequest) (*OrderResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetOrder not implemented")
+}
+func (UnimplementedOrdersServiceServer) CancelOrder(context.Context, *CancelOrderRequest) (*OrderResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CancelOrder not implemented")
 }
 func (UnimplementedOrdersServiceServer) BulkCancelOrders(context.Context, *BulkCancelOrdersRequest) (*BulkCancelOrdersResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method BulkCancelOrders not implemented")
@@ -170,6 +184,24 @@ func _OrdersService_GetOrder_Handler(srv interface{}, ctx context.Context, dec f
 	return interceptor(ctx, in, info, handler)
 }
 
+func _OrdersService_CancelOrder_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CancelOrderRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(OrdersServiceServer).CancelOrder(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: OrdersService_CancelOrder_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(OrdersServiceServer).CancelOrder(ctx, req.(*CancelOrderRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _OrdersService_BulkCancelOrders_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(BulkCancelOrdersRequest)
 	if err := dec(in); err != nil {
@@ -202,6 +234,10 @@ var OrdersService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetOrder",
 			Handler:    _OrdersService_GetOrder_Handler,
+		},
+		{
+			MethodName: "CancelOrder",
+			Handler:    _OrdersService_CancelOrder_Handler,
 		},
 		{
 			MethodName: "BulkCancelOrders",

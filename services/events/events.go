@@ -1,0 +1,116 @@
+// Package events is the platform's outbox and its feed. Every state change of
+// a seller's resource records an event in the change's own transaction
+// (Recorder.Record joins the transaction the context carries), so that a
+// change and its event commit together or not at all; the feed
+// (GET /open/v1/events) reads them back for 30 days and the webhook
+// deliveries send them.
+package events
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	eventsv1 "github.com/mallplatform/partnerapi/gen/mp/events/v1"
+	"github.com/mallplatform/partnerapi/internal/clock"
+	"github.com/mallplatform/partnerapi/internal/ids"
+	"github.com/mallplatform/partnerapi/internal/wirejson"
+)
+
+// Retention is how long events are kept; the worker purges older ones.
+const Retention = 30 * 24 * time.Hour
+
+// Type is an event type of the catalogue: an eventsv1.EventType value, whose
+// wire name ("order.cancelled") is what is stored and sent.
+type Type = eventsv1.EventType
+
+// Event is one recorded state change.
+type Event struct {
+	// Position orders the feed (assigned by the database).
+	Position   int64
+	ID         string
+	SellerID   string
+	Type       string
+	ResourceID string
+	Sequence   int64
+	// Data is the resource's wire JSON at that moment.
+	Data      []byte
+	CreatedAt time.Time
+}
+
+// typeDesc describes the catalogue.
+var typeDesc = eventsv1.EventType(0).Descriptor()
+
+// WireName is t's name on the wire ("" for a value outside the catalogue).
+func WireName(t Type) string {
+	return wirejson.EnumWireName(typeDesc, protoreflect.EnumNumber(t))
+}
+
+// ParseType reads a wire name.
+func ParseType(s string) (Type, bool) {
+	n, ok := wirejson.ParseEnum(typeDesc, s)
+	return Type(n), ok
+}
+
+// Catalogue lists every event type, in the catalogue's order.
+func Catalogue() []Type {
+	values := typeDesc.Values()
+	out := make([]Type, 0, values.Len())
+	for i := 0; i < values.Len(); i++ {
+		if t := Type(values.Get(i).Number()); WireName(t) != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Recorder writes events in the transaction of the change they record.
+type Recorder struct {
+	store Store
+	wall  clock.Clock
+}
+
+// NewRecorder returns a Recorder over store; wall dates the writes for
+// retention (nil: the system clock).
+func NewRecorder(store Store, wall clock.Clock) *Recorder {
+	if wall == nil {
+		wall = clock.System{}
+	}
+	return &Recorder{store: store, wall: wall}
+}
+
+// Change is one state change to record.
+type Change struct {
+	SellerID   string
+	Type       Type
+	ResourceID string
+	// At is the business time of the change.
+	At time.Time
+	// View is the resource's partner-safe view after the change, rendered
+	// as its GET renders it.
+	View proto.Message
+}
+
+// Record writes c's event on the transaction ctx carries (or in a statement
+// of its own without one) and returns it.
+func (r *Recorder) Record(ctx context.Context, c Change) (Event, error) {
+	name := WireName(c.Type)
+	if name == "" {
+		return Event{}, fmt.Errorf("events: %v is not in the catalogue", c.Type)
+	}
+	if c.SellerID == "" || c.ResourceID == "" {
+		return Event{}, errors.New("events: an event needs its seller and resource")
+	}
+	data, err := wirejson.Marshal(c.View)
+	if err != nil {
+		return Event{}, fmt.Errorf("events: render %s: %w", name, err)
+	}
+	return r.store.Append(ctx, Event{
+		ID: ids.NewAt("evt", c.At), SellerID: c.SellerID, Type: name, ResourceID: c.ResourceID,
+		Data: data, CreatedAt: c.At,
+	}, r.wall.Now())
+}

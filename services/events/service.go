@@ -1,0 +1,173 @@
+package events
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mallplatform/partnerapi/internal/apierr"
+	"github.com/mallplatform/partnerapi/internal/pagination"
+	"github.com/mallplatform/partnerapi/internal/principal"
+)
+
+// readScopes maps a resource (the wire name's prefix) to the scope that
+// reads it: an event of the resource is readable, and subscribable, with
+// that scope.
+var readScopes = map[string]string{
+	"order":   "orders:read",
+	"product": "catalog:read",
+}
+
+// ReadScope is the scope that reads events of type t.
+func ReadScope(t Type) string {
+	resource, _, _ := strings.Cut(WireName(t), ".")
+	return readScopes[resource]
+}
+
+// Service is the events feed.
+type Service struct {
+	store   Store
+	cursors *pagination.Cursors
+}
+
+// NewService returns the feed over store; cursors sign its listing cursors
+// (nil: a random key, for a single process).
+func NewService(store Store, cursors *pagination.Cursors) *Service {
+	if cursors == nil {
+		cursors = pagination.RandomCursors()
+	}
+	return &Service{store: store, cursors: cursors}
+}
+
+// ListParams is a feed request after transport decoding and validation.
+type ListParams struct {
+	Limit        int32
+	Cursor       string
+	Type         *Type
+	CreatedAfter *time.Time
+}
+
+// ListResult is a page of the feed.
+type ListResult struct {
+	Events     []Event
+	Page       int32
+	Limit      int32
+	Total      int64
+	NextCursor string
+}
+
+// readable is the wire names of the types the call may read: those whose
+// scope the partner app holds (for this seller), every type for an internal
+// caller.
+func readable(ctx context.Context) []string {
+	p, isPartner := principal.FromContext(ctx)
+	var out []string
+	for _, t := range Catalogue() {
+		if !isPartner || p.HasScope(ReadScope(t)) {
+			out = append(out, WireName(t))
+		}
+	}
+	return out
+}
+
+func forbidden(t Type) error {
+	return apierr.Newf(apierr.Forbidden, "reading %s events needs the scope %s", WireName(t), ReadScope(t))
+}
+
+// List returns a page of the seller's events, oldest first.
+func (s *Service) List(ctx context.Context, p ListParams) (ListResult, error) {
+	seller, err := principal.RequireSeller(ctx)
+	if err != nil {
+		return ListResult{}, err
+	}
+	types := readable(ctx)
+	if p.Type != nil {
+		name := WireName(*p.Type)
+		if !contains(types, name) {
+			return ListResult{}, forbidden(*p.Type)
+		}
+		types = []string{name}
+	}
+	if len(types) == 0 {
+		return ListResult{}, apierr.Newf(apierr.Forbidden, "reading events needs the scope %s", strings.Join(sortedScopes(), " or "))
+	}
+	f := Filter{Types: types, CreatedAfter: p.CreatedAfter}
+	after := ""
+	if p.CreatedAfter != nil {
+		after = p.CreatedAfter.UTC().Format(time.RFC3339Nano)
+	}
+	fp := pagination.Fingerprint("events", seller, strings.Join(types, ","), after)
+	w, err := s.cursors.Resolve(pagination.Request{Limit: p.Limit, Cursor: p.Cursor}, fp)
+	if err != nil {
+		return ListResult{}, err
+	}
+	var afterPos int64
+	if w.After != nil {
+		if w.After.Num == nil {
+			return ListResult{}, apierr.New(apierr.BadRequest, "cursor is not one this platform issued")
+		}
+		afterPos = *w.After.Num
+	}
+	type counted struct {
+		n   int64
+		err error
+	}
+	countDone := make(chan counted, 1)
+	go func() {
+		n, err := s.store.Count(ctx, seller, f)
+		countDone <- counted{n, err}
+	}()
+	rows, more, err := s.store.List(ctx, seller, f, afterPos, w.Limit)
+	c := <-countDone
+	if err != nil {
+		return ListResult{}, err
+	}
+	if c.err != nil {
+		return ListResult{}, c.err
+	}
+	res := ListResult{Events: rows, Page: w.Page, Limit: int32(w.Limit), Total: c.n}
+	if more && len(rows) > 0 {
+		last := rows[len(rows)-1]
+		res.NextCursor = w.Next(fp, nil, &last.Position, last.ID)
+	}
+	return res, nil
+}
+
+// Get returns one of the seller's events.
+func (s *Service) Get(ctx context.Context, id string) (Event, error) {
+	seller, err := principal.RequireSeller(ctx)
+	if err != nil {
+		return Event{}, err
+	}
+	e, err := s.store.Get(ctx, seller, id)
+	if errors.Is(err, ErrNotFound) {
+		return Event{}, apierr.New(apierr.NotFound, "event not found")
+	}
+	if err != nil {
+		return Event{}, err
+	}
+	if t, ok := ParseType(e.Type); ok && !contains(readable(ctx), e.Type) {
+		return Event{}, forbidden(t)
+	}
+	return e, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedScopes() []string {
+	out := make([]string, 0, len(readScopes))
+	for _, s := range readScopes {
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	return out
+}

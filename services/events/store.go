@@ -1,0 +1,35 @@
+package events
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// ErrNotFound is returned for an event the seller does not have.
+var ErrNotFound = errors.New("events: not found")
+
+// Filter selects a seller's events.
+type Filter struct {
+	// Types matches any of these wire names; empty matches none.
+	Types []string
+	// CreatedAfter, when set, is inclusive.
+	CreatedAfter *time.Time
+}
+
+// Store keeps events.
+type Store interface {
+	// Append writes e with the next sequence of its resource and a fresh
+	// position, on the transaction ctx carries; recordedAt is wall time.
+	Append(ctx context.Context, e Event, recordedAt time.Time) (Event, error)
+	// List returns up to limit of the seller's events matching f after
+	// position afterPosition (0: from the start), in position order, and
+	// whether more follow.
+	List(ctx context.Context, sellerID string, f Filter, afterPosition int64, limit int) ([]Event, bool, error)
+	// Count counts the seller's events matching f.
+	Count(ctx context.Context, sellerID string, f Filter) (int64, error)
+	// Get returns one of the seller's events by its public id.
+	Get(ctx context.Context, sellerID, id string) (Event, error)
+	// Purge deletes events recorded before before and returns how many.
+	Purge(ctx context.Context, before time.Time) (int, error)
+}

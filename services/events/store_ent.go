@@ -1,0 +1,135 @@
+package events
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/mallplatform/partnerapi/ent"
+	"github.com/mallplatform/partnerapi/ent/event"
+	"github.com/mallplatform/partnerapi/ent/predicate"
+	"github.com/mallplatform/partnerapi/internal/db"
+)
+
+// EntStore is the Store on ent, for PostgreSQL and SQLite alike.
+type EntStore struct {
+	client *ent.Client
+}
+
+var _ Store = (*EntStore)(nil)
+
+// NewEntStore returns a Store on d.
+func NewEntStore(d *db.DB) *EntStore { return &EntStore{client: d.Ent} }
+
+func (s *EntStore) db(ctx context.Context) *ent.Client { return db.Client(ctx, s.client) }
+
+// Append implements Store. The next sequence is read from the resource's
+// end of the (resource_id, sequence) index. Changes to one resource are
+// serialised by the change itself (it holds the resource's row), and the
+// unique index refuses a duplicate should two ever race.
+func (s *EntStore) Append(ctx context.Context, e Event, recordedAt time.Time) (Event, error) {
+	c := s.db(ctx)
+	var last []struct {
+		Max *int64 `json:"max"`
+	}
+	err := c.Event.Query().Where(event.ResourceID(e.ResourceID)).
+		Aggregate(ent.As(ent.Max(event.FieldSequence), "max")).Scan(ctx, &last)
+	if err != nil {
+		return Event{}, fmt.Errorf("events: next sequence: %w", err)
+	}
+	e.Sequence = 1
+	if len(last) == 1 && last[0].Max != nil {
+		e.Sequence = *last[0].Max + 1
+	}
+	row, err := c.Event.Create().
+		SetEventID(e.ID).SetSellerID(e.SellerID).SetType(e.Type).SetResourceID(e.ResourceID).
+		SetSequence(e.Sequence).SetData(e.Data).SetCreatedAt(e.CreatedAt).SetRecordedAt(recordedAt).
+		Save(ctx)
+	if err != nil {
+		return Event{}, fmt.Errorf("events: append: %w", err)
+	}
+	return fromEnt(row), nil
+}
+
+// List implements Store.
+func (s *EntStore) List(ctx context.Context, sellerID string, f Filter, afterPosition int64, limit int) ([]Event, bool, error) {
+	if len(f.Types) == 0 {
+		return nil, false, nil
+	}
+	q := s.sellerEvents(ctx, sellerID).Where(filter(f)...)
+	if afterPosition > 0 {
+		q = q.Where(event.IDGT(afterPosition))
+	}
+	rows, err := q.Order(event.ByID()).Limit(limit + 1).All(ctx)
+	if err != nil {
+		return nil, false, fmt.Errorf("events: list: %w", err)
+	}
+	more := len(rows) > limit
+	if more {
+		rows = rows[:limit]
+	}
+	out := make([]Event, len(rows))
+	for i, r := range rows {
+		out[i] = fromEnt(r)
+	}
+	return out, more, nil
+}
+
+// Count implements Store.
+func (s *EntStore) Count(ctx context.Context, sellerID string, f Filter) (int64, error) {
+	if len(f.Types) == 0 {
+		return 0, nil
+	}
+	n, err := s.sellerEvents(ctx, sellerID).Where(filter(f)...).Count(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("events: count: %w", err)
+	}
+	return int64(n), nil
+}
+
+// Get implements Store.
+func (s *EntStore) Get(ctx context.Context, sellerID, id string) (Event, error) {
+	row, err := s.sellerEvents(ctx, sellerID).Where(event.EventID(id)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return Event{}, ErrNotFound
+	}
+	if err != nil {
+		return Event{}, fmt.Errorf("events: get: %w", err)
+	}
+	return fromEnt(row), nil
+}
+
+// Purge implements Store.
+func (s *EntStore) Purge(ctx context.Context, before time.Time) (int, error) {
+	n, err := s.db(ctx).Event.Delete().Where(event.RecordedAtLT(before)).Exec(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("events: purge: %w", err)
+	}
+	return n, nil
+}
+
+// sellerEvents starts every query of the feed: the seller filter is written
+// here and nowhere else.
+func (s *EntStore) sellerEvents(ctx context.Context, sellerID string) *ent.EventQuery {
+	return s.db(ctx).Event.Query().Where(event.SellerID(sellerID))
+}
+
+func filter(f Filter) []predicate.Event {
+	var ps []predicate.Event
+	if len(f.Types) == 1 {
+		ps = append(ps, event.Type(f.Types[0]))
+	} else {
+		ps = append(ps, event.TypeIn(f.Types...))
+	}
+	if f.CreatedAfter != nil {
+		ps = append(ps, event.CreatedAtGTE(*f.CreatedAfter))
+	}
+	return ps
+}
+
+func fromEnt(r *ent.Event) Event {
+	return Event{
+		Position: r.ID, ID: r.EventID, SellerID: r.SellerID, Type: r.Type, ResourceID: r.ResourceID,
+		Sequence: r.Sequence, Data: r.Data, CreatedAt: r.CreatedAt,
+	}
+}
