@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -258,14 +259,14 @@ func shellWords(s string) ([]string, error) {
 	inWord := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		switch {
-		case c == ' ' || c == '\t':
+		switch c {
+		case ' ', '\t':
 			if inWord {
 				words = append(words, cur.String())
 				cur.Reset()
 				inWord = false
 			}
-		case c == '\'':
+		case '\'':
 			j := strings.IndexByte(s[i+1:], '\'')
 			if j < 0 {
 				return nil, errUnclosed
@@ -273,7 +274,7 @@ func shellWords(s string) ([]string, error) {
 			cur.WriteString(s[i+1 : i+1+j])
 			i += j + 1
 			inWord = true
-		case c == '"':
+		case '"':
 			j := strings.IndexByte(s[i+1:], '"')
 			if j < 0 {
 				return nil, errUnclosed
@@ -281,7 +282,7 @@ func shellWords(s string) ([]string, error) {
 			cur.WriteString(strings.ReplaceAll(s[i+1:i+1+j], "$", "\x00$"))
 			i += j + 1
 			inWord = true
-		case c == '$':
+		case '$':
 			cur.WriteString("\x00$")
 			inWord = true
 		default:
@@ -295,11 +296,7 @@ func shellWords(s string) ([]string, error) {
 	return words, nil
 }
 
-type parseError string
-
-func (e parseError) Error() string { return string(e) }
-
-const errUnclosed = parseError("unclosed quote")
+var errUnclosed = errors.New("unclosed quote")
 
 var shellVar = regexp.MustCompile(`\x00\$([A-Za-z_][A-Za-z0-9_]*)`)
 
