@@ -39,7 +39,7 @@ With sign, it sends nothing and prints the request's headers instead, one
   partnerctl -H 'Idempotency-Key: k1' POST /open/v1/orders/bulk-cancel @cancel.json
   partnerctl --print-curl GET /open/v1/categories
   partnerctl --verbose GET /open/v1/usage
-  partnerctl sign POST /open/v1/products @product.json > headers.txt
+  partnerctl sign POST /open/v1/products @examples/product-create.json > headers.txt
 
 BODY is sent verbatim; @file reads it from a file and - from standard input.
 --verbose prints to standard error the string-to-sign, the request headers
