@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -139,12 +140,112 @@ func (g *Gateway) verify(r *http.Request, body []byte, m *policy.Method, sh sign
 		return nil, apierr.New(apierr.BadRequest, "the query string has an invalid percent-escape")
 	}
 	if matched == nil {
-		return nil, apierr.New(apierr.InvalidSignature, "signature does not match the request")
+		return nil, g.signatureMismatch(&req)
 	}
 	if !creds.active {
 		return nil, apierr.New(apierr.Forbidden, "the app is inactive")
 	}
 	return creds, nil
+}
+
+// mismatchMessage is the whole INVALID_SIGNATURE message of a well-formed
+// signature that no live secret reproduces, in production: it says nothing a
+// guesser could use.
+const mismatchMessage = "signature does not match the request"
+
+// signatureMismatch answers a signature that does not verify. In the sandbox
+// the message names the string-to-sign the platform computed (as AWS does
+// with SignatureDoesNotMatch), so a partner can find the first field where
+// its own differs. Every field of that string is what the request itself
+// sent (or the hash of its body), so echoing it reveals nothing; the
+// expected signature is never shown, since that would sign any request for
+// anyone who knows a client id.
+func (g *Gateway) signatureMismatch(req *signing.Request) error {
+	if g.cfg.Environment != EnvSandbox {
+		return apierr.New(apierr.InvalidSignature, mismatchMessage)
+	}
+	sts, err := req.StringToSign()
+	if err != nil {
+		// VerifyRequest canonicalised this query already; this cannot happen.
+		return apierr.New(apierr.InvalidSignature, mismatchMessage)
+	}
+	return apierr.New(apierr.InvalidSignature, sandboxMismatchMessage(sts, len(req.Body)))
+}
+
+// Parts of the sandbox's INVALID_SIGNATURE message around the echoed
+// string-to-sign.
+const (
+	mismatchHead = mismatchMessage + "; the sandbox signed the string-to-sign ["
+	mismatchTail = "] (fields timestamp:clientId:METHOD:path:canonicalQuery:sha256(body):nonce; the body had %d bytes) " +
+		"with the app's client secret. Find the first field that differs from the string you signed; " +
+		"if none differs, the request was signed with another secret."
+	mismatchEscaped = " Bytes outside printable ASCII are shown as \\xNN."
+	mismatchCut     = " The middle of the string is cut (…) to fit."
+)
+
+// sandboxMismatchMessage renders the sandbox message within
+// apierr.MaxMessageBytes whatever the request sent: bytes outside printable
+// ASCII in the path are written \xNN (so neither the JSON body, nor a
+// terminal or log that shows it, meets a control or bidi character), and a
+// string too long for the budget loses its middle (the path and query)
+// while keeping the timestamp, client id and method in front and the body
+// hash and nonce behind.
+func sandboxMismatchMessage(sts string, bodyLen int) string {
+	echo, escaped := escapeNonPrintable(sts)
+	tail := fmt.Sprintf(mismatchTail, bodyLen)
+	if escaped {
+		tail += mismatchEscaped
+	}
+	budget := apierr.MaxMessageBytes - len(mismatchHead) - len(tail)
+	if len(echo) > budget {
+		tail += mismatchCut
+		budget -= len(mismatchCut)
+		echo = cutMiddle(echo, budget)
+	}
+	return mismatchHead + echo + tail
+}
+
+// escapeNonPrintable writes every byte outside 0x20-0x7e as \xNN.
+func escapeNonPrintable(s string) (string, bool) {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			n++
+		}
+	}
+	if n == 0 {
+		return s, false
+	}
+	const hexDigits = "0123456789abcdef"
+	b := make([]byte, 0, len(s)+3*n)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c > 0x7e {
+			b = append(b, '\\', 'x', hexDigits[c>>4], hexDigits[c&0xf])
+			continue
+		}
+		b = append(b, c)
+	}
+	return string(b), true
+}
+
+// cutMiddle shortens the ASCII string s to at most n bytes, keeping its end
+// from the body hash on (":" + 64 hex + ":" + nonce of at most 64) and
+// replacing what is cut with "…". It never splits a \xNN escape.
+func cutMiddle(s string, n int) string {
+	const ellipsis = "…"
+	keepTail := 2 + signing.SignatureLen + signing.MaxNonceLen
+	if i := strings.LastIndexByte(s, ':'); i >= 0 {
+		if j := strings.LastIndexByte(s[:i], ':'); j >= 0 {
+			keepTail = len(s) - j
+		}
+	}
+	head := max(n-keepTail-len(ellipsis), 0)
+	// Back off so a \xNN escape is whole or gone.
+	if k := strings.LastIndexByte(s[max(head-3, 0):head], '\\'); k >= 0 {
+		head = max(head-3, 0) + k
+	}
+	return s[:head] + ellipsis + s[len(s)-keepTail:]
 }
 
 // admit claims the nonce and charges the rate buckets in one call to the

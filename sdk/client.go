@@ -167,6 +167,13 @@ func (c *Client) DoSigned(ctx context.Context, req Request) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	return c.Send(hr)
+}
+
+// Send sends a request built by NewRequest, once, and reads the answer. A
+// caller that shows what it signs (partnerctl --verbose) sends the very
+// request it showed: signing again would draw another nonce.
+func (c *Client) Send(hr *http.Request) (*Response, error) {
 	resp, err := c.http.Do(hr)
 	if err != nil {
 		return nil, err

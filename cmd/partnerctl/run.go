@@ -28,15 +28,22 @@ const (
 const defaultCredentials = "data/sandbox-credentials.json"
 
 const usageText = `usage: partnerctl [flags] METHOD PATH [BODY|@file|-]
+       partnerctl [flags] sign METHOD PATH [BODY|@file|-]
 
 Signs and sends one Open API request and prints the status line and the
 pretty-printed JSON body. Exit status 0 for a 2xx answer, 1 otherwise.
+With sign, it sends nothing and prints the request's headers instead, one
+"Name: value" a line, for any HTTP tool (curl -H @file reads such a file).
 
   partnerctl GET '/open/v1/orders?status=SHIPPED'
   partnerctl -H 'Idempotency-Key: k1' POST /open/v1/orders/bulk-cancel @cancel.json
   partnerctl --print-curl GET /open/v1/categories
+  partnerctl --verbose GET /open/v1/usage
+  partnerctl sign POST /open/v1/products @examples/product-create.json > headers.txt
 
 BODY is sent verbatim; @file reads it from a file and - from standard input.
+--verbose prints to standard error the string-to-sign, the request headers
+(the seller access token masked) and the answer's request id.
 
 Credentials come from --credentials FILE (default ` + defaultCredentials + `),
 or, when --credentials is not given and PARTNER_CLIENT_ID or
@@ -61,6 +68,8 @@ type options struct {
 	baseURL     string
 	include     bool
 	printCurl   bool
+	verbose     bool
+	field       string
 	timeout     time.Duration
 	headers     headerFlags
 	set         map[string]bool // flags given on the command line
@@ -81,6 +90,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.baseURL, "base-url", "", "override the API base `URL`")
 	fs.BoolVar(&o.include, "i", false, "also print the response headers")
 	fs.BoolVar(&o.printCurl, "print-curl", false, "print an equivalent signed curl command instead of sending")
+	fs.BoolVar(&o.verbose, "verbose", false, "print the string-to-sign, the request headers and the answer's request id to stderr")
+	fs.BoolVar(&o.verbose, "v", false, "short for --verbose")
+	fs.StringVar(&o.field, "field", "", "print only this `field` of the answer (a dot path such as data.product_id); an error answer goes to stderr")
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "request timeout")
 	fs.Var(&o.headers, "H", "extra request `header` \"Name: value\" (repeatable)")
 	if err := fs.Parse(args); err != nil {
@@ -93,6 +105,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
 
 	rest := fs.Args()
+	signOnly := len(rest) > 0 && rest[0] == "sign"
+	if signOnly {
+		rest = rest[1:]
+		if o.printCurl || o.field != "" {
+			fmt.Fprintln(stderr, "partnerctl: sign sends nothing: --print-curl and --field do not apply")
+			return exitUsage
+		}
+	}
 	if len(rest) < 2 || len(rest) > 3 {
 		fmt.Fprintln(stderr, "partnerctl: want METHOD PATH [BODY|@file|-]")
 		fs.Usage()
@@ -138,21 +158,35 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer cancel()
 	req := sdk.Request{Method: method, Path: path, Body: body, ExtraHeaders: extra}
 
-	if o.printCurl {
-		hr, err := client.NewRequest(ctx, req)
-		if err != nil {
-			fmt.Fprintf(stderr, "partnerctl: %v\n", err)
-			return exitFail
-		}
+	hr, err := client.NewRequest(ctx, req)
+	if err != nil {
+		fmt.Fprintf(stderr, "partnerctl: %v\n", err)
+		return exitFail
+	}
+	if o.verbose {
+		printSigned(stderr, hr, body)
+	}
+	switch {
+	case signOnly:
+		printHeaders(stdout, hr.Header)
+		fmt.Fprintln(stderr, "partnerctl: the headers are valid once, within the freshness window (90 s by default), for exactly this method, path, query and body")
+		return exitOK
+	case o.printCurl:
 		fmt.Fprintln(stdout, curlCommand(hr, body, bodyFile))
 		fmt.Fprintln(stderr, "partnerctl: the command is valid once, within the freshness window (90 s by default)")
 		return exitOK
 	}
 
-	resp, err := client.DoSigned(ctx, req)
+	resp, err := client.Send(hr)
 	if err != nil {
 		fmt.Fprintf(stderr, "partnerctl: %v\n", err)
 		return exitFail
+	}
+	if o.verbose {
+		printAnswerID(stderr, resp)
+	}
+	if o.field != "" {
+		return printField(stdout, stderr, resp, o.field)
 	}
 	printResponse(stdout, resp, o.include)
 	if !resp.OK() {
