@@ -257,7 +257,7 @@ func TestUsageAndRateLimits(t *testing.T) {
 			expectError(t, send(t, limited, sdk.Request{Method: "GET", Path: "/open/v1/usage"}), 429, "RATE_LIMITED")
 			// A new minute starts fresh.
 			env.Clock.Advance(time.Minute)
-			if r := send(t, limited, sdk.Request{Method: "GET", Path: "/open/v1/sandbox/clock"}); r.Status != 200 || r.Header.Get("X-RateLimit-Limit") != "3" {
+			if r := send(t, env.Client(t, "limited", 0), sdk.Request{Method: "GET", Path: "/open/v1/sandbox/clock"}); r.Status != 200 || r.Header.Get("X-RateLimit-Limit") != "3" {
 				t.Fatalf("sandbox route: %d %q %s", r.Status, r.Header.Get("X-RateLimit-Limit"), r.Body)
 			}
 		})
@@ -290,7 +290,7 @@ func TestTimestampWindowIsConfigurable(t *testing.T) {
 
 func TestSuccessEnvelope(t *testing.T) {
 	env := testenv.Start(t, testenv.Options{})
-	r := send(t, env.Client(t, "full", -1), sdk.Request{Method: "GET", Path: "/open/v1/sandbox/clock"})
+	r := send(t, env.Client(t, "full", 0), sdk.Request{Method: "GET", Path: "/open/v1/sandbox/clock"})
 	var got map[string]json.RawMessage
 	if err := json.Unmarshal(r.Body, &got); err != nil || r.Status != 200 {
 		t.Fatalf("%d %s", r.Status, r.Body)
@@ -307,7 +307,7 @@ func TestSuccessEnvelope(t *testing.T) {
 // TestCoreReceivesOnlyVerifiedMetadata.)
 func TestClientTransportHeadersDoNotReachCore(t *testing.T) {
 	env := testenv.Start(t, testenv.Options{})
-	r := send(t, env.Client(t, "full", -1), sdk.Request{Method: "GET", Path: "/open/v1/sandbox/clock", ExtraHeaders: http.Header{
+	r := send(t, env.Client(t, "full", 0), sdk.Request{Method: "GET", Path: "/open/v1/sandbox/clock", ExtraHeaders: http.Header{
 		"Grpc-Timeout":           {"1n"},
 		"X-Http-Method-Override": {"POST"},
 		"Content-Type":           {"application/x-www-form-urlencoded"},

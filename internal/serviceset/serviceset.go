@@ -43,6 +43,13 @@ type Parts struct {
 	Events *events.Recorder
 }
 
+// orders is the orders service over p: the orders routes and the sandbox's
+// order tools use the same one.
+func (p Parts) orders() *orders.Service {
+	return orders.NewService(orders.Config{Store: orders.NewEntStore(p.DB), Business: p.Business,
+		Cursors: p.Cursors, Stock: catalog.NewEntStore(p.DB), Events: p.Events})
+}
+
 // Service is one service of the platform.
 type Service struct {
 	// Name is the domain, for errors and logs.
@@ -79,8 +86,7 @@ func All() []Service {
 		{
 			Name: "orders",
 			Core: func(p Parts) core.Registrar {
-				return orders.NewServer(orders.NewService(orders.Config{Store: orders.NewEntStore(p.DB), Business: p.Business,
-					Cursors: p.Cursors, Stock: catalog.NewEntStore(p.DB), Events: p.Events})).Register
+				return orders.NewServer(p.orders()).Register
 			},
 			Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
 				return ordersv1.RegisterOrdersServiceHandlerClient(ctx, mux, ordersv1.NewOrdersServiceClient(conn))
@@ -97,7 +103,9 @@ func All() []Service {
 		},
 		{
 			Name: "sandbox",
-			Core: func(p Parts) core.Registrar { return sandbox.NewServer(p.Business).Register },
+			Core: func(p Parts) core.Registrar {
+				return sandbox.NewServer(sandbox.Config{Business: p.Business, Orders: p.orders(), Catalog: catalog.NewEntStore(p.DB)}).Register
+			},
 			Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
 				return sandboxv1.RegisterSandboxServiceHandlerClient(ctx, mux, sandboxv1.NewSandboxServiceClient(conn))
 			},

@@ -15,7 +15,7 @@ func (s *Server) CancelOrder(ctx context.Context, req *ordersv1.CancelOrderReque
 	if err != nil {
 		return nil, err
 	}
-	return &ordersv1.OrderResponse{Data: orderToProto(v)}, nil
+	return &ordersv1.OrderResponse{Data: OrderToProto(v)}, nil
 }
 
 // BulkCancelOrders cancels many orders; the answer lists each outcome.

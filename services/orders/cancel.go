@@ -4,11 +4,8 @@ import (
 	"context"
 	"errors"
 
-	eventsv1 "github.com/mallplatform/partnerapi/gen/mp/events/v1"
 	"github.com/mallplatform/partnerapi/internal/apierr"
-	resourceids "github.com/mallplatform/partnerapi/internal/ids"
 	"github.com/mallplatform/partnerapi/internal/principal"
-	"github.com/mallplatform/partnerapi/services/events"
 )
 
 // Restocker puts quantities back on a seller's variants. Variants that no
@@ -103,28 +100,20 @@ func (s *Service) BulkCancel(ctx context.Context, items []BulkItem) (BulkResult,
 // (never read-then-write), then its quantities go back to stock and its
 // event is recorded.
 func (s *Service) cancel(ctx context.Context, seller, id string, expected *Status) (View, error) {
-	if s.stock == nil || s.events == nil {
-		return View{}, errors.New("orders: cancellation needs stock and events")
+	if s.stock == nil {
+		return View{}, errors.New("orders: cancellation needs a stock store")
 	}
-	if !resourceids.Plausible("ord", id) {
-		return View{}, apierr.New(apierr.NotFound, "order not found")
-	}
-	now := s.clock.Business(ctx)
 	from := preShipment
 	if expected != nil && !expected.PreShipment() {
 		// The guard names a state no cancellation starts from: the
 		// update matches nothing, and the order's state says why.
 		from = nil
 	}
-	o, cancelled, err := s.store.CancelOrder(ctx, seller, id, from, now)
-	if errors.Is(err, ErrNotFound) {
-		return View{}, apierr.New(apierr.NotFound, "order not found")
-	}
+	o, now, err := s.move(ctx, seller, id, Move{From: from, To: StatusCancelled, FulfillmentStatus: "cancelled",
+		ClearBooking: true, ShipmentsFrom: FulfillmentPending, ShipmentsTo: FulfillmentCancelled},
+		func(current Status) error { return refusal(current, expected) })
 	if err != nil {
 		return View{}, err
-	}
-	if !cancelled {
-		return View{}, refusal(o.Status, expected)
 	}
 	restock := map[string]int64{}
 	for _, it := range o.Items {
@@ -136,13 +125,6 @@ func (s *Service) cancel(ctx context.Context, seller, id string, expected *Statu
 		if err := s.stock.Restock(ctx, seller, restock); err != nil {
 			return View{}, err
 		}
-	}
-	v := partnerView(o, now)
-	if _, err := s.events.Record(ctx, events.Change{
-		SellerID: seller, Type: eventsv1.EventType_EVENT_TYPE_ORDER_CANCELLED, ResourceID: o.ID, At: now,
-		View: orderToProto(v),
-	}); err != nil {
-		return View{}, err
 	}
 	return s.view(ctx, o, now), nil
 }

@@ -38,10 +38,10 @@ var fulfillmentToProto = map[FulfillmentStatus]ordersv1.FulfillmentStatus{
 	FulfillmentCancelled: ordersv1.FulfillmentStatus_FULFILLMENT_STATUS_CANCELLED,
 }
 
-// orderToProto renders a view. Presence follows the view's pointers: nil is
+// OrderToProto renders a view. Presence follows the view's pointers: nil is
 // absent (or null for shipByDate), so the wire shows exactly what the
 // service decided.
-func orderToProto(v View) *ordersv1.Order {
+func OrderToProto(v View) *ordersv1.Order {
 	o := v.Order
 	out := &ordersv1.Order{
 		Id:                o.ID,
@@ -126,3 +126,7 @@ func addressToProto(a Address) *ordersv1.Address {
 func timestamp(t time.Time) *timestamppb.Timestamp {
 	return timestamppb.New(t)
 }
+
+// StatusFromProto is the stored status of a proto status ("" for
+// UNSPECIFIED).
+func StatusFromProto(s ordersv1.OrderStatus) Status { return statusFromProto[s] }

@@ -20,7 +20,7 @@ func TestWireShape(t *testing.T) {
 
 	render := func(ctx context.Context, o *Order) map[string]any {
 		t.Helper()
-		b, err := wirejson.Marshal(orderToProto(svc.view(ctx, o, serviceNow)))
+		b, err := wirejson.Marshal(OrderToProto(svc.view(ctx, o, serviceNow)))
 		if err != nil {
 			t.Fatalf("marshal: %v", err)
 		}

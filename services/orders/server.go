@@ -56,7 +56,7 @@ func (s *Server) ListOrders(ctx context.Context, req *ordersv1.ListOrdersRequest
 		Meta: &commonv1.PageMeta{Page: res.Page, Limit: res.Limit, Total: res.Total},
 	}
 	for i, v := range res.Orders {
-		out.Data[i] = orderToProto(v)
+		out.Data[i] = OrderToProto(v)
 	}
 	if res.NextCursor != "" {
 		out.Meta.NextCursor = &res.NextCursor
@@ -70,7 +70,7 @@ func (s *Server) GetOrder(ctx context.Context, req *ordersv1.GetOrderRequest) (*
 	if err != nil {
 		return nil, err
 	}
-	return &ordersv1.OrderResponse{Data: orderToProto(v)}, nil
+	return &ordersv1.OrderResponse{Data: OrderToProto(v)}, nil
 }
 
 func instant(field string, ts *timestamppb.Timestamp) (*time.Time, error) {

@@ -149,6 +149,27 @@ type Order struct {
 	Fulfillments      []Fulfillment
 }
 
+// Move is one state change of an order.
+type Move struct {
+	// From are the stored states the move starts from; empty matches none.
+	From []Status
+	To   Status
+	At   time.Time
+	// PaymentStatus and FulfillmentStatus, when not "", replace the
+	// order's.
+	PaymentStatus, FulfillmentStatus string
+	// Shipped stamps shipped_at with At.
+	Shipped bool
+	// ClearBooking drops the pre-shipment booking status.
+	ClearBooking bool
+	// ShipmentsFrom and ShipmentsTo, when set, move the order's shipments
+	// in the one state to the other.
+	ShipmentsFrom, ShipmentsTo FulfillmentStatus
+	// NewShipment is inserted, covering every item, when the order has no
+	// shipment in ShipmentsTo after the move.
+	NewShipment *Fulfillment
+}
+
 // Filter selects a seller's orders. Zero fields do not filter.
 type Filter struct {
 	// Statuses matches any of these stored states.
@@ -188,12 +209,12 @@ type Store interface {
 	// CreateOrders inserts orders, their items and fulfillments in one
 	// transaction. IDs must be set; each order carries its own seller.
 	CreateOrders(ctx context.Context, orders []*Order) error
-	// CancelOrder moves the seller's order to CANCELLED at at, in one
-	// conditional statement, when its stored status is one of from; its
-	// pending shipments are cancelled with it. It returns the order as it
-	// then stands and whether this call cancelled it; ErrNotFound when the
-	// seller has no such order.
-	CancelOrder(ctx context.Context, sellerID, orderID string, from []Status, at time.Time) (o *Order, cancelled bool, err error)
+	// MoveOrder applies m to the seller's order with one conditional
+	// statement (the order moves only from one of m.From) and, when it
+	// moved, m's changes to its shipments. It returns the order as it then
+	// stands and whether this call moved it; ErrNotFound when the seller has
+	// no such order.
+	MoveOrder(ctx context.Context, sellerID, orderID string, m Move) (o *Order, moved bool, err error)
 	// InTx runs fn with a transaction in its context (joining one ctx
 	// already carries): every Store method, and any other store reading
 	// its client through the context, takes part in it.

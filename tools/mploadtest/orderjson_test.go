@@ -62,7 +62,7 @@ func (memStore) CountOrders(context.Context, string, orders.Filter) (int64, erro
 
 func (memStore) CreateOrders(context.Context, []*orders.Order) error { return nil }
 
-func (memStore) CancelOrder(context.Context, string, string, []orders.Status, time.Time) (*orders.Order, bool, error) {
+func (memStore) MoveOrder(context.Context, string, string, orders.Move) (*orders.Order, bool, error) {
 	return nil, false, errors.New("memStore: read only")
 }
 

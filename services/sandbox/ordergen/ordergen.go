@@ -102,6 +102,41 @@ type scenario struct {
 	deadline deadlineKind
 	booking  orders.BookingStatus // "" for none
 	channel  bool
+	// fresh: the order is placed at now, with these lines and this ship-by
+	// deadline (a sandbox test order) rather than drawn from the past.
+	fresh  bool
+	lines  []Line
+	shipBy *time.Time
+}
+
+// Line is one line of a test order: a product and a quantity.
+type Line struct {
+	Product  Product
+	Quantity int64
+}
+
+// Fresh makes one order placed now by a new customer, in status (PENDING,
+// PAID or READY_TO_SHIP) with the given lines, for the sandbox's test-order
+// tool. shipBy nil gives a paid order the platform's default deadline (the
+// end of the second Manila day) and a pending one none.
+func Fresh(sellerID string, status orders.Status, lines []Line, shipBy *time.Time, now time.Time, rng *rand.Rand) (*orders.Order, error) {
+	if sellerID == "" || len(lines) == 0 || !status.PreShipment() {
+		return nil, fmt.Errorf("ordergen: a test order needs a seller, lines and a pre-shipment status")
+	}
+	for _, l := range lines {
+		if l.Product.ProductID == "" || l.Product.Title == "" || l.Product.UnitPrice < 0 || l.Quantity < 1 {
+			return nil, fmt.Errorf("ordergen: line %q needs an id, a title, a non-negative price and a quantity", l.Product.ProductID)
+		}
+	}
+	now = now.UTC().Truncate(time.Millisecond)
+	sc := scenario{status: status, fresh: true, lines: lines, shipBy: shipBy, deadline: deadlineFuture}
+	if status == orders.StatusPending {
+		sc.deadline = deadlineNone
+	}
+	if status == orders.StatusReadyToShip {
+		sc.booking = orders.BookingPendingArrange
+	}
+	return generateOrder(sellerID, sc, nil, newCustomer(now, rng), now, rng), nil
 }
 
 // fixedScenarios open every seed so that each status, and each presence case
@@ -189,6 +224,9 @@ func generateOrder(sellerID string, sc scenario, products []Product, cust seedCu
 		lo, hi = 0, 6
 	}
 	created := now.Add(-time.Duration(lo)*time.Hour - time.Duration(rng.Int64N(int64(hi-lo)*int64(time.Hour)+1))).Truncate(time.Millisecond)
+	if sc.fresh {
+		created = now
+	}
 	o := &orders.Order{
 		ID:         seedID("ord", created, rng),
 		SellerID:   sellerID,
@@ -200,10 +238,15 @@ func generateOrder(sellerID string, sc scenario, products []Product, cust seedCu
 	}
 
 	// Lines: one to four distinct products, mostly single units.
-	nItems := 1 + weighted(rng, 50, 25, 15, 10)
-	for _, idx := range rng.Perm(len(products))[:min(nItems, len(products))] {
-		p := products[idx]
-		qty := int64(1 + weighted(rng, 70, 20, 10))
+	lines := sc.lines
+	if !sc.fresh {
+		nItems := 1 + weighted(rng, 50, 25, 15, 10)
+		for _, idx := range rng.Perm(len(products))[:min(nItems, len(products))] {
+			lines = append(lines, Line{Product: products[idx], Quantity: int64(1 + weighted(rng, 70, 20, 10))})
+		}
+	}
+	for _, l := range lines {
+		p, qty := l.Product, l.Quantity
 		it := orders.Item{
 			ID:         seedID("itm", created, rng),
 			OrderID:    o.ID,
@@ -272,6 +315,10 @@ func generateOrder(sellerID string, sc scenario, products []Product, cust seedCu
 	if hasDeadline {
 		m := created.In(clock.Manila)
 		d := time.Date(m.Year(), m.Month(), m.Day()+2, 23, 59, 59, 0, clock.Manila).UTC()
+		o.ShipByDate = &d
+	}
+	if sc.shipBy != nil {
+		d := sc.shipBy.UTC().Truncate(time.Millisecond)
 		o.ShipByDate = &d
 	}
 
@@ -631,4 +678,17 @@ func builtinProducts(now time.Time, rng *rand.Rand) []Product {
 		out[i] = sp
 	}
 	return out
+}
+
+// Generated is one of the built-in products, for a test order of a seller
+// whose catalog is empty.
+func Generated(now time.Time, rng *rand.Rand) Product {
+	ps := builtinProducts(now.UTC().Truncate(time.Millisecond), rng)
+	return ps[rng.IntN(len(ps))]
+}
+
+// Parcel is a courier and tracking number for a shipment handed over now.
+func Parcel(rng *rand.Rand) (company, tracking string) {
+	c := couriers[rng.IntN(len(couriers))]
+	return c.company, c.track(rng)
 }

@@ -7,7 +7,9 @@
 package sandboxv1
 
 import (
+	_ "buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
 	_ "github.com/mallplatform/partnerapi/gen/mp/options/v1"
+	v1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
 	_ "google.golang.org/genproto/googleapis/api/annotations"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
@@ -60,7 +62,97 @@ func (*GetClockRequest) Descriptor() ([]byte, []int) {
 	return file_mp_sandbox_v1_sandbox_proto_rawDescGZIP(), []int{0}
 }
 
-// Clock is the platform's current time.
+// ClockAdvance is how far to move the clock.
+type ClockAdvance struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// 1 second to 90 days.
+	AdvanceSeconds int64 `protobuf:"varint,1,opt,name=advance_seconds,proto3" json:"advance_seconds,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *ClockAdvance) Reset() {
+	*x = ClockAdvance{}
+	mi := &file_mp_sandbox_v1_sandbox_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ClockAdvance) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ClockAdvance) ProtoMessage() {}
+
+func (x *ClockAdvance) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_sandbox_v1_sandbox_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ClockAdvance.ProtoReflect.Descriptor instead.
+func (*ClockAdvance) Descriptor() ([]byte, []int) {
+	return file_mp_sandbox_v1_sandbox_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *ClockAdvance) GetAdvanceSeconds() int64 {
+	if x != nil {
+		return x.AdvanceSeconds
+	}
+	return 0
+}
+
+type AdvanceClockRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Advance       *ClockAdvance          `protobuf:"bytes,1,opt,name=advance,proto3" json:"advance,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AdvanceClockRequest) Reset() {
+	*x = AdvanceClockRequest{}
+	mi := &file_mp_sandbox_v1_sandbox_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AdvanceClockRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AdvanceClockRequest) ProtoMessage() {}
+
+func (x *AdvanceClockRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_sandbox_v1_sandbox_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AdvanceClockRequest.ProtoReflect.Descriptor instead.
+func (*AdvanceClockRequest) Descriptor() ([]byte, []int) {
+	return file_mp_sandbox_v1_sandbox_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *AdvanceClockRequest) GetAdvance() *ClockAdvance {
+	if x != nil {
+		return x.Advance
+	}
+	return nil
+}
+
+// Clock is the test shop's current business time.
 type Clock struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Now   *timestamppb.Timestamp `protobuf:"bytes,1,opt,name=now,proto3" json:"now,omitempty"`
@@ -72,7 +164,7 @@ type Clock struct {
 
 func (x *Clock) Reset() {
 	*x = Clock{}
-	mi := &file_mp_sandbox_v1_sandbox_proto_msgTypes[1]
+	mi := &file_mp_sandbox_v1_sandbox_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -84,7 +176,7 @@ func (x *Clock) String() string {
 func (*Clock) ProtoMessage() {}
 
 func (x *Clock) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_sandbox_v1_sandbox_proto_msgTypes[1]
+	mi := &file_mp_sandbox_v1_sandbox_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -97,7 +189,7 @@ func (x *Clock) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Clock.ProtoReflect.Descriptor instead.
 func (*Clock) Descriptor() ([]byte, []int) {
-	return file_mp_sandbox_v1_sandbox_proto_rawDescGZIP(), []int{1}
+	return file_mp_sandbox_v1_sandbox_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *Clock) GetNow() *timestamppb.Timestamp {
@@ -123,7 +215,7 @@ type ClockResponse struct {
 
 func (x *ClockResponse) Reset() {
 	*x = ClockResponse{}
-	mi := &file_mp_sandbox_v1_sandbox_proto_msgTypes[2]
+	mi := &file_mp_sandbox_v1_sandbox_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -135,7 +227,7 @@ func (x *ClockResponse) String() string {
 func (*ClockResponse) ProtoMessage() {}
 
 func (x *ClockResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_sandbox_v1_sandbox_proto_msgTypes[2]
+	mi := &file_mp_sandbox_v1_sandbox_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -148,7 +240,7 @@ func (x *ClockResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClockResponse.ProtoReflect.Descriptor instead.
 func (*ClockResponse) Descriptor() ([]byte, []int) {
-	return file_mp_sandbox_v1_sandbox_proto_rawDescGZIP(), []int{2}
+	return file_mp_sandbox_v1_sandbox_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *ClockResponse) GetData() *Clock {
@@ -158,19 +250,318 @@ func (x *ClockResponse) GetData() *Clock {
 	return nil
 }
 
+// TestOrderItem is one line of a test order: one of the seller's products.
+type TestOrderItem struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	ProductId string                 `protobuf:"bytes,1,opt,name=product_id,json=productId,proto3" json:"product_id,omitempty"`
+	// The product's variant; absent: its first.
+	VariantId     *string `protobuf:"bytes,2,opt,name=variant_id,json=variantId,proto3,oneof" json:"variant_id,omitempty"`
+	Quantity      int64   `protobuf:"varint,3,opt,name=quantity,proto3" json:"quantity,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TestOrderItem) Reset() {
+	*x = TestOrderItem{}
+	mi := &file_mp_sandbox_v1_sandbox_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TestOrderItem) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TestOrderItem) ProtoMessage() {}
+
+func (x *TestOrderItem) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_sandbox_v1_sandbox_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TestOrderItem.ProtoReflect.Descriptor instead.
+func (*TestOrderItem) Descriptor() ([]byte, []int) {
+	return file_mp_sandbox_v1_sandbox_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *TestOrderItem) GetProductId() string {
+	if x != nil {
+		return x.ProductId
+	}
+	return ""
+}
+
+func (x *TestOrderItem) GetVariantId() string {
+	if x != nil && x.VariantId != nil {
+		return *x.VariantId
+	}
+	return ""
+}
+
+func (x *TestOrderItem) GetQuantity() int64 {
+	if x != nil {
+		return x.Quantity
+	}
+	return 0
+}
+
+// TestOrderInput is the body of a test order; every field is optional.
+type TestOrderInput struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Absent: one random item of the seller's catalog, or a generated one.
+	Items []*TestOrderItem `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
+	// PENDING, PAID or READY_TO_SHIP (default READY_TO_SHIP).
+	Status        *v1.OrderStatus        `protobuf:"varint,2,opt,name=status,proto3,enum=mp.orders.v1.OrderStatus,oneof" json:"status,omitempty"`
+	ShipByDate    *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=ship_by_date,json=shipByDate,proto3" json:"ship_by_date,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TestOrderInput) Reset() {
+	*x = TestOrderInput{}
+	mi := &file_mp_sandbox_v1_sandbox_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TestOrderInput) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TestOrderInput) ProtoMessage() {}
+
+func (x *TestOrderInput) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_sandbox_v1_sandbox_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TestOrderInput.ProtoReflect.Descriptor instead.
+func (*TestOrderInput) Descriptor() ([]byte, []int) {
+	return file_mp_sandbox_v1_sandbox_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *TestOrderInput) GetItems() []*TestOrderItem {
+	if x != nil {
+		return x.Items
+	}
+	return nil
+}
+
+func (x *TestOrderInput) GetStatus() v1.OrderStatus {
+	if x != nil && x.Status != nil {
+		return *x.Status
+	}
+	return v1.OrderStatus(0)
+}
+
+func (x *TestOrderInput) GetShipByDate() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ShipByDate
+	}
+	return nil
+}
+
+type CreateTestOrderRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Order         *TestOrderInput        `protobuf:"bytes,1,opt,name=order,proto3" json:"order,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateTestOrderRequest) Reset() {
+	*x = CreateTestOrderRequest{}
+	mi := &file_mp_sandbox_v1_sandbox_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateTestOrderRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateTestOrderRequest) ProtoMessage() {}
+
+func (x *CreateTestOrderRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_sandbox_v1_sandbox_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateTestOrderRequest.ProtoReflect.Descriptor instead.
+func (*CreateTestOrderRequest) Descriptor() ([]byte, []int) {
+	return file_mp_sandbox_v1_sandbox_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *CreateTestOrderRequest) GetOrder() *TestOrderInput {
+	if x != nil {
+		return x.Order
+	}
+	return nil
+}
+
+// TestOrderTransition names the state to move to.
+type TestOrderTransition struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	To            v1.OrderStatus         `protobuf:"varint,1,opt,name=to,proto3,enum=mp.orders.v1.OrderStatus" json:"to,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TestOrderTransition) Reset() {
+	*x = TestOrderTransition{}
+	mi := &file_mp_sandbox_v1_sandbox_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TestOrderTransition) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TestOrderTransition) ProtoMessage() {}
+
+func (x *TestOrderTransition) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_sandbox_v1_sandbox_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TestOrderTransition.ProtoReflect.Descriptor instead.
+func (*TestOrderTransition) Descriptor() ([]byte, []int) {
+	return file_mp_sandbox_v1_sandbox_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *TestOrderTransition) GetTo() v1.OrderStatus {
+	if x != nil {
+		return x.To
+	}
+	return v1.OrderStatus(0)
+}
+
+type TransitionTestOrderRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Transition    *TestOrderTransition   `protobuf:"bytes,2,opt,name=transition,proto3" json:"transition,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TransitionTestOrderRequest) Reset() {
+	*x = TransitionTestOrderRequest{}
+	mi := &file_mp_sandbox_v1_sandbox_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TransitionTestOrderRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TransitionTestOrderRequest) ProtoMessage() {}
+
+func (x *TransitionTestOrderRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_sandbox_v1_sandbox_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TransitionTestOrderRequest.ProtoReflect.Descriptor instead.
+func (*TransitionTestOrderRequest) Descriptor() ([]byte, []int) {
+	return file_mp_sandbox_v1_sandbox_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *TransitionTestOrderRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *TransitionTestOrderRequest) GetTransition() *TestOrderTransition {
+	if x != nil {
+		return x.Transition
+	}
+	return nil
+}
+
 var File_mp_sandbox_v1_sandbox_proto protoreflect.FileDescriptor
 
 const file_mp_sandbox_v1_sandbox_proto_rawDesc = "" +
 	"\n" +
-	"\x1bmp/sandbox/v1/sandbox.proto\x12\rmp.sandbox.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1bmp/options/v1/options.proto\"\x11\n" +
-	"\x0fGetClockRequest\"Q\n" +
+	"\x1bmp/sandbox/v1/sandbox.proto\x12\rmp.sandbox.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1bmp/options/v1/options.proto\x1a\x19mp/orders/v1/orders.proto\"\x11\n" +
+	"\x0fGetClockRequest\"F\n" +
+	"\fClockAdvance\x126\n" +
+	"\x0fadvance_seconds\x18\x01 \x01(\x03B\f\xbaH\t\"\a\x18\x80\xce\xda\x03(\x01R\x0fadvance_seconds\"T\n" +
+	"\x13AdvanceClockRequest\x12=\n" +
+	"\aadvance\x18\x01 \x01(\v2\x1b.mp.sandbox.v1.ClockAdvanceB\x06\xbaH\x03\xc8\x01\x01R\aadvance\"Q\n" +
 	"\x05Clock\x12,\n" +
 	"\x03now\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x03now\x12\x1a\n" +
 	"\btimezone\x18\x02 \x01(\tR\btimezone\"9\n" +
 	"\rClockResponse\x12(\n" +
-	"\x04data\x18\x01 \x01(\v2\x14.mp.sandbox.v1.ClockR\x04data2\x80\x01\n" +
-	"\x0eSandboxService\x12n\n" +
-	"\bGetClock\x12\x1e.mp.sandbox.v1.GetClockRequest\x1a\x1c.mp.sandbox.v1.ClockResponse\"$\xa2\xbb\x18\x02(\x01\x82\xd3\xe4\x93\x02\x18\x12\x16/open/v1/sandbox/clockB\xb7\x01\n" +
+	"\x04data\x18\x01 \x01(\v2\x14.mp.sandbox.v1.ClockR\x04data\"\x9e\x01\n" +
+	"\rTestOrderItem\x12(\n" +
+	"\n" +
+	"product_id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\tproductId\x12-\n" +
+	"\n" +
+	"variant_id\x18\x02 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xH\x00R\tvariantId\x88\x01\x01\x12%\n" +
+	"\bquantity\x18\x03 \x01(\x03B\t\xbaH\x06\"\x04\x18d(\x01R\bquantityB\r\n" +
+	"\v_variant_id\"\xdd\x01\n" +
+	"\x0eTestOrderInput\x12<\n" +
+	"\x05items\x18\x01 \x03(\v2\x1c.mp.sandbox.v1.TestOrderItemB\b\xbaH\x05\x92\x01\x02\x10\x14R\x05items\x12D\n" +
+	"\x06status\x18\x02 \x01(\x0e2\x19.mp.orders.v1.OrderStatusB\f\xbaH\t\x82\x01\x06\x18\x01\x18\x06\x18\aH\x00R\x06status\x88\x01\x01\x12<\n" +
+	"\fship_by_date\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"shipByDateB\t\n" +
+	"\a_status\"M\n" +
+	"\x16CreateTestOrderRequest\x123\n" +
+	"\x05order\x18\x01 \x01(\v2\x1d.mp.sandbox.v1.TestOrderInputR\x05order\"U\n" +
+	"\x13TestOrderTransition\x12>\n" +
+	"\x02to\x18\x01 \x01(\x0e2\x19.mp.orders.v1.OrderStatusB\x13\xbaH\x10\xc8\x01\x01\x82\x01\n" +
+	"\x18\x01\x18\x02\x18\x03\x18\x05\x18\aR\x02to\"\x83\x01\n" +
+	"\x1aTransitionTestOrderRequest\x12\x19\n" +
+	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\x02id\x12J\n" +
+	"\n" +
+	"transition\x18\x02 \x01(\v2\".mp.sandbox.v1.TestOrderTransitionB\x06\xbaH\x03\xc8\x01\x01R\n" +
+	"transition2\xd0\x04\n" +
+	"\x0eSandboxService\x12p\n" +
+	"\bGetClock\x12\x1e.mp.sandbox.v1.GetClockRequest\x1a\x1c.mp.sandbox.v1.ClockResponse\"&\xa2\xbb\x18\x04\x10\x01(\x01\x82\xd3\xe4\x93\x02\x18\x12\x16/open/v1/sandbox/clock\x12\x81\x01\n" +
+	"\fAdvanceClock\x12\".mp.sandbox.v1.AdvanceClockRequest\x1a\x1c.mp.sandbox.v1.ClockResponse\"/\xa2\xbb\x18\x04\x10\x01(\x01\x82\xd3\xe4\x93\x02!:\aadvance\"\x16/open/v1/sandbox/clock\x12\x95\x01\n" +
+	"\x0fCreateTestOrder\x12%.mp.sandbox.v1.CreateTestOrderRequest\x1a\x1b.mp.orders.v1.OrderResponse\">\xa2\xbb\x18\x14\n" +
+	"\vorders:read\x10\x01\x18\xc9\x01(\x01\x82\xd3\xe4\x93\x02 :\x05order\"\x17/open/v1/sandbox/orders\x12\xaf\x01\n" +
+	"\x13TransitionTestOrder\x12).mp.sandbox.v1.TransitionTestOrderRequest\x1a\x1b.mp.orders.v1.OrderResponse\"P\xa2\xbb\x18\x11\n" +
+	"\vorders:read\x10\x01(\x01\x82\xd3\xe4\x93\x025:\n" +
+	"transition\"'/open/v1/sandbox/orders/{id}/transitionB\xb7\x01\n" +
 	"\x11com.mp.sandbox.v1B\fSandboxProtoP\x01Z>github.com/mallplatform/partnerapi/gen/mp/sandbox/v1;sandboxv1\xa2\x02\x03MSX\xaa\x02\rMp.Sandbox.V1\xca\x02\rMp\\Sandbox\\V1\xe2\x02\x19Mp\\Sandbox\\V1\\GPBMetadata\xea\x02\x0fMp::Sandbox::V1b\x06proto3"
 
 var (
@@ -185,23 +576,45 @@ func file_mp_sandbox_v1_sandbox_proto_rawDescGZIP() []byte {
 	return file_mp_sandbox_v1_sandbox_proto_rawDescData
 }
 
-var file_mp_sandbox_v1_sandbox_proto_msgTypes = make([]protoimpl.MessageInfo, 3)
+var file_mp_sandbox_v1_sandbox_proto_msgTypes = make([]protoimpl.MessageInfo, 10)
 var file_mp_sandbox_v1_sandbox_proto_goTypes = []any{
-	(*GetClockRequest)(nil),       // 0: mp.sandbox.v1.GetClockRequest
-	(*Clock)(nil),                 // 1: mp.sandbox.v1.Clock
-	(*ClockResponse)(nil),         // 2: mp.sandbox.v1.ClockResponse
-	(*timestamppb.Timestamp)(nil), // 3: google.protobuf.Timestamp
+	(*GetClockRequest)(nil),            // 0: mp.sandbox.v1.GetClockRequest
+	(*ClockAdvance)(nil),               // 1: mp.sandbox.v1.ClockAdvance
+	(*AdvanceClockRequest)(nil),        // 2: mp.sandbox.v1.AdvanceClockRequest
+	(*Clock)(nil),                      // 3: mp.sandbox.v1.Clock
+	(*ClockResponse)(nil),              // 4: mp.sandbox.v1.ClockResponse
+	(*TestOrderItem)(nil),              // 5: mp.sandbox.v1.TestOrderItem
+	(*TestOrderInput)(nil),             // 6: mp.sandbox.v1.TestOrderInput
+	(*CreateTestOrderRequest)(nil),     // 7: mp.sandbox.v1.CreateTestOrderRequest
+	(*TestOrderTransition)(nil),        // 8: mp.sandbox.v1.TestOrderTransition
+	(*TransitionTestOrderRequest)(nil), // 9: mp.sandbox.v1.TransitionTestOrderRequest
+	(*timestamppb.Timestamp)(nil),      // 10: google.protobuf.Timestamp
+	(v1.OrderStatus)(0),                // 11: mp.orders.v1.OrderStatus
+	(*v1.OrderResponse)(nil),           // 12: mp.orders.v1.OrderResponse
 }
 var file_mp_sandbox_v1_sandbox_proto_depIdxs = []int32{
-	3, // 0: mp.sandbox.v1.Clock.now:type_name -> google.protobuf.Timestamp
-	1, // 1: mp.sandbox.v1.ClockResponse.data:type_name -> mp.sandbox.v1.Clock
-	0, // 2: mp.sandbox.v1.SandboxService.GetClock:input_type -> mp.sandbox.v1.GetClockRequest
-	2, // 3: mp.sandbox.v1.SandboxService.GetClock:output_type -> mp.sandbox.v1.ClockResponse
-	3, // [3:4] is the sub-list for method output_type
-	2, // [2:3] is the sub-list for method input_type
-	2, // [2:2] is the sub-list for extension type_name
-	2, // [2:2] is the sub-list for extension extendee
-	0, // [0:2] is the sub-list for field type_name
+	1,  // 0: mp.sandbox.v1.AdvanceClockRequest.advance:type_name -> mp.sandbox.v1.ClockAdvance
+	10, // 1: mp.sandbox.v1.Clock.now:type_name -> google.protobuf.Timestamp
+	3,  // 2: mp.sandbox.v1.ClockResponse.data:type_name -> mp.sandbox.v1.Clock
+	5,  // 3: mp.sandbox.v1.TestOrderInput.items:type_name -> mp.sandbox.v1.TestOrderItem
+	11, // 4: mp.sandbox.v1.TestOrderInput.status:type_name -> mp.orders.v1.OrderStatus
+	10, // 5: mp.sandbox.v1.TestOrderInput.ship_by_date:type_name -> google.protobuf.Timestamp
+	6,  // 6: mp.sandbox.v1.CreateTestOrderRequest.order:type_name -> mp.sandbox.v1.TestOrderInput
+	11, // 7: mp.sandbox.v1.TestOrderTransition.to:type_name -> mp.orders.v1.OrderStatus
+	8,  // 8: mp.sandbox.v1.TransitionTestOrderRequest.transition:type_name -> mp.sandbox.v1.TestOrderTransition
+	0,  // 9: mp.sandbox.v1.SandboxService.GetClock:input_type -> mp.sandbox.v1.GetClockRequest
+	2,  // 10: mp.sandbox.v1.SandboxService.AdvanceClock:input_type -> mp.sandbox.v1.AdvanceClockRequest
+	7,  // 11: mp.sandbox.v1.SandboxService.CreateTestOrder:input_type -> mp.sandbox.v1.CreateTestOrderRequest
+	9,  // 12: mp.sandbox.v1.SandboxService.TransitionTestOrder:input_type -> mp.sandbox.v1.TransitionTestOrderRequest
+	4,  // 13: mp.sandbox.v1.SandboxService.GetClock:output_type -> mp.sandbox.v1.ClockResponse
+	4,  // 14: mp.sandbox.v1.SandboxService.AdvanceClock:output_type -> mp.sandbox.v1.ClockResponse
+	12, // 15: mp.sandbox.v1.SandboxService.CreateTestOrder:output_type -> mp.orders.v1.OrderResponse
+	12, // 16: mp.sandbox.v1.SandboxService.TransitionTestOrder:output_type -> mp.orders.v1.OrderResponse
+	13, // [13:17] is the sub-list for method output_type
+	9,  // [9:13] is the sub-list for method input_type
+	9,  // [9:9] is the sub-list for extension type_name
+	9,  // [9:9] is the sub-list for extension extendee
+	0,  // [0:9] is the sub-list for field type_name
 }
 
 func init() { file_mp_sandbox_v1_sandbox_proto_init() }
@@ -209,13 +622,15 @@ func file_mp_sandbox_v1_sandbox_proto_init() {
 	if File_mp_sandbox_v1_sandbox_proto != nil {
 		return
 	}
+	file_mp_sandbox_v1_sandbox_proto_msgTypes[5].OneofWrappers = []any{}
+	file_mp_sandbox_v1_sandbox_proto_msgTypes[6].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mp_sandbox_v1_sandbox_proto_rawDesc), len(file_mp_sandbox_v1_sandbox_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   3,
+			NumMessages:   10,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -8,6 +8,7 @@ package sandboxv1
 
 import (
 	context "context"
+	v1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
 	grpc "google.golang.org/grpc"
 	codes "google.golang.org/grpc/codes"
 	status "google.golang.org/grpc/status"
@@ -19,7 +20,10 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	SandboxService_GetClock_FullMethodName = "/mp.sandbox.v1.SandboxService/GetClock"
+	SandboxService_GetClock_FullMethodName            = "/mp.sandbox.v1.SandboxService/GetClock"
+	SandboxService_AdvanceClock_FullMethodName        = "/mp.sandbox.v1.SandboxService/AdvanceClock"
+	SandboxService_CreateTestOrder_FullMethodName     = "/mp.sandbox.v1.SandboxService/CreateTestOrder"
+	SandboxService_TransitionTestOrder_FullMethodName = "/mp.sandbox.v1.SandboxService/TransitionTestOrder"
 )
 
 // SandboxServiceClient is the client API for SandboxService service.
@@ -27,10 +31,19 @@ const (
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 //
 // SandboxService holds the tools only the sandbox offers (60 requests a minute,
-// live credentials answered SANDBOX_ONLY).
+// live credentials answered SANDBOX_ONLY). Each acts for the calling test shop.
 type SandboxServiceClient interface {
-	// Reads the sandbox clock that ship-by deadlines and SLA flags are judged by.
+	// Reads the test shop's business clock, which ship-by deadlines and SLA
+	// flags are judged by.
 	GetClock(ctx context.Context, in *GetClockRequest, opts ...grpc.CallOption) (*ClockResponse, error)
+	// Moves the test shop's business clock forward (never backward). Signing,
+	// tokens and rate windows keep wall time.
+	AdvanceClock(ctx context.Context, in *AdvanceClockRequest, opts ...grpc.CallOption) (*ClockResponse, error)
+	// Creates a test order for the calling seller.
+	CreateTestOrder(ctx context.Context, in *CreateTestOrderRequest, opts ...grpc.CallOption) (*v1.OrderResponse, error)
+	// Makes the move the platform would make on a test order: payment
+	// captured, ready to ship, picked up by the courier, delivered, refunded.
+	TransitionTestOrder(ctx context.Context, in *TransitionTestOrderRequest, opts ...grpc.CallOption) (*v1.OrderResponse, error)
 }
 
 type sandboxServiceClient struct {
@@ -51,15 +64,54 @@ func (c *sandboxServiceClient) GetClock(ctx context.Context, in *GetClockRequest
 	return out, nil
 }
 
+func (c *sandboxServiceClient) AdvanceClock(ctx context.Context, in *AdvanceClockRequest, opts ...grpc.CallOption) (*ClockResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ClockResponse)
+	err := c.cc.Invoke(ctx, SandboxService_AdvanceClock_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *sandboxServiceClient) CreateTestOrder(ctx context.Context, in *CreateTestOrderRequest, opts ...grpc.CallOption) (*v1.OrderResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(v1.OrderResponse)
+	err := c.cc.Invoke(ctx, SandboxService_CreateTestOrder_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *sandboxServiceClient) TransitionTestOrder(ctx context.Context, in *TransitionTestOrderRequest, opts ...grpc.CallOption) (*v1.OrderResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(v1.OrderResponse)
+	err := c.cc.Invoke(ctx, SandboxService_TransitionTestOrder_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // SandboxServiceServer is the server API for SandboxService service.
 // All implementations must embed UnimplementedSandboxServiceServer
 // for forward compatibility.
 //
 // SandboxService holds the tools only the sandbox offers (60 requests a minute,
-// live credentials answered SANDBOX_ONLY).
+// live credentials answered SANDBOX_ONLY). Each acts for the calling test shop.
 type SandboxServiceServer interface {
-	// Reads the sandbox clock that ship-by deadlines and SLA flags are judged by.
+	// Reads the test shop's business clock, which ship-by deadlines and SLA
+	// flags are judged by.
 	GetClock(context.Context, *GetClockRequest) (*ClockResponse, error)
+	// Moves the test shop's business clock forward (never backward). Signing,
+	// tokens and rate windows keep wall time.
+	AdvanceClock(context.Context, *AdvanceClockRequest) (*ClockResponse, error)
+	// Creates a test order for the calling seller.
+	CreateTestOrder(context.Context, *CreateTestOrderRequest) (*v1.OrderResponse, error)
+	// Makes the move the platform would make on a test order: payment
+	// captured, ready to ship, picked up by the courier, delivered, refunded.
+	TransitionTestOrder(context.Context, *TransitionTestOrderRequest) (*v1.OrderResponse, error)
 	mustEmbedUnimplementedSandboxServiceServer()
 }
 
@@ -72,6 +124,15 @@ type UnimplementedSandboxServiceServer struct{}
 
 func (UnimplementedSandboxServiceServer) GetClock(context.Context, *GetClockRequest) (*ClockResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetClock not implemented")
+}
+func (UnimplementedSandboxServiceServer) AdvanceClock(context.Context, *AdvanceClockRequest) (*ClockResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method AdvanceClock not implemented")
+}
+func (UnimplementedSandboxServiceServer) CreateTestOrder(context.Context, *CreateTestOrderRequest) (*v1.OrderResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CreateTestOrder not implemented")
+}
+func (UnimplementedSandboxServiceServer) TransitionTestOrder(context.Context, *TransitionTestOrderRequest) (*v1.OrderResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method TransitionTestOrder not implemented")
 }
 func (UnimplementedSandboxServiceServer) mustEmbedUnimplementedSandboxServiceServer() {}
 func (UnimplementedSandboxServiceServer) testEmbeddedByValue()                        {}
@@ -112,6 +173,60 @@ func _SandboxService_GetClock_Handler(srv interface{}, ctx context.Context, dec 
 	return interceptor(ctx, in, info, handler)
 }
 
+func _SandboxService_AdvanceClock_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AdvanceClockRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(SandboxServiceServer).AdvanceClock(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: SandboxService_AdvanceClock_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(SandboxServiceServer).AdvanceClock(ctx, req.(*AdvanceClockRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _SandboxService_CreateTestOrder_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CreateTestOrderRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(SandboxServiceServer).CreateTestOrder(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: SandboxService_CreateTestOrder_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(SandboxServiceServer).CreateTestOrder(ctx, req.(*CreateTestOrderRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _SandboxService_TransitionTestOrder_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(TransitionTestOrderRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(SandboxServiceServer).TransitionTestOrder(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: SandboxService_TransitionTestOrder_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(SandboxServiceServer).TransitionTestOrder(ctx, req.(*TransitionTestOrderRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // SandboxService_ServiceDesc is the grpc.ServiceDesc for SandboxService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -122,6 +237,18 @@ var SandboxService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetClock",
 			Handler:    _SandboxService_GetClock_Handler,
+		},
+		{
+			MethodName: "AdvanceClock",
+			Handler:    _SandboxService_AdvanceClock_Handler,
+		},
+		{
+			MethodName: "CreateTestOrder",
+			Handler:    _SandboxService_CreateTestOrder_Handler,
+		},
+		{
+			MethodName: "TransitionTestOrder",
+			Handler:    _SandboxService_TransitionTestOrder_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
