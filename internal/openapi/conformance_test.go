@@ -12,13 +12,13 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/legacy"
 
-	"github.com/mallplatform/partnerapi/gateway/admission"
 	"github.com/mallplatform/partnerapi/internal/testenv"
 	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/sdk/signing"
@@ -52,6 +52,7 @@ func TestConformance(t *testing.T) {
 		t.Run(op.id, func(t *testing.T) { c.checkOperation(t, op, orderID) })
 	}
 	t.Run("rate limited", func(t *testing.T) { c.checkRateLimited(t) })
+	t.Run("database faults", func(t *testing.T) { c.checkDatabaseFaults(t) })
 
 	// Every route answered its success status (501 for those declared but
 	// not built) and at least one error, all valid.
@@ -447,18 +448,11 @@ func (c *checker) checkUnsigned(t *testing.T, op operation) {
 }
 
 // checkRateLimited sends every route's example on a platform whose app
-// ceiling is one request a minute and whose address limiter lets one
-// request through at once: every answer after the first is 429.
+// ceiling is one request a minute: every answer after the first is 429.
 func (c *checker) checkRateLimited(t *testing.T) {
-	env := testenv.Start(t, testenv.Options{Limits: admission.Limits{AppPerMinute: 1}})
-	limited := &checker{t: t, env: env, doc: c.doc, seen: c.seen}
-	limited.doc.Servers = openapi3.Servers{{URL: env.BaseURL}}
-	router, err := legacy.NewRouter(limited.doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	limited.router = router
-	defer func() { c.doc.Servers = openapi3.Servers{{URL: c.env.BaseURL}} }()
+	var opts testenv.Options
+	opts.Limits.AppPerMinute = 1
+	limited := c.on(t, testenv.Start(t, opts))
 	first := true
 	for _, op := range c.operations() {
 		if !op.signed() {
@@ -474,6 +468,47 @@ func (c *checker) checkRateLimited(t *testing.T) {
 			t.Errorf("%s: 429 without Retry-After", op.id)
 		}
 	}
+}
+
+// checkDatabaseFaults sends the examples while PostgreSQL is cut off (503
+// where a route needs it) and while it does not answer (504 at the call's
+// deadline); whatever each route answers must be in the document.
+func (c *checker) checkDatabaseFaults(t *testing.T) {
+	env := testenv.Start(t, testenv.Options{DatabaseProxy: true, RequestTimeout: 2 * time.Second})
+	faulty := c.on(t, env)
+	orderID := faulty.firstOrderID()
+	var getOrder operation
+	for _, op := range c.operations() {
+		if op.signed() {
+			// Warm the gateway's credential cache: the faults are core's.
+			faulty.do(t, op, faulty.client(t, "full", op), faulty.exampleRequest(op, nil), false)
+		}
+		if op.id == "GetOrder" {
+			getOrder = op
+		}
+	}
+	env.DBProxy.Cut()
+	for _, op := range c.operations() {
+		faulty.do(t, op, faulty.client(t, "full", op), faulty.exampleRequest(op, nil), false)
+	}
+	a := faulty.do(t, getOrder, faulty.client(t, "full", getOrder), faulty.exampleRequest(getOrder, map[string]string{"id": orderID}), false)
+	expect(t, "an order while the database is cut off", a, http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
+	env.DBProxy.Resume()
+	env.DBProxy.Freeze()
+	a = faulty.do(t, getOrder, faulty.client(t, "full", getOrder), faulty.exampleRequest(getOrder, map[string]string{"id": orderID}), false)
+	expect(t, "an order while the database does not answer", a, http.StatusGatewayTimeout, "UPSTREAM_TIMEOUT")
+	env.DBProxy.Resume()
+}
+
+// on is c against another platform, counting into the same tally.
+func (c *checker) on(t *testing.T, env *testenv.Env) *checker {
+	doc := *c.doc
+	doc.Servers = openapi3.Servers{{URL: env.BaseURL}}
+	router, err := legacy.NewRouter(&doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &checker{t: t, env: env, doc: &doc, router: router, seen: c.seen}
 }
 
 // createProduct creates the example product and returns its id.
