@@ -142,3 +142,24 @@ func TestDocumentCarriesThePolicy(t *testing.T) {
 		t.Errorf("the document's own route asks for %v; it is unsigned", s)
 	}
 }
+
+// Every request body and path parameter has an example, so the conformance
+// test can send every route as the document describes it.
+func TestDocumentHasExamples(t *testing.T) {
+	doc := build(t)
+	for path, item := range at(t, doc, "paths").(map[string]any) {
+		for verb, op := range item.(map[string]any) {
+			o := op.(map[string]any)
+			if rb, ok := o["requestBody"].(map[string]any); ok && at(t, rb, "content", "application/json", "example") == nil {
+				t.Errorf("%s %s: request body without an example (internal/openapi/examples.go)", verb, path)
+			}
+			params, _ := o["parameters"].([]any)
+			for _, p := range params {
+				pm := p.(map[string]any)
+				if pm["in"] == "path" && pm["example"] == nil {
+					t.Errorf("%s %s: path parameter %v without an example", verb, path, pm["name"])
+				}
+			}
+		}
+	}
+}
