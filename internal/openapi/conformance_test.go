@@ -416,6 +416,18 @@ func (c *checker) checkOperation(t *testing.T, op operation, orderID string) {
 		expect(t, "body over the cap", c.do(t, op, full, req, false), http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE")
 	}
 
+	// A category that is not in the tree, where the body names one.
+	if !op.notBuilt() && op.op.RequestBody != nil {
+		req = c.withFreshKey(example)
+		if strings.Contains(op.path, "{id}") {
+			req = c.exampleRequest(op, map[string]string{"id": c.createProduct(t)})
+		}
+		if body, ok := setMember(t, req.Body, "category", "999999"); ok {
+			req.Body = body
+			expect(t, "a category that does not exist", c.do(t, op, full, req, true), http.StatusBadRequest, "CATEGORY_NOT_FOUND")
+		}
+	}
+
 	// Idempotency.
 	switch op.idempotency() {
 	case "required":
@@ -559,4 +571,23 @@ func joinQuery(a, b string) string {
 		return b
 	}
 	return a + "&" + b
+}
+
+// setMember sets a top-level member of a JSON object body, when it has it.
+func setMember(t *testing.T, body []byte, name string, value any) ([]byte, bool) {
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := m[name]; !ok {
+		return nil, false
+	}
+	m[name] = value
+	out, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, true
 }

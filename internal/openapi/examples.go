@@ -26,8 +26,9 @@ var examples = map[string]proto.Message{
 	"/mp.catalog.v1.CatalogService/UpdateProduct": &catalogv1.UpdateProductRequest{
 		Id: "prd_01kaq3m8v5yq6b7c9d0e1f2g3h",
 		Product: &catalogv1.ProductUpdateInput{
-			Title:  proto.String("Everyday Backpack 22L, Slate"),
-			Images: &commonv1.HTTPSURLList{Values: []string{"https://cdn.example.ph/p/backpack-22l-slate.jpg"}},
+			Title:    proto.String("Everyday Backpack 22L, Slate"),
+			Category: proto.String(exampleCategory),
+			Images:   &commonv1.HTTPSURLList{Values: []string{"https://cdn.example.ph/p/backpack-22l-slate.jpg"}},
 		},
 	},
 	"/mp.catalog.v1.CatalogService/BulkCreateProducts": &catalogv1.BulkCreateProductsRequest{Products: []*catalogv1.ProductCreateInput{exampleProduct()}},
