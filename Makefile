@@ -20,11 +20,15 @@ proto-deps:
 proto: proto-deps
 	$(BUF) lint
 	$(BUF) generate
+	@mkdir -p gen/protocomments
+	$(BUF) build --as-file-descriptor-set -o .protodeps/descriptors.binpb
+	$(GO) run ./tools/protocomments gen/protocomments/comments.go < .protodeps/descriptors.binpb
 	@$(MAKE) --no-print-directory openapi
 
 ## openapi: the OpenAPI document the gateway serves (GET /open/v1/openapi.json),
-## built from the protos, the route policy and the error catalogue. buf's clean
-## step empties gen/, so proto writes it again after every generate.
+## built from the protos (descriptors, and their comments in gen/protocomments),
+## the route policy and the error catalogue. buf's clean step empties gen/, so
+## proto writes both again after every generate.
 openapi:
 	@mkdir -p gen/openapi
 	$(GO) run ./tools/openapigen gen/openapi/openapi.json

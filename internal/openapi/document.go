@@ -98,6 +98,7 @@ func (b *builder) paths(table *policy.Table) (*node, []any) {
 	})
 	paths := obj()
 	tagSet := map[string]bool{}
+	tagDescriptions := map[string]string{}
 	for _, rt := range routes {
 		item, _ := paths.get(rt.Template).(*node)
 		if item == nil {
@@ -107,6 +108,7 @@ func (b *builder) paths(table *policy.Table) (*node, []any) {
 		op := b.operation(rt)
 		item.set(strings.ToLower(rt.HTTPMethod), op)
 		tagSet[tagOf(rt.Method)] = true
+		tagDescriptions[tagOf(rt.Method)] = comment(rt.Method.Desc.Parent())
 	}
 	names := make([]string, 0, len(tagSet))
 	for t := range tagSet {
@@ -115,7 +117,7 @@ func (b *builder) paths(table *policy.Table) (*node, []any) {
 	sort.Strings(names)
 	tags := make([]any, 0, len(names))
 	for _, t := range names {
-		tags = append(tags, obj("name", t, "description", "Operations of the "+t+" group."))
+		tags = append(tags, obj("name", t, "description", tagDescriptions[t]))
 	}
 	return paths, tags
 }
@@ -170,6 +172,9 @@ func summaryOf(name string) string {
 func describe(m *policy.Method) string {
 	p := m.Policy
 	var lines []string
+	if c := comment(m.Desc); c != "" {
+		lines = append(lines, c)
+	}
 	if NotBuilt(m) {
 		lines = append(lines, "**Not built yet.** The route is declared with its contract (request rules, scope, seller token), "+
 			"checks requests as described, then answers 501 NOT_IMPLEMENTED. The success response below is the answer it will give once built.")
@@ -521,17 +526,17 @@ func (s *schemas) errorComponents() {
 	codes := apierr.Codes()
 	sort.Slice(codes, func(i, j int) bool { return apierr.Name(codes[i]) < apierr.Name(codes[j]) })
 	names := make([]string, 0, len(codes))
-	statuses := obj()
+	catalogue := obj()
 	for _, c := range codes {
 		names = append(names, apierr.Name(c))
-		statuses.set(apierr.Name(c), apierr.HTTPStatus(c))
+		catalogue.set(apierr.Name(c), obj("httpStatus", apierr.HTTPStatus(c), "description", comment(c.Descriptor().Values().ByNumber(c.Number()))))
 	}
 	s.names[errorCodeSchema] = schemaKey{msg: errorCodeSchema, dir: envelopeDir}
 	s.section.set(errorCodeSchema, obj(
 		"type", "string",
-		"description", "The error catalogue; x-mp-http-status gives the status each code is answered with. Clients branch on the code.",
+		"description", "The error catalogue; x-mp-codes gives the status each code is answered with and when. Clients branch on the code.",
 		"enum", names,
-		"x-mp-http-status", statuses,
+		"x-mp-codes", catalogue,
 	))
 	s.names[errorSchema] = schemaKey{msg: errorSchema, dir: envelopeDir}
 	s.section.set(errorSchema, obj(

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"github.com/mallplatform/partnerapi/gen/protocomments"
 	"github.com/mallplatform/partnerapi/internal/wirejson"
 )
 
@@ -105,7 +106,11 @@ func (s *schemas) object(md protoreflect.MessageDescriptor, shape wirejson.Messa
 		}
 	}
 	o := obj("type", "object")
-	if desc := celRules(md); dir == input && desc != "" {
+	desc := comment(md)
+	if rules := celRules(md); dir == input && rules != "" {
+		desc = joinText(desc, rules)
+	}
+	if desc != "" {
 		o.set("description", desc)
 	}
 	o.set("properties", props)
@@ -134,8 +139,27 @@ func celRules(md protoreflect.MessageDescriptor) string {
 	return "Rules across fields: " + strings.Join(out, "; ") + "."
 }
 
-// field returns a field's schema and whether the object requires it.
+// field returns a field's schema, described by its comment, and whether
+// the object requires it.
 func (s *schemas) field(f wirejson.FieldShape, dir direction) (*node, bool) {
+	sch, req := s.fieldSchema(f, dir)
+	desc := joinText(comment(f.Desc), enumValues(f.Desc))
+	if desc == "" {
+		return sch, req
+	}
+	// A schema of its own gets the description; a shared one (a $ref,
+	// possibly inside anyOf) gets it beside, as OpenAPI 3.1 allows.
+	out := obj()
+	for _, k := range sch.keys {
+		out.set(k, sch.get(k))
+	}
+	if old, ok := out.get("description").(string); ok {
+		desc = joinText(desc, old)
+	}
+	return out.set("description", desc), req
+}
+
+func (s *schemas) fieldSchema(f wirejson.FieldShape, dir direction) (*node, bool) {
 	fd := f.Desc
 	rules, _ := proto.GetExtension(fd.Options(), validate.E_Field).(*validate.FieldRules)
 	var sch *node
@@ -326,4 +350,41 @@ func nullable(sch *node) *node {
 		out.set(k, v)
 	}
 	return out
+}
+
+// comment is a declaration's leading comment in the protos.
+func comment(d protoreflect.Descriptor) string {
+	return protocomments.Leading[string(d.FullName())]
+}
+
+// enumValues describes an enum field's values that carry a comment.
+func enumValues(fd protoreflect.FieldDescriptor) string {
+	if fd.Kind() != protoreflect.EnumKind {
+		return ""
+	}
+	var parts []string
+	values := fd.Enum().Values()
+	for _, wire := range wirejson.EnumWireNames(fd) {
+		for i := 0; i < values.Len(); i++ {
+			v := values.Get(i)
+			if c := comment(v); c != "" && wirejson.EnumWireName(fd.Enum(), v.Number()) == wire {
+				parts = append(parts, "`"+wire+"`: "+strings.TrimSuffix(c, "."))
+			}
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, "; ") + "."
+}
+
+// joinText joins non-empty paragraphs.
+func joinText(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, "\n\n")
 }
