@@ -5,7 +5,7 @@ GO    ?= go
 BUF   := $(GO) tool -modfile=tools/generators.mod buf
 LINT  := $(GO) tool -modfile=tools/lint/go.mod golangci-lint
 
-.PHONY: all generate proto-deps proto check-generated lint test build run
+.PHONY: all generate proto-deps proto openapi openapi-lint check-generated lint test build run
 
 include Makefile.ent.mk
 
@@ -20,6 +20,22 @@ proto-deps:
 proto: proto-deps
 	$(BUF) lint
 	$(BUF) generate
+	@mkdir -p gen/protocomments
+	$(BUF) build --as-file-descriptor-set -o .protodeps/descriptors.binpb
+	$(GO) run ./tools/protocomments gen/protocomments/comments.go < .protodeps/descriptors.binpb
+	@$(MAKE) --no-print-directory openapi
+
+## openapi: the OpenAPI document the gateway serves (GET /open/v1/openapi.json),
+## built from the protos (descriptors, and their comments in gen/protocomments),
+## the route policy and the error catalogue. buf's clean step empties gen/, so
+## proto writes both again after every generate.
+openapi:
+	@mkdir -p gen/openapi
+	$(GO) run ./tools/openapigen gen/openapi/openapi.json
+
+## openapi-lint: lint the committed document with Redocly CLI (pinned, from npm)
+openapi-lint:
+	./tools/scripts/openapi-lint.sh
 
 ## check-generated: regenerate and fail when the committed code differs from its sources
 check-generated: generate

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mallplatform/partnerapi/internal/apierr"
 	"github.com/mallplatform/partnerapi/internal/wirejson"
+	"github.com/mallplatform/partnerapi/sdk"
 )
 
 // writeError is the gateway's one error writer: every failure, from the
@@ -19,8 +20,8 @@ func writeError(w http.ResponseWriter, requestID string, code apierr.Code, messa
 	switch status {
 	case http.StatusConflict, http.StatusServiceUnavailable:
 		// The spec tells clients to retry these after Retry-After.
-		if h.Get("Retry-After") == "" {
-			h.Set("Retry-After", "1")
+		if h.Get(sdk.HeaderRetryAfter) == "" {
+			h.Set(sdk.HeaderRetryAfter, "1")
 		}
 	}
 	b := make([]byte, 0, 128+len(message))

@@ -23,6 +23,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/principal"
 	"github.com/mallplatform/partnerapi/internal/serviceset"
 	"github.com/mallplatform/partnerapi/internal/wirejson"
+	"github.com/mallplatform/partnerapi/sdk"
 )
 
 // Gateway is the HTTP handler of the gateway tier.
@@ -38,6 +39,8 @@ type Gateway struct {
 	// queries holds, per method, what checking its query needs, resolved at
 	// start-up rather than on each request.
 	queries map[string]queryShape
+	// owned answers the routes the gateway serves itself, by method.
+	owned map[string]http.HandlerFunc
 }
 
 // New builds the gateway. It fails when a routed method lacks a policy or a
@@ -103,7 +106,10 @@ func New(cfg Config) (*Gateway, error) {
 			return nil, fmt.Errorf("gateway: routes of %s: %w", svc.Name, err)
 		}
 	}
-	if err := checkRoutes(table.Routes()); err != nil {
+	if g.owned, err = g.ownedRoutes(); err != nil {
+		return nil, err
+	}
+	if err := checkRoutes(table.Routes(), g.owned); err != nil {
 		return nil, err
 	}
 	return g, nil
@@ -137,7 +143,7 @@ func requestIDOf(r *http.Request) string {
 	if st, ok := r.Context().Value(stateKey{}).(*requestState); ok {
 		return st.requestID
 	}
-	return r.Header.Get("X-Request-Id")
+	return r.Header.Get(sdk.HeaderRequestID)
 }
 
 // handleCoreError renders an error from core (or from decoding the body on

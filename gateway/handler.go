@@ -18,6 +18,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/policy"
 	"github.com/mallplatform/partnerapi/internal/principal"
 	"github.com/mallplatform/partnerapi/internal/wirejson"
+	"github.com/mallplatform/partnerapi/sdk"
 )
 
 // requestState travels in the request context from the pipeline to the
@@ -38,11 +39,11 @@ type stateKey struct{}
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	began := time.Now() // for metrics; g.clock is security time, which tests move
 	start := g.clock.Now()
-	rid := r.Header.Get("X-Request-Id")
+	rid := r.Header.Get(sdk.HeaderRequestID)
 	if !principal.ValidRequestID(rid) {
 		rid = ids.NewRequestID()
 	}
-	w.Header().Set("X-Request-Id", rid)
+	w.Header().Set(sdk.HeaderRequestID, rid)
 	sw := &statusWriter{ResponseWriter: w, success: http.StatusOK}
 	route := "unmatched"
 	defer func() {
@@ -64,7 +65,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Until the app is known, the address's bucket is the one that applies.
 	setRateHeaders(sw.Header(), int64(d.Limit), int64(d.Remaining), d.Reset)
 	if !d.Allowed {
-		sw.Header().Set("Retry-After", strconv.Itoa(int(d.RetryAfter/time.Second)))
+		sw.Header().Set(sdk.HeaderRetryAfter, strconv.Itoa(int(d.RetryAfter/time.Second)))
 		writeError(sw, rid, apierr.RateLimited, "too many requests from this address; retry after the Retry-After delay")
 		return
 	}
@@ -87,6 +88,17 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	method := rt.Method
 	sw.success = method.SuccessStatus()
 
+	// A route the gateway answers itself is unsigned (checkRoutes allows
+	// nothing else): no body, signature or app bucket applies.
+	if owned, ok := g.owned[method.FullMethod]; ok {
+		if err := g.checkQuery(r, method); err != nil {
+			writeAPIError(sw, rid, err)
+			return
+		}
+		owned(sw, r)
+		return
+	}
+
 	body, err := readBody(r, method.MaxBodyBytes())
 	if err != nil {
 		writeAPIError(sw, rid, err)
@@ -105,7 +117,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var rl *rateLimitedError
 		if errors.As(err, &rl) {
-			sw.Header().Set("Retry-After", strconv.Itoa(int(rl.retryAfter/time.Second)))
+			sw.Header().Set(sdk.HeaderRetryAfter, strconv.Itoa(int(rl.retryAfter/time.Second)))
 		}
 		writeAPIError(sw, rid, err)
 		return
@@ -187,9 +199,9 @@ func readBody(r *http.Request, max int64) ([]byte, error) {
 var bucketNames = [...]string{"app", "account", "sandbox"}
 
 func setRateHeaders(h http.Header, limit, remaining int64, reset time.Time) {
-	h.Set("X-RateLimit-Limit", strconv.FormatInt(limit, 10))
-	h.Set("X-RateLimit-Remaining", strconv.FormatInt(max(remaining, 0), 10))
-	h.Set("X-RateLimit-Reset", strconv.FormatInt(reset.Unix(), 10))
+	h.Set(sdk.HeaderRateLimitLimit, strconv.FormatInt(limit, 10))
+	h.Set(sdk.HeaderRateLimitRemaining, strconv.FormatInt(max(remaining, 0), 10))
+	h.Set(sdk.HeaderRateLimitReset, strconv.FormatInt(reset.Unix(), 10))
 }
 
 // checkQuery parses the query strictly against the method's request type, so

@@ -6,11 +6,12 @@ import (
 	"github.com/mallplatform/partnerapi/internal/apierr"
 	"github.com/mallplatform/partnerapi/internal/idempotency"
 	"github.com/mallplatform/partnerapi/internal/principal"
+	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/sdk/signing"
 )
 
 // HeaderIdempotentReplayed marks an answer replayed for an idempotency key.
-const HeaderIdempotentReplayed = "Idempotent-Replayed"
+const HeaderIdempotentReplayed = sdk.HeaderIdempotentReplayed
 
 // requestFingerprint is what an idempotency key is bound to: the method,
 // path, canonical query and exact body the signature covered. The query
@@ -34,7 +35,7 @@ func outgoingHeader(key string) (string, bool) {
 }
 
 // HeaderIdempotencyKey carries a client's key for safe retries of a write.
-const HeaderIdempotencyKey = "Idempotency-Key"
+const HeaderIdempotencyKey = sdk.HeaderIdempotencyKey
 
 // readIdempotencyKey returns the request's Idempotency-Key, "" when it sent
 // none. A key has the form idempotency.ValidKey accepts (the rule core

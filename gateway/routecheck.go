@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"fmt"
+	"net/http"
 
 	optionsv1 "github.com/mallplatform/partnerapi/gen/mp/options/v1"
 	"github.com/mallplatform/partnerapi/internal/policy"
@@ -12,14 +13,42 @@ import (
 // authentication the gateway does not implement yet. A declared rule is
 // either enforced or the gateway does not start; it never serves a route
 // more openly than declared.
-func checkRoutes(routes []*policy.Route) error {
+//
+// Unsigned (AUTH_NONE) routes are implemented for the routes the gateway
+// answers itself (owned, from services declared CALLERS_NONE_GATEWAY_OWNED)
+// and for nothing else: such a route has no app, so its policy may name no
+// scope, seller token, sandbox limit or idempotency, which would need one.
+// Every gateway-owned method needs a handler in owned, and every handler a
+// gateway-owned method.
+func checkRoutes(routes []*policy.Route, owned map[string]http.HandlerFunc) error {
+	handled := map[string]bool{}
 	for _, rt := range routes {
 		p := rt.Method.Policy
 		if p == nil {
 			return fmt.Errorf("gateway: route %s %s has no policy", rt.HTTPMethod, rt.Template)
 		}
-		if a := p.GetAuth(); a != optionsv1.Auth_AUTH_HMAC_UNSPECIFIED {
-			return fmt.Errorf("gateway: route %s %s declares authentication %s, which this gateway does not implement", rt.HTTPMethod, rt.Template, a)
+		_, hasHandler := owned[rt.Method.FullMethod]
+		isOwned := rt.Method.GatewayOwned()
+		switch {
+		case isOwned && !hasHandler:
+			return fmt.Errorf("gateway: route %s %s is declared gateway-owned but the gateway has no handler for %s", rt.HTTPMethod, rt.Template, rt.Method.FullMethod)
+		case hasHandler && !isOwned:
+			return fmt.Errorf("gateway: the gateway has a handler for %s, whose service is not declared gateway-owned", rt.Method.FullMethod)
+		}
+		handled[rt.Method.FullMethod] = true
+		switch a := p.GetAuth(); {
+		case a == optionsv1.Auth_AUTH_HMAC_UNSPECIFIED && !isOwned:
+		case a == optionsv1.Auth_AUTH_NONE && isOwned:
+			if p.GetScope() != "" || p.GetSellerToken() || p.GetSandbox() || p.GetIdempotency() != optionsv1.Idempotency_IDEMPOTENCY_NONE_UNSPECIFIED {
+				return fmt.Errorf("gateway: unsigned route %s %s declares a scope, seller token, sandbox limit or idempotency, which need a signed app", rt.HTTPMethod, rt.Template)
+			}
+		default:
+			return fmt.Errorf("gateway: route %s %s declares authentication %s, which this gateway does not implement for it", rt.HTTPMethod, rt.Template, a)
+		}
+	}
+	for m := range owned {
+		if !handled[m] {
+			return fmt.Errorf("gateway: the handler for %s has no route", m)
 		}
 	}
 	return nil

@@ -116,7 +116,7 @@ func (r *Response) decode(dataOut any) (*Envelope, error) {
 	env, err := r.Envelope()
 	if err != nil {
 		if !r.OK() {
-			return nil, &APIError{Status: r.Status, Message: snippet(r.Body), RequestID: r.Header.Get("X-Request-Id")}
+			return nil, &APIError{Status: r.Status, Message: snippet(r.Body), RequestID: r.Header.Get(HeaderRequestID)}
 		}
 		return nil, err
 	}
@@ -126,7 +126,7 @@ func (r *Response) decode(dataOut any) (*Envelope, error) {
 			ae.Code, ae.Message = env.Error.Code, env.Error.Message
 		}
 		if ae.RequestID == "" {
-			ae.RequestID = r.Header.Get("X-Request-Id")
+			ae.RequestID = r.Header.Get(HeaderRequestID)
 		}
 		return env, ae
 	}

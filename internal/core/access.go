@@ -47,6 +47,12 @@ func newAccess(table *policy.Table) *access {
 			continue
 		}
 		name := string(sd.FullName())
+		if m.GatewayOwned() {
+			// Not served here: nobody may call it, and reflection does
+			// not describe it.
+			a.gatewayOnly[name] = true
+			continue
+		}
 		a.platform[name] = true
 		if len(m.Routes) > 0 {
 			routed[name] = true

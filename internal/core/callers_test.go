@@ -189,4 +189,9 @@ func TestInternalServicesExcludeTheGatewaysOwn(t *testing.T) {
 	if slices.Contains(names, "mp.credentials.v1.CredentialService") || !slices.Contains(names, "mp.orders.v1.OrdersService") {
 		t.Fatalf("internal services: %v", names)
 	}
+	// The gateway answers the OpenAPI document itself: core offers it to
+	// nobody.
+	if slices.Contains(names, "mp.openapi.v1.OpenAPIService") {
+		t.Fatalf("internal services include a gateway-owned one: %v", names)
+	}
 }

@@ -63,6 +63,17 @@ func (m *Method) MaxBodyBytes() int64 {
 	return DefaultMaxBodyBytes
 }
 
+// GatewayOwned reports whether the gateway answers the method's routes
+// itself, without core: its service's (mp.options.v1.service_policy) says
+// CALLERS_NONE_GATEWAY_OWNED.
+func (m *Method) GatewayOwned() bool {
+	if m.Desc == nil {
+		return false
+	}
+	sp, _ := proto.GetExtension(m.Desc.Parent().Options(), optionsv1.E_ServicePolicy).(*optionsv1.ServicePolicy)
+	return sp.GetCallers() == optionsv1.Callers_CALLERS_NONE_GATEWAY_OWNED
+}
+
 // Route is one HTTP binding of a method.
 type Route struct {
 	HTTPMethod string

@@ -43,6 +43,8 @@ type Options struct {
 	Limits admission.Limits
 	// Environment of the gateway (default sandbox).
 	Environment string
+	// RequestTimeout replaces the gateway's deadline on calls to core.
+	RequestTimeout time.Duration
 	// Mutate adjusts the gateway's config before it is built.
 	Mutate func(*gateway.Config)
 }
@@ -121,7 +123,7 @@ func Start(t testing.TB, opts Options) *Env {
 	if env == "" {
 		env = gateway.EnvSandbox
 	}
-	cfg := gateway.Config{Environment: env, Core: conn, GatewayToken: token, Admission: store, Limits: opts.Limits, Clock: clk}
+	cfg := gateway.Config{Environment: env, Core: conn, GatewayToken: token, Admission: store, Limits: opts.Limits, Clock: clk, RequestTimeout: opts.RequestTimeout}
 	if opts.Mutate != nil {
 		opts.Mutate(&cfg)
 	}

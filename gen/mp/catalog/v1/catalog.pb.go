@@ -9,6 +9,7 @@ package catalogv1
 import (
 	_ "buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
 	v1 "github.com/mallplatform/partnerapi/gen/mp/common/v1"
+	_ "github.com/mallplatform/partnerapi/gen/mp/errors/v1"
 	_ "github.com/mallplatform/partnerapi/gen/mp/options/v1"
 	_ "google.golang.org/genproto/googleapis/api/annotations"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
@@ -1865,7 +1866,7 @@ var File_mp_catalog_v1_catalog_proto protoreflect.FileDescriptor
 
 const file_mp_catalog_v1_catalog_proto_rawDesc = "" +
 	"\n" +
-	"\x1bmp/catalog/v1/catalog.proto\x12\rmp.catalog.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x19mp/common/v1/common.proto\x1a\x1bmp/options/v1/options.proto\"\xf3\x01\n" +
+	"\x1bmp/catalog/v1/catalog.proto\x12\rmp.catalog.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x19mp/common/v1/common.proto\x1a\x19mp/errors/v1/errors.proto\x1a\x1bmp/options/v1/options.proto\"\xf3\x01\n" +
 	"\bCategory\x12 \n" +
 	"\vcategory_id\x18\x01 \x01(\tR\vcategory_id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1b\n" +
@@ -2062,18 +2063,18 @@ const file_mp_catalog_v1_catalog_proto_rawDesc = "" +
 	"\xb2\xbb\x18\x06SELECT\x123\n" +
 	"\x1fATTRIBUTE_INPUT_TYPE_MULTIVALUE\x10\x05\x1a\x0e\xb2\xbb\x18\n" +
 	"MULTIVALUE\x12'\n" +
-	"\x19ATTRIBUTE_INPUT_TYPE_DATE\x10\x06\x1a\b\xb2\xbb\x18\x04DATE2\xaf\a\n" +
+	"\x19ATTRIBUTE_INPUT_TYPE_DATE\x10\x06\x1a\b\xb2\xbb\x18\x04DATE2\xc0\a\n" +
 	"\x0eCatalogService\x12\x8c\x01\n" +
 	"\x0eListCategories\x12$.mp.catalog.v1.ListCategoriesRequest\x1a%.mp.catalog.v1.ListCategoriesResponse\"-\xa2\xbb\x18\x0e\n" +
 	"\fcatalog:read\x82\xd3\xe4\x93\x02\x15\x12\x13/open/v1/categories\x12\xb4\x01\n" +
 	"\x16ListCategoryAttributes\x12,.mp.catalog.v1.ListCategoryAttributesRequest\x1a-.mp.catalog.v1.ListCategoryAttributesResponse\"=\xa2\xbb\x18\x0e\n" +
-	"\fcatalog:read\x82\xd3\xe4\x93\x02%\x12#/open/v1/categories/{id}/attributes\x12\x92\x01\n" +
-	"\rCreateProduct\x12#.mp.catalog.v1.CreateProductRequest\x1a\x1e.mp.catalog.v1.ProductResponse\"<\xa2\xbb\x18\x16\n" +
-	"\rcatalog:write\x10\x01\x18\xc9\x018\x01\x82\xd3\xe4\x93\x02\x1c:\aproduct\"\x11/open/v1/products\x12\x94\x01\n" +
-	"\rUpdateProduct\x12#.mp.catalog.v1.UpdateProductRequest\x1a\x1e.mp.catalog.v1.ProductResponse\">\xa2\xbb\x18\x13\n" +
-	"\rcatalog:write\x10\x018\x01\x82\xd3\xe4\x93\x02!:\aproduct\x1a\x16/open/v1/products/{id}\x12\xa1\x01\n" +
-	"\x12BulkCreateProducts\x12(.mp.catalog.v1.BulkCreateProductsRequest\x1a).mp.catalog.v1.BulkCreateProductsResponse\"6\xa2\xbb\x18\x11\n" +
-	"\rcatalog:write\x10\x01\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/open/v1/products/bulk\x12\x86\x01\n" +
+	"\fcatalog:read\x82\xd3\xe4\x93\x02%\x12#/open/v1/categories/{id}/attributes\x12\x97\x01\n" +
+	"\rCreateProduct\x12#.mp.catalog.v1.CreateProductRequest\x1a\x1e.mp.catalog.v1.ProductResponse\"A\xa2\xbb\x18\x16\n" +
+	"\rcatalog:write\x10\x01\x18\xc9\x018\x01һ\x18\x01\x04\x82\xd3\xe4\x93\x02\x1c:\aproduct\"\x11/open/v1/products\x12\x9b\x01\n" +
+	"\rUpdateProduct\x12#.mp.catalog.v1.UpdateProductRequest\x1a\x1e.mp.catalog.v1.ProductResponse\"E\xa2\xbb\x18\x13\n" +
+	"\rcatalog:write\x10\x018\x01һ\x18\x03\x04M\x14\x82\xd3\xe4\x93\x02!:\aproduct\x1a\x16/open/v1/products/{id}\x12\xa6\x01\n" +
+	"\x12BulkCreateProducts\x12(.mp.catalog.v1.BulkCreateProductsRequest\x1a).mp.catalog.v1.BulkCreateProductsResponse\";\xa2\xbb\x18\x11\n" +
+	"\rcatalog:write\x10\x01һ\x18\x01\x1a\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/open/v1/products/bulk\x12\x86\x01\n" +
 	"\fListProducts\x12\".mp.catalog.v1.ListProductsRequest\x1a#.mp.catalog.v1.ListProductsResponse\"-\xa2\xbb\x18\x10\n" +
 	"\fcatalog:read\x10\x01\x82\xd3\xe4\x93\x02\x13\x12\x11/open/v1/productsB\xb7\x01\n" +
 	"\x11com.mp.catalog.v1B\fCatalogProtoP\x01Z>github.com/mallplatform/partnerapi/gen/mp/catalog/v1;catalogv1\xa2\x02\x03MCX\xaa\x02\rMp.Catalog.V1\xca\x02\rMp\\Catalog\\V1\xe2\x02\x19Mp\\Catalog\\V1\\GPBMetadata\xea\x02\x0fMp::Catalog::V1b\x06proto3"

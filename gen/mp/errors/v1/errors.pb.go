@@ -10,6 +10,7 @@ import (
 	_ "github.com/mallplatform/partnerapi/gen/mp/options/v1"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
+	descriptorpb "google.golang.org/protobuf/types/descriptorpb"
 	reflect "reflect"
 	sync "sync"
 	unsafe "unsafe"
@@ -425,11 +426,34 @@ func (ErrorCode) EnumDescriptor() ([]byte, []int) {
 	return file_mp_errors_v1_errors_proto_rawDescGZIP(), []int{0}
 }
 
+var file_mp_errors_v1_errors_proto_extTypes = []protoimpl.ExtensionInfo{
+	{
+		ExtendedType:  (*descriptorpb.MethodOptions)(nil),
+		ExtensionType: ([]ErrorCode)(nil),
+		Field:         50106,
+		Name:          "mp.errors.v1.errors",
+		Tag:           "varint,50106,rep,packed,name=errors,enum=mp.errors.v1.ErrorCode",
+		Filename:      "mp/errors/v1/errors.proto",
+	},
+}
+
+// Extension fields to descriptorpb.MethodOptions.
+var (
+	// The codes a method's own use cases answer, beyond those every route of
+	// its kind can answer (signing, rate limits, validation, seller token,
+	// idempotency, availability: the pipeline's codes, derived from the
+	// method's policy). The OpenAPI document lists both per route, and its
+	// conformance test fails when a route answers a code it does not list.
+	//
+	// repeated mp.errors.v1.ErrorCode errors = 50106;
+	E_Errors = &file_mp_errors_v1_errors_proto_extTypes[0]
+)
+
 var File_mp_errors_v1_errors_proto protoreflect.FileDescriptor
 
 const file_mp_errors_v1_errors_proto_rawDesc = "" +
 	"\n" +
-	"\x19mp/errors/v1/errors.proto\x12\fmp.errors.v1\x1a\x1bmp/options/v1/options.proto*\xda\x1d\n" +
+	"\x19mp/errors/v1/errors.proto\x12\fmp.errors.v1\x1a google/protobuf/descriptor.proto\x1a\x1bmp/options/v1/options.proto*\xda\x1d\n" +
 	"\tErrorCode\x12\x1a\n" +
 	"\x16ERROR_CODE_UNSPECIFIED\x10\x00\x12&\n" +
 	"\x1bERROR_CODE_VALIDATION_ERROR\x10\x01\x1a\x05\xb8\xbb\x18\x90\x03\x12\"\n" +
@@ -521,7 +545,8 @@ const file_mp_errors_v1_errors_proto_rawDesc = "" +
 	"\x1cERROR_CODE_TOO_MANY_REQUESTS\x10V\x1a\x05\xb8\xbb\x18\xad\x03\x12!\n" +
 	"\x16ERROR_CODE_PROXY_ERROR\x10W\x1a\x05\xb8\xbb\x18\xf6\x03\x12&\n" +
 	"\x1bERROR_CODE_UPSTREAM_TIMEOUT\x10X\x1a\x05\xb8\xbb\x18\xf8\x03\x121\n" +
-	"&ERROR_CODE_WEBHOOK_SUBSCRIPTION_EXISTS\x10Y\x1a\x05\xb8\xbb\x18\x99\x03B\xaf\x01\n" +
+	"&ERROR_CODE_WEBHOOK_SUBSCRIPTION_EXISTS\x10Y\x1a\x05\xb8\xbb\x18\x99\x03:Q\n" +
+	"\x06errors\x12\x1e.google.protobuf.MethodOptions\x18\xba\x87\x03 \x03(\x0e2\x17.mp.errors.v1.ErrorCodeR\x06errorsB\xaf\x01\n" +
 	"\x10com.mp.errors.v1B\vErrorsProtoP\x01Z<github.com/mallplatform/partnerapi/gen/mp/errors/v1;errorsv1\xa2\x02\x03MEX\xaa\x02\fMp.Errors.V1\xca\x02\fMp\\Errors\\V1\xe2\x02\x18Mp\\Errors\\V1\\GPBMetadata\xea\x02\x0eMp::Errors::V1b\x06proto3"
 
 var (
@@ -538,13 +563,16 @@ func file_mp_errors_v1_errors_proto_rawDescGZIP() []byte {
 
 var file_mp_errors_v1_errors_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
 var file_mp_errors_v1_errors_proto_goTypes = []any{
-	(ErrorCode)(0), // 0: mp.errors.v1.ErrorCode
+	(ErrorCode)(0),                     // 0: mp.errors.v1.ErrorCode
+	(*descriptorpb.MethodOptions)(nil), // 1: google.protobuf.MethodOptions
 }
 var file_mp_errors_v1_errors_proto_depIdxs = []int32{
-	0, // [0:0] is the sub-list for method output_type
-	0, // [0:0] is the sub-list for method input_type
-	0, // [0:0] is the sub-list for extension type_name
-	0, // [0:0] is the sub-list for extension extendee
+	1, // 0: mp.errors.v1.errors:extendee -> google.protobuf.MethodOptions
+	0, // 1: mp.errors.v1.errors:type_name -> mp.errors.v1.ErrorCode
+	2, // [2:2] is the sub-list for method output_type
+	2, // [2:2] is the sub-list for method input_type
+	1, // [1:2] is the sub-list for extension type_name
+	0, // [0:1] is the sub-list for extension extendee
 	0, // [0:0] is the sub-list for field type_name
 }
 
@@ -560,12 +588,13 @@ func file_mp_errors_v1_errors_proto_init() {
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mp_errors_v1_errors_proto_rawDesc), len(file_mp_errors_v1_errors_proto_rawDesc)),
 			NumEnums:      1,
 			NumMessages:   0,
-			NumExtensions: 0,
+			NumExtensions: 1,
 			NumServices:   0,
 		},
 		GoTypes:           file_mp_errors_v1_errors_proto_goTypes,
 		DependencyIndexes: file_mp_errors_v1_errors_proto_depIdxs,
 		EnumInfos:         file_mp_errors_v1_errors_proto_enumTypes,
+		ExtensionInfos:    file_mp_errors_v1_errors_proto_extTypes,
 	}.Build()
 	File_mp_errors_v1_errors_proto = out.File
 	file_mp_errors_v1_errors_proto_goTypes = nil

@@ -109,8 +109,9 @@ type Event struct {
 	// Increases by one with each event of the same resource, from 1: a
 	// receiver drops an update older than one it already applied.
 	Sequence int64 `protobuf:"varint,5,opt,name=sequence,proto3" json:"sequence,omitempty"`
-	// The resource's partner-safe view at that moment, as its GET renders it
-	// (an order never carries buyerEmail here).
+	// The resource's partner-safe view at that moment, as its GET renders it:
+	// an Order for order events (never with buyerEmail), a Product for product
+	// events.
 	Data          []byte `protobuf:"bytes,6,opt,name=data,proto3" json:"data,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

@@ -197,6 +197,10 @@ const (
 	// The gateway alone: the service returns secrets or other material only
 	// the gateway needs.
 	Callers_CALLERS_GATEWAY Callers = 2
+	// Nobody on core's port: the gateway answers the service's routes itself
+	// (the interface's own description). Core neither serves nor describes it,
+	// and the gateway refuses to start unless it has a handler for each route.
+	Callers_CALLERS_NONE_GATEWAY_OWNED Callers = 3
 )
 
 // Enum value maps for Callers.
@@ -205,11 +209,13 @@ var (
 		0: "CALLERS_DEFAULT_UNSPECIFIED",
 		1: "CALLERS_ALL",
 		2: "CALLERS_GATEWAY",
+		3: "CALLERS_NONE_GATEWAY_OWNED",
 	}
 	Callers_value = map[string]int32{
 		"CALLERS_DEFAULT_UNSPECIFIED": 0,
 		"CALLERS_ALL":                 1,
 		"CALLERS_GATEWAY":             2,
+		"CALLERS_NONE_GATEWAY_OWNED":  3,
 	}
 )
 
@@ -578,11 +584,12 @@ const file_mp_options_v1_options_proto_rawDesc = "" +
 	"\bPresence\x12 \n" +
 	"\x1cPRESENCE_DEFAULT_UNSPECIFIED\x10\x00\x12\x11\n" +
 	"\rPRESENCE_NULL\x10\x01\x12\x17\n" +
-	"\x13PRESENCE_OMIT_EMPTY\x10\x02*P\n" +
+	"\x13PRESENCE_OMIT_EMPTY\x10\x02*p\n" +
 	"\aCallers\x12\x1f\n" +
 	"\x1bCALLERS_DEFAULT_UNSPECIFIED\x10\x00\x12\x0f\n" +
 	"\vCALLERS_ALL\x10\x01\x12\x13\n" +
-	"\x0fCALLERS_GATEWAY\x10\x02:O\n" +
+	"\x0fCALLERS_GATEWAY\x10\x02\x12\x1e\n" +
+	"\x1aCALLERS_NONE_GATEWAY_OWNED\x10\x03:O\n" +
 	"\x06policy\x12\x1e.google.protobuf.MethodOptions\x18\xb4\x87\x03 \x01(\v2\x15.mp.options.v1.PolicyR\x06policy:f\n" +
 	"\x0eservice_policy\x12\x1f.google.protobuf.ServiceOptions\x18\xb9\x87\x03 \x01(\v2\x1c.mp.options.v1.ServicePolicyR\rservicePolicy:K\n" +
 	"\x05field\x12\x1d.google.protobuf.FieldOptions\x18\xb5\x87\x03 \x01(\v2\x14.mp.options.v1.FieldR\x05field:@\n" +

@@ -9,6 +9,7 @@ package ordersv1
 import (
 	_ "buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
 	v1 "github.com/mallplatform/partnerapi/gen/mp/common/v1"
+	_ "github.com/mallplatform/partnerapi/gen/mp/errors/v1"
 	_ "github.com/mallplatform/partnerapi/gen/mp/options/v1"
 	_ "google.golang.org/genproto/googleapis/api/annotations"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
@@ -1569,7 +1570,7 @@ var File_mp_orders_v1_orders_proto protoreflect.FileDescriptor
 
 const file_mp_orders_v1_orders_proto_rawDesc = "" +
 	"\n" +
-	"\x19mp/orders/v1/orders.proto\x12\fmp.orders.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x19mp/common/v1/common.proto\x1a\x1bmp/options/v1/options.proto\"\xd9\x01\n" +
+	"\x19mp/orders/v1/orders.proto\x12\fmp.orders.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x19mp/common/v1/common.proto\x1a\x19mp/errors/v1/errors.proto\x1a\x1bmp/options/v1/options.proto\"\xd9\x01\n" +
 	"\aAddress\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05line1\x18\x02 \x01(\tR\x05line1\x12\x19\n" +
@@ -1726,15 +1727,15 @@ const file_mp_orders_v1_orders_proto_rawDesc = "" +
 	"\tOrderSort\x12\x1a\n" +
 	"\x16ORDER_SORT_UNSPECIFIED\x10\x00\x121\n" +
 	"\x19ORDER_SORT_CREATED_AT_ASC\x10\x01\x1a\x12\xb2\xbb\x18\x0ecreated_at_asc\x123\n" +
-	"\x1aORDER_SORT_CREATED_AT_DESC\x10\x02\x1a\x13\xb2\xbb\x18\x0fcreated_at_desc2\xb9\x04\n" +
+	"\x1aORDER_SORT_CREATED_AT_DESC\x10\x02\x1a\x13\xb2\xbb\x18\x0fcreated_at_desc2\xbf\x04\n" +
 	"\rOrdersService\x12{\n" +
 	"\n" +
 	"ListOrders\x12\x1f.mp.orders.v1.ListOrdersRequest\x1a .mp.orders.v1.ListOrdersResponse\"*\xa2\xbb\x18\x0f\n" +
 	"\vorders:read\x10\x01\x82\xd3\xe4\x93\x02\x11\x12\x0f/open/v1/orders\x12w\n" +
 	"\bGetOrder\x12\x1d.mp.orders.v1.GetOrderRequest\x1a\x1b.mp.orders.v1.OrderResponse\"/\xa2\xbb\x18\x0f\n" +
-	"\vorders:read\x10\x01\x82\xd3\xe4\x93\x02\x16\x12\x14/open/v1/orders/{id}\x12\x8f\x01\n" +
-	"\vCancelOrder\x12 .mp.orders.v1.CancelOrderRequest\x1a\x1b.mp.orders.v1.OrderResponse\"A\xa2\xbb\x18\x12\n" +
-	"\forders:write\x10\x018\x01\x82\xd3\xe4\x93\x02%:\x06cancel\"\x1b/open/v1/orders/{id}/cancel\x12\x9f\x01\n" +
+	"\vorders:read\x10\x01\x82\xd3\xe4\x93\x02\x16\x12\x14/open/v1/orders/{id}\x12\x95\x01\n" +
+	"\vCancelOrder\x12 .mp.orders.v1.CancelOrderRequest\x1a\x1b.mp.orders.v1.OrderResponse\"G\xa2\xbb\x18\x12\n" +
+	"\forders:write\x10\x018\x01һ\x18\x02\r\x14\x82\xd3\xe4\x93\x02%:\x06cancel\"\x1b/open/v1/orders/{id}/cancel\x12\x9f\x01\n" +
 	"\x10BulkCancelOrders\x12%.mp.orders.v1.BulkCancelOrdersRequest\x1a&.mp.orders.v1.BulkCancelOrdersResponse\"<\xa2\xbb\x18\x12\n" +
 	"\forders:write\x10\x018\x02\x82\xd3\xe4\x93\x02 :\x01*\"\x1b/open/v1/orders/bulk-cancelB\xaf\x01\n" +
 	"\x10com.mp.orders.v1B\vOrdersProtoP\x01Z<github.com/mallplatform/partnerapi/gen/mp/orders/v1;ordersv1\xa2\x02\x03MOX\xaa\x02\fMp.Orders.V1\xca\x02\fMp\\Orders\\V1\xe2\x02\x18Mp\\Orders\\V1\\GPBMetadata\xea\x02\x0eMp::Orders::V1b\x06proto3"

@@ -7,6 +7,7 @@
 package payoutsv1
 
 import (
+	_ "github.com/mallplatform/partnerapi/gen/mp/errors/v1"
 	_ "github.com/mallplatform/partnerapi/gen/mp/options/v1"
 	_ "google.golang.org/genproto/googleapis/api/annotations"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
@@ -99,11 +100,11 @@ var File_mp_payouts_v1_payouts_proto protoreflect.FileDescriptor
 
 const file_mp_payouts_v1_payouts_proto_rawDesc = "" +
 	"\n" +
-	"\x1bmp/payouts/v1/payouts.proto\x12\rmp.payouts.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1bmp/options/v1/options.proto\"\x14\n" +
+	"\x1bmp/payouts/v1/payouts.proto\x12\rmp.payouts.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x19mp/errors/v1/errors.proto\x1a\x1bmp/options/v1/options.proto\"\x14\n" +
 	"\x12ListPayoutsRequest\"\x15\n" +
-	"\x13ListPayoutsResponse2\x84\x01\n" +
-	"\x0ePayoutsService\x12r\n" +
-	"\vListPayouts\x12!.mp.payouts.v1.ListPayoutsRequest\x1a\".mp.payouts.v1.ListPayoutsResponse\"\x1c\xa2\xbb\x18\x00\x82\xd3\xe4\x93\x02\x12\x12\x10/open/v1/payoutsB\xb7\x01\n" +
+	"\x13ListPayoutsResponse2\x89\x01\n" +
+	"\x0ePayoutsService\x12w\n" +
+	"\vListPayouts\x12!.mp.payouts.v1.ListPayoutsRequest\x1a\".mp.payouts.v1.ListPayoutsResponse\"!\xa2\xbb\x18\x00һ\x18\x01\x1a\x82\xd3\xe4\x93\x02\x12\x12\x10/open/v1/payoutsB\xb7\x01\n" +
 	"\x11com.mp.payouts.v1B\fPayoutsProtoP\x01Z>github.com/mallplatform/partnerapi/gen/mp/payouts/v1;payoutsv1\xa2\x02\x03MPX\xaa\x02\rMp.Payouts.V1\xca\x02\rMp\\Payouts\\V1\xe2\x02\x19Mp\\Payouts\\V1\\GPBMetadata\xea\x02\x0fMp::Payouts::V1b\x06proto3"
 
 var (

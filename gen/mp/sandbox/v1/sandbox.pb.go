@@ -8,6 +8,7 @@ package sandboxv1
 
 import (
 	_ "buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
+	_ "github.com/mallplatform/partnerapi/gen/mp/errors/v1"
 	_ "github.com/mallplatform/partnerapi/gen/mp/options/v1"
 	v1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
 	_ "google.golang.org/genproto/googleapis/api/annotations"
@@ -520,7 +521,7 @@ var File_mp_sandbox_v1_sandbox_proto protoreflect.FileDescriptor
 
 const file_mp_sandbox_v1_sandbox_proto_rawDesc = "" +
 	"\n" +
-	"\x1bmp/sandbox/v1/sandbox.proto\x12\rmp.sandbox.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1bmp/options/v1/options.proto\x1a\x19mp/orders/v1/orders.proto\"\x11\n" +
+	"\x1bmp/sandbox/v1/sandbox.proto\x12\rmp.sandbox.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x19mp/errors/v1/errors.proto\x1a\x1bmp/options/v1/options.proto\x1a\x19mp/orders/v1/orders.proto\"\x11\n" +
 	"\x0fGetClockRequest\"F\n" +
 	"\fClockAdvance\x126\n" +
 	"\x0fadvance_seconds\x18\x01 \x01(\x03B\f\xbaH\t\"\a\x18\x80\xce\xda\x03(\x01R\x0fadvance_seconds\"T\n" +
@@ -553,14 +554,14 @@ const file_mp_sandbox_v1_sandbox_proto_rawDesc = "" +
 	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\x02id\x12J\n" +
 	"\n" +
 	"transition\x18\x02 \x01(\v2\".mp.sandbox.v1.TestOrderTransitionB\x06\xbaH\x03\xc8\x01\x01R\n" +
-	"transition2\xd0\x04\n" +
+	"transition2\xd5\x04\n" +
 	"\x0eSandboxService\x12p\n" +
 	"\bGetClock\x12\x1e.mp.sandbox.v1.GetClockRequest\x1a\x1c.mp.sandbox.v1.ClockResponse\"&\xa2\xbb\x18\x04\x10\x01(\x01\x82\xd3\xe4\x93\x02\x18\x12\x16/open/v1/sandbox/clock\x12\x81\x01\n" +
 	"\fAdvanceClock\x12\".mp.sandbox.v1.AdvanceClockRequest\x1a\x1c.mp.sandbox.v1.ClockResponse\"/\xa2\xbb\x18\x04\x10\x01(\x01\x82\xd3\xe4\x93\x02!:\aadvance\"\x16/open/v1/sandbox/clock\x12\x95\x01\n" +
 	"\x0fCreateTestOrder\x12%.mp.sandbox.v1.CreateTestOrderRequest\x1a\x1b.mp.orders.v1.OrderResponse\">\xa2\xbb\x18\x14\n" +
-	"\vorders:read\x10\x01\x18\xc9\x01(\x01\x82\xd3\xe4\x93\x02 :\x05order\"\x17/open/v1/sandbox/orders\x12\xaf\x01\n" +
-	"\x13TransitionTestOrder\x12).mp.sandbox.v1.TransitionTestOrderRequest\x1a\x1b.mp.orders.v1.OrderResponse\"P\xa2\xbb\x18\x11\n" +
-	"\vorders:read\x10\x01(\x01\x82\xd3\xe4\x93\x025:\n" +
+	"\vorders:read\x10\x01\x18\xc9\x01(\x01\x82\xd3\xe4\x93\x02 :\x05order\"\x17/open/v1/sandbox/orders\x12\xb4\x01\n" +
+	"\x13TransitionTestOrder\x12).mp.sandbox.v1.TransitionTestOrderRequest\x1a\x1b.mp.orders.v1.OrderResponse\"U\xa2\xbb\x18\x11\n" +
+	"\vorders:read\x10\x01(\x01һ\x18\x01\f\x82\xd3\xe4\x93\x025:\n" +
 	"transition\"'/open/v1/sandbox/orders/{id}/transitionB\xb7\x01\n" +
 	"\x11com.mp.sandbox.v1B\fSandboxProtoP\x01Z>github.com/mallplatform/partnerapi/gen/mp/sandbox/v1;sandboxv1\xa2\x02\x03MSX\xaa\x02\rMp.Sandbox.V1\xca\x02\rMp\\Sandbox\\V1\xe2\x02\x19Mp\\Sandbox\\V1\\GPBMetadata\xea\x02\x0fMp::Sandbox::V1b\x06proto3"
 

@@ -1,0 +1,44 @@
+package gateway
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+
+	openapiv1 "github.com/mallplatform/partnerapi/gen/mp/openapi/v1"
+	"github.com/mallplatform/partnerapi/internal/openapi"
+	"github.com/mallplatform/partnerapi/internal/policy"
+)
+
+// OpenAPIDocument is the OpenAPI document of the routes this gateway
+// serves: the bytes GET /open/v1/openapi.json answers, and what
+// tools/openapigen writes to gen/openapi/openapi.json.
+func OpenAPIDocument() ([]byte, error) {
+	table, err := policy.Load()
+	if err != nil {
+		return nil, err
+	}
+	return openapi.Build(table)
+}
+
+// ownedRoutes are the handlers of the methods the gateway answers itself
+// (services declared CALLERS_NONE_GATEWAY_OWNED), by gRPC method name.
+// They run after the request id, the address limiter, the route lookup and
+// the strict query, in place of the signature and the call to core.
+func (g *Gateway) ownedRoutes() (map[string]http.HandlerFunc, error) {
+	doc, err := openapi.Build(g.table)
+	if err != nil {
+		return nil, fmt.Errorf("gateway: %w", err)
+	}
+	return map[string]http.HandlerFunc{
+		openapiv1.OpenAPIService_GetDocument_FullMethodName: func(w http.ResponseWriter, _ *http.Request) {
+			h := w.Header()
+			h.Set("Content-Type", "application/json")
+			h.Set("Content-Length", strconv.Itoa(len(doc)))
+			// It changes only with a deployment.
+			h.Set("Cache-Control", "public, max-age=300")
+			w.WriteHeader(http.StatusOK)
+			_, _ = w.Write(doc)
+		},
+	}, nil
+}

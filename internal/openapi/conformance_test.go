@@ -1,0 +1,620 @@
+package openapi_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/legacy"
+
+	"github.com/mallplatform/partnerapi/internal/testenv"
+	"github.com/mallplatform/partnerapi/sdk"
+	"github.com/mallplatform/partnerapi/sdk/signing"
+)
+
+// committed is the document CI keeps in step with the protos.
+const committed = "../../gen/openapi/openapi.json"
+
+// TestConformance checks the document against the platform's real answers:
+// every route is called with requests built from the document's examples
+// (which must themselves validate), and with requests that draw each error
+// class the route can answer; every answer (status, headers, body) is
+// validated against the document, and must carry the error code the case
+// expects.
+func TestConformance(t *testing.T) {
+	env := testenv.Start(t, testenv.Options{})
+	served := getDocument(t, env.BaseURL)
+	want, err := os.ReadFile(committed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(served, want) {
+		t.Fatalf("GET /open/v1/openapi.json differs from %s; run make openapi", committed)
+	}
+	c := newChecker(t, served, env)
+
+	// Ids of real resources, for the requests that must succeed; the
+	// examples' own ids are illustrative and answer 404.
+	orderID := c.firstOrderID()
+	for _, op := range c.operations() {
+		t.Run(op.id, func(t *testing.T) { c.checkOperation(t, op, orderID) })
+	}
+	t.Run("rate limited", func(t *testing.T) { c.checkRateLimited(t) })
+	t.Run("database faults", func(t *testing.T) { c.checkDatabaseFaults(t) })
+
+	// Every route answered its success status (501 for those declared but
+	// not built) and at least one error, all valid.
+	for _, op := range c.operations() {
+		success := op.successStatus()
+		if op.notBuilt() {
+			success = http.StatusNotImplemented
+		}
+		if c.seen[op.id][success] == 0 {
+			t.Errorf("%s: no %d answer was validated", op.id, success)
+		}
+		if len(c.seen[op.id]) < 2 {
+			t.Errorf("%s: no error answer was validated", op.id)
+		}
+	}
+	routes, answers := 0, 0
+	var lines []string
+	for _, op := range c.operations() {
+		routes++
+		var statuses []string
+		for s, n := range c.seen[op.id] {
+			answers += n
+			statuses = append(statuses, fmt.Sprintf("%d×%d", s, n))
+		}
+		sort.Strings(statuses)
+		lines = append(lines, op.method+" "+op.path+": "+strings.Join(statuses, " "))
+	}
+	t.Logf("validated %d answers of %d routes against the document:\n%s", answers, routes, strings.Join(lines, "\n"))
+}
+
+func getDocument(t *testing.T, base string) []byte {
+	t.Helper()
+	resp, err := http.Get(base + "/open/v1/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "application/json" {
+		t.Fatalf("GET /open/v1/openapi.json: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	return body
+}
+
+type checker struct {
+	t      *testing.T
+	env    *testenv.Env
+	doc    *openapi3.T
+	router routers.Router
+	// seen counts validated answers per operation and status.
+	seen map[string]map[int]int
+	keys int
+}
+
+func newChecker(t *testing.T, raw []byte, env *testenv.Env) *checker {
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromData(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := doc.Validate(loader.Context); err != nil {
+		t.Fatalf("the document is not valid OpenAPI: %v", err)
+	}
+	if doc.OpenAPI != "3.1.0" || doc.Info.Version != "1.0.0" {
+		t.Fatalf("openapi %s, info.version %s", doc.OpenAPI, doc.Info.Version)
+	}
+	// The test's gateway listens on a port of its own.
+	doc.Servers = openapi3.Servers{{URL: env.BaseURL}}
+	router, err := legacy.NewRouter(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &checker{t: t, env: env, doc: doc, router: router, seen: map[string]map[int]int{}}
+}
+
+type operation struct {
+	id, method, path string
+	op               *openapi3.Operation
+}
+
+func (o operation) policy() map[string]any {
+	p, _ := o.op.Extensions["x-mp-policy"].(map[string]any)
+	return p
+}
+
+func (o operation) successStatus() int {
+	n, _ := o.policy()["successStatus"].(float64)
+	return int(n)
+}
+
+func (o operation) signed() bool     { return o.policy()["auth"] == "hmac-v3" }
+func (o operation) seller() bool     { return o.policy()["sellerToken"] == true }
+func (o operation) sandbox() bool    { return o.policy()["sandbox"] == true }
+func (o operation) notBuilt() bool   { return o.policy()["notBuilt"] == true }
+func (o operation) scope() string    { s, _ := o.policy()["scope"].(string); return s }
+func (o operation) idempotency() any { return o.policy()["idempotency"] }
+
+func (c *checker) operations() []operation {
+	var out []operation
+	for _, path := range c.doc.Paths.InMatchingOrder() {
+		for method, op := range c.doc.Paths.Value(path).Operations() {
+			out = append(out, operation{id: op.OperationID, method: method, path: path, op: op})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].id < out[j].id })
+	return out
+}
+
+// exampleRequest builds op's request from the document's examples; ids
+// replaces path parameters by name.
+func (c *checker) exampleRequest(op operation, ids map[string]string) sdk.Request {
+	path := op.path
+	query := url.Values{}
+	var extra http.Header
+	for _, pr := range op.op.Parameters {
+		p := pr.Value
+		v := p.Example
+		if p.In == openapi3.ParameterInPath {
+			val := fmt.Sprint(v)
+			if id, ok := ids[p.Name]; ok {
+				val = id
+			}
+			path = strings.ReplaceAll(path, "{"+p.Name+"}", url.PathEscape(val))
+			continue
+		}
+		if v == nil {
+			continue
+		}
+		switch p.In {
+		case openapi3.ParameterInQuery:
+			query.Set(p.Name, fmt.Sprint(v))
+		case openapi3.ParameterInHeader:
+			// A key is one logical request: each request gets its own.
+			c.keys++
+			if extra == nil {
+				extra = http.Header{}
+			}
+			extra.Set(p.Name, fmt.Sprintf("%v-%d", v, c.keys))
+		}
+	}
+	req := sdk.Request{Method: op.method, Path: path, RawQuery: query.Encode(), ExtraHeaders: extra}
+	if rb := op.op.RequestBody; rb != nil {
+		ex := rb.Value.Content.Get("application/json").Example
+		b, err := json.Marshal(ex)
+		if err != nil {
+			c.t.Fatal(err)
+		}
+		req.Body = b
+	}
+	return req
+}
+
+// client is the seeded app (and seller) an operation's example is sent as.
+func (c *checker) client(t *testing.T, app string, op operation) *sdk.Client {
+	seller := -1
+	if op.seller() {
+		seller = 0
+	}
+	return c.env.Client(t, app, seller)
+}
+
+// answer is one validated answer.
+type answer struct {
+	status int
+	header http.Header
+	body   []byte
+	code   string
+}
+
+// send sends hr, validates the request (when validRequest: it was built
+// from the examples, so it must conform) and the answer, and counts it.
+func (c *checker) send(t *testing.T, op operation, hr *http.Request, body []byte, validRequest bool) answer {
+	t.Helper()
+	ctx := context.Background()
+	route, pathParams, err := c.router.FindRoute(hr)
+	if err != nil {
+		t.Fatalf("%s %s: no route in the document: %v", hr.Method, hr.URL, err)
+	}
+	if route.Operation.OperationID != op.id {
+		t.Fatalf("%s %s: routed to %s, want %s", hr.Method, hr.URL, route.Operation.OperationID, op.id)
+	}
+	in := &openapi3filter.RequestValidationInput{
+		Request: hr, PathParams: pathParams, Route: route,
+		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, MultiError: true},
+	}
+	if validRequest {
+		if err := openapi3filter.ValidateRequest(ctx, in); err != nil {
+			t.Errorf("%s %s: the example request does not conform: %v", hr.Method, hr.URL, err)
+		}
+		hr.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	resp, err := http.DefaultClient.Do(hr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	got, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: in,
+		Status:                 resp.StatusCode,
+		Header:                 resp.Header,
+		Body:                   io.NopCloser(bytes.NewReader(got)),
+		Options:                &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},
+	}
+	if err := openapi3filter.ValidateResponse(ctx, out); err != nil {
+		t.Errorf("%s %s: answer %d does not conform: %v\n%s", hr.Method, hr.URL, resp.StatusCode, err, got)
+	} else {
+		if c.seen[op.id] == nil {
+			c.seen[op.id] = map[int]int{}
+		}
+		c.seen[op.id][resp.StatusCode]++
+	}
+	a := answer{status: resp.StatusCode, header: resp.Header, body: got}
+	var env struct {
+		Error struct{ Code string } `json:"error"`
+	}
+	if resp.StatusCode >= 400 && json.Unmarshal(got, &env) == nil {
+		a.code = env.Error.Code
+	}
+	return a
+}
+
+// do signs req as cl and sends it.
+func (c *checker) do(t *testing.T, op operation, cl *sdk.Client, req sdk.Request, validRequest bool) answer {
+	t.Helper()
+	if cl == nil {
+		hr, err := http.NewRequest(req.Method, c.env.BaseURL+req.Path+query(req.RawQuery), bytes.NewReader(req.Body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.send(t, op, hr, req.Body, validRequest)
+	}
+	hr, err := cl.NewRequest(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.send(t, op, hr, req.Body, validRequest)
+}
+
+func query(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	return "?" + raw
+}
+
+// expect checks an answer's status and code.
+func expect(t *testing.T, what string, a answer, status int, code string) {
+	t.Helper()
+	if a.status != status || a.code != code {
+		t.Errorf("%s: %d %s, want %d %s\n%s", what, a.status, a.code, status, code, a.body)
+	}
+}
+
+// testOrder creates a test order of seller 0 in status and returns its id.
+func (c *checker) testOrder(t *testing.T, status string) string {
+	var o struct{ ID string }
+	body := map[string]string{"status": status}
+	if _, err := c.env.Client(t, "full", 0).Call(context.Background(), http.MethodPost, "/open/v1/sandbox/orders", body, &o); err != nil || o.ID == "" {
+		t.Fatalf("test order: %v", err)
+	}
+	return o.ID
+}
+
+func (c *checker) firstEventID() string {
+	var events []struct{ ID string }
+	if _, err := c.env.Client(c.t, "full", 0).Call(context.Background(), http.MethodGet, "/open/v1/events?limit=1", nil, &events); err != nil || len(events) == 0 {
+		c.t.Fatalf("no seeded event: %v", err)
+	}
+	return events[0].ID
+}
+
+func (c *checker) firstOrderID() string {
+	var orders []struct{ ID string }
+	if _, err := c.env.Client(c.t, "full", 0).Call(context.Background(), http.MethodGet, "/open/v1/orders?limit=1", nil, &orders); err != nil || len(orders) == 0 {
+		c.t.Fatalf("no seeded order: %v", err)
+	}
+	return orders[0].ID
+}
+
+func (c *checker) checkOperation(t *testing.T, op operation, orderID string) {
+	if !op.signed() {
+		c.checkUnsigned(t, op)
+		return
+	}
+	full := c.client(t, "full", op)
+	example := c.exampleRequest(op, nil)
+	success := op.successStatus()
+	if op.notBuilt() {
+		success = http.StatusNotImplemented
+	}
+
+	// The examples as they stand: the illustrative ids are nobody's.
+	a := c.do(t, op, full, example, true)
+	switch {
+	case strings.Contains(op.path, "/orders/{id}") || strings.Contains(op.path, "/products/{id}") || strings.Contains(op.path, "/events/{id}"):
+		expect(t, "example with its illustrative id", a, http.StatusNotFound, "NOT_FOUND")
+	case op.notBuilt():
+		expect(t, "example of a route not built", a, http.StatusNotImplemented, "NOT_IMPLEMENTED")
+	default:
+		expect(t, "example", a, success, "")
+	}
+
+	// With ids of real resources.
+	switch {
+	case strings.HasSuffix(op.path, "/orders/{id}/cancel"):
+		a = c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": c.testOrder(t, "READY_TO_SHIP")}), true)
+		expect(t, "a test order ready to ship", a, success, "")
+	case strings.HasSuffix(op.path, "/sandbox/orders/{id}/transition"):
+		a = c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": c.testOrder(t, "PENDING")}), true)
+		expect(t, "a pending test order", a, success, "")
+	case strings.Contains(op.path, "/orders/{id}"):
+		a = c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": orderID}), true)
+		expect(t, "a seeded order", a, success, "")
+	case strings.Contains(op.path, "/events/{id}"):
+		a = c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": c.firstEventID()}), true)
+		expect(t, "a seeded event", a, success, "")
+	case strings.Contains(op.path, "/products/{id}"):
+		id := c.createProduct(t)
+		a = c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": id}), true)
+		expect(t, "a product just created", a, success, "")
+	}
+
+	// Signing failures, in the order the gateway checks them.
+	req := example
+	req.OmitHeaders = []string{signing.HeaderSignature}
+	expect(t, "no signature header", c.do(t, op, full, req, false), http.StatusBadRequest, "BAD_REQUEST")
+	req = example
+	req.Version = "2"
+	expect(t, "signature version 2", c.do(t, op, full, req, false), http.StatusUnauthorized, "HMAC_VERSION_DEPRECATED")
+	req = example
+	req.OmitHeaders = []string{signing.HeaderNonce}
+	expect(t, "no nonce", c.do(t, op, full, req, false), http.StatusBadRequest, "MISSING_NONCE")
+	req = example
+	req.Nonce = "NOT-HEX"
+	expect(t, "malformed nonce", c.do(t, op, full, req, false), http.StatusBadRequest, "INVALID_NONCE")
+	req = example
+	req.Timestamp = "1000000000"
+	expect(t, "stale timestamp", c.do(t, op, full, req, false), http.StatusUnauthorized, "TIMESTAMP_EXPIRED")
+	req = example
+	req.ExtraHeaders = cloneHeader(example.ExtraHeaders)
+	req.ExtraHeaders.Set(signing.HeaderSignature, strings.Repeat("0", 64))
+	expect(t, "wrong signature", c.do(t, op, full, req, false), http.StatusUnauthorized, "INVALID_SIGNATURE")
+	if op.sandbox() {
+		expect(t, "live credentials on a sandbox tool", c.do(t, op, c.env.Client(t, "live", -1), example, false), http.StatusForbidden, "SANDBOX_ONLY")
+	} else {
+		expect(t, "live credentials on the sandbox", c.do(t, op, c.env.Client(t, "live", -1), example, false), http.StatusUnauthorized, "INVALID_CREDENTIALS")
+	}
+
+	// A replayed nonce.
+	req = example
+	req.Nonce = strings.Repeat("ab", 16)
+	req.ExtraHeaders = c.freshKey(example.ExtraHeaders)
+	c.do(t, op, full, req, false)
+	expect(t, "nonce used twice", c.do(t, op, full, req, false), http.StatusUnauthorized, "NONCE_REUSED")
+
+	// The route's policy: scope and seller.
+	if s := op.scope(); s == "catalog:write" || s == "orders:write" {
+		expect(t, "app without the scope", c.do(t, op, c.client(t, "limited", op), c.withFreshKey(example), false), http.StatusForbidden, "FORBIDDEN")
+	}
+	if op.seller() {
+		expect(t, "no seller headers", c.do(t, op, c.env.Client(t, "full", -1), c.withFreshKey(example), false), http.StatusUnauthorized, "SELLER_TOKEN_REQUIRED")
+		req = c.withFreshKey(example)
+		req.ExtraHeaders.Set(signing.HeaderAccessToken, "not-a-token")
+		expect(t, "a token that is not the seller's", c.do(t, op, full, req, false), http.StatusNotFound, "NOT_FOUND")
+	}
+
+	// Query and body form.
+	req = c.withFreshKey(example)
+	req.RawQuery = joinQuery(example.RawQuery, "no_such_parameter=1")
+	expect(t, "unknown query parameter", c.do(t, op, full, req, false), http.StatusBadRequest, "VALIDATION_ERROR")
+	if op.op.RequestBody != nil {
+		req = c.withFreshKey(example)
+		req.Body = []byte(`{"title":`)
+		expect(t, "body that is not JSON", c.do(t, op, full, req, false), http.StatusBadRequest, "INVALID_JSON")
+		req = c.withFreshKey(example)
+		req.Body = []byte(`{"no_such_field":1}`)
+		expect(t, "body with an unknown field", c.do(t, op, full, req, false), http.StatusBadRequest, "VALIDATION_ERROR")
+		req = c.withFreshKey(example)
+		max, _ := op.policy()["maxBodyBytes"].(float64)
+		req.Body = bytes.Repeat([]byte(" "), int(max)+1)
+		expect(t, "body over the cap", c.do(t, op, full, req, false), http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE")
+	}
+
+	// A category that is not in the tree, where the body names one.
+	if !op.notBuilt() && op.op.RequestBody != nil {
+		req = c.withFreshKey(example)
+		if strings.Contains(op.path, "{id}") {
+			req = c.exampleRequest(op, map[string]string{"id": c.createProduct(t)})
+		}
+		if body, ok := setMember(t, req.Body, "category", "999999"); ok {
+			req.Body = body
+			expect(t, "a category that does not exist", c.do(t, op, full, req, true), http.StatusBadRequest, "CATEGORY_NOT_FOUND")
+		}
+	}
+
+	// Idempotency.
+	switch op.idempotency() {
+	case "required":
+		req = example
+		req.ExtraHeaders = nil
+		expect(t, "no Idempotency-Key", c.do(t, op, full, req, false), http.StatusBadRequest, "IDEMPOTENCY_KEY_REQUIRED")
+	case "optional":
+		if op.path != "/open/v1/products" {
+			break
+		}
+		req = c.withFreshKey(example)
+		first := c.do(t, op, full, req, true)
+		replay := c.do(t, op, full, req, true)
+		if replay.status != first.status || !bytes.Equal(replay.body, first.body) || replay.header.Get(sdk.HeaderIdempotentReplayed) != "true" {
+			t.Errorf("replay: %d %s (replayed %q), want the first answer %d", replay.status, replay.body, replay.header.Get(sdk.HeaderIdempotentReplayed), first.status)
+		}
+		req.Body = bytes.Replace(req.Body, []byte("Everyday"), []byte("Weekend!"), 1)
+		expect(t, "key reused with another body", c.do(t, op, full, req, false), http.StatusConflict, "IDEMPOTENCY_KEY_REUSED")
+	}
+}
+
+// checkUnsigned checks a route the gateway answers itself, unsigned.
+func (c *checker) checkUnsigned(t *testing.T, op operation) {
+	req := c.exampleRequest(op, nil)
+	expect(t, "unsigned example", c.do(t, op, nil, req, true), op.successStatus(), "")
+	req.RawQuery = "no_such_parameter=1"
+	expect(t, "unknown query parameter", c.do(t, op, nil, req, false), http.StatusBadRequest, "VALIDATION_ERROR")
+	req.RawQuery = "a=%zz"
+	expect(t, "malformed query", c.do(t, op, nil, req, false), http.StatusBadRequest, "BAD_REQUEST")
+}
+
+// checkRateLimited sends every route's example on a platform whose app
+// ceiling is one request a minute: every answer after the first is 429.
+func (c *checker) checkRateLimited(t *testing.T) {
+	var opts testenv.Options
+	opts.Limits.AppPerMinute = 1
+	limited := c.on(t, testenv.Start(t, opts))
+	first := true
+	for _, op := range c.operations() {
+		if !op.signed() {
+			continue
+		}
+		a := limited.do(t, op, limited.client(t, "full", op), limited.exampleRequest(op, nil), false)
+		if first {
+			first = false
+			continue
+		}
+		expect(t, op.id+" over the app's ceiling", a, http.StatusTooManyRequests, "RATE_LIMITED")
+		if a.header.Get(sdk.HeaderRetryAfter) == "" {
+			t.Errorf("%s: 429 without Retry-After", op.id)
+		}
+	}
+}
+
+// checkDatabaseFaults sends the examples while PostgreSQL is cut off (503
+// where a route needs it) and while it does not answer (504 at the call's
+// deadline); whatever each route answers must be in the document.
+func (c *checker) checkDatabaseFaults(t *testing.T) {
+	env := testenv.Start(t, testenv.Options{DatabaseProxy: true, RequestTimeout: 2 * time.Second})
+	faulty := c.on(t, env)
+	orderID := faulty.firstOrderID()
+	var getOrder operation
+	for _, op := range c.operations() {
+		if op.signed() {
+			// Warm the gateway's credential cache: the faults are core's.
+			faulty.do(t, op, faulty.client(t, "full", op), faulty.exampleRequest(op, nil), false)
+		}
+		if op.id == "GetOrder" {
+			getOrder = op
+		}
+	}
+	env.DBProxy.Cut()
+	for _, op := range c.operations() {
+		faulty.do(t, op, faulty.client(t, "full", op), faulty.exampleRequest(op, nil), false)
+	}
+	a := faulty.do(t, getOrder, faulty.client(t, "full", getOrder), faulty.exampleRequest(getOrder, map[string]string{"id": orderID}), false)
+	expect(t, "an order while the database is cut off", a, http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
+	env.DBProxy.Resume()
+	env.DBProxy.Freeze()
+	a = faulty.do(t, getOrder, faulty.client(t, "full", getOrder), faulty.exampleRequest(getOrder, map[string]string{"id": orderID}), false)
+	expect(t, "an order while the database does not answer", a, http.StatusGatewayTimeout, "UPSTREAM_TIMEOUT")
+	env.DBProxy.Resume()
+}
+
+// on is c against another platform, counting into the same tally.
+func (c *checker) on(t *testing.T, env *testenv.Env) *checker {
+	doc := *c.doc
+	doc.Servers = openapi3.Servers{{URL: env.BaseURL}}
+	router, err := legacy.NewRouter(&doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &checker{t: t, env: env, doc: &doc, router: router, seen: c.seen}
+}
+
+// createProduct creates the example product and returns its id.
+func (c *checker) createProduct(t *testing.T) string {
+	for _, op := range c.operations() {
+		if op.method != http.MethodPost || op.path != "/open/v1/products" {
+			continue
+		}
+		a := c.do(t, op, c.client(t, "full", op), c.exampleRequest(op, nil), true)
+		var env struct {
+			Data struct {
+				ProductID string `json:"product_id"`
+			}
+		}
+		if a.status != op.successStatus() || json.Unmarshal(a.body, &env) != nil || env.Data.ProductID == "" {
+			t.Fatalf("creating the example product: %d %s", a.status, a.body)
+		}
+		return env.Data.ProductID
+	}
+	t.Fatal("no product create operation")
+	return ""
+}
+
+func (c *checker) withFreshKey(req sdk.Request) sdk.Request {
+	req.ExtraHeaders = c.freshKey(req.ExtraHeaders)
+	return req
+}
+
+// freshKey copies h with a new Idempotency-Key, when it has one.
+func (c *checker) freshKey(h http.Header) http.Header {
+	out := cloneHeader(h)
+	if k := out.Get(sdk.HeaderIdempotencyKey); k != "" {
+		c.keys++
+		out.Set(sdk.HeaderIdempotencyKey, fmt.Sprintf("%s-r%d", k, c.keys))
+	}
+	return out
+}
+
+func cloneHeader(h http.Header) http.Header {
+	if h == nil {
+		return http.Header{}
+	}
+	return h.Clone()
+}
+
+func joinQuery(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "&" + b
+}
+
+// setMember sets a top-level member of a JSON object body, when it has it.
+func setMember(t *testing.T, body []byte, name string, value any) ([]byte, bool) {
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := m[name]; !ok {
+		return nil, false
+	}
+	m[name] = value
+	out, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, true
+}

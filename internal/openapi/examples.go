@@ -1,0 +1,93 @@
+package openapi
+
+import (
+	"time"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	catalogv1 "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
+	commonv1 "github.com/mallplatform/partnerapi/gen/mp/common/v1"
+	eventsv1 "github.com/mallplatform/partnerapi/gen/mp/events/v1"
+	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
+	sandboxv1 "github.com/mallplatform/partnerapi/gen/mp/sandbox/v1"
+)
+
+// Example requests, written once as request messages and rendered through
+// the wire codec, so an example cannot disagree with the wire: a method's
+// path fields become path parameter examples, its body field the body
+// example, the rest query parameter examples. The conformance test sends
+// requests built from them. Ids of resources are illustrative (a sandbox
+// makes its own); the category is a leaf of the shipped taxonomy
+// (services/catalog/taxonomy), so the product examples are accepted as
+// they stand.
+var examples = map[string]proto.Message{
+	"/mp.catalog.v1.CatalogService/ListCategories":         &catalogv1.ListCategoriesRequest{Limit: proto.Int32(20)},
+	"/mp.catalog.v1.CatalogService/ListCategoryAttributes": &catalogv1.ListCategoryAttributesRequest{Id: exampleCategory},
+	"/mp.catalog.v1.CatalogService/CreateProduct":          &catalogv1.CreateProductRequest{Product: exampleProduct()},
+	"/mp.catalog.v1.CatalogService/UpdateProduct": &catalogv1.UpdateProductRequest{
+		Id: "prd_01kaq3m8v5yq6b7c9d0e1f2g3h",
+		Product: &catalogv1.ProductUpdateInput{
+			Title:    proto.String("Everyday Backpack 22L, Slate"),
+			Category: proto.String(exampleCategory),
+			Images:   &commonv1.HTTPSURLList{Values: []string{"https://cdn.example.ph/p/backpack-22l-slate.jpg"}},
+		},
+	},
+	"/mp.catalog.v1.CatalogService/BulkCreateProducts": &catalogv1.BulkCreateProductsRequest{Products: []*catalogv1.ProductCreateInput{exampleProduct()}},
+	"/mp.catalog.v1.CatalogService/ListProducts": &catalogv1.ListProductsRequest{
+		Limit: proto.Int32(20), Status: catalogv1.ProductStatus_PRODUCT_STATUS_LIVE.Enum(),
+	},
+	"/mp.orders.v1.OrdersService/ListOrders": &ordersv1.ListOrdersRequest{
+		Limit:        proto.Int32(5),
+		Status:       ordersv1.OrderStatus_ORDER_STATUS_READY_TO_SHIP.Enum(),
+		CreatedAfter: timestamppb.New(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)),
+		Sort:         ordersv1.OrderSort_ORDER_SORT_CREATED_AT_DESC.Enum(),
+	},
+	"/mp.orders.v1.OrdersService/GetOrder": &ordersv1.GetOrderRequest{Id: "ord_01kaq3m8v5yq6b7c9d0e1f2g3h"},
+	"/mp.orders.v1.OrdersService/BulkCancelOrders": &ordersv1.BulkCancelOrdersRequest{Orders: []*ordersv1.BulkCancelItem{
+		{OrderId: "ord_01kaq3m8v5yq6b7c9d0e1f2g3h", ExpectedStatus: ordersv1.OrderStatus_ORDER_STATUS_READY_TO_SHIP.Enum()},
+	}},
+	"/mp.orders.v1.OrdersService/CancelOrder": &ordersv1.CancelOrderRequest{
+		Id: "ord_01kaq3m8v5yq6b7c9d0e1f2g3h", Cancel: &ordersv1.CancelOrderInput{ExpectedStatus: ordersv1.OrderStatus_ORDER_STATUS_READY_TO_SHIP.Enum()},
+	},
+	"/mp.events.v1.EventsService/ListEvents": &eventsv1.ListEventsRequest{
+		Limit: proto.Int32(50), Type: eventsv1.EventType_EVENT_TYPE_PRODUCT_CREATED.Enum(),
+		CreatedAfter: timestamppb.New(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)),
+	},
+	"/mp.events.v1.EventsService/GetEvent": &eventsv1.GetEventRequest{Id: "evt_01kaq3m8v5yq6b7c9d0e1f2g3h"},
+	"/mp.sandbox.v1.SandboxService/AdvanceClock": &sandboxv1.AdvanceClockRequest{
+		Advance: &sandboxv1.ClockAdvance{AdvanceSeconds: 86400},
+	},
+	"/mp.sandbox.v1.SandboxService/CreateTestOrder": &sandboxv1.CreateTestOrderRequest{
+		Order: &sandboxv1.TestOrderInput{Status: ordersv1.OrderStatus_ORDER_STATUS_PENDING.Enum()},
+	},
+	"/mp.sandbox.v1.SandboxService/TransitionTestOrder": &sandboxv1.TransitionTestOrderRequest{
+		Id: "ord_01kaq3m8v5yq6b7c9d0e1f2g3h", Transition: &sandboxv1.TestOrderTransition{To: ordersv1.OrderStatus_ORDER_STATUS_PAID},
+	},
+}
+
+// exampleCategory is "Backpacks", a leaf with no mandatory attribute.
+const exampleCategory = "100041"
+
+func exampleProduct() *catalogv1.ProductCreateInput {
+	return &catalogv1.ProductCreateInput{
+		Title:       "Everyday Backpack 22L",
+		Description: proto.String("Water-resistant backpack with a padded 15-inch laptop sleeve."),
+		Category:    exampleCategory,
+		Images:      []string{"https://cdn.example.ph/p/backpack-22l.jpg"},
+		Weight:      proto.Float64(650),
+		Length:      proto.Float64(45),
+		Width:       proto.Float64(30),
+		Height:      proto.Float64(15),
+		Variants: []*catalogv1.VariantCreateInput{
+			{
+				Sku: proto.String("BP22-SLATE"), Price: proto.Int64(189900), Stock: proto.Int64(40),
+				Options: []*catalogv1.OptionInput{{Name: "Colour", Value: "Slate"}},
+			},
+			{
+				Sku: proto.String("BP22-SAND"), Price: proto.Int64(189900), Stock: proto.Int64(25),
+				Options: []*catalogv1.OptionInput{{Name: "Colour", Value: "Sand"}},
+			},
+		},
+	}
+}
