@@ -98,6 +98,27 @@ type Change struct {
 // Record writes c's event on the transaction ctx carries (or in a statement
 // of its own without one) and returns it.
 func (r *Recorder) Record(ctx context.Context, c Change) (Event, error) {
+	e, err := newEvent(c)
+	if err != nil {
+		return Event{}, err
+	}
+	return r.store.Append(ctx, e, r.wall.Now())
+}
+
+// RecordMany is Record for many changes, written together.
+func (r *Recorder) RecordMany(ctx context.Context, cs []Change) error {
+	es := make([]Event, len(cs))
+	for i, c := range cs {
+		e, err := newEvent(c)
+		if err != nil {
+			return err
+		}
+		es[i] = e
+	}
+	return r.store.AppendMany(ctx, es, r.wall.Now())
+}
+
+func newEvent(c Change) (Event, error) {
 	name := WireName(c.Type)
 	if name == "" {
 		return Event{}, fmt.Errorf("events: %v is not in the catalogue", c.Type)
@@ -109,8 +130,6 @@ func (r *Recorder) Record(ctx context.Context, c Change) (Event, error) {
 	if err != nil {
 		return Event{}, fmt.Errorf("events: render %s: %w", name, err)
 	}
-	return r.store.Append(ctx, Event{
-		ID: ids.NewAt("evt", c.At), SellerID: c.SellerID, Type: name, ResourceID: c.ResourceID,
-		Data: data, CreatedAt: c.At,
-	}, r.wall.Now())
+	return Event{ID: ids.NewAt("evt", c.At), SellerID: c.SellerID, Type: name, ResourceID: c.ResourceID,
+		Data: data, CreatedAt: c.At}, nil
 }

@@ -22,6 +22,9 @@ type Store interface {
 	// Append writes e with the next sequence of its resource and a fresh
 	// position, on the transaction ctx carries; recordedAt is wall time.
 	Append(ctx context.Context, e Event, recordedAt time.Time) (Event, error)
+	// AppendMany is Append for many events at once (of distinct resources
+	// or not, in order), with statements for the whole batch.
+	AppendMany(ctx context.Context, es []Event, recordedAt time.Time) error
 	// List returns up to limit of the seller's events matching f after
 	// position afterPosition (0: from the start), in position order, and
 	// whether more follow.

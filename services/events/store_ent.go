@@ -51,6 +51,52 @@ func (s *EntStore) Append(ctx context.Context, e Event, recordedAt time.Time) (E
 	return fromEnt(row), nil
 }
 
+// appendBatch keeps multi-row INSERTs under SQLite's bound-parameter limit.
+const appendBatch = 500
+
+// AppendMany implements Store: one query reads the last sequence of every
+// resource named, then multi-row INSERTs write the events.
+func (s *EntStore) AppendMany(ctx context.Context, es []Event, recordedAt time.Time) error {
+	if len(es) == 0 {
+		return nil
+	}
+	c := s.db(ctx)
+	resources := make([]string, 0, len(es))
+	next := map[string]int64{}
+	for _, e := range es {
+		if _, seen := next[e.ResourceID]; !seen {
+			next[e.ResourceID] = 0
+			resources = append(resources, e.ResourceID)
+		}
+	}
+	var last []struct {
+		ResourceID string `json:"resource_id"`
+		Max        int64  `json:"max"`
+	}
+	err := c.Event.Query().Where(event.ResourceIDIn(resources...)).
+		GroupBy(event.FieldResourceID).Aggregate(ent.As(ent.Max(event.FieldSequence), "max")).Scan(ctx, &last)
+	if err != nil {
+		return fmt.Errorf("events: next sequences: %w", err)
+	}
+	for _, l := range last {
+		next[l.ResourceID] = l.Max
+	}
+	for start := 0; start < len(es); start += appendBatch {
+		chunk := es[start:min(start+appendBatch, len(es))]
+		builders := make([]*ent.EventCreate, len(chunk))
+		for i, e := range chunk {
+			next[e.ResourceID]++
+			builders[i] = c.Event.Create().
+				SetEventID(e.ID).SetSellerID(e.SellerID).SetType(e.Type).SetResourceID(e.ResourceID).
+				SetSequence(next[e.ResourceID]).SetData(e.Data).SetCreatedAt(e.CreatedAt).SetRecordedAt(recordedAt)
+		}
+		if err := c.Event.CreateBulk(builders...).Exec(ctx); err != nil {
+			return fmt.Errorf("events: append: %w", err)
+		}
+	}
+	return nil
+}
+
 // List implements Store.
 func (s *EntStore) List(ctx context.Context, sellerID string, f Filter, afterPosition int64, limit int) ([]Event, bool, error) {
 	if len(f.Types) == 0 {

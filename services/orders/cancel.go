@@ -3,9 +3,12 @@ package orders
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/mallplatform/partnerapi/internal/apierr"
+	resourceids "github.com/mallplatform/partnerapi/internal/ids"
 	"github.com/mallplatform/partnerapi/internal/principal"
+	"github.com/mallplatform/partnerapi/services/events"
 )
 
 // Restocker puts quantities back on a seller's variants. Variants that no
@@ -59,8 +62,10 @@ type BulkItem struct {
 
 // BulkCancel cancels each order as Cancel does; one order's failure does not
 // stop the others, and an order named twice is an error the second time.
-// The cancellations commit together (with the request's idempotency key,
-// when it has one); a failure of the platform itself cancels none.
+// The batch moves with statements for the whole batch (one conditional
+// UPDATE, one read back, one restock per variant, one insert of events) and
+// commits together (with the request's idempotency key, when it has one); a
+// failure of the platform itself cancels none.
 func (s *Service) BulkCancel(ctx context.Context, items []BulkItem) (BulkResult, error) {
 	seller, err := principal.RequireSeller(ctx)
 	if err != nil {
@@ -69,31 +74,86 @@ func (s *Service) BulkCancel(ctx context.Context, items []BulkItem) (BulkResult,
 	if len(items) > MaxBulkCancel {
 		return BulkResult{}, apierr.Newf(apierr.ValidationError, "orders: at most %d orders per request", MaxBulkCancel)
 	}
+	if s.stock == nil || s.events == nil {
+		return BulkResult{}, errors.New("orders: cancellation needs stock and events")
+	}
+	// The orders a cancellation may move: named once, plausibly an id, and
+	// without a guard naming a state no cancellation starts from.
+	seen := make(map[string]bool, len(items))
+	var candidates, named []string
+	for _, it := range items {
+		if seen[it.OrderID] || !resourceids.Plausible("ord", it.OrderID) {
+			continue
+		}
+		seen[it.OrderID] = true
+		named = append(named, it.OrderID)
+		if it.Expected == nil || it.Expected.PreShipment() {
+			candidates = append(candidates, it.OrderID)
+		}
+	}
 	var res BulkResult
 	err = s.store.InTx(ctx, func(ctx context.Context) error {
 		res = BulkResult{}
-		seen := make(map[string]bool, len(items))
+		now := s.clock.Business(ctx)
+		movedIDs, err := s.store.MoveOrders(ctx, seller, candidates, cancelMove(preShipment, now))
+		if err != nil {
+			return err
+		}
+		found, err := s.store.GetOrders(ctx, seller, named)
+		if err != nil {
+			return err
+		}
+		byID := make(map[string]*Order, len(found))
+		for _, o := range found {
+			byID[o.ID] = o
+		}
+		moved := make(map[string]bool, len(movedIDs))
+		restock := map[string]int64{}
+		changes := make([]events.Change, 0, len(movedIDs))
+		for _, id := range movedIDs {
+			moved[id] = true
+			o := byID[id]
+			for _, it := range o.Items {
+				if it.VariantID != nil && it.Quantity > 0 {
+					restock[*it.VariantID] += it.Quantity
+				}
+			}
+			changes = append(changes, events.Change{SellerID: seller, Type: eventOf[StatusCancelled], ResourceID: id, At: now,
+				View: OrderToProto(partnerView(o, now))})
+		}
+		reported := make(map[string]bool, len(items))
 		for _, it := range items {
-			if seen[it.OrderID] {
+			o, exists := byID[it.OrderID]
+			switch {
+			case reported[it.OrderID]:
 				res.Errors = append(res.Errors, BulkError{OrderID: it.OrderID,
 					Err: apierr.New(apierr.ValidationError, "the order appears more than once in this request")})
 				continue
-			}
-			seen[it.OrderID] = true
-			_, err := s.cancel(ctx, seller, it.OrderID, it.Expected)
-			var e *apierr.Error
-			switch {
-			case err == nil:
+			case !exists:
+				res.Errors = append(res.Errors, BulkError{OrderID: it.OrderID, Err: apierr.New(apierr.NotFound, "order not found")})
+			case moved[it.OrderID]:
 				res.Cancelled = append(res.Cancelled, it.OrderID)
-			case errors.As(err, &e) && e.Code != apierr.Internal:
-				res.Errors = append(res.Errors, BulkError{OrderID: it.OrderID, Err: e})
 			default:
+				var e *apierr.Error
+				errors.As(refusal(o.Status, it.Expected), &e)
+				res.Errors = append(res.Errors, BulkError{OrderID: it.OrderID, Err: e})
+			}
+			reported[it.OrderID] = true
+		}
+		if len(restock) > 0 {
+			if err := s.stock.Restock(ctx, seller, restock); err != nil {
 				return err
 			}
 		}
-		return nil
+		return s.events.RecordMany(ctx, changes)
 	})
 	return res, err
+}
+
+// cancelMove is a cancellation from the given states.
+func cancelMove(from []Status, at time.Time) Move {
+	return Move{From: from, To: StatusCancelled, At: at, FulfillmentStatus: "cancelled", ClearBooking: true,
+		ShipmentsFrom: FulfillmentPending, ShipmentsTo: FulfillmentCancelled}
 }
 
 // cancel runs inside a transaction: one conditional UPDATE moves the order
@@ -109,8 +169,7 @@ func (s *Service) cancel(ctx context.Context, seller, id string, expected *Statu
 		// update matches nothing, and the order's state says why.
 		from = nil
 	}
-	o, now, err := s.move(ctx, seller, id, Move{From: from, To: StatusCancelled, FulfillmentStatus: "cancelled",
-		ClearBooking: true, ShipmentsFrom: FulfillmentPending, ShipmentsTo: FulfillmentCancelled},
+	o, now, err := s.move(ctx, seller, id, cancelMove(from, time.Time{}),
 		func(current Status) error { return refusal(current, expected) })
 	if err != nil {
 		return View{}, err

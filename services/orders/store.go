@@ -215,6 +215,13 @@ type Store interface {
 	// stands and whether this call moved it; ErrNotFound when the seller has
 	// no such order.
 	MoveOrder(ctx context.Context, sellerID, orderID string, m Move) (o *Order, moved bool, err error)
+	// MoveOrders applies m (without NewShipment) to those of the seller's
+	// orders named that are in one of m.From, with statements for the whole
+	// batch, and returns the ids it moved.
+	MoveOrders(ctx context.Context, sellerID string, ids []string, m Move) (moved []string, err error)
+	// GetOrders returns those of the seller's orders named that exist, with
+	// items and fulfillments, in no particular order.
+	GetOrders(ctx context.Context, sellerID string, ids []string) ([]*Order, error)
 	// InTx runs fn with a transaction in its context (joining one ctx
 	// already carries): every Store method, and any other store reading
 	// its client through the context, takes part in it.

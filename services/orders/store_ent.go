@@ -24,6 +24,8 @@ type EntStore struct {
 	client *ent.Client
 	// pool is set on PostgreSQL: the order read goes to pgx directly.
 	pool *pgxpool.Pool
+	// dialect builds the statements written by hand.
+	dialect string
 }
 
 // db is the client this call's queries use: the transaction the context
@@ -33,7 +35,11 @@ func (s *EntStore) db(ctx context.Context) *ent.Client { return db.Client(ctx, s
 
 // NewEntStore returns a Store over d.
 func NewEntStore(d *db.DB) *EntStore {
-	return &EntStore{client: d.Ent, pool: d.Pool}
+	st := &EntStore{client: d.Ent, pool: d.Pool, dialect: dialect.SQLite}
+	if d.Driver() == db.DriverPostgres {
+		st.dialect = dialect.Postgres
+	}
+	return st
 }
 
 var _ Store = (*EntStore)(nil)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	entsql "entgo.io/ent/dialect/sql"
+
 	"github.com/mallplatform/partnerapi/ent"
 	"github.com/mallplatform/partnerapi/ent/fulfillment"
 	"github.com/mallplatform/partnerapi/ent/order"
@@ -114,4 +116,89 @@ func (s *EntStore) InTx(ctx context.Context, fn func(ctx context.Context) error)
 // as sellerOrders writes it for queries.
 func (s *EntStore) sellerOrderUpdate(ctx context.Context, sellerID string) *ent.OrderUpdate {
 	return s.db(ctx).Order.Update().Where(order.SellerID(sellerID))
+}
+
+// MoveOrders implements Store: one UPDATE … WHERE seller AND id IN (ids) AND
+// status IN (m.From) RETURNING id for the whole batch, then one UPDATE of
+// the moved orders' shipments.
+func (s *EntStore) MoveOrders(ctx context.Context, sellerID string, ids []string, m Move) ([]string, error) {
+	if len(ids) == 0 || len(m.From) == 0 || sellerID == "" {
+		return nil, nil
+	}
+	u := entsql.Dialect(s.dialect).Update(order.Table).
+		Set(order.FieldStatus, string(m.To)).Set(order.FieldUpdatedAt, m.At)
+	if m.FulfillmentStatus != "" {
+		u.Set(order.FieldFulfillmentStatus, m.FulfillmentStatus)
+	}
+	if m.PaymentStatus != "" {
+		u.Set(order.FieldPaymentStatus, m.PaymentStatus)
+	}
+	if m.ClearBooking {
+		u.SetNull(order.FieldBookingStatus)
+	}
+	from := make([]any, len(m.From))
+	for i, st := range m.From {
+		from[i] = string(st)
+	}
+	idArgs := make([]any, len(ids))
+	for i, id := range ids {
+		idArgs[i] = id
+	}
+	q, args := u.Where(entsql.And(
+		entsql.EQ(order.FieldSellerID, sellerID), entsql.In(order.FieldID, idArgs...), entsql.In(order.FieldStatus, from...),
+	)).Returning(order.FieldID).Query()
+	var moved []string
+	err := s.InTx(ctx, func(ctx context.Context) error {
+		rows, err := s.db(ctx).QueryContext(ctx, q, args...)
+		if err != nil {
+			return fmt.Errorf("orders: move to %s: %w", m.To, err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				return fmt.Errorf("orders: move to %s: %w", m.To, err)
+			}
+			moved = append(moved, id)
+		}
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("orders: move to %s: %w", m.To, err)
+		}
+		rows.Close()
+		if len(moved) == 0 || m.ShipmentsTo == "" || m.ShipmentsFrom == "" {
+			return nil
+		}
+		_, err = s.db(ctx).Fulfillment.Update().
+			Where(fulfillment.OrderIDIn(moved...), fulfillment.StatusEQ(fulfillment.Status(m.ShipmentsFrom))).
+			SetStatus(fulfillment.Status(m.ShipmentsTo)).SetUpdatedAt(m.At).
+			Save(ctx)
+		if err != nil {
+			return fmt.Errorf("orders: move shipments: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return moved, nil
+}
+
+// GetOrders implements Store.
+func (s *EntStore) GetOrders(ctx context.Context, sellerID string, ids []string) ([]*Order, error) {
+	q, ok := s.sellerOrders(ctx, sellerID)
+	if !ok || len(ids) == 0 {
+		return nil, nil
+	}
+	rows, err := q.Where(inIDs(order.FieldID, ids)).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("orders: get orders: %w", err)
+	}
+	out := make([]*Order, len(rows))
+	for i, r := range rows {
+		out[i] = orderFromEnt(r)
+	}
+	if err := s.loadChildren(ctx, sellerID, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
