@@ -15,6 +15,7 @@ import (
 
 	"github.com/mallplatform/partnerapi/gateway"
 	"github.com/mallplatform/partnerapi/gateway/admission"
+	"github.com/mallplatform/partnerapi/gateway/iplimit"
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/db/dbtest"
@@ -47,6 +48,9 @@ type Options struct {
 	RequestTimeout time.Duration
 	// Mutate adjusts the gateway's config before it is built.
 	Mutate func(*gateway.Config)
+	// Unlimited lifts every rate limit (per address, app and account), for
+	// benchmarks that send more than a partner may.
+	Unlimited bool
 }
 
 // Env is a running platform.
@@ -124,6 +128,10 @@ func Start(t testing.TB, opts Options) *Env {
 		env = gateway.EnvSandbox
 	}
 	cfg := gateway.Config{Environment: env, Core: conn, GatewayToken: token, Admission: store, Limits: opts.Limits, Clock: clk, RequestTimeout: opts.RequestTimeout}
+	if opts.Unlimited {
+		cfg.Limits = admission.Limits{AppPerMinute: 1 << 40, AccountPerMinute: 1 << 40, SandboxPerMinute: 1 << 40}
+		cfg.IPLimit = iplimit.Config{RatePerMinute: 1 << 30, Burst: 1 << 20}
+	}
 	if opts.Mutate != nil {
 		opts.Mutate(&cfg)
 	}

@@ -9,9 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mallplatform/partnerapi/gateway"
-	"github.com/mallplatform/partnerapi/gateway/admission"
-	"github.com/mallplatform/partnerapi/gateway/iplimit"
 	"github.com/mallplatform/partnerapi/internal/testenv"
 	"github.com/mallplatform/partnerapi/services/events"
 )
@@ -24,9 +21,7 @@ import (
 //	CI=true go test -run '^$' -bench FeedDepth -benchtime 50x ./services/events/
 func BenchmarkFeedDepth(b *testing.B) {
 	const depth = 100_000
-	env := testenv.Start(b, testenv.Options{Postgres: true,
-		Limits: admission.Limits{AppPerMinute: 1 << 40, AccountPerMinute: 1 << 40},
-		Mutate: func(c *gateway.Config) { c.IPLimit = iplimit.Config{RatePerMinute: 1 << 30, Burst: 1 << 20} }})
+	env := testenv.Start(b, testenv.Options{Postgres: true, Unlimited: true})
 	ctx := context.Background()
 	seller := env.Creds.Sellers[0].SellerID
 	st := events.NewEntStore(env.DB)

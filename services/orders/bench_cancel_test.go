@@ -25,7 +25,7 @@ import (
 func BenchmarkBulkCancel(b *testing.B) {
 	for _, n := range []int{50, 1000} {
 		b.Run(fmt.Sprintf("orders=%d", n), func(b *testing.B) {
-			env := testenv.Start(b, testenv.Options{Postgres: true})
+			env := testenv.Start(b, testenv.Options{Postgres: true, Unlimited: true})
 			seller := env.Creds.Sellers[0].SellerID
 			full := env.Client(b, "full", 0)
 			st := orders.NewEntStore(env.DB)
