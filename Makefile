@@ -28,8 +28,10 @@ check-generated: generate
 		echo "generated code is out of date with its sources; run 'make generate' and commit:"; \
 		git diff --stat -- gen ent; exit 1; fi
 
+## lint: the product module, then tools/deploycheck (a module of its own)
 lint:
 	$(LINT) run ./...
+	cd tools/deploycheck && $(GO) tool -modfile=../lint/go.mod golangci-lint run ./...
 
 ## build: static binaries under bin/ (ignored by git), the ones the image holds.
 ## No cgo: the SQLite driver of the dev role is modernc.org/sqlite, pure Go.
