@@ -69,7 +69,7 @@ func runCore(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if current != latest {
+	if current < latest {
 		log.Warn("database schema is behind; run the migrate role", zap.Int64("current", current), zap.Int64("latest", latest))
 	}
 	reg := platform.NewRegistry()

@@ -9,9 +9,12 @@ import (
 )
 
 // DatabaseReady is core's readiness: the database answers and, on
-// PostgreSQL, its schema is at the version this binary's migrations end at
-// (a replica never serves against an unmigrated or older schema). Once the
-// schema has been seen current it is not asked again: it only moves forward.
+// PostgreSQL, its schema has every migration this binary carries (a replica
+// never serves against an unmigrated or older schema). A schema ahead of the
+// binary is ready: migrations are additive, so the previous release's pods
+// keep serving while the next one migrates, and a rollback finds them ready.
+// Once the schema has been seen current it is not asked again: it only moves
+// forward.
 func DatabaseReady(d *db.DB) func(context.Context) error {
 	var migrated atomic.Bool
 	return func(ctx context.Context) error {
@@ -25,7 +28,7 @@ func DatabaseReady(d *db.DB) func(context.Context) error {
 		if err != nil {
 			return err
 		}
-		if current != latest {
+		if current < latest {
 			return fmt.Errorf("database schema is at version %d, this release needs %d: run the migrate role", current, latest)
 		}
 		migrated.Store(true)
