@@ -193,6 +193,10 @@ func refusal(current Status, expected *Status) error {
 	if !current.PreShipment() {
 		return apierr.Newf(apierr.OrderNotCancellable, "the order is %s: only an order not yet shipped can be cancelled", current.PartnerStatus())
 	}
-	// Pre-shipment, so the guard named another state.
+	// Pre-shipment, so the guard named another state (or the order moved
+	// while this request ran).
+	if expected == nil {
+		return apierr.New(apierr.ConcurrentModification, "the order changed while it was being cancelled: read it again before deciding")
+	}
 	return apierr.Newf(apierr.ConcurrentModification, "the order is %s, not %s: read it again before deciding", current.PartnerStatus(), *expected)
 }
