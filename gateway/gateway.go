@@ -38,6 +38,8 @@ type Gateway struct {
 	// queries holds, per method, what checking its query needs, resolved at
 	// start-up rather than on each request.
 	queries map[string]queryShape
+	// traced is serve inside its span, with tracing on (nil: off).
+	traced http.Handler
 }
 
 // New builds the gateway. It fails when a routed method lacks a policy or a
@@ -105,6 +107,9 @@ func New(cfg Config) (*Gateway, error) {
 	}
 	if err := checkRoutes(table.Routes()); err != nil {
 		return nil, err
+	}
+	if cfg.Tracing.Enabled() {
+		g.traced = cfg.Tracing.HTTPHandler(http.HandlerFunc(g.serve), "open/v1")
 	}
 	return g, nil
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/ids"
 	"github.com/mallplatform/partnerapi/internal/policy"
 	"github.com/mallplatform/partnerapi/internal/principal"
+	"github.com/mallplatform/partnerapi/internal/telemetry"
 )
 
 type interceptors struct {
@@ -100,6 +101,9 @@ func (ic *interceptors) requestID(ctx context.Context, req any, info *grpc.Unary
 	c := &call{md: md, requestID: principal.First(md, principal.KeyRequestID)}
 	if !principal.ValidRequestID(c.requestID) {
 		c.requestID = ids.NewRequestID()
+	}
+	if span, ok := telemetry.Recording(ctx); ok {
+		span.SetAttributes(telemetry.AttrRequestID.String(c.requestID))
 	}
 	return next(context.WithValue(ctx, callKey{}, c), req)
 }

@@ -10,17 +10,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/test/bufconn"
 
 	"github.com/mallplatform/partnerapi/gateway"
 	"github.com/mallplatform/partnerapi/gateway/admission"
 	"github.com/mallplatform/partnerapi/internal/clock"
+	"github.com/mallplatform/partnerapi/internal/core"
 	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/db/dbtest"
 	"github.com/mallplatform/partnerapi/internal/faultnet"
 	"github.com/mallplatform/partnerapi/internal/ids"
 	"github.com/mallplatform/partnerapi/internal/platform"
+	"github.com/mallplatform/partnerapi/internal/telemetry"
 	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/sandbox/sandboxseed"
@@ -45,6 +48,12 @@ type Options struct {
 	Environment string
 	// Mutate adjusts the gateway's config before it is built.
 	Mutate func(*gateway.Config)
+	// Tracing traces both tiers and, with Postgres, the database's
+	// statements.
+	Tracing *telemetry.Tracing
+	// Metrics receives core's RPC metrics and the standard gRPC server and
+	// client metrics of the link, wired as the roles wire them.
+	Metrics prometheus.Registerer
 }
 
 // Env is a running platform.
@@ -83,14 +92,20 @@ func Start(t testing.TB, opts Options) *Env {
 	case opts.DatabaseProxy:
 		d, proxy = dbtest.PostgresThroughProxy(t)
 	case opts.Postgres:
-		d = dbtest.Postgres(t)
+		d = dbtest.Postgres(t, func(c *db.Config) { c.QueryTracer = opts.Tracing.QueryTracer() })
 	default:
 		d = dbtest.SQLite(t)
 	}
 	clk := clock.NewManual(time.Now())
 	token := ids.Token(24)
 	var business *clock.Manual
-	ccfg := platform.CoreConfig{DB: d, GatewayToken: token, SecretKey: secretKey, Clock: clk}
+	ccfg := platform.CoreConfig{DB: d, GatewayToken: token, SecretKey: secretKey, Clock: clk, Tracing: opts.Tracing}
+	dialOpts := opts.Tracing.DialOptions()
+	if opts.Metrics != nil {
+		ccfg.Metrics = core.NewMetrics(opts.Metrics)
+		ccfg.ServerOptions = platform.GRPCServerMetrics(opts.Metrics)
+		dialOpts = append(dialOpts, platform.GRPCClientMetrics(opts.Metrics)...)
+	}
 	if opts.BusinessClock {
 		business = clock.NewManual(clk.Now())
 		ccfg.Business = business
@@ -105,9 +120,9 @@ func Start(t testing.TB, opts Options) *Env {
 	}
 	lis := bufconn.Listen(1 << 20)
 	go func() { _ = c.Server.Serve(lis) }()
-	conn, err := platform.DialCore("passthrough:///core", token, grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) {
+	conn, err := platform.DialCore("passthrough:///core", token, append(dialOpts, grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) {
 		return lis.DialContext(ctx)
-	}))
+	}))...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +136,7 @@ func Start(t testing.TB, opts Options) *Env {
 	if env == "" {
 		env = gateway.EnvSandbox
 	}
-	cfg := gateway.Config{Environment: env, Core: conn, GatewayToken: token, Admission: store, Limits: opts.Limits, Clock: clk}
+	cfg := gateway.Config{Environment: env, Core: conn, GatewayToken: token, Admission: store, Limits: opts.Limits, Clock: clk, Tracing: opts.Tracing}
 	if opts.Mutate != nil {
 		opts.Mutate(&cfg)
 	}
