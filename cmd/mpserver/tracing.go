@@ -8,13 +8,14 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/mallplatform/partnerapi/internal/telemetry"
+	"github.com/mallplatform/partnerapi/internal/telemetry/otlpenv"
 )
 
 // startTracing reads the standard OTEL_* variables for a role (off unless an
 // OTLP endpoint is set; see telemetry.FromEnv). stop flushes the spans still
 // buffered and is safe to call when tracing is off.
 func startTracing(ctx context.Context, log *zap.Logger, service string) (tr *telemetry.Tracing, stop func(), err error) {
-	tr, err = telemetry.FromEnv(ctx, service)
+	tr, err = otlpenv.FromEnv(ctx, service)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,10 +1,11 @@
-// Package telemetry switches OpenTelemetry tracing on from the standard
-// OTEL_* environment variables and hands each tier the instrumentation it
-// needs: otelhttp on the gateway's partner port, otelgrpc stats handlers on
-// both ends of the gateway → core link, otelpgx on core's PostgreSQL pool.
+// Package telemetry hands each tier the tracing instrumentation it needs:
+// otelhttp on the gateway's partner port, otelgrpc stats handlers on both
+// ends of the gateway → core link, otelpgx on core's PostgreSQL pool. The
+// exporter and its configuration from the OTEL_* variables live in
+// otlpenv, which only the binary imports (see there why).
 //
-// Tracing is off unless an OTLP endpoint is configured (see FromEnv). Off,
-// a *Tracing is nil and every method hands back nothing to install: no
+// Tracing is off unless an OTLP endpoint is configured. Off, a *Tracing
+// is nil and every method hands back nothing to install: no
 // handler wraps a request, no stats handler sees an RPC, no tracer sees a
 // statement. The only trace calls left on the request path are
 // trace.SpanFromContext lookups that find no span.
@@ -12,10 +13,7 @@ package telemetry
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"net/http"
-	"os"
 	"strings"
 
 	"github.com/exaring/otelpgx"
@@ -23,12 +21,8 @@ import (
 	"go.opentelemetry.io/contrib/instrumentation/google.golang.org/grpc/otelgrpc"
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/metric/noop"
 	"go.opentelemetry.io/otel/propagation"
-	"go.opentelemetry.io/otel/sdk/resource"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/stats"
@@ -52,71 +46,14 @@ type Tracing struct {
 	shutdown func(context.Context) error
 }
 
-// New is tracing to tp (tests pass an SDK provider with an in-memory
-// recorder). Shutdown leaves tp to its owner.
-func New(tp trace.TracerProvider) *Tracing {
-	return &Tracing{tp: tp, shutdown: func(context.Context) error { return nil }}
-}
-
-// FromEnv turns tracing on when the environment configures an OTLP
-// endpoint: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT
-// is the switch. OTEL_SDK_DISABLED=true and OTEL_TRACES_EXPORTER=none keep
-// it off whatever else is set. Everything else is the exporters' and the
-// SDK's own reading of the standard variables: the protocol
-// (OTEL_EXPORTER_OTLP[_TRACES]_PROTOCOL: http/protobuf, the default, or
-// grpc), headers, certificates, timeout and compression, the sampler
-// (OTEL_TRACES_SAMPLER[_ARG]), the batch processor (OTEL_BSP_*), and the
-// resource (OTEL_SERVICE_NAME, default service; OTEL_RESOURCE_ATTRIBUTES).
-// It returns nil, and no error, when tracing stays off.
-func FromEnv(ctx context.Context, service string) (*Tracing, error) {
-	if strings.EqualFold(os.Getenv("OTEL_SDK_DISABLED"), "true") {
-		return nil, nil
+// New is tracing to tp; shutdown (nil: nothing) flushes it on exit. The
+// roles get theirs from otlpenv.FromEnv; tests pass an SDK provider with
+// an in-memory recorder.
+func New(tp trace.TracerProvider, shutdown func(context.Context) error) *Tracing {
+	if shutdown == nil {
+		shutdown = func(context.Context) error { return nil }
 	}
-	switch exp := strings.TrimSpace(os.Getenv("OTEL_TRACES_EXPORTER")); exp {
-	case "none":
-		return nil, nil
-	case "", "otlp":
-	default:
-		return nil, fmt.Errorf("telemetry: OTEL_TRACES_EXPORTER=%q: only otlp (or none) is supported", exp)
-	}
-	if os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") == "" && os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT") == "" {
-		return nil, nil
-	}
-	protocol := os.Getenv("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL")
-	if protocol == "" {
-		protocol = os.Getenv("OTEL_EXPORTER_OTLP_PROTOCOL")
-	}
-	var (
-		exp sdktrace.SpanExporter
-		err error
-	)
-	switch protocol {
-	case "", "http/protobuf":
-		exp, err = otlptracehttp.New(ctx)
-	case "grpc":
-		exp, err = otlptracegrpc.New(ctx)
-	default:
-		return nil, fmt.Errorf("telemetry: OTLP protocol %q: use http/protobuf or grpc", protocol)
-	}
-	if err != nil {
-		// The exporters' errors name the endpoint, never the headers.
-		return nil, fmt.Errorf("telemetry: OTLP trace exporter: %w", err)
-	}
-	// The environment's resource (OTEL_SERVICE_NAME,
-	// OTEL_RESOURCE_ATTRIBUTES) overrides the role's default name.
-	res, err := resource.Merge(resource.Default(), resource.NewSchemaless(attribute.String("service.name", service)))
-	if err == nil {
-		var env *resource.Resource
-		if env, err = resource.New(ctx, resource.WithFromEnv()); err == nil {
-			res, err = resource.Merge(res, env)
-		}
-	}
-	if err != nil && !errors.Is(err, resource.ErrPartialResource) {
-		_ = exp.Shutdown(ctx)
-		return nil, fmt.Errorf("telemetry: resource: %w", err)
-	}
-	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res))
-	return &Tracing{tp: tp, shutdown: tp.Shutdown}, nil
+	return &Tracing{tp: tp, shutdown: shutdown}
 }
 
 // Enabled reports whether tracing is on.

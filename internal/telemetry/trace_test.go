@@ -29,7 +29,7 @@ func TestOneTraceSpansGatewayCoreAndDatabase(t *testing.T) {
 	rec := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
 	t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
-	env := testenv.Start(t, testenv.Options{Postgres: true, Tracing: telemetry.New(tp)})
+	env := testenv.Start(t, testenv.Options{Postgres: true, Tracing: telemetry.New(tp, nil)})
 	client := env.Client(t, "full", 0)
 
 	req, err := client.NewRequest(context.Background(), sdk.Request{Method: "GET", Path: "/open/v1/orders?limit=2", ExtraHeaders: http.Header{

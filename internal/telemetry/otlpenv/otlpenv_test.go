@@ -1,10 +1,10 @@
-package telemetry_test
+package otlpenv_test
 
 import (
 	"context"
 	"testing"
 
-	"github.com/mallplatform/partnerapi/internal/telemetry"
+	"github.com/mallplatform/partnerapi/internal/telemetry/otlpenv"
 )
 
 // Tracing is off unless an OTLP endpoint is configured; the standard
@@ -33,7 +33,7 @@ func TestFromEnvSwitch(t *testing.T) {
 			for k, v := range tc.env {
 				t.Setenv(k, v)
 			}
-			tr, err := telemetry.FromEnv(context.Background(), "mpserver-test")
+			tr, err := otlpenv.FromEnv(context.Background(), "mpserver-test")
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("err = %v, want error %v", err, tc.wantErr)
 			}
