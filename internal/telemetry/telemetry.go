@@ -129,7 +129,6 @@ func (t *Tracing) QueryTracer() pgx.QueryTracer {
 	return otelpgx.NewTracer(
 		otelpgx.WithTracerProvider(t.tp),
 		otelpgx.WithMeterProvider(noop.NewMeterProvider()),
-		otelpgx.WithTrimSQLInSpanName(),
 	)
 }
 
