@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"go.uber.org/zap"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/test/bufconn"
 
@@ -51,6 +52,8 @@ type Options struct {
 	// Tracing traces both tiers and, with Postgres, the database's
 	// statements.
 	Tracing *telemetry.Tracing
+	// CoreLogger is core's logger (default: none).
+	CoreLogger *zap.Logger
 	// Metrics receives core's RPC metrics and the standard gRPC server and
 	// client metrics of the link, wired as the roles wire them.
 	Metrics prometheus.Registerer
@@ -99,7 +102,7 @@ func Start(t testing.TB, opts Options) *Env {
 	clk := clock.NewManual(time.Now())
 	token := ids.Token(24)
 	var business *clock.Manual
-	ccfg := platform.CoreConfig{DB: d, GatewayToken: token, SecretKey: secretKey, Clock: clk, Tracing: opts.Tracing}
+	ccfg := platform.CoreConfig{DB: d, GatewayToken: token, SecretKey: secretKey, Clock: clk, Tracing: opts.Tracing, Logger: opts.CoreLogger}
 	dialOpts := opts.Tracing.DialOptions()
 	if opts.Metrics != nil {
 		ccfg.Metrics = core.NewMetrics(opts.Metrics)
