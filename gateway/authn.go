@@ -26,6 +26,7 @@ const (
 type rateLimitedError struct {
 	err        *apierr.Error
 	retryAfter time.Duration
+	bucket     string // for the metrics: the bucket that refused it
 }
 
 func (e *rateLimitedError) Error() string { return e.err.Error() }
@@ -295,7 +296,7 @@ func (g *Gateway) admit(r *http.Request, creds *appCredentials, m *policy.Method
 		})
 	}
 	if !res.Allowed() {
-		return nil, &rateLimitedError{err: apierr.New(apierr.RateLimited, "rate limit exceeded; retry after the Retry-After delay"), retryAfter: res.RetryAfter(now)}
+		return nil, &rateLimitedError{err: apierr.New(apierr.RateLimited, "rate limit exceeded; retry after the Retry-After delay"), retryAfter: res.RetryAfter(now), bucket: exceededBucket(res)}
 	}
 	return p, nil
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/test/bufconn"
@@ -21,6 +23,7 @@ import (
 	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
 	"github.com/mallplatform/partnerapi/internal/platform"
 	"github.com/mallplatform/partnerapi/internal/principal"
+	"github.com/mallplatform/partnerapi/internal/telemetry"
 	"github.com/mallplatform/partnerapi/sdk"
 )
 
@@ -77,8 +80,9 @@ func benchOrder() *ordersv1.Order {
 
 // stubGateway is a gateway in front of a stub core over an in-memory
 // connection, with limits that never refuse, and a client signing as the
-// stub's app for seller slr_1.
-func stubGateway(tb testing.TB) (*gateway.Gateway, *sdk.Client, *stubCore) {
+// stub's app for seller slr_1. dial adds options to the connection to core;
+// mutate adjusts the gateway's config.
+func stubGateway(tb testing.TB, dial []grpc.DialOption, mutate ...func(*gateway.Config)) (*gateway.Gateway, *sdk.Client, *stubCore) {
 	tb.Helper()
 	stub := &stubCore{secret: []byte("bench-secret-bench-secret"), order: benchOrder()}
 	gs := grpc.NewServer()
@@ -87,17 +91,21 @@ func stubGateway(tb testing.TB) (*gateway.Gateway, *sdk.Client, *stubCore) {
 	lis := bufconn.Listen(1 << 20)
 	go func() { _ = gs.Serve(lis) }()
 	tb.Cleanup(gs.Stop)
-	conn, err := platform.DialCore("passthrough:///core", "bench-internal-token", grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) {
+	conn, err := platform.DialCore("passthrough:///core", "bench-internal-token", append(dial, grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) {
 		return lis.DialContext(ctx)
-	}))
+	}))...)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { _ = conn.Close() })
 	store := admission.NewMemory(admission.MemoryConfig{})
 	tb.Cleanup(func() { _ = store.Close() })
-	gw, err := gateway.New(gateway.Config{Environment: gateway.EnvSandbox, Core: conn, GatewayToken: "bench-internal-token", Admission: store,
-		Limits: admission.Limits{AppPerMinute: 1 << 40, AccountPerMinute: 1 << 40}, IPLimit: iplimit.Config{RatePerMinute: 1 << 30, Burst: 1 << 20}})
+	cfg := gateway.Config{Environment: gateway.EnvSandbox, Core: conn, GatewayToken: "bench-internal-token", Admission: store,
+		Limits: admission.Limits{AppPerMinute: 1 << 40, AccountPerMinute: 1 << 40}, IPLimit: iplimit.Config{RatePerMinute: 1 << 30, Burst: 1 << 20}}
+	for _, m := range mutate {
+		m(&cfg)
+	}
+	gw, err := gateway.New(cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -112,7 +120,7 @@ func stubGateway(tb testing.TB) (*gateway.Gateway, *sdk.Client, *stubCore) {
 // chose: not the client's Authorization (only the internal credential), no
 // X-Forwarded-* of its own, no deadline from its Grpc-Timeout.
 func TestCoreReceivesOnlyVerifiedMetadata(t *testing.T) {
-	gw, client, stub := stubGateway(t)
+	gw, client, stub := stubGateway(t, nil)
 	stub.record = true
 	req, err := client.NewRequest(context.Background(), sdk.Request{Method: "GET", Path: "/open/v1/orders/ord_1", ExtraHeaders: http.Header{
 		"Authorization":    {"Bearer partner-chosen"},
@@ -143,8 +151,31 @@ func TestCoreReceivesOnlyVerifiedMetadata(t *testing.T) {
 	}
 }
 
+// BenchmarkGatewayOverheadGetOrder is the gateway's own work, without
+// metrics and with tracing off.
 func BenchmarkGatewayOverheadGetOrder(b *testing.B) {
-	gw, client, _ := stubGateway(b)
+	gw, client, _ := stubGateway(b, nil)
+	benchGetOrder(b, gw, client)
+}
+
+// With the gateway role's metrics: the gateway's own, and the standard gRPC
+// client metrics on the connection to core; tracing off.
+func BenchmarkGatewayOverheadGetOrderWithMetrics(b *testing.B) {
+	reg := prometheus.NewRegistry()
+	gw, client, _ := stubGateway(b, platform.GRPCClientMetrics(reg), func(c *gateway.Config) { c.Metrics = gateway.NewMetrics(reg) })
+	benchGetOrder(b, gw, client)
+}
+
+// With tracing on and every trace sampled out at the gateway (the SDK's
+// provider, no exporter): what tracing costs the requests it does not keep.
+func BenchmarkGatewayOverheadGetOrderTracingUnsampled(b *testing.B) {
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.NeverSample()))
+	tr := telemetry.New(tp, nil)
+	gw, client, _ := stubGateway(b, tr.DialOptions(), func(c *gateway.Config) { c.Tracing = tr })
+	benchGetOrder(b, gw, client)
+}
+
+func benchGetOrder(b *testing.B, gw *gateway.Gateway, client *sdk.Client) {
 	var err error
 	// Requests are signed outside the timer; each carries a fresh nonce.
 	reqs := make([]*http.Request, b.N)

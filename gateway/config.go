@@ -16,6 +16,7 @@ import (
 	"github.com/mallplatform/partnerapi/gateway/admission"
 	"github.com/mallplatform/partnerapi/gateway/iplimit"
 	"github.com/mallplatform/partnerapi/internal/clock"
+	"github.com/mallplatform/partnerapi/internal/telemetry"
 )
 
 // Environments a deployment serves.
@@ -79,6 +80,10 @@ type Config struct {
 	Clock   clock.Clock
 	Logger  *zap.Logger
 	Metrics *Metrics
+	// Tracing puts every request in a server span whose context reaches
+	// core (nil: off). The connection to core carries the client half
+	// (telemetry.Tracing.DialOptions).
+	Tracing *telemetry.Tracing
 }
 
 // Validate reports configuration mistakes.

@@ -13,6 +13,7 @@ import (
 // router's 404 to a core error, leaves through it with the spec's body
 // {"success":false,"error":{"code","message"},"requestId"}.
 func writeError(w http.ResponseWriter, requestID string, code apierr.Code, message string) {
+	recordError(w, code)
 	status := apierr.HTTPStatus(code)
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
@@ -35,4 +36,25 @@ func writeError(w http.ResponseWriter, requestID string, code apierr.Code, messa
 	h.Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
+}
+
+// errorRecorder is the request's statusWriter: the code goes to the access
+// log, the metrics and the span.
+type errorRecorder interface{ recordError(apierr.Code) }
+
+// recordError finds the request's statusWriter under w (grpc-gateway hands
+// the error handler the writer the gateway gave it, but a wrapper may sit
+// between them).
+func recordError(w http.ResponseWriter, code apierr.Code) {
+	for w != nil {
+		if rec, ok := w.(errorRecorder); ok {
+			rec.recordError(code)
+			return
+		}
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			return
+		}
+		w = u.Unwrap()
+	}
 }

@@ -41,6 +41,8 @@ type Gateway struct {
 	queries map[string]queryShape
 	// owned answers the routes the gateway serves itself, by method.
 	owned map[string]http.HandlerFunc
+	// traced is serve inside its span, with tracing on (nil: off).
+	traced http.Handler
 }
 
 // New builds the gateway. It fails when a routed method lacks a policy or a
@@ -111,6 +113,9 @@ func New(cfg Config) (*Gateway, error) {
 	}
 	if err := checkRoutes(table.Routes(), g.owned); err != nil {
 		return nil, err
+	}
+	if cfg.Tracing.Enabled() {
+		g.traced = cfg.Tracing.HTTPHandler(http.HandlerFunc(g.serve), "open/v1")
 	}
 	return g, nil
 }

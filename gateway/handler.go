@@ -17,6 +17,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/ids"
 	"github.com/mallplatform/partnerapi/internal/policy"
 	"github.com/mallplatform/partnerapi/internal/principal"
+	"github.com/mallplatform/partnerapi/internal/telemetry"
 	"github.com/mallplatform/partnerapi/internal/wirejson"
 	"github.com/mallplatform/partnerapi/sdk"
 )
@@ -35,8 +36,17 @@ type stateKey struct{}
 
 // ServeHTTP runs the request path of the design, in order: request id,
 // recovery, pre-authentication limiter, route lookup, body cap, HMAC v3,
-// nonce and rate buckets, route policy, strict query, then core.
+// nonce and rate buckets, route policy, strict query, then core. With
+// tracing on, the request runs in a server span.
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if g.traced != nil {
+		g.traced.ServeHTTP(w, r)
+		return
+	}
+	g.serve(w, r)
+}
+
+func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 	began := time.Now() // for metrics; g.clock is security time, which tests move
 	start := g.clock.Now()
 	rid := r.Header.Get(sdk.HeaderRequestID)
@@ -44,6 +54,10 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rid = ids.NewRequestID()
 	}
 	w.Header().Set(sdk.HeaderRequestID, rid)
+	span, traced := telemetry.Recording(r.Context())
+	if traced {
+		span.SetAttributes(telemetry.AttrRequestID.String(rid))
+	}
 	sw := &statusWriter{ResponseWriter: w, success: http.StatusOK}
 	route := "unmatched"
 	defer func() {
@@ -56,7 +70,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				writeError(sw, rid, apierr.Internal, "internal error")
 			}
 		}
-		g.observe(r, route, sw.status(), rid, time.Since(began))
+		g.observe(r, route, sw, rid, time.Since(began))
 	}()
 
 	// Pre-authentication limiter: cheap, per source address, before any work.
@@ -65,6 +79,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Until the app is known, the address's bucket is the one that applies.
 	setRateHeaders(sw.Header(), int64(d.Limit), int64(d.Remaining), d.Reset)
 	if !d.Allowed {
+		sw.bucket = "ip"
 		sw.Header().Set(sdk.HeaderRetryAfter, strconv.Itoa(int(d.RetryAfter/time.Second)))
 		writeError(sw, rid, apierr.RateLimited, "too many requests from this address; retry after the Retry-After delay")
 		return
@@ -85,6 +100,9 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	route = rt.Template
+	if traced {
+		span.SetName(r.Method + " " + route)
+	}
 	method := rt.Method
 	sw.success = method.SuccessStatus()
 
@@ -117,11 +135,13 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var rl *rateLimitedError
 		if errors.As(err, &rl) {
+			sw.bucket = rl.bucket
 			sw.Header().Set(sdk.HeaderRetryAfter, strconv.Itoa(int(rl.retryAfter/time.Second)))
 		}
 		writeAPIError(sw, rid, err)
 		return
 	}
+	sw.clientID = p.ClientID
 
 	if err := g.checkQuery(r, method); err != nil {
 		writeAPIError(sw, rid, err)
@@ -228,13 +248,20 @@ func writeAPIError(w http.ResponseWriter, rid string, err error) {
 }
 
 // statusWriter applies the route's success status (201, 202) to the 200 that
-// grpc-gateway writes, and remembers the status for logs and metrics.
+// grpc-gateway writes, and remembers for logs, metrics and traces the status,
+// the error code the error writer answered with, the verified client id and
+// the rate bucket that refused the request.
 type statusWriter struct {
 	http.ResponseWriter
-	success int
-	code    int
-	wrote   bool
+	success  int
+	code     int
+	wrote    bool
+	errCode  apierr.Code
+	clientID string
+	bucket   string
 }
+
+func (s *statusWriter) recordError(code apierr.Code) { s.errCode = code }
 
 func (s *statusWriter) WriteHeader(code int) {
 	if s.wrote {

@@ -60,7 +60,12 @@ func runCore(ctx context.Context, args []string, stderr io.Writer) error {
 	if serverTLS == nil {
 		log.Warn("the gRPC port serves plaintext: set MP_GRPC_TLS_CERT and MP_GRPC_TLS_KEY unless a mesh encrypts the link")
 	}
-	d, err := db.Open(ctx, db.Config{Driver: db.DriverPostgres, DSN: cf.databaseURL, MaxOpenConns: cf.maxConns})
+	tracing, stopTracing, err := startTracing(ctx, log, "mpserver-core")
+	if err != nil {
+		return err
+	}
+	defer stopTracing()
+	d, err := db.Open(ctx, db.Config{Driver: db.DriverPostgres, DSN: cf.databaseURL, MaxOpenConns: cf.maxConns, QueryTracer: tracing.QueryTracer()})
 	if err != nil {
 		return err
 	}
@@ -73,8 +78,10 @@ func runCore(ctx context.Context, args []string, stderr io.Writer) error {
 		log.Warn("database schema is behind; run the migrate role", zap.Int64("current", current), zap.Int64("latest", latest))
 	}
 	reg := platform.NewRegistry()
+	reg.MustRegister(db.PoolCollector(d.Pool))
 	c, err := platform.NewCore(platform.CoreConfig{
 		DB: d, GatewayToken: cf.gatewayToken, TLS: serverTLS, GatewayCertName: cf.gatewayCertName, SecretKey: cf.secretKey, Logger: log, Metrics: core.NewMetrics(reg),
+		Tracing: tracing, ServerOptions: platform.GRPCServerMetrics(reg),
 	})
 	if err != nil {
 		return err

@@ -74,8 +74,16 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	// One process, but the tiers still talk over a real gRPC listener with
 	// the gateway's credential, exactly as when deployed apart.
 	gatewayToken := ids.Token(24)
+	tracing, stopTracing, err := startTracing(ctx, log, "mpserver-dev")
+	if err != nil {
+		return err
+	}
+	defer stopTracing()
 	reg := platform.NewRegistry()
-	c, err := platform.NewCore(platform.CoreConfig{DB: d, GatewayToken: gatewayToken, SecretKey: secretKey, Clock: clock.System{}, Logger: log.Named("core"), Metrics: core.NewMetrics(reg)})
+	c, err := platform.NewCore(platform.CoreConfig{
+		DB: d, GatewayToken: gatewayToken, SecretKey: secretKey, Clock: clock.System{}, Logger: log.Named("core"), Metrics: core.NewMetrics(reg),
+		Tracing: tracing, ServerOptions: platform.GRPCServerMetrics(reg),
+	})
 	if err != nil {
 		return err
 	}
@@ -102,7 +110,7 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		defer cancel()
 		c.Server.Shutdown(sctx)
 	}()
-	conn, err := platform.DialCore(grpcLis.Addr().String(), gatewayToken)
+	conn, err := platform.DialCore(grpcLis.Addr().String(), gatewayToken, append(platform.GRPCClientMetrics(reg), tracing.DialOptions()...)...)
 	if err != nil {
 		return err
 	}
@@ -111,7 +119,7 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	defer store.Close()
 	gw, err := gateway.New(gateway.Config{
 		Environment: gateway.EnvSandbox, Core: conn, GatewayToken: gatewayToken, Admission: store,
-		Logger: log.Named("gateway"), Metrics: gateway.NewMetrics(reg),
+		Logger: log.Named("gateway"), Metrics: gateway.NewMetrics(reg), Tracing: tracing,
 	})
 	if err != nil {
 		return err

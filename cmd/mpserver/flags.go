@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -13,6 +12,8 @@ import (
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
+
+	"github.com/mallplatform/partnerapi/internal/redact"
 )
 
 // flagSet is a flag.FlagSet whose flags default to an environment variable,
@@ -80,18 +81,15 @@ func (v secretValue) Set(s string) error {
 	return nil
 }
 
-// urlValue is a flag.Value whose String hides the URL's password.
+// urlValue is a flag.Value whose String hides the URL's password (or a
+// keyword/value DSN's).
 type urlValue struct{ p *string }
 
 func (v urlValue) String() string {
 	if v.p == nil || *v.p == "" {
 		return ""
 	}
-	u, err := url.Parse(*v.p)
-	if err != nil {
-		return "(a URL that does not parse)"
-	}
-	return u.Redacted()
+	return redact.URL(*v.p)
 }
 
 func (v urlValue) Set(s string) error {
@@ -145,9 +143,21 @@ func (l *logFlags) logger() (*zap.Logger, error) {
 		// Access logs are written per request: buffer them (flushed every
 		// second and on exit by Sync) instead of one write syscall per line.
 		ws := &zapcore.BufferedWriteSyncer{WS: zapcore.Lock(os.Stderr), Size: 256 << 10, FlushInterval: time.Second}
-		enc := zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig())
+		enc := zapcore.NewJSONEncoder(jsonEncoderConfig())
 		return zap.New(zapcore.NewCore(enc, ws, level), zap.ErrorOutput(zapcore.Lock(os.Stderr))), nil
 	default:
 		return nil, fmt.Errorf("log format %q: want json or console", l.format)
 	}
+}
+
+// jsonEncoderConfig is zap's production encoding with ISO-8601 timestamps in
+// UTC, to the millisecond ("ts":"2026-11-24T10:47:18.123Z"): log pipelines
+// read them without a parser rule of their own (zap's default is epoch
+// seconds as a float), and every replica writes the same zone.
+func jsonEncoderConfig() zapcore.EncoderConfig {
+	cfg := zap.NewProductionEncoderConfig()
+	cfg.EncodeTime = func(t time.Time, enc zapcore.PrimitiveArrayEncoder) {
+		zapcore.ISO8601TimeEncoder(t.UTC(), enc)
+	}
+	return cfg
 }

@@ -2,8 +2,12 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
+	"time"
+
+	"go.uber.org/zap/zapcore"
 )
 
 // TestHelpNeverShowsSecrets: flag defaults come from the environment, and
@@ -47,5 +51,24 @@ func TestMalformedEnvironmentRefusesToStart(t *testing.T) {
 				t.Fatalf("started with %s=%s: %v", env, value, err)
 			}
 		})
+	}
+}
+
+// Production roles log JSON with ISO-8601 timestamps in UTC.
+func TestJSONLogTimestampsAreISO8601(t *testing.T) {
+	enc := zapcore.NewJSONEncoder(jsonEncoderConfig())
+	at := time.Date(2026, 11, 24, 18, 47, 18, 123_000_000, time.FixedZone("PHT", 8*3600))
+	buf, err := enc.EncodeEntry(zapcore.Entry{Level: zapcore.InfoLevel, Time: at, Message: "request"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var line struct {
+		TS string `json:"ts"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &line); err != nil {
+		t.Fatalf("%v: %s", err, buf)
+	}
+	if line.TS != "2026-11-24T10:47:18.123Z" {
+		t.Fatalf("ts = %q, want 2026-11-24T10:47:18.123Z", line.TS)
 	}
 }

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"google.golang.org/grpc"
-
 	"github.com/mallplatform/partnerapi/gateway"
 	"github.com/mallplatform/partnerapi/gateway/admission"
 	"github.com/mallplatform/partnerapi/gateway/iplimit"
@@ -69,16 +67,22 @@ func runGateway(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var dialTLS []grpc.DialOption
-	if coreTLS != nil {
-		dialTLS = append(dialTLS, platform.CoreTLS(coreTLS))
+	tracing, stopTracing, err := startTracing(ctx, log, "mpserver-gateway")
+	if err != nil {
+		return err
 	}
-	conn, err := platform.DialCore(gf.coreAddr, gf.gatewayToken, dialTLS...)
+	defer stopTracing()
+	reg := platform.NewRegistry()
+	dialOpts := append(platform.GRPCClientMetrics(reg), tracing.DialOptions()...)
+	if coreTLS != nil {
+		dialOpts = append(dialOpts, platform.CoreTLS(coreTLS))
+	}
+	conn, err := platform.DialCore(gf.coreAddr, gf.gatewayToken, dialOpts...)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	store, err := newAdmissionStore(gf.redisURL, gf.redisAddr)
+	store, err := newAdmissionStore(gf.redisURL, gf.redisAddr, admission.NewRedisMetrics(reg))
 	if err != nil {
 		return err
 	}
@@ -87,7 +91,6 @@ func runGateway(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	reg := platform.NewRegistry()
 	gw, err := gateway.New(gateway.Config{
 		Environment:     gf.environment,
 		Core:            conn,
@@ -99,6 +102,7 @@ func runGateway(ctx context.Context, args []string, stderr io.Writer) error {
 		Limits:          admission.Limits{AppPerMinute: int64(gf.appRate), AccountPerMinute: int64(gf.accountRate), SandboxPerMinute: int64(gf.sandboxRate)},
 		Logger:          log,
 		Metrics:         gateway.NewMetrics(reg),
+		Tracing:         tracing,
 	})
 	if err != nil {
 		return err

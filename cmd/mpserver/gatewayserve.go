@@ -70,14 +70,14 @@ func serveGatewayOn(ctx context.Context, log *zap.Logger, gw *gateway.Gateway, l
 
 // newAdmissionStore is Redis when a URL or an address is given, else
 // memory (one replica only).
-func newAdmissionStore(redisURL, redisAddr string) (admission.Store, error) {
+func newAdmissionStore(redisURL, redisAddr string, metrics *admission.RedisMetrics) (admission.Store, error) {
 	switch {
 	case redisURL != "" && redisAddr != "":
 		return nil, errors.New("give Redis as --redis-url or --redis-addr, not both")
 	case redisURL != "":
-		return admission.NewRedis(admission.RedisConfig{URL: redisURL})
+		return admission.NewRedis(admission.RedisConfig{URL: redisURL, Metrics: metrics})
 	case redisAddr != "":
-		return admission.NewRedis(admission.RedisConfig{Addr: redisAddr})
+		return admission.NewRedis(admission.RedisConfig{Addr: redisAddr, Metrics: metrics})
 	}
 	return admission.NewMemory(admission.MemoryConfig{}), nil
 }

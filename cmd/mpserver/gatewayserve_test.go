@@ -226,18 +226,27 @@ func TestGatewayDrainsOnStop(t *testing.T) {
 // come from the environment) nor in the error about a URL that is wrong.
 func TestRedisURLPasswordStaysOut(t *testing.T) {
 	const pw = "Pa55-word-7e3c1b"
-	t.Setenv("MP_REDIS_URL", "rediss://gateway:"+pw+"@redis.example.ph:6380/1")
-	var help strings.Builder
-	if err := run(context.Background(), []string{"gateway", "-h"}, io.Discard, &help); err == nil {
-		t.Fatal("-h did not stop")
+	// The second password has an unescaped '/' after digits: net/url
+	// reads "gateway:2024" as host and port and the rest as the path, so
+	// url.URL.Redacted showed it whole.
+	for _, env := range []string{"rediss://gateway:" + pw + "@redis.example.ph:6380/1", "rediss://gateway:2024/" + pw + "@redis.example.ph:6380/1"} {
+		t.Setenv("MP_REDIS_URL", env)
+		var help strings.Builder
+		if err := run(context.Background(), []string{"gateway", "-h"}, io.Discard, &help); err == nil {
+			t.Fatal("-h did not stop")
+		}
+		if strings.Contains(help.String(), pw[:8]) || !strings.Contains(help.String(), "redis.example.ph:6380") {
+			t.Fatalf("help shows: %s", help.String())
+		}
 	}
-	if strings.Contains(help.String(), pw) || !strings.Contains(help.String(), "redis.example.ph:6380") {
-		t.Fatalf("help shows: %s", help.String())
-	}
+	t.Setenv("MP_REDIS_URL", "")
 	for _, bad := range []string{
 		"redis://gateway:" + pw + "%zz@redis:6379",
 		"redis://gateway:" + pw + "@redis:6379/db",
 		"http://gateway:" + pw + "@redis:6379",
+		// Quoted by the database number's error before.
+		"redis://gateway:2024/" + pw + "@redis:6379",
+		"redis://gateway:2024/" + pw + "@redis:6379/0?x",
 	} {
 		var stderr strings.Builder
 		err := run(context.Background(), []string{"gateway", "--redis-url", bad, "--gateway-token", "serve-test-gateway-token"}, io.Discard, &stderr)
@@ -256,12 +265,12 @@ func TestRedisURLPasswordStaysOut(t *testing.T) {
 // A rediss:// URL with user, password and database is accepted (it failed
 // with "too many colons" as an address); the store connects on first use.
 func TestRedisURLAccepted(t *testing.T) {
-	store, err := newAdmissionStore("rediss://gateway:secret@redis.example.ph:6380/2", "")
+	store, err := newAdmissionStore("rediss://gateway:secret@redis.example.ph:6380/2", "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	store.Close()
-	if _, err := newAdmissionStore("redis://a:6379", "a:6379"); err == nil {
+	if _, err := newAdmissionStore("redis://a:6379", "a:6379", nil); err == nil {
 		t.Fatal("both a URL and an address accepted")
 	}
 }

@@ -54,6 +54,7 @@ func runWorker(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 	reg := platform.NewRegistry()
+	reg.MustRegister(db.PoolCollector(d.Pool))
 	w, err := worker.New(worker.Config{
 		DB: d, Jobs: jobs, Concurrency: wf.concurrency, DrainGrace: wf.drainGrace,
 		Logger: log.Named("worker"), Metrics: worker.NewMetrics(reg),

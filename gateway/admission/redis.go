@@ -37,6 +37,8 @@ type RedisConfig struct {
 	// Client is an existing client (to a cluster or through Sentinel, or
 	// one shared with other gateway components). Close leaves it open.
 	Client rueidis.Client
+	// Metrics records the client's statistics (nil: none).
+	Metrics *RedisMetrics
 }
 
 // Validate reports a configuration NewRedis cannot use.
@@ -252,6 +254,7 @@ func (s *Redis) conn(ctx context.Context) (rueidis.Client, error) {
 // dial makes the client and closes done.
 func (s *Redis) dial(done chan struct{}) {
 	c, err := rueidis.NewClient(*s.opt)
+	s.cfg.Metrics.connected(err)
 	s.dialMu.Lock()
 	defer s.dialMu.Unlock()
 	defer close(done)
@@ -297,11 +300,19 @@ func (s *Redis) Admit(ctx context.Context, req Request) (Result, error) {
 		args = append(args, strconv.FormatInt(millis(counterTTL(req.Now, idx, b.Window)), 10))
 	}
 
+	m := s.cfg.Metrics.series(false)
 	c, err := s.conn(ctx)
 	if err != nil {
+		if m != nil {
+			m.unavailable.Inc()
+		}
 		return Result{}, err
 	}
+	start := time.Now()
 	reply, err := admitScript.Exec(ctx, c, keys, args).AsIntSlice()
+	if m != nil {
+		m.done(ctx, start, err)
+	}
 	if err != nil {
 		return Result{}, fmt.Errorf("admission: redis: %w", err)
 	}
@@ -317,11 +328,20 @@ func (s *Redis) Admit(ctx context.Context, req Request) (Result, error) {
 
 // Ping implements Store: Redis answers PING within ctx's deadline.
 func (s *Redis) Ping(ctx context.Context) error {
+	m := s.cfg.Metrics.series(true)
 	c, err := s.conn(ctx)
 	if err != nil {
+		if m != nil {
+			m.unavailable.Inc()
+		}
 		return err
 	}
-	return c.Do(ctx, c.B().Ping().Build()).Error()
+	start := time.Now()
+	err = c.Do(ctx, c.B().Ping().Build()).Error()
+	if m != nil {
+		m.done(ctx, start, err)
+	}
+	return err
 }
 
 // Close closes the client if the store made it. Later calls do nothing.

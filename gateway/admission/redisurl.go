@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/redis/rueidis"
+
+	"github.com/mallplatform/partnerapi/internal/redact"
 )
 
 // ParseRedisURL reads a Redis URL as managed Redis services give them:
@@ -33,6 +35,15 @@ func ParseRedisURL(raw string) (rueidis.ClientOption, error) {
 	if err != nil {
 		return none, errors.New("admission: the Redis URL does not parse; check its host, port and the percent-escapes of its user and password")
 	}
+	// A '/', '?' or '#' left unescaped in the password ends the authority
+	// early: the rest of the password would be read as the database, an
+	// option or a fragment, and quoted by the errors about those (and
+	// shown by url.URL.Redacted). An '@' after the authority's end is the
+	// sign of it.
+	rest := raw[len(scheme)+len("://"):]
+	if end := strings.IndexAny(rest, "/?#"); end >= 0 && strings.Contains(rest[end:], "@") {
+		return none, errors.New("admission: the Redis URL's password (or an option) holds a '/', '?', '#' or '@' that is not percent-encoded: write %2F, %3F, %23, %40")
+	}
 	if u.Host == "" {
 		return none, errors.New("admission: the Redis URL names no host")
 	}
@@ -48,7 +59,7 @@ func ParseRedisURL(raw string) (rueidis.ClientOption, error) {
 	if err != nil {
 		// rueidis's errors name the database or an option's value; the
 		// password is cut out in case an option repeats it.
-		return none, fmt.Errorf("admission: the Redis URL: %s", redact(err.Error(), u))
+		return none, fmt.Errorf("admission: the Redis URL: %s", hidePassword(err.Error(), u))
 	}
 	return opt, nil
 }
@@ -67,8 +78,8 @@ func parsePort(p string) (int, error) {
 	return n, nil
 }
 
-// redact removes u's password (raw and escaped) from s.
-func redact(s string, u *url.URL) string {
+// hidePassword removes u's password (raw and escaped) from s.
+func hidePassword(s string, u *url.URL) string {
 	if u.User == nil {
 		return s
 	}
@@ -79,12 +90,5 @@ func redact(s string, u *url.URL) string {
 	return s
 }
 
-// RedactRedisURL returns raw with its password replaced, for logs. A URL
-// that does not parse is not shown at all.
-func RedactRedisURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "(an unreadable Redis URL)"
-	}
-	return u.Redacted()
-}
+// RedactRedisURL returns raw with its password replaced, for logs.
+func RedactRedisURL(raw string) string { return redact.URL(raw) }

@@ -63,6 +63,13 @@ func TestRedisURLErrorsHideThePassword(t *testing.T) {
 		"redis://gateway:" + pw + "@",
 		"rediss://gateway:" + pw + "@redis:6379/0#frag",
 		"redis://gateway:" + pw + " @redis:6379",
+		// Unescaped '/', '?', '#' in a password that starts with digits:
+		// the digits read as a port, the rest as the database or options.
+		"redis://gateway:2024/" + pw + "@redis:6379",
+		"redis://gateway:2024/" + pw + "@redis:6379/0",
+		"redis://:2024/" + pw + "@redis:6379",
+		"redis://gateway:2024?" + pw + "@redis:6379",
+		"redis://gateway:2024#" + pw + "@redis:6379",
 	} {
 		_, err := admission.ParseRedisURL(raw)
 		if err == nil {
@@ -76,8 +83,10 @@ func TestRedisURLErrorsHideThePassword(t *testing.T) {
 			t.Errorf("NewRedis: %v", err)
 		}
 	}
-	if got := admission.RedactRedisURL("rediss://gateway:" + pw + "@redis:6380/1"); strings.Contains(got, pw) || !strings.Contains(got, "redis:6380") {
-		t.Errorf("redacted: %s", got)
+	for _, raw := range []string{"rediss://gateway:" + pw + "@redis:6380/1", "rediss://gateway:2024/" + pw + "@redis:6380/1"} {
+		if got := admission.RedactRedisURL(raw); strings.Contains(got, pw) || !strings.Contains(got, "redis:6380") {
+			t.Errorf("redacted: %s", got)
+		}
 	}
 }
 

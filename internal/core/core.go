@@ -24,6 +24,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/grpccodec"
 	"github.com/mallplatform/partnerapi/internal/idempotency"
 	"github.com/mallplatform/partnerapi/internal/policy"
+	"github.com/mallplatform/partnerapi/internal/telemetry"
 )
 
 // SellerTokenVerifier checks that a seller access token was issued to the
@@ -85,6 +86,12 @@ type Config struct {
 	// Idempotency runs the methods whose policy declares an idempotency
 	// mode once per key (nil: the key is ignored).
 	Idempotency *idempotency.Guard
+	// Tracing puts every RPC in a server span, child of the caller's
+	// (nil: off).
+	Tracing *telemetry.Tracing
+	// ServerOptions are added before the server's own (the standard gRPC
+	// server metrics, whose interceptors then run outermost).
+	ServerOptions []grpc.ServerOption
 }
 
 // DefaultCallTimeout matches the gateway's deadline for a partner request.
@@ -168,7 +175,7 @@ func New(cfg Config) (*Server, error) {
 		unavailable: cfg.Unavailable,
 		idempotency: cfg.Idempotency,
 	}
-	opts := []grpc.ServerOption{
+	own := []grpc.ServerOption{
 		grpc.ChainUnaryInterceptor(chain.unary()...),
 		grpc.ChainStreamInterceptor(chain.stream()...),
 		grpc.MaxRecvMsgSize(cfg.MaxRecvBytes),
@@ -181,9 +188,13 @@ func New(cfg Config) (*Server, error) {
 		grpc.InitialConnWindowSize(4 << 20),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 10 * time.Second, PermitWithoutStream: true}),
 	}
+	// cfg.ServerOptions come first: interceptors they add run outside
+	// core's chain and see every call's final code.
+	opts := append(append([]grpc.ServerOption{}, cfg.ServerOptions...), own...)
 	if cfg.TLS != nil {
 		opts = append(opts, grpc.Creds(credentials.NewTLS(cfg.TLS)))
 	}
+	opts = append(opts, cfg.Tracing.ServerOptions()...)
 	gs := grpc.NewServer(opts...)
 	for _, register := range cfg.Services {
 		register(gs)

@@ -19,6 +19,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/ids"
 	"github.com/mallplatform/partnerapi/internal/policy"
 	"github.com/mallplatform/partnerapi/internal/principal"
+	"github.com/mallplatform/partnerapi/internal/telemetry"
 )
 
 type interceptors struct {
@@ -74,8 +75,10 @@ func (ic *interceptors) recovery(ctx context.Context, req any, info *grpc.UnaryS
 type call struct {
 	requestID string
 	md        metadata.MD
-	// caller is set by authenticate (the log line names it).
-	caller Caller
+	// caller is set by authenticate (the log line names it), and with it
+	// the partner app's client id on the gateway's calls.
+	caller   Caller
+	clientID string
 }
 
 type callKey struct{}
@@ -100,6 +103,9 @@ func (ic *interceptors) requestID(ctx context.Context, req any, info *grpc.Unary
 	c := &call{md: md, requestID: principal.First(md, principal.KeyRequestID)}
 	if !principal.ValidRequestID(c.requestID) {
 		c.requestID = ids.NewRequestID()
+	}
+	if span, ok := telemetry.Recording(ctx); ok {
+		span.SetAttributes(telemetry.AttrRequestID.String(c.requestID))
 	}
 	return next(context.WithValue(ctx, callKey{}, c), req)
 }
@@ -126,10 +132,14 @@ func (ic *interceptors) logging(ctx context.Context, req any, info *grpc.UnarySe
 			zap.Duration("duration", time.Since(start)),
 		}
 		if err != nil {
-			fields = append(fields, zap.String("reason", apierr.Name(reason)))
+			// The gateway's access line names it the same way.
+			fields = append(fields, zap.String("error_code", apierr.Name(reason)))
 		}
 		if caller := callOf(ctx).caller.String(); caller != "" {
 			fields = append(fields, zap.String("caller", caller))
+		}
+		if clientID := callOf(ctx).clientID; clientID != "" {
+			fields = append(fields, zap.String("client_id", clientID))
 		}
 		ce.Write(fields...)
 	}
@@ -197,6 +207,10 @@ func (ic *interceptors) authenticate(ctx context.Context, req any, info *grpc.Un
 	if caller.Gateway {
 		if p, ok := principal.FromMetadata(c.md); ok {
 			ctx = principal.NewContext(ctx, p)
+			c.clientID = p.ClientID
+			if span, ok := telemetry.Recording(ctx); ok {
+				span.SetAttributes(telemetry.AttrClientID.String(p.ClientID))
+			}
 		}
 	}
 	return next(ctx, req)

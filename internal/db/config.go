@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // Backends understood by Open.
@@ -36,6 +38,9 @@ type Config struct {
 	// failovers in front of PostgreSQL spread load again. Zero keeps the
 	// backend default (pgxpool: one hour; SQLite: forever).
 	ConnMaxLifetime time.Duration
+	// QueryTracer sees every PostgreSQL statement (telemetry's, when
+	// tracing is on); nil traces nothing. SQLite ignores it.
+	QueryTracer pgx.QueryTracer
 }
 
 // Validate reports configuration mistakes before any connection is tried, so

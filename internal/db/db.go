@@ -89,6 +89,9 @@ func openPostgres(ctx context.Context, cfg Config) (*DB, error) {
 	if cfg.ConnMaxLifetime > 0 {
 		pcfg.MaxConnLifetime = cfg.ConnMaxLifetime
 	}
+	if cfg.QueryTracer != nil {
+		pcfg.ConnConfig.Tracer = cfg.QueryTracer
+	}
 	next := pcfg.AfterConnect
 	pcfg.AfterConnect = func(ctx context.Context, conn *pgx.Conn) error {
 		scanTimestamptzAsUTC(conn)

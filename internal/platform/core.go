@@ -10,12 +10,14 @@ import (
 	"errors"
 
 	"go.uber.org/zap"
+	"google.golang.org/grpc"
 
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/core"
 	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/idempotency"
 	"github.com/mallplatform/partnerapi/internal/serviceset"
+	"github.com/mallplatform/partnerapi/internal/telemetry"
 	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/events"
 	"github.com/mallplatform/partnerapi/services/sandbox/shopclock"
@@ -44,6 +46,12 @@ type CoreConfig struct {
 	Business clock.Business
 	Logger   *zap.Logger
 	Metrics  *core.Metrics
+	// Tracing puts every RPC in a span (nil: off); the database's query
+	// tracer is set where it is opened (db.Config.QueryTracer).
+	Tracing *telemetry.Tracing
+	// ServerOptions are added to core's gRPC server (its standard RPC
+	// metrics).
+	ServerOptions []grpc.ServerOption
 }
 
 // Validate reports missing parts.
@@ -117,6 +125,8 @@ func NewCore(cfg CoreConfig) (*Core, error) {
 		Unavailable:     db.Unavailable,
 		Services:        registrars,
 		Idempotency:     guard,
+		Tracing:         cfg.Tracing,
+		ServerOptions:   cfg.ServerOptions,
 	})
 	if err != nil {
 		return nil, err

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"go.uber.org/zap"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/test/bufconn"
 
@@ -17,11 +19,13 @@ import (
 	"github.com/mallplatform/partnerapi/gateway/admission"
 	"github.com/mallplatform/partnerapi/gateway/iplimit"
 	"github.com/mallplatform/partnerapi/internal/clock"
+	"github.com/mallplatform/partnerapi/internal/core"
 	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/db/dbtest"
 	"github.com/mallplatform/partnerapi/internal/faultnet"
 	"github.com/mallplatform/partnerapi/internal/ids"
 	"github.com/mallplatform/partnerapi/internal/platform"
+	"github.com/mallplatform/partnerapi/internal/telemetry"
 	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/sandbox/sandboxseed"
@@ -51,6 +55,14 @@ type Options struct {
 	// Unlimited lifts every rate limit (per address, app and account), for
 	// benchmarks that send more than a partner may.
 	Unlimited bool
+	// Tracing traces both tiers and, with Postgres, the database's
+	// statements.
+	Tracing *telemetry.Tracing
+	// CoreLogger is core's logger (default: none).
+	CoreLogger *zap.Logger
+	// Metrics receives core's RPC metrics and the standard gRPC server and
+	// client metrics of the link, wired as the roles wire them.
+	Metrics prometheus.Registerer
 }
 
 // Env is a running platform.
@@ -89,14 +101,20 @@ func Start(t testing.TB, opts Options) *Env {
 	case opts.DatabaseProxy:
 		d, proxy = dbtest.PostgresThroughProxy(t)
 	case opts.Postgres:
-		d = dbtest.Postgres(t)
+		d = dbtest.Postgres(t, func(c *db.Config) { c.QueryTracer = opts.Tracing.QueryTracer() })
 	default:
 		d = dbtest.SQLite(t)
 	}
 	clk := clock.NewManual(time.Now())
 	token := ids.Token(24)
 	var business *clock.Manual
-	ccfg := platform.CoreConfig{DB: d, GatewayToken: token, SecretKey: secretKey, Clock: clk}
+	ccfg := platform.CoreConfig{DB: d, GatewayToken: token, SecretKey: secretKey, Clock: clk, Tracing: opts.Tracing, Logger: opts.CoreLogger}
+	dialOpts := opts.Tracing.DialOptions()
+	if opts.Metrics != nil {
+		ccfg.Metrics = core.NewMetrics(opts.Metrics)
+		ccfg.ServerOptions = platform.GRPCServerMetrics(opts.Metrics)
+		dialOpts = append(dialOpts, platform.GRPCClientMetrics(opts.Metrics)...)
+	}
 	if opts.BusinessClock {
 		business = clock.NewManual(clk.Now())
 		ccfg.Business = business
@@ -111,9 +129,9 @@ func Start(t testing.TB, opts Options) *Env {
 	}
 	lis := bufconn.Listen(1 << 20)
 	go func() { _ = c.Server.Serve(lis) }()
-	conn, err := platform.DialCore("passthrough:///core", token, grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) {
+	conn, err := platform.DialCore("passthrough:///core", token, append(dialOpts, grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) {
 		return lis.DialContext(ctx)
-	}))
+	}))...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +145,7 @@ func Start(t testing.TB, opts Options) *Env {
 	if env == "" {
 		env = gateway.EnvSandbox
 	}
-	cfg := gateway.Config{Environment: env, Core: conn, GatewayToken: token, Admission: store, Limits: opts.Limits, Clock: clk, RequestTimeout: opts.RequestTimeout}
+	cfg := gateway.Config{Environment: env, Core: conn, GatewayToken: token, Admission: store, Limits: opts.Limits, Clock: clk, RequestTimeout: opts.RequestTimeout, Tracing: opts.Tracing}
 	if opts.Unlimited {
 		cfg.Limits = admission.Limits{AppPerMinute: 1 << 40, AccountPerMinute: 1 << 40, SandboxPerMinute: 1 << 40}
 		cfg.IPLimit = iplimit.Config{RatePerMinute: 1 << 30, Burst: 1 << 20}

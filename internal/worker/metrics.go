@@ -66,13 +66,16 @@ func (m *Metrics) record(ev *river.Event) {
 // queueDepth reports jobs waiting to run, counted at scrape time. River's
 // (state, queue, priority, scheduled_at) index answers it without a scan of
 // finished jobs; a scrape that cannot count within a second reports nothing.
+// The queues the worker serves are reported even when empty (0), so a
+// dashboard shows an idle queue rather than no data.
 type queueDepth struct {
-	db   *sql.DB
-	desc *prometheus.Desc
+	db     *sql.DB
+	desc   *prometheus.Desc
+	served []string
 }
 
-func newQueueDepth(db *sql.DB) *queueDepth {
-	return &queueDepth{db: db, desc: prometheus.NewDesc("mp_worker_queue_available_jobs",
+func newQueueDepth(db *sql.DB, served ...string) *queueDepth {
+	return &queueDepth{db: db, served: served, desc: prometheus.NewDesc("mp_worker_queue_available_jobs",
 		"Jobs ready to run and not yet picked up, by queue.", []string{"queue"}, nil)}
 }
 
@@ -86,12 +89,22 @@ func (q *queueDepth) Collect(ch chan<- prometheus.Metric) {
 		return
 	}
 	defer rows.Close()
+	depth := make(map[string]int64, len(q.served))
+	for _, queue := range q.served {
+		depth[queue] = 0
+	}
 	for rows.Next() {
 		var queue string
 		var n int64
 		if rows.Scan(&queue, &n) != nil {
 			return
 		}
+		depth[queue] = n
+	}
+	if rows.Err() != nil {
+		return
+	}
+	for queue, n := range depth {
 		ch <- prometheus.MustNewConstMetric(q.desc, prometheus.GaugeValue, float64(n), queue)
 	}
 }

@@ -147,7 +147,7 @@ func New(cfg Config) (*Worker, error) {
 		return nil, fmt.Errorf("worker: %w", err)
 	}
 	if cfg.Metrics != nil && cfg.Metrics.reg != nil {
-		if err := cfg.Metrics.reg.Register(newQueueDepth(cfg.DB.SQL)); err != nil {
+		if err := cfg.Metrics.reg.Register(newQueueDepth(cfg.DB.SQL, river.QueueDefault)); err != nil {
 			return nil, fmt.Errorf("worker: queue depth metric: %w", err)
 		}
 	}

@@ -276,3 +276,42 @@ func TestConfigValidate(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// The queue depth counts available jobs at scrape time, and reports the
+// served queue at 0 while it is empty.
+func TestQueueDepth(t *testing.T) {
+	dbtest.ForEachDriver(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		reg := prometheus.NewRegistry()
+		w := newWorker(t, migrated(t, d), newBlockWorker(), time.Minute, reg)
+		depth := func() (float64, bool) {
+			mfs, err := reg.Gather()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, mf := range mfs {
+				if mf.GetName() != "mp_worker_queue_available_jobs" {
+					continue
+				}
+				for _, m := range mf.GetMetric() {
+					if m.GetLabel()[0].GetValue() == "default" {
+						return m.GetGauge().GetValue(), true
+					}
+				}
+			}
+			return 0, false
+		}
+		if n, ok := depth(); !ok || n != 0 {
+			t.Fatalf("empty queue: depth %v reported %v, want 0 reported", n, ok)
+		}
+		// Not started: the jobs stay available.
+		for i := 0; i < 2; i++ {
+			if _, err := w.Enqueue(ctx, blockArgs{N: i}, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n, _ := depth(); n != 2 {
+			t.Fatalf("depth %v, want 2", n)
+		}
+	})
+}

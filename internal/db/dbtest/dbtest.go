@@ -49,13 +49,18 @@ func RequirePostgres(t testing.TB) string {
 }
 
 // Postgres creates a uniquely named database, applies the migrations and
-// registers cleanups that close and drop it.
-func Postgres(t testing.TB) *db.DB {
+// registers cleanups that close and drop it. Options adjust the database's
+// configuration before it is opened (a query tracer, say).
+func Postgres(t testing.TB, options ...func(*db.Config)) *db.DB {
 	t.Helper()
 	dsn := EmptyPostgres(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	d, err := db.Open(ctx, db.Config{Driver: db.DriverPostgres, DSN: dsn, MaxOpenConns: 8})
+	cfg := db.Config{Driver: db.DriverPostgres, DSN: dsn, MaxOpenConns: 8}
+	for _, o := range options {
+		o(&cfg)
+	}
+	d, err := db.Open(ctx, cfg)
 	if err != nil {
 		t.Fatalf("dbtest: open: %v", err)
 	}

@@ -1,0 +1,36 @@
+package core_test
+
+import (
+	"context"
+	"testing"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest/observer"
+
+	"github.com/mallplatform/partnerapi/internal/testenv"
+)
+
+// A partner request that fails in core is logged there with the request id
+// the partner sees, the app's client id and the error code, named as on the
+// gateway's access line.
+func TestRPCLineNamesClientAndErrorCode(t *testing.T) {
+	obs, logs := observer.New(zapcore.InfoLevel)
+	env := testenv.Start(t, testenv.Options{CoreLogger: zap.New(obs)})
+	r, err := env.Client(t, "full", 0).Call(context.Background(), "GET", "/open/v1/orders/ord_missing", nil, nil)
+	if r == nil || r.Status != 404 {
+		t.Fatalf("missing order: %v %v", r, err)
+	}
+	rid := r.Header.Get("X-Request-Id")
+	for _, e := range logs.FilterMessage("rpc").All() {
+		f := e.ContextMap()
+		if f["method"] != "/mp.orders.v1.OrdersService/GetOrder" {
+			continue
+		}
+		if f["request_id"] != rid || f["client_id"] != env.Creds.Apps["full"].ClientID || f["error_code"] != "NOT_FOUND" || f["caller"] != "gateway" {
+			t.Fatalf("rpc line: %v", f)
+		}
+		return
+	}
+	t.Fatalf("no rpc line for GetOrder among %d", logs.Len())
+}
