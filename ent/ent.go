@@ -26,6 +26,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/productvariant"
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
+	"github.com/mallplatform/partnerapi/ent/webhooksubscription"
 )
 
 // ent aliases to avoid import conflicts in user's code.
@@ -100,6 +101,7 @@ func checkColumn(t, c string) error {
 			productvariant.Table:      productvariant.ValidColumn,
 			seller.Table:              seller.ValidColumn,
 			sellerauthorization.Table: sellerauthorization.ValidColumn,
+			webhooksubscription.Table: webhooksubscription.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

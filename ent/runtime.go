@@ -20,6 +20,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/schema"
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
+	"github.com/mallplatform/partnerapi/ent/webhooksubscription"
 	"github.com/mallplatform/partnerapi/internal/db/dbtypes"
 )
 
@@ -655,4 +656,74 @@ func init() {
 	sellerauthorizationDescID := sellerauthorizationFields[0].Descriptor()
 	// sellerauthorization.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	sellerauthorization.IDValidator = sellerauthorizationDescID.Validators[0].(func(string) error)
+	webhooksubscriptionFields := schema.WebhookSubscription{}.Fields()
+	_ = webhooksubscriptionFields
+	// webhooksubscriptionDescAppID is the schema descriptor for app_id field.
+	webhooksubscriptionDescAppID := webhooksubscriptionFields[1].Descriptor()
+	// webhooksubscription.AppIDValidator is a validator for the "app_id" field. It is called by the builders before save.
+	webhooksubscription.AppIDValidator = webhooksubscriptionDescAppID.Validators[0].(func(string) error)
+	// webhooksubscriptionDescEventType is the schema descriptor for event_type field.
+	webhooksubscriptionDescEventType := webhooksubscriptionFields[2].Descriptor()
+	// webhooksubscription.EventTypeValidator is a validator for the "event_type" field. It is called by the builders before save.
+	webhooksubscription.EventTypeValidator = func() func(string) error {
+		validators := webhooksubscriptionDescEventType.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(event_type string) error {
+			for _, fn := range fns {
+				if err := fn(event_type); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// webhooksubscriptionDescCallbackURL is the schema descriptor for callback_url field.
+	webhooksubscriptionDescCallbackURL := webhooksubscriptionFields[3].Descriptor()
+	// webhooksubscription.CallbackURLValidator is a validator for the "callback_url" field. It is called by the builders before save.
+	webhooksubscription.CallbackURLValidator = func() func(string) error {
+		validators := webhooksubscriptionDescCallbackURL.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(callback_url string) error {
+			for _, fn := range fns {
+				if err := fn(callback_url); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// webhooksubscriptionDescIsActive is the schema descriptor for is_active field.
+	webhooksubscriptionDescIsActive := webhooksubscriptionFields[4].Descriptor()
+	// webhooksubscription.DefaultIsActive holds the default value on creation for the is_active field.
+	webhooksubscription.DefaultIsActive = webhooksubscriptionDescIsActive.Default.(bool)
+	// webhooksubscriptionDescConsecutiveFailures is the schema descriptor for consecutive_failures field.
+	webhooksubscriptionDescConsecutiveFailures := webhooksubscriptionFields[8].Descriptor()
+	// webhooksubscription.DefaultConsecutiveFailures holds the default value on creation for the consecutive_failures field.
+	webhooksubscription.DefaultConsecutiveFailures = webhooksubscriptionDescConsecutiveFailures.Default.(int64)
+	// webhooksubscription.ConsecutiveFailuresValidator is a validator for the "consecutive_failures" field. It is called by the builders before save.
+	webhooksubscription.ConsecutiveFailuresValidator = webhooksubscriptionDescConsecutiveFailures.Validators[0].(func(int64) error)
+	// webhooksubscriptionDescDisabledReason is the schema descriptor for disabled_reason field.
+	webhooksubscriptionDescDisabledReason := webhooksubscriptionFields[10].Descriptor()
+	// webhooksubscription.DisabledReasonValidator is a validator for the "disabled_reason" field. It is called by the builders before save.
+	webhooksubscription.DisabledReasonValidator = webhooksubscriptionDescDisabledReason.Validators[0].(func(string) error)
+	// webhooksubscriptionDescCreatedAt is the schema descriptor for created_at field.
+	webhooksubscriptionDescCreatedAt := webhooksubscriptionFields[11].Descriptor()
+	// webhooksubscription.DefaultCreatedAt holds the default value on creation for the created_at field.
+	webhooksubscription.DefaultCreatedAt = webhooksubscriptionDescCreatedAt.Default.(func() time.Time)
+	// webhooksubscriptionDescUpdatedAt is the schema descriptor for updated_at field.
+	webhooksubscriptionDescUpdatedAt := webhooksubscriptionFields[12].Descriptor()
+	// webhooksubscription.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	webhooksubscription.DefaultUpdatedAt = webhooksubscriptionDescUpdatedAt.Default.(func() time.Time)
+	// webhooksubscription.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	webhooksubscription.UpdateDefaultUpdatedAt = webhooksubscriptionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// webhooksubscriptionDescID is the schema descriptor for id field.
+	webhooksubscriptionDescID := webhooksubscriptionFields[0].Descriptor()
+	// webhooksubscription.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	webhooksubscription.IDValidator = webhooksubscriptionDescID.Validators[0].(func(string) error)
 }

@@ -15,11 +15,13 @@ import (
 	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/platform"
 	"github.com/mallplatform/partnerapi/internal/tlsfiles"
+	"github.com/mallplatform/partnerapi/services/webhooks/callback"
 )
 
 type coreFlags struct {
 	grpcAddr, metricsAddr, databaseURL, gatewayToken, secretKey string
 	tlsCert, tlsKey, clientCA, gatewayCertName                  string
+	webhookAllow                                                string
 	maxConns                                                    int
 	log                                                         logFlags
 }
@@ -35,6 +37,7 @@ func (c *coreFlags) register(f *flagSet) {
 	f.str(&c.gatewayCertName, "grpc-gateway-cert-name", "MP_GRPC_GATEWAY_CERT_NAME", "", "with mutual TLS: the gateway token counts only from a client certificate with this DNS name or common name")
 	f.secret(&c.secretKey, "secret-key", "MP_SECRET_KEY", "base64 32-byte key that seals app secrets at rest")
 	f.integer(&c.maxConns, "db-max-conns", "MP_DB_MAX_CONNS", 0, "PostgreSQL pool size (0: pgx default)")
+	f.str(&c.webhookAllow, "webhook-allow-cidrs", "MP_WEBHOOK_ALLOW_CIDRS", "", "comma-separated CIDRs webhook callback URLs may resolve to although not public (on-premises receivers)")
 	c.log.register(f)
 }
 
@@ -77,11 +80,15 @@ func runCore(ctx context.Context, args []string, stderr io.Writer) error {
 	if current < latest {
 		log.Warn("database schema is behind; run the migrate role", zap.Int64("current", current), zap.Int64("latest", latest))
 	}
+	allow, err := callback.ParseAllowCIDRs(cf.webhookAllow)
+	if err != nil {
+		return err
+	}
 	reg := platform.NewRegistry()
 	reg.MustRegister(db.PoolCollector(d.Pool))
 	c, err := platform.NewCore(platform.CoreConfig{
 		DB: d, GatewayToken: cf.gatewayToken, TLS: serverTLS, GatewayCertName: cf.gatewayCertName, SecretKey: cf.secretKey, Logger: log, Metrics: core.NewMetrics(reg),
-		Tracing: tracing, ServerOptions: platform.GRPCServerMetrics(reg),
+		Tracing: tracing, ServerOptions: platform.GRPCServerMetrics(reg), Callbacks: callback.Policy{Allow: allow},
 	})
 	if err != nil {
 		return err

@@ -24,10 +24,11 @@ import (
 	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/sandbox/sandboxseed"
+	"github.com/mallplatform/partnerapi/services/webhooks/callback"
 )
 
 func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var dataDir, httpAddr, grpcAddr, credsPath, metricsAddr string
+	var dataDir, httpAddr, grpcAddr, credsPath, metricsAddr, webhookAllow string
 	var logs logFlags
 	fs := newFlagSet("dev", stderr)
 	fs.str(&dataDir, "data-dir", "MP_DATA_DIR", "data", "directory of the SQLite file, the secret key and the sandbox credentials")
@@ -35,6 +36,7 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.str(&grpcAddr, "grpc-addr", "MP_GRPC_ADDR", "127.0.0.1:9090", "address of the core gRPC listener")
 	fs.str(&metricsAddr, "metrics-addr", "MP_METRICS_ADDR", "127.0.0.1:8081", "address of the internal /metrics, /healthz and /readyz listener (empty: none)")
 	fs.str(&credsPath, "credentials-file", "MP_CREDENTIALS_FILE", "", "where the sandbox credentials are written (default DATA_DIR/sandbox-credentials.json)")
+	fs.str(&webhookAllow, "webhook-allow-cidrs", "MP_WEBHOOK_ALLOW_CIDRS", "127.0.0.0/8,::1/128", "comma-separated CIDRs webhook callback URLs may resolve to although not public (dev: loopback, for receivers on this machine)")
 	logs.register(fs)
 	if err := fs.Set("log-format", "console"); err != nil {
 		return err
@@ -51,6 +53,10 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	defer func() { _ = log.Sync() }()
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return err
+	}
+	allow, err := callback.ParseAllowCIDRs(webhookAllow)
+	if err != nil {
 		return err
 	}
 	secretKey, err := loadOrCreateKey(filepath.Join(dataDir, "secret.key"))
@@ -82,7 +88,7 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	reg := platform.NewRegistry()
 	c, err := platform.NewCore(platform.CoreConfig{
 		DB: d, GatewayToken: gatewayToken, SecretKey: secretKey, Clock: clock.System{}, Logger: log.Named("core"), Metrics: core.NewMetrics(reg),
-		Tracing: tracing, ServerOptions: platform.GRPCServerMetrics(reg),
+		Tracing: tracing, ServerOptions: platform.GRPCServerMetrics(reg), Callbacks: callback.Policy{Allow: allow},
 	})
 	if err != nil {
 		return err

@@ -481,6 +481,40 @@ var (
 			},
 		},
 	}
+	// WebhookSubscriptionsColumns holds the columns for the "webhook_subscriptions" table.
+	WebhookSubscriptionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "app_id", Type: field.TypeString},
+		{Name: "event_type", Type: field.TypeString, Size: 64},
+		{Name: "callback_url", Type: field.TypeString, Size: 2048},
+		{Name: "is_active", Type: field.TypeBool, Default: true},
+		{Name: "secret_ciphertext", Type: field.TypeBytes},
+		{Name: "previous_secret_ciphertext", Type: field.TypeBytes, Nullable: true},
+		{Name: "previous_secret_expires_at", Type: field.TypeTime, Nullable: true},
+		{Name: "consecutive_failures", Type: field.TypeInt64, Default: 0},
+		{Name: "failing_since", Type: field.TypeTime, Nullable: true},
+		{Name: "disabled_reason", Type: field.TypeString, Nullable: true, Size: 500},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+	}
+	// WebhookSubscriptionsTable holds the schema information for the "webhook_subscriptions" table.
+	WebhookSubscriptionsTable = &schema.Table{
+		Name:       "webhook_subscriptions",
+		Columns:    WebhookSubscriptionsColumns,
+		PrimaryKey: []*schema.Column{WebhookSubscriptionsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "webhooksubscription_app_id_event_type_callback_url",
+				Unique:  true,
+				Columns: []*schema.Column{WebhookSubscriptionsColumns[1], WebhookSubscriptionsColumns[2], WebhookSubscriptionsColumns[3]},
+			},
+			{
+				Name:    "webhooksubscription_event_type_is_active",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookSubscriptionsColumns[2], WebhookSubscriptionsColumns[4]},
+			},
+		},
+	}
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		AppsTable,
@@ -497,6 +531,7 @@ var (
 		ProductVariantsTable,
 		SellersTable,
 		SellerAuthorizationsTable,
+		WebhookSubscriptionsTable,
 	}
 )
 
@@ -560,4 +595,8 @@ func init() {
 	}
 	SellerAuthorizationsTable.ForeignKeys[0].RefTable = AppsTable
 	SellerAuthorizationsTable.ForeignKeys[1].RefTable = SellersTable
+	WebhookSubscriptionsTable.Annotation = &entsql.Annotation{}
+	WebhookSubscriptionsTable.Annotation.Checks = map[string]string{
+		"webhook_subscriptions_consecutive_failures_check": "consecutive_failures >= 0",
+	}
 }

@@ -47,3 +47,6 @@ type Seller func(*sql.Selector)
 
 // SellerAuthorization is the predicate function for sellerauthorization builders.
 type SellerAuthorization func(*sql.Selector)
+
+// WebhookSubscription is the predicate function for webhooksubscription builders.
+type WebhookSubscription func(*sql.Selector)

@@ -17,34 +17,35 @@ type Code = errorsv1.ErrorCode
 
 // The codes the platform's own Go code names most often.
 const (
-	ValidationError        = errorsv1.ErrorCode_ERROR_CODE_VALIDATION_ERROR
-	InvalidJSON            = errorsv1.ErrorCode_ERROR_CODE_INVALID_JSON
-	BadRequest             = errorsv1.ErrorCode_ERROR_CODE_BAD_REQUEST
-	InvalidRequest         = errorsv1.ErrorCode_ERROR_CODE_INVALID_REQUEST
-	CategoryNotFound       = errorsv1.ErrorCode_ERROR_CODE_CATEGORY_NOT_FOUND
-	NotFound               = errorsv1.ErrorCode_ERROR_CODE_NOT_FOUND
-	PayloadTooLarge        = errorsv1.ErrorCode_ERROR_CODE_PAYLOAD_TOO_LARGE
-	RateLimited            = errorsv1.ErrorCode_ERROR_CODE_RATE_LIMITED
-	SandboxOnly            = errorsv1.ErrorCode_ERROR_CODE_SANDBOX_ONLY
-	NotImplemented         = errorsv1.ErrorCode_ERROR_CODE_NOT_IMPLEMENTED
-	Internal               = errorsv1.ErrorCode_ERROR_CODE_INTERNAL_ERROR
-	Unauthorized           = errorsv1.ErrorCode_ERROR_CODE_UNAUTHORIZED
-	MissingNonce           = errorsv1.ErrorCode_ERROR_CODE_MISSING_NONCE
-	InvalidNonce           = errorsv1.ErrorCode_ERROR_CODE_INVALID_NONCE
-	NonceReused            = errorsv1.ErrorCode_ERROR_CODE_NONCE_REUSED
-	InvalidSignature       = errorsv1.ErrorCode_ERROR_CODE_INVALID_SIGNATURE
-	TimestampExpired       = errorsv1.ErrorCode_ERROR_CODE_TIMESTAMP_EXPIRED
-	InvalidCredentials     = errorsv1.ErrorCode_ERROR_CODE_INVALID_CREDENTIALS
-	HMACVersionDeprecated  = errorsv1.ErrorCode_ERROR_CODE_HMAC_VERSION_DEPRECATED
-	SellerTokenRequired    = errorsv1.ErrorCode_ERROR_CODE_SELLER_TOKEN_REQUIRED
-	Forbidden              = errorsv1.ErrorCode_ERROR_CODE_FORBIDDEN
-	InvalidTransition      = errorsv1.ErrorCode_ERROR_CODE_INVALID_TRANSITION
-	OrderNotCancellable    = errorsv1.ErrorCode_ERROR_CODE_ORDER_NOT_CANCELLABLE
-	ProductUnderReview     = errorsv1.ErrorCode_ERROR_CODE_PRODUCT_UNDER_REVIEW
-	ConcurrentModification = errorsv1.ErrorCode_ERROR_CODE_CONCURRENT_MODIFICATION
-	ServiceUnavailable     = errorsv1.ErrorCode_ERROR_CODE_SERVICE_UNAVAILABLE
-	UpstreamTimeout        = errorsv1.ErrorCode_ERROR_CODE_UPSTREAM_TIMEOUT
-	UpstreamError          = errorsv1.ErrorCode_ERROR_CODE_UPSTREAM_ERROR
+	ValidationError           = errorsv1.ErrorCode_ERROR_CODE_VALIDATION_ERROR
+	InvalidJSON               = errorsv1.ErrorCode_ERROR_CODE_INVALID_JSON
+	BadRequest                = errorsv1.ErrorCode_ERROR_CODE_BAD_REQUEST
+	InvalidRequest            = errorsv1.ErrorCode_ERROR_CODE_INVALID_REQUEST
+	CategoryNotFound          = errorsv1.ErrorCode_ERROR_CODE_CATEGORY_NOT_FOUND
+	NotFound                  = errorsv1.ErrorCode_ERROR_CODE_NOT_FOUND
+	PayloadTooLarge           = errorsv1.ErrorCode_ERROR_CODE_PAYLOAD_TOO_LARGE
+	RateLimited               = errorsv1.ErrorCode_ERROR_CODE_RATE_LIMITED
+	SandboxOnly               = errorsv1.ErrorCode_ERROR_CODE_SANDBOX_ONLY
+	NotImplemented            = errorsv1.ErrorCode_ERROR_CODE_NOT_IMPLEMENTED
+	Internal                  = errorsv1.ErrorCode_ERROR_CODE_INTERNAL_ERROR
+	Unauthorized              = errorsv1.ErrorCode_ERROR_CODE_UNAUTHORIZED
+	MissingNonce              = errorsv1.ErrorCode_ERROR_CODE_MISSING_NONCE
+	InvalidNonce              = errorsv1.ErrorCode_ERROR_CODE_INVALID_NONCE
+	NonceReused               = errorsv1.ErrorCode_ERROR_CODE_NONCE_REUSED
+	InvalidSignature          = errorsv1.ErrorCode_ERROR_CODE_INVALID_SIGNATURE
+	TimestampExpired          = errorsv1.ErrorCode_ERROR_CODE_TIMESTAMP_EXPIRED
+	InvalidCredentials        = errorsv1.ErrorCode_ERROR_CODE_INVALID_CREDENTIALS
+	HMACVersionDeprecated     = errorsv1.ErrorCode_ERROR_CODE_HMAC_VERSION_DEPRECATED
+	SellerTokenRequired       = errorsv1.ErrorCode_ERROR_CODE_SELLER_TOKEN_REQUIRED
+	Forbidden                 = errorsv1.ErrorCode_ERROR_CODE_FORBIDDEN
+	InvalidTransition         = errorsv1.ErrorCode_ERROR_CODE_INVALID_TRANSITION
+	OrderNotCancellable       = errorsv1.ErrorCode_ERROR_CODE_ORDER_NOT_CANCELLABLE
+	WebhookSubscriptionExists = errorsv1.ErrorCode_ERROR_CODE_WEBHOOK_SUBSCRIPTION_EXISTS
+	ProductUnderReview        = errorsv1.ErrorCode_ERROR_CODE_PRODUCT_UNDER_REVIEW
+	ConcurrentModification    = errorsv1.ErrorCode_ERROR_CODE_CONCURRENT_MODIFICATION
+	ServiceUnavailable        = errorsv1.ErrorCode_ERROR_CODE_SERVICE_UNAVAILABLE
+	UpstreamTimeout           = errorsv1.ErrorCode_ERROR_CODE_UPSTREAM_TIMEOUT
+	UpstreamError             = errorsv1.ErrorCode_ERROR_CODE_UPSTREAM_ERROR
 )
 
 // Error is a failure with a catalogued code and a message safe to show a

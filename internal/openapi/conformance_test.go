@@ -19,6 +19,7 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/legacy"
 
+	"github.com/mallplatform/partnerapi/internal/openapi"
 	"github.com/mallplatform/partnerapi/internal/testenv"
 	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/sdk/signing"
@@ -34,7 +35,9 @@ const committed = "../../gen/openapi/openapi.json"
 // validated against the document, and must carry the error code the case
 // expects.
 func TestConformance(t *testing.T) {
-	env := testenv.Start(t, testenv.Options{})
+	// Every route with every error class is more requests than one address
+	// may send a minute; the limits have their own case below.
+	env := testenv.Start(t, testenv.Options{Unlimited: true})
 	served := getDocument(t, env.BaseURL)
 	want, err := os.ReadFile(committed)
 	if err != nil {
@@ -108,6 +111,8 @@ type checker struct {
 	// seen counts validated answers per operation and status.
 	seen map[string]map[int]int
 	keys int
+	// subscriptions counts the webhook subscriptions made, for fresh URLs.
+	subscriptions int
 }
 
 func newChecker(t *testing.T, raw []byte, env *testenv.Env) *checker {
@@ -313,6 +318,19 @@ func expect(t *testing.T, what string, a answer, status int, code string) {
 	}
 }
 
+// subscription creates a webhook subscription of the full app (a fresh URL
+// each time) and returns its id.
+func (c *checker) subscription(t *testing.T) string {
+	c.subscriptions++
+	var w struct{ ID string }
+	body := map[string]string{"eventType": "order.cancelled",
+		"callbackUrl": fmt.Sprintf("%s/%d", openapi.ExampleCallbackURL, c.subscriptions)}
+	if _, err := c.env.Client(t, "full", -1).Call(context.Background(), http.MethodPost, "/open/v1/webhooks", body, &w); err != nil || w.ID == "" {
+		t.Fatalf("subscription: %v", err)
+	}
+	return w.ID
+}
+
 // testOrder creates a test order of seller 0 in status and returns its id.
 func (c *checker) testOrder(t *testing.T, status string) string {
 	var o struct{ ID string }
@@ -354,7 +372,8 @@ func (c *checker) checkOperation(t *testing.T, op operation, orderID string) {
 	// The examples as they stand: the illustrative ids are nobody's.
 	a := c.do(t, op, full, example, true)
 	switch {
-	case strings.Contains(op.path, "/orders/{id}") || strings.Contains(op.path, "/products/{id}") || strings.Contains(op.path, "/events/{id}"):
+	case strings.Contains(op.path, "/orders/{id}") || strings.Contains(op.path, "/products/{id}") || strings.Contains(op.path, "/events/{id}") ||
+		strings.Contains(op.path, "/webhooks/{id}"):
 		expect(t, "example with its illustrative id", a, http.StatusNotFound, "NOT_FOUND")
 	case op.notBuilt():
 		expect(t, "example of a route not built", a, http.StatusNotImplemented, "NOT_IMPLEMENTED")
@@ -376,6 +395,9 @@ func (c *checker) checkOperation(t *testing.T, op operation, orderID string) {
 	case strings.Contains(op.path, "/events/{id}"):
 		a = c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": c.firstEventID()}), true)
 		expect(t, "a seeded event", a, success, "")
+	case strings.Contains(op.path, "/webhooks/{id}"):
+		a = c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": c.subscription(t)}), true)
+		expect(t, "a subscription just created", a, success, "")
 	case strings.Contains(op.path, "/products/{id}"):
 		id := c.createProduct(t)
 		a = c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": id}), true)

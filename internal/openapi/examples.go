@@ -11,6 +11,7 @@ import (
 	eventsv1 "github.com/mallplatform/partnerapi/gen/mp/events/v1"
 	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
 	sandboxv1 "github.com/mallplatform/partnerapi/gen/mp/sandbox/v1"
+	webhooksv1 "github.com/mallplatform/partnerapi/gen/mp/webhooks/v1"
 )
 
 // Example requests, written once as request messages and rendered through
@@ -61,10 +62,25 @@ var examples = map[string]proto.Message{
 	"/mp.sandbox.v1.SandboxService/CreateTestOrder": &sandboxv1.CreateTestOrderRequest{
 		Order: &sandboxv1.TestOrderInput{Status: ordersv1.OrderStatus_ORDER_STATUS_PENDING.Enum()},
 	},
+	"/mp.webhooks.v1.WebhooksService/ListWebhooks": &webhooksv1.ListWebhooksRequest{},
+	"/mp.webhooks.v1.WebhooksService/CreateWebhook": &webhooksv1.CreateWebhookRequest{Webhook: &webhooksv1.WebhookInput{
+		EventType: eventsv1.EventType_EVENT_TYPE_ORDER_CREATED, CallbackUrl: ExampleCallbackURL,
+	}},
+	"/mp.webhooks.v1.WebhooksService/GetWebhook": &webhooksv1.GetWebhookRequest{Id: exampleWebhook},
+	"/mp.webhooks.v1.WebhooksService/UpdateWebhook": &webhooksv1.UpdateWebhookRequest{Id: exampleWebhook,
+		Webhook: &webhooksv1.WebhookUpdate{IsActive: proto.Bool(false)}},
+	"/mp.webhooks.v1.WebhooksService/DeleteWebhook":       &webhooksv1.DeleteWebhookRequest{Id: exampleWebhook},
+	"/mp.webhooks.v1.WebhooksService/RotateWebhookSecret": &webhooksv1.RotateWebhookSecretRequest{Id: exampleWebhook},
 	"/mp.sandbox.v1.SandboxService/TransitionTestOrder": &sandboxv1.TransitionTestOrderRequest{
 		Id: "ord_01kaq3m8v5yq6b7c9d0e1f2g3h", Transition: &sandboxv1.TestOrderTransition{To: ordersv1.OrderStatus_ORDER_STATUS_PAID},
 	},
 }
+
+// ExampleCallbackURL is the callback URL of the webhook examples (a host
+// the conformance test's resolver answers with a public address).
+const ExampleCallbackURL = "https://hooks.partner.example/mp/orders"
+
+const exampleWebhook = "whk_01kaq3m8v5yq6b7c9d0e1f2g3h"
 
 // exampleCategory is "Backpacks", a leaf with no mandatory attribute.
 const exampleCategory = "100041"

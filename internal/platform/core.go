@@ -21,6 +21,8 @@ import (
 	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/events"
 	"github.com/mallplatform/partnerapi/services/sandbox/shopclock"
+	"github.com/mallplatform/partnerapi/services/webhooks"
+	"github.com/mallplatform/partnerapi/services/webhooks/callback"
 )
 
 // CoreConfig configures the core tier.
@@ -52,6 +54,9 @@ type CoreConfig struct {
 	// ServerOptions are added to core's gRPC server (its standard RPC
 	// metrics).
 	ServerOptions []grpc.ServerOption
+	// Callbacks is the webhook callback URL policy (MP_WEBHOOK_ALLOW_CIDRS,
+	// and the resolver in tests); AllowHTTP is set for sandbox apps.
+	Callbacks callback.Policy
 }
 
 // Validate reports missing parts.
@@ -103,8 +108,15 @@ func NewCore(cfg CoreConfig) (*Core, error) {
 	if err != nil {
 		return nil, err
 	}
+	live, sandbox := cfg.Callbacks, cfg.Callbacks
+	live.AllowHTTP, sandbox.AllowHTTP = false, true
+	hooks, err := webhooks.NewService(webhooks.Config{Store: webhooks.NewEntStore(cfg.DB), Sealer: sealer,
+		Callbacks: live, SandboxCallbacks: sandbox, Clock: cfg.Clock})
+	if err != nil {
+		return nil, err
+	}
 	parts := serviceset.Parts{DB: cfg.DB, Auth: authSvc, Business: cfg.Business, Cursors: cursors,
-		Events: events.NewRecorder(events.NewEntStore(cfg.DB), cfg.Clock)}
+		Events: events.NewRecorder(events.NewEntStore(cfg.DB), cfg.Clock), Webhooks: hooks}
 	guard, err := idempotency.New(idempotency.Config{Store: idempotency.NewEntStore(cfg.DB.Ent), Clock: cfg.Clock})
 	if err != nil {
 		return nil, err

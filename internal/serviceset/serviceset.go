@@ -17,6 +17,7 @@ import (
 	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
 	payoutsv1 "github.com/mallplatform/partnerapi/gen/mp/payouts/v1"
 	sandboxv1 "github.com/mallplatform/partnerapi/gen/mp/sandbox/v1"
+	webhooksv1 "github.com/mallplatform/partnerapi/gen/mp/webhooks/v1"
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/core"
 	"github.com/mallplatform/partnerapi/internal/db"
@@ -27,6 +28,7 @@ import (
 	"github.com/mallplatform/partnerapi/services/orders"
 	"github.com/mallplatform/partnerapi/services/payouts"
 	"github.com/mallplatform/partnerapi/services/sandbox"
+	"github.com/mallplatform/partnerapi/services/webhooks"
 )
 
 // Parts are what services are built from on core.
@@ -41,6 +43,8 @@ type Parts struct {
 	Cursors *pagination.Cursors
 	// Events records state changes in the changes' transactions.
 	Events *events.Recorder
+	// Webhooks manages subscriptions (built with the secret key's sealer).
+	Webhooks *webhooks.Service
 }
 
 // orders is the orders service over p: the orders routes and the sandbox's
@@ -99,6 +103,13 @@ func All() []Service {
 			},
 			Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
 				return eventsv1.RegisterEventsServiceHandlerClient(ctx, mux, eventsv1.NewEventsServiceClient(conn))
+			},
+		},
+		{
+			Name: "webhooks",
+			Core: func(p Parts) core.Registrar { return webhooks.NewServer(p.Webhooks).Register },
+			Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+				return webhooksv1.RegisterWebhooksServiceHandlerClient(ctx, mux, webhooksv1.NewWebhooksServiceClient(conn))
 			},
 		},
 		{

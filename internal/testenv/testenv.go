@@ -7,6 +7,8 @@ import (
 	"context"
 	"net"
 	"net/http/httptest"
+	"net/netip"
+	"strings"
 	"testing"
 	"time"
 
@@ -29,6 +31,7 @@ import (
 	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/sandbox/sandboxseed"
+	"github.com/mallplatform/partnerapi/services/webhooks/callback"
 )
 
 // Options tune an environment.
@@ -108,7 +111,8 @@ func Start(t testing.TB, opts Options) *Env {
 	clk := clock.NewManual(time.Now())
 	token := ids.Token(24)
 	var business *clock.Manual
-	ccfg := platform.CoreConfig{DB: d, GatewayToken: token, SecretKey: secretKey, Clock: clk, Tracing: opts.Tracing, Logger: opts.CoreLogger}
+	ccfg := platform.CoreConfig{DB: d, GatewayToken: token, SecretKey: secretKey, Clock: clk, Tracing: opts.Tracing, Logger: opts.CoreLogger,
+		Callbacks: callback.Policy{Resolver: exampleResolver{}}}
 	dialOpts := opts.Tracing.DialOptions()
 	if opts.Metrics != nil {
 		ccfg.Metrics = core.NewMetrics(opts.Metrics)
@@ -190,4 +194,16 @@ func (e *Env) Client(t testing.TB, app string, seller int) *sdk.Client {
 		c = c.WithSeller(s.SellerID, tok.AccessToken)
 	}
 	return c
+}
+
+// exampleResolver answers every name under .example (RFC 2606) with a public
+// address and no other: callback URLs of tests and examples resolve without
+// a network, and others are refused as unresolvable.
+type exampleResolver struct{}
+
+func (exampleResolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
+	if strings.HasSuffix(host, ".example") {
+		return []netip.Addr{netip.MustParseAddr("93.184.215.14")}, nil
+	}
+	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
 }

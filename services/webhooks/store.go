@@ -1,0 +1,45 @@
+package webhooks
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Store errors.
+var (
+	// ErrNotFound: no such subscription for the app (another app's is the
+	// same).
+	ErrNotFound = errors.New("webhooks: subscription not found")
+	// ErrExists: the app already subscribes this URL to this type.
+	ErrExists = errors.New("webhooks: subscription exists")
+)
+
+// Subscription is a subscription as stored.
+type Subscription struct {
+	ID        string
+	AppID     string
+	EventType string
+	URL       string
+	Active    bool
+	// Secret and PreviousSecret are sealed (auth.Sealer, bound to the id).
+	Secret                  []byte
+	PreviousSecret          []byte
+	PreviousSecretExpiresAt *time.Time
+	ConsecutiveFailures     int64
+	FailingSince            *time.Time
+	DisabledReason          *string
+	CreatedAt, UpdatedAt    time.Time
+}
+
+// Store keeps subscriptions. Every method takes the app the caller is and
+// never touches another app's rows.
+type Store interface {
+	Create(ctx context.Context, s *Subscription) error
+	List(ctx context.Context, appID string) ([]*Subscription, error)
+	Get(ctx context.Context, appID, id string) (*Subscription, error)
+	// Update loads the app's subscription under a row lock where the
+	// backend has one, calls apply and writes what it changed.
+	Update(ctx context.Context, appID, id string, apply func(s *Subscription) error) (*Subscription, error)
+	Delete(ctx context.Context, appID, id string) error
+}
