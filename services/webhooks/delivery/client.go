@@ -98,6 +98,10 @@ func (c *Client) WithRootCAs(pool *x509.CertPool) *Client {
 	return n
 }
 
+// CloseIdleConnections closes the connections kept for later deliveries
+// (at shutdown, or after the allow list changed).
+func (c *Client) CloseIdleConnections() { c.transport.CloseIdleConnections() }
+
 func (c *Client) newTransport() *http.Transport {
 	return &http.Transport{
 		Proxy:                  nil, // the checked address is the one dialled, never a proxy's
