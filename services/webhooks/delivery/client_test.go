@@ -107,6 +107,7 @@ type received struct {
 	header http.Header
 	body   []byte
 	path   string
+	proto  string
 }
 
 func receiver(t *testing.T, tls bool, answer func(w http.ResponseWriter, r *http.Request)) (*httptest.Server, chan received) {
@@ -116,7 +117,7 @@ func receiver(t *testing.T, tls bool, answer func(w http.ResponseWriter, r *http
 		if r.Method != http.MethodPost {
 			t.Errorf("method %s, want POST", r.Method)
 		}
-		got <- received{header: r.Header.Clone(), body: body, path: r.URL.Path}
+		got <- received{header: r.Header.Clone(), body: body, path: r.URL.Path, proto: r.Proto}
 		answer(w, r)
 	})
 	var srv *httptest.Server
@@ -124,6 +125,7 @@ func receiver(t *testing.T, tls bool, answer func(w http.ResponseWriter, r *http
 		srv = httptest.NewUnstartedServer(h)
 		// Refused handshakes are what some tests expect; keep them out of the output.
 		srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+		srv.EnableHTTP2 = true // the client negotiates HTTP/2 over its own dial
 		srv.StartTLS()
 	} else {
 		srv = httptest.NewServer(h)
@@ -175,8 +177,8 @@ func TestDeliverHTTPS(t *testing.T) {
 			t.Errorf("%s: %q, want %q", name, got, want)
 		}
 	}
-	if !bytes.Equal(rec.body, req.Body) || rec.path != "/hooks/orders" {
-		t.Errorf("body %q path %q", rec.body, rec.path)
+	if !bytes.Equal(rec.body, req.Body) || rec.path != "/hooks/orders" || rec.proto != "HTTP/2.0" {
+		t.Errorf("body %q path %q over %s", rec.body, rec.path, rec.proto)
 	}
 	if got := d.list(); len(got) != 1 || got[0] != "127.0.0.1:"+port(srv) || r.lookups("example.com") != 1 {
 		t.Errorf("dials %v, lookups %d: want one dial to the checked address after one lookup", got, r.lookups("example.com"))
