@@ -21,6 +21,7 @@ import (
 	"net/netip"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mallplatform/partnerapi/services/webhooks/callback"
@@ -131,7 +132,7 @@ type targetKey struct{}
 func (c *Client) dialChecked(ctx context.Context, network, address string) (net.Conn, error) {
 	t, _ := ctx.Value(targetKey{}).(*target)
 	host, port, err := net.SplitHostPort(address)
-	if err != nil || t == nil || host != t.host {
+	if err != nil || t == nil || !strings.EqualFold(host, t.host) {
 		return nil, errNoCheckedAddress
 	}
 	p, err := strconv.ParseUint(port, 10, 16)

@@ -184,6 +184,12 @@ func TestDeliverHTTPS(t *testing.T) {
 		t.Errorf("dials %v, lookups %d: want one dial to the checked address after one lookup", got, r.lookups("example.com"))
 	}
 
+	// Host names are case-insensitive all the way to the dial and the certificate.
+	r.answers["Example.COM"] = r.answers["example.com"]
+	if res := c.Deliver(context.Background(), request(t, "https://Example.COM:"+port(srv)+"/")); res.Err != nil {
+		t.Errorf("mixed-case host: %+v", res)
+	}
+
 	// Without the test CA the receiver's certificate does not verify.
 	plain, _ := testClient(t, callback.Policy{Allow: loopback, Resolver: r})
 	res = plain.Deliver(context.Background(), request(t, "https://example.com:"+port(srv)+"/"))
