@@ -6,6 +6,7 @@ require (
 	ariga.io/atlas v0.32.1-0.20250325101103-175b25e1c1b9
 	buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go v1.36.12-20260825204119-511051f7f437.1
 	buf.build/go/protovalidate v1.4.0
+	code.dny.dev/ssrf v0.3.0
 	entgo.io/ent v0.14.5
 	github.com/alicebob/miniredis/v2 v2.40.0
 	github.com/exaring/otelpgx v0.13.0
@@ -44,7 +45,6 @@ require (
 )
 
 require (
-	code.dny.dev/ssrf v0.3.0 // indirect
 	github.com/cenkalti/backoff/v5 v5.0.3 // indirect
 	github.com/felixge/httpsnoop v1.1.0 // indirect
 	github.com/go-logr/logr v1.4.4 // indirect

@@ -53,7 +53,7 @@ var refusedAddrs = []string{
 	"::ffff:169.254.169.254", "::ffff:100.64.0.1", "::ffff:0.0.0.0", "::ffff:224.0.0.1", "::ffff:255.255.255.255",
 	"64:ff9b::7f00:1", "64:ff9b::a00:1", "64:ff9b::ac10:1", "64:ff9b::c0a8:101", // NAT64 of loopback, private
 	"64:ff9b::a9fe:a9fe", "64:ff9b::6440:1", "64:ff9b::", "64:ff9b::e000:1", "64:ff9b::ffff:ffff", // metadata, CGNAT, unspecified, multicast, broadcast
-	"64:ff9b:1::a00:1", // local-use NAT64
+	"64:ff9b:1::a00:1",          // local-use NAT64
 	"::127.0.0.1", "::10.0.0.1", // IPv4-compatible
 }
 
