@@ -114,7 +114,7 @@ func openPostgres(ctx context.Context, cfg Config) (*DB, error) {
 	sqlDB.SetMaxOpenConns(int(pcfg.MaxConns))
 	drv := entsql.OpenDB(dialect.Postgres, sqlDB)
 	return &DB{
-		Ent:    ent.NewClient(ent.Driver(drv)),
+		Ent:    ent.NewClient(ent.Driver(recordingDriver{drv})),
 		SQL:    sqlDB,
 		Pool:   pool,
 		driver: DriverPostgres,
@@ -230,7 +230,7 @@ func openSQLite(ctx context.Context, cfg Config) (*DB, error) {
 	}
 	drv := entsql.OpenDB(dialect.SQLite, sqlDB)
 	return &DB{
-		Ent:    ent.NewClient(ent.Driver(drv)),
+		Ent:    ent.NewClient(ent.Driver(recordingDriver{drv})),
 		SQL:    sqlDB,
 		driver: DriverSQLite,
 	}, nil

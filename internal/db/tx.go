@@ -41,6 +41,9 @@ func InTx(ctx context.Context, client *ent.Client, fn func(ctx context.Context) 
 	if _, ok := TxFromContext(ctx); ok {
 		return fn(ctx)
 	}
+	// The holder travels with the transaction: SQLTx finds the *sql.Tx
+	// under it (clients opened by Open record it; others leave it empty).
+	ctx = context.WithValue(ctx, sqlTxKey{}, &sqlTxHolder{})
 	return begin(ctx, client, func(tx *ent.Tx) error { return fn(ContextWithTx(ctx, tx)) })
 }
 
