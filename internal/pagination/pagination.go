@@ -96,3 +96,24 @@ func Fingerprint(parts ...string) string {
 	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
 	return hex.EncodeToString(sum[:6])
 }
+
+// PageAndCount runs count beside page: the count scans every matching index
+// entry while the page reads only a few rows, so a listing costs the slower
+// of the two rather than their sum. It returns the count and the first error.
+func PageAndCount(count func() (int64, error), page func() error) (int64, error) {
+	type counted struct {
+		n   int64
+		err error
+	}
+	done := make(chan counted, 1)
+	go func() {
+		n, err := count()
+		done <- counted{n, err}
+	}()
+	perr := page()
+	c := <-done
+	if perr != nil {
+		return 0, perr
+	}
+	return c.n, c.err
+}

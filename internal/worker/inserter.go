@@ -2,10 +2,12 @@ package worker
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver"
 	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
 	"github.com/riverqueue/river/riverdriver/riversqlite"
 
@@ -23,35 +25,27 @@ type Inserter struct {
 // transactions on PostgreSQL (riverdatabasesql) and SQLite (riversqlite),
 // the ones ent's transactions run on.
 func NewInserter(d *db.DB) (*Inserter, error) {
+	var drv riverdriver.Driver[*sql.Tx]
 	switch d.Driver() {
 	case db.DriverPostgres:
-		c, err := river.NewClient(riverdatabasesql.New(d.SQL), &river.Config{})
-		if err != nil {
-			return nil, fmt.Errorf("worker: inserter: %w", err)
-		}
-		return &Inserter{insert: func(ctx context.Context, params []river.InsertManyParams) error {
-			tx, ok := db.SQLTx(ctx)
-			if !ok {
-				return errNoTx
-			}
-			_, err := c.InsertManyTx(ctx, tx, params)
-			return err
-		}}, nil
+		drv = riverdatabasesql.New(d.SQL)
 	case db.DriverSQLite:
-		c, err := river.NewClient(riversqlite.New(d.SQL), &river.Config{})
-		if err != nil {
-			return nil, fmt.Errorf("worker: inserter: %w", err)
-		}
-		return &Inserter{insert: func(ctx context.Context, params []river.InsertManyParams) error {
-			tx, ok := db.SQLTx(ctx)
-			if !ok {
-				return errNoTx
-			}
-			_, err := c.InsertManyTx(ctx, tx, params)
-			return err
-		}}, nil
+		drv = riversqlite.New(d.SQL)
+	default:
+		return nil, fmt.Errorf("worker: inserter: unknown driver %q", d.Driver())
 	}
-	return nil, fmt.Errorf("worker: inserter: unknown driver %q", d.Driver())
+	c, err := river.NewClient(drv, &river.Config{})
+	if err != nil {
+		return nil, fmt.Errorf("worker: inserter: %w", err)
+	}
+	return &Inserter{insert: func(ctx context.Context, params []river.InsertManyParams) error {
+		tx, ok := db.SQLTx(ctx)
+		if !ok {
+			return errNoTx
+		}
+		_, err := c.InsertManyTx(ctx, tx, params)
+		return err
+	}}, nil
 }
 
 var errNoTx = errors.New("worker: jobs are inserted in the transaction of the change that makes them (db.InTx)")

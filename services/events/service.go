@@ -110,24 +110,15 @@ func (s *Service) List(ctx context.Context, p ListParams) (ListResult, error) {
 		}
 		afterPos = *w.After.Num
 	}
-	type counted struct {
-		n   int64
-		err error
-	}
-	countDone := make(chan counted, 1)
-	go func() {
-		n, err := s.store.Count(ctx, seller, f)
-		countDone <- counted{n, err}
-	}()
-	rows, more, err := s.store.List(ctx, seller, f, afterPos, w.Limit)
-	c := <-countDone
+	var rows []Event
+	var more bool
+	total, err := pagination.PageAndCount(
+		func() (int64, error) { return s.store.Count(ctx, seller, f) },
+		func() (err error) { rows, more, err = s.store.List(ctx, seller, f, afterPos, w.Limit); return err })
 	if err != nil {
 		return ListResult{}, err
 	}
-	if c.err != nil {
-		return ListResult{}, c.err
-	}
-	res := ListResult{Events: rows, Page: w.Page, Limit: int32(w.Limit), Total: c.n}
+	res := ListResult{Events: rows, Page: w.Page, Limit: int32(w.Limit), Total: total}
 	if more && len(rows) > 0 {
 		last := rows[len(rows)-1]
 		res.NextCursor = w.Next(fp, nil, &last.Position, last.ID)

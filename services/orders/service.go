@@ -145,27 +145,14 @@ func (s *Service) ListOrders(ctx context.Context, p ListParams) (ListResult, err
 		}
 		page.After = &Key{CreatedAt: *w.After.Time, ID: w.After.ID}
 	}
-	// The count scans every matching index entry while the page reads only
-	// a few rows: run it beside the page so a listing costs the slower of
-	// the two rather than their sum.
-	type counted struct {
-		n   int64
-		err error
-	}
-	countDone := make(chan counted, 1)
-	go func() {
-		n, err := s.store.CountOrders(ctx, seller, f)
-		countDone <- counted{n, err}
-	}()
-	rows, more, err := s.store.ListOrders(ctx, seller, f, page)
-	c := <-countDone
+	var rows []*Order
+	var more bool
+	total, err := pagination.PageAndCount(
+		func() (int64, error) { return s.store.CountOrders(ctx, seller, f) },
+		func() (err error) { rows, more, err = s.store.ListOrders(ctx, seller, f, page); return err })
 	if err != nil {
 		return ListResult{}, err
 	}
-	if c.err != nil {
-		return ListResult{}, c.err
-	}
-	total := c.n
 	now := s.clock.Business(ctx)
 	res := ListResult{Orders: make([]View, len(rows)), Page: w.Page, Limit: int32(w.Limit), Total: total}
 	for i, o := range rows {
