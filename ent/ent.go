@@ -26,6 +26,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/productvariant"
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
+	"github.com/mallplatform/partnerapi/ent/webhookdelivery"
 	"github.com/mallplatform/partnerapi/ent/webhooksubscription"
 )
 
@@ -101,6 +102,7 @@ func checkColumn(t, c string) error {
 			productvariant.Table:      productvariant.ValidColumn,
 			seller.Table:              seller.ValidColumn,
 			sellerauthorization.Table: sellerauthorization.ValidColumn,
+			webhookdelivery.Table:     webhookdelivery.ValidColumn,
 			webhooksubscription.Table: webhooksubscription.ValidColumn,
 		})
 	})

@@ -20,6 +20,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/schema"
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
+	"github.com/mallplatform/partnerapi/ent/webhookdelivery"
 	"github.com/mallplatform/partnerapi/ent/webhooksubscription"
 	"github.com/mallplatform/partnerapi/internal/db/dbtypes"
 )
@@ -656,6 +657,78 @@ func init() {
 	sellerauthorizationDescID := sellerauthorizationFields[0].Descriptor()
 	// sellerauthorization.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	sellerauthorization.IDValidator = sellerauthorizationDescID.Validators[0].(func(string) error)
+	webhookdeliveryFields := schema.WebhookDelivery{}.Fields()
+	_ = webhookdeliveryFields
+	// webhookdeliveryDescSubscriptionID is the schema descriptor for subscription_id field.
+	webhookdeliveryDescSubscriptionID := webhookdeliveryFields[1].Descriptor()
+	// webhookdelivery.SubscriptionIDValidator is a validator for the "subscription_id" field. It is called by the builders before save.
+	webhookdelivery.SubscriptionIDValidator = webhookdeliveryDescSubscriptionID.Validators[0].(func(string) error)
+	// webhookdeliveryDescAppID is the schema descriptor for app_id field.
+	webhookdeliveryDescAppID := webhookdeliveryFields[2].Descriptor()
+	// webhookdelivery.AppIDValidator is a validator for the "app_id" field. It is called by the builders before save.
+	webhookdelivery.AppIDValidator = webhookdeliveryDescAppID.Validators[0].(func(string) error)
+	// webhookdeliveryDescEventID is the schema descriptor for event_id field.
+	webhookdeliveryDescEventID := webhookdeliveryFields[3].Descriptor()
+	// webhookdelivery.EventIDValidator is a validator for the "event_id" field. It is called by the builders before save.
+	webhookdelivery.EventIDValidator = func() func(string) error {
+		validators := webhookdeliveryDescEventID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(event_id string) error {
+			for _, fn := range fns {
+				if err := fn(event_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// webhookdeliveryDescEventType is the schema descriptor for event_type field.
+	webhookdeliveryDescEventType := webhookdeliveryFields[4].Descriptor()
+	// webhookdelivery.EventTypeValidator is a validator for the "event_type" field. It is called by the builders before save.
+	webhookdelivery.EventTypeValidator = func() func(string) error {
+		validators := webhookdeliveryDescEventType.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(event_type string) error {
+			for _, fn := range fns {
+				if err := fn(event_type); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// webhookdeliveryDescAttempt is the schema descriptor for attempt field.
+	webhookdeliveryDescAttempt := webhookdeliveryFields[5].Descriptor()
+	// webhookdelivery.AttemptValidator is a validator for the "attempt" field. It is called by the builders before save.
+	webhookdelivery.AttemptValidator = webhookdeliveryDescAttempt.Validators[0].(func(int64) error)
+	// webhookdeliveryDescResponseStatus is the schema descriptor for response_status field.
+	webhookdeliveryDescResponseStatus := webhookdeliveryFields[7].Descriptor()
+	// webhookdelivery.ResponseStatusValidator is a validator for the "response_status" field. It is called by the builders before save.
+	webhookdelivery.ResponseStatusValidator = webhookdeliveryDescResponseStatus.Validators[0].(func(int64) error)
+	// webhookdeliveryDescDurationMs is the schema descriptor for duration_ms field.
+	webhookdeliveryDescDurationMs := webhookdeliveryFields[8].Descriptor()
+	// webhookdelivery.DurationMsValidator is a validator for the "duration_ms" field. It is called by the builders before save.
+	webhookdelivery.DurationMsValidator = webhookdeliveryDescDurationMs.Validators[0].(func(int64) error)
+	// webhookdeliveryDescError is the schema descriptor for error field.
+	webhookdeliveryDescError := webhookdeliveryFields[9].Descriptor()
+	// webhookdelivery.DefaultError holds the default value on creation for the error field.
+	webhookdelivery.DefaultError = webhookdeliveryDescError.Default.(string)
+	// webhookdelivery.ErrorValidator is a validator for the "error" field. It is called by the builders before save.
+	webhookdelivery.ErrorValidator = webhookdeliveryDescError.Validators[0].(func(string) error)
+	// webhookdeliveryDescCreatedAt is the schema descriptor for created_at field.
+	webhookdeliveryDescCreatedAt := webhookdeliveryFields[12].Descriptor()
+	// webhookdelivery.DefaultCreatedAt holds the default value on creation for the created_at field.
+	webhookdelivery.DefaultCreatedAt = webhookdeliveryDescCreatedAt.Default.(func() time.Time)
+	// webhookdeliveryDescID is the schema descriptor for id field.
+	webhookdeliveryDescID := webhookdeliveryFields[0].Descriptor()
+	// webhookdelivery.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	webhookdelivery.IDValidator = webhookdeliveryDescID.Validators[0].(func(string) error)
 	webhooksubscriptionFields := schema.WebhookSubscription{}.Fields()
 	_ = webhooksubscriptionFields
 	// webhooksubscriptionDescAppID is the schema descriptor for app_id field.
@@ -702,22 +775,26 @@ func init() {
 	webhooksubscriptionDescIsActive := webhooksubscriptionFields[4].Descriptor()
 	// webhooksubscription.DefaultIsActive holds the default value on creation for the is_active field.
 	webhooksubscription.DefaultIsActive = webhooksubscriptionDescIsActive.Default.(bool)
+	// webhooksubscriptionDescSandbox is the schema descriptor for sandbox field.
+	webhooksubscriptionDescSandbox := webhooksubscriptionFields[5].Descriptor()
+	// webhooksubscription.DefaultSandbox holds the default value on creation for the sandbox field.
+	webhooksubscription.DefaultSandbox = webhooksubscriptionDescSandbox.Default.(bool)
 	// webhooksubscriptionDescConsecutiveFailures is the schema descriptor for consecutive_failures field.
-	webhooksubscriptionDescConsecutiveFailures := webhooksubscriptionFields[8].Descriptor()
+	webhooksubscriptionDescConsecutiveFailures := webhooksubscriptionFields[9].Descriptor()
 	// webhooksubscription.DefaultConsecutiveFailures holds the default value on creation for the consecutive_failures field.
 	webhooksubscription.DefaultConsecutiveFailures = webhooksubscriptionDescConsecutiveFailures.Default.(int64)
 	// webhooksubscription.ConsecutiveFailuresValidator is a validator for the "consecutive_failures" field. It is called by the builders before save.
 	webhooksubscription.ConsecutiveFailuresValidator = webhooksubscriptionDescConsecutiveFailures.Validators[0].(func(int64) error)
 	// webhooksubscriptionDescDisabledReason is the schema descriptor for disabled_reason field.
-	webhooksubscriptionDescDisabledReason := webhooksubscriptionFields[10].Descriptor()
+	webhooksubscriptionDescDisabledReason := webhooksubscriptionFields[11].Descriptor()
 	// webhooksubscription.DisabledReasonValidator is a validator for the "disabled_reason" field. It is called by the builders before save.
 	webhooksubscription.DisabledReasonValidator = webhooksubscriptionDescDisabledReason.Validators[0].(func(string) error)
 	// webhooksubscriptionDescCreatedAt is the schema descriptor for created_at field.
-	webhooksubscriptionDescCreatedAt := webhooksubscriptionFields[11].Descriptor()
+	webhooksubscriptionDescCreatedAt := webhooksubscriptionFields[12].Descriptor()
 	// webhooksubscription.DefaultCreatedAt holds the default value on creation for the created_at field.
 	webhooksubscription.DefaultCreatedAt = webhooksubscriptionDescCreatedAt.Default.(func() time.Time)
 	// webhooksubscriptionDescUpdatedAt is the schema descriptor for updated_at field.
-	webhooksubscriptionDescUpdatedAt := webhooksubscriptionFields[12].Descriptor()
+	webhooksubscriptionDescUpdatedAt := webhooksubscriptionFields[13].Descriptor()
 	// webhooksubscription.DefaultUpdatedAt holds the default value on creation for the updated_at field.
 	webhooksubscription.DefaultUpdatedAt = webhooksubscriptionDescUpdatedAt.Default.(func() time.Time)
 	// webhooksubscription.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.

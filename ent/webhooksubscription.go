@@ -25,6 +25,8 @@ type WebhookSubscription struct {
 	CallbackURL string `json:"callback_url,omitempty"`
 	// IsActive holds the value of the "is_active" field.
 	IsActive bool `json:"is_active,omitempty"`
+	// Sandbox holds the value of the "sandbox" field.
+	Sandbox bool `json:"sandbox,omitempty"`
 	// SecretCiphertext holds the value of the "secret_ciphertext" field.
 	SecretCiphertext []byte `json:"-"`
 	// PreviousSecretCiphertext holds the value of the "previous_secret_ciphertext" field.
@@ -51,7 +53,7 @@ func (*WebhookSubscription) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case webhooksubscription.FieldSecretCiphertext, webhooksubscription.FieldPreviousSecretCiphertext:
 			values[i] = new([]byte)
-		case webhooksubscription.FieldIsActive:
+		case webhooksubscription.FieldIsActive, webhooksubscription.FieldSandbox:
 			values[i] = new(sql.NullBool)
 		case webhooksubscription.FieldConsecutiveFailures:
 			values[i] = new(sql.NullInt64)
@@ -103,6 +105,12 @@ func (_m *WebhookSubscription) assignValues(columns []string, values []any) erro
 				return fmt.Errorf("unexpected type %T for field is_active", values[i])
 			} else if value.Valid {
 				_m.IsActive = value.Bool
+			}
+		case webhooksubscription.FieldSandbox:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field sandbox", values[i])
+			} else if value.Valid {
+				_m.Sandbox = value.Bool
 			}
 		case webhooksubscription.FieldSecretCiphertext:
 			if value, ok := values[i].(*[]byte); !ok {
@@ -202,6 +210,9 @@ func (_m *WebhookSubscription) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("is_active=")
 	builder.WriteString(fmt.Sprintf("%v", _m.IsActive))
+	builder.WriteString(", ")
+	builder.WriteString("sandbox=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Sandbox))
 	builder.WriteString(", ")
 	builder.WriteString("secret_ciphertext=<sensitive>")
 	builder.WriteString(", ")

@@ -55,6 +55,20 @@ func (_c *WebhookSubscriptionCreate) SetNillableIsActive(v *bool) *WebhookSubscr
 	return _c
 }
 
+// SetSandbox sets the "sandbox" field.
+func (_c *WebhookSubscriptionCreate) SetSandbox(v bool) *WebhookSubscriptionCreate {
+	_c.mutation.SetSandbox(v)
+	return _c
+}
+
+// SetNillableSandbox sets the "sandbox" field if the given value is not nil.
+func (_c *WebhookSubscriptionCreate) SetNillableSandbox(v *bool) *WebhookSubscriptionCreate {
+	if v != nil {
+		_c.SetSandbox(*v)
+	}
+	return _c
+}
+
 // SetSecretCiphertext sets the "secret_ciphertext" field.
 func (_c *WebhookSubscriptionCreate) SetSecretCiphertext(v []byte) *WebhookSubscriptionCreate {
 	_c.mutation.SetSecretCiphertext(v)
@@ -196,6 +210,10 @@ func (_c *WebhookSubscriptionCreate) defaults() {
 		v := webhooksubscription.DefaultIsActive
 		_c.mutation.SetIsActive(v)
 	}
+	if _, ok := _c.mutation.Sandbox(); !ok {
+		v := webhooksubscription.DefaultSandbox
+		_c.mutation.SetSandbox(v)
+	}
 	if _, ok := _c.mutation.ConsecutiveFailures(); !ok {
 		v := webhooksubscription.DefaultConsecutiveFailures
 		_c.mutation.SetConsecutiveFailures(v)
@@ -238,6 +256,9 @@ func (_c *WebhookSubscriptionCreate) check() error {
 	}
 	if _, ok := _c.mutation.IsActive(); !ok {
 		return &ValidationError{Name: "is_active", err: errors.New(`ent: missing required field "WebhookSubscription.is_active"`)}
+	}
+	if _, ok := _c.mutation.Sandbox(); !ok {
+		return &ValidationError{Name: "sandbox", err: errors.New(`ent: missing required field "WebhookSubscription.sandbox"`)}
 	}
 	if _, ok := _c.mutation.SecretCiphertext(); !ok {
 		return &ValidationError{Name: "secret_ciphertext", err: errors.New(`ent: missing required field "WebhookSubscription.secret_ciphertext"`)}
@@ -317,6 +338,10 @@ func (_c *WebhookSubscriptionCreate) createSpec() (*WebhookSubscription, *sqlgra
 	if value, ok := _c.mutation.IsActive(); ok {
 		_spec.SetField(webhooksubscription.FieldIsActive, field.TypeBool, value)
 		_node.IsActive = value
+	}
+	if value, ok := _c.mutation.Sandbox(); ok {
+		_spec.SetField(webhooksubscription.FieldSandbox, field.TypeBool, value)
+		_node.Sandbox = value
 	}
 	if value, ok := _c.mutation.SecretCiphertext(); ok {
 		_spec.SetField(webhooksubscription.FieldSecretCiphertext, field.TypeBytes, value)
@@ -562,6 +587,9 @@ func (u *WebhookSubscriptionUpsertOne) UpdateNewValues() *WebhookSubscriptionUps
 		}
 		if _, exists := u.create.mutation.EventType(); exists {
 			s.SetIgnore(webhooksubscription.FieldEventType)
+		}
+		if _, exists := u.create.mutation.Sandbox(); exists {
+			s.SetIgnore(webhooksubscription.FieldSandbox)
 		}
 		if _, exists := u.create.mutation.CreatedAt(); exists {
 			s.SetIgnore(webhooksubscription.FieldCreatedAt)
@@ -946,6 +974,9 @@ func (u *WebhookSubscriptionUpsertBulk) UpdateNewValues() *WebhookSubscriptionUp
 			}
 			if _, exists := b.mutation.EventType(); exists {
 				s.SetIgnore(webhooksubscription.FieldEventType)
+			}
+			if _, exists := b.mutation.Sandbox(); exists {
+				s.SetIgnore(webhooksubscription.FieldSandbox)
 			}
 			if _, exists := b.mutation.CreatedAt(); exists {
 				s.SetIgnore(webhooksubscription.FieldCreatedAt)

@@ -13,9 +13,9 @@ import (
 )
 
 // The dev role migrates River's schema on its SQLite file and runs the
-// worker in-process: the retention purges (idempotency keys, events),
-// enqueued when the worker becomes leader, complete against the real stores,
-// and the role stops cleanly.
+// worker in-process: the retention purges (idempotency keys, events, the
+// webhook delivery log), enqueued when the worker becomes leader, complete
+// against the real stores, and the role stops cleanly.
 func TestDevRunsTheWorkerOnItsSQLiteFile(t *testing.T) {
 	dir := t.TempDir()
 	internal := freeLocalAddr(t)
@@ -49,7 +49,7 @@ func TestDevRunsTheWorkerOnItsSQLiteFile(t *testing.T) {
 	}
 }
 
-// waitPurgeCompleted waits for both retention.purge jobs to have completed in
+// waitPurgeCompleted waits for the three retention.purge jobs to have completed in
 // River's table: the worker ran them against the real stores.
 func waitPurgeCompleted(t *testing.T, sqlDB *sql.DB) {
 	t.Helper()
@@ -57,7 +57,7 @@ func waitPurgeCompleted(t *testing.T, sqlDB *sql.DB) {
 	for {
 		var n int
 		err := sqlDB.QueryRow("SELECT count(*) FROM river_job WHERE kind = 'retention.purge' AND state = 'completed'").Scan(&n)
-		if err == nil && n >= 2 {
+		if err == nil && n >= 3 {
 			return
 		}
 		if time.Now().After(deadline) {

@@ -12,10 +12,12 @@ import (
 	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/platform"
 	"github.com/mallplatform/partnerapi/internal/worker"
+	"github.com/mallplatform/partnerapi/services/webhooks/callback"
 )
 
 type workerFlags struct {
 	metricsAddr, databaseURL string
+	secretKey, webhookAllow  string
 	concurrency, maxConns    int
 	drainGrace               time.Duration
 	log                      logFlags
@@ -27,11 +29,14 @@ func (w *workerFlags) register(f *flagSet) {
 	f.integer(&w.concurrency, "concurrency", "MP_WORKER_CONCURRENCY", worker.DefaultConcurrency, "jobs run at once by this process")
 	f.dur(&w.drainGrace, "drain-grace", "MP_WORKER_DRAIN_GRACE", worker.DefaultDrainGrace, "on shutdown, how long running jobs may take to finish before they are cancelled")
 	f.integer(&w.maxConns, "db-max-conns", "MP_DB_MAX_CONNS", 0, "PostgreSQL pool size (0: pgx default)")
+	f.secret(&w.secretKey, "secret-key", "MP_SECRET_KEY", "core's base64 32-byte key: opens the webhook signing secrets")
+	f.str(&w.webhookAllow, "webhook-allow-cidrs", "MP_WEBHOOK_ALLOW_CIDRS", "", "comma-separated CIDRs webhook deliveries may reach although not public (as core)")
 	w.log.register(f)
 }
 
 // runWorker runs the durable background jobs on PostgreSQL. It needs the
-// database alone: no gateway token, no secret key.
+// database and core's secret key (webhook deliveries are signed with secrets
+// sealed by it), no gateway token.
 func runWorker(ctx context.Context, args []string, stderr io.Writer) error {
 	var wf workerFlags
 	fs := newFlagSet("worker", stderr)
@@ -49,7 +54,11 @@ func runWorker(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 	defer d.Close()
-	jobs, err := workerJobs(d, log)
+	allow, err := callback.ParseAllowCIDRs(wf.webhookAllow)
+	if err != nil {
+		return err
+	}
+	jobs, err := workerJobs(d, log, jobSettings{SecretKey: wf.secretKey, WebhookAllow: allow})
 	if err != nil {
 		return err
 	}

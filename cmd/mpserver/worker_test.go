@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/mallplatform/partnerapi/services/auth"
 	"io"
 	"net/http"
 	"strings"
@@ -24,7 +25,7 @@ func TestWorkerRoleReadyOnlyAfterMigrate(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"worker", "--database-url", dsn, "--metrics-addr", internal, "--concurrency", "2"}, io.Discard, io.Discard)
+		done <- run(ctx, []string{"worker", "--database-url", dsn, "--secret-key", auth.NewKey(), "--metrics-addr", internal, "--concurrency", "2"}, io.Discard, io.Discard)
 	}()
 	waitStatus(t, "http://"+internal+"/healthz", http.StatusOK)
 	resp, err := http.Get("http://" + internal + "/readyz")
@@ -63,13 +64,17 @@ func TestWorkerRoleReadyOnlyAfterMigrate(t *testing.T) {
 	}
 }
 
-// The worker reads only the database URL among the secrets: it has no gateway
-// token or secret key flag, so its Deployment needs nothing else.
+// The worker reads the database URL and core's secret key (webhook signing
+// secrets are sealed with it) among the secrets: it has no gateway token or
+// Redis flag, so its Deployment needs nothing else.
 func TestWorkerRoleSecrets(t *testing.T) {
 	fs := newFlagSet("worker", io.Discard)
 	var wf workerFlags
 	wf.register(fs)
-	for _, name := range []string{"gateway-token", "secret-key", "redis-url"} {
+	if fs.Lookup("secret-key") == nil {
+		t.Error("the worker role lacks --secret-key")
+	}
+	for _, name := range []string{"gateway-token", "redis-url"} {
 		if fs.Lookup(name) != nil {
 			t.Errorf("the worker role has a --%s flag", name)
 		}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"net/netip"
 	"time"
 
 	"go.uber.org/zap"
@@ -10,19 +12,50 @@ import (
 	"github.com/mallplatform/partnerapi/internal/idempotency"
 	"github.com/mallplatform/partnerapi/internal/worker"
 	"github.com/mallplatform/partnerapi/internal/worker/retention"
+	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/events"
+	"github.com/mallplatform/partnerapi/services/webhooks"
+	"github.com/mallplatform/partnerapi/services/webhooks/callback"
 )
 
+// jobSettings is what the jobs need beside the database.
+type jobSettings struct {
+	// SecretKey opens the webhook signing secrets (MP_SECRET_KEY, as core).
+	SecretKey string
+	// WebhookAllow is MP_WEBHOOK_ALLOW_CIDRS, as core.
+	WebhookAllow []netip.Prefix
+}
+
 // workerJobs is every job kind the platform runs, for the worker role and
-// the dev role alike. Webhook deliveries will join here.
-func workerJobs(d *db.DB, log *zap.Logger) (*worker.Jobs, error) {
+// the dev role alike.
+func workerJobs(d *db.DB, log *zap.Logger, s jobSettings) (*worker.Jobs, error) {
+	if s.SecretKey == "" {
+		return nil, errors.New("the worker needs MP_SECRET_KEY (core's) to sign webhook deliveries")
+	}
 	jobs := worker.NewJobs()
 	err := retention.Register(jobs, clock.System{}, log.Named(retention.Kind),
 		retention.Target{Name: "idempotency_keys", Keep: idempotency.Retention, Every: 10 * time.Minute,
 			Purger: idempotency.NewEntStore(d.Ent)},
 		retention.Target{Name: "events", Keep: events.Retention, Every: time.Hour, Purger: events.NewEntStore(d)},
+		retention.Target{Name: "webhook_deliveries", Keep: webhooks.DeliveryLogRetention, Every: time.Hour,
+			Purger: webhooks.NewEntStore(d).DeliveryLog()},
 	)
 	if err != nil {
+		return nil, err
+	}
+	sealer, err := auth.NewSealer(s.SecretKey)
+	if err != nil {
+		return nil, err
+	}
+	policy := callback.Policy{Allow: s.WebhookAllow}
+	sandbox := policy
+	sandbox.AllowHTTP = true
+	store := webhooks.NewEntStore(d)
+	svc, err := webhooks.NewService(webhooks.Config{Store: store, Sealer: sealer, Callbacks: policy, SandboxCallbacks: sandbox})
+	if err != nil {
+		return nil, err
+	}
+	if err := worker.Add[webhooks.DeliverArgs](jobs, webhooks.NewDeliverer(svc, store, events.NewEntStore(d), policy, nil)); err != nil {
 		return nil, err
 	}
 	return jobs, nil

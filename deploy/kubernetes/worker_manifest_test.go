@@ -103,12 +103,13 @@ func TestWorkerReadsOnlyTheDatabaseURL(t *testing.T) {
 		if e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil {
 			keys = append(keys, e.ValueFrom.SecretKeyRef.Key)
 		}
-		if e.Name == "MP_SECRET_KEY" || e.Name == "MP_GATEWAY_TOKEN" {
+		if e.Name == "MP_GATEWAY_TOKEN" {
 			t.Errorf("the worker sets %s", e.Name)
 		}
 	}
-	if len(keys) != 1 || keys[0] != "MP_DATABASE_URL" {
-		t.Errorf("the worker reads secret keys %v, want [MP_DATABASE_URL]", keys)
+	// The database, and the key that opens webhook signing secrets.
+	if len(keys) != 2 || keys[0] != "MP_DATABASE_URL" || keys[1] != "MP_SECRET_KEY" {
+		t.Errorf("the worker reads secret keys %v, want [MP_DATABASE_URL MP_SECRET_KEY]", keys)
 	}
 	w := readWorkloads(t)
 	if w["worker"] == nil || w["gateway"] == nil {

@@ -481,6 +481,40 @@ var (
 			},
 		},
 	}
+	// WebhookDeliveriesColumns holds the columns for the "webhook_deliveries" table.
+	WebhookDeliveriesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "subscription_id", Type: field.TypeString},
+		{Name: "app_id", Type: field.TypeString},
+		{Name: "event_id", Type: field.TypeString, Size: 64},
+		{Name: "event_type", Type: field.TypeString, Size: 64},
+		{Name: "attempt", Type: field.TypeInt64},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"succeeded", "failed"}},
+		{Name: "response_status", Type: field.TypeInt64, Nullable: true},
+		{Name: "duration_ms", Type: field.TypeInt64},
+		{Name: "error", Type: field.TypeString, Size: 500, Default: ""},
+		{Name: "response_body", Type: field.TypeBytes, Nullable: true},
+		{Name: "next_attempt_at", Type: field.TypeTime, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// WebhookDeliveriesTable holds the schema information for the "webhook_deliveries" table.
+	WebhookDeliveriesTable = &schema.Table{
+		Name:       "webhook_deliveries",
+		Columns:    WebhookDeliveriesColumns,
+		PrimaryKey: []*schema.Column{WebhookDeliveriesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "webhookdelivery_subscription_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookDeliveriesColumns[1], WebhookDeliveriesColumns[12]},
+			},
+			{
+				Name:    "webhookdelivery_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookDeliveriesColumns[12]},
+			},
+		},
+	}
 	// WebhookSubscriptionsColumns holds the columns for the "webhook_subscriptions" table.
 	WebhookSubscriptionsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -488,6 +522,7 @@ var (
 		{Name: "event_type", Type: field.TypeString, Size: 64},
 		{Name: "callback_url", Type: field.TypeString, Size: 2048},
 		{Name: "is_active", Type: field.TypeBool, Default: true},
+		{Name: "sandbox", Type: field.TypeBool, Default: false},
 		{Name: "secret_ciphertext", Type: field.TypeBytes},
 		{Name: "previous_secret_ciphertext", Type: field.TypeBytes, Nullable: true},
 		{Name: "previous_secret_expires_at", Type: field.TypeTime, Nullable: true},
@@ -531,6 +566,7 @@ var (
 		ProductVariantsTable,
 		SellersTable,
 		SellerAuthorizationsTable,
+		WebhookDeliveriesTable,
 		WebhookSubscriptionsTable,
 	}
 )
@@ -595,6 +631,12 @@ func init() {
 	}
 	SellerAuthorizationsTable.ForeignKeys[0].RefTable = AppsTable
 	SellerAuthorizationsTable.ForeignKeys[1].RefTable = SellersTable
+	WebhookDeliveriesTable.Annotation = &entsql.Annotation{}
+	WebhookDeliveriesTable.Annotation.Checks = map[string]string{
+		"webhook_deliveries_attempt_check":         "attempt > 0",
+		"webhook_deliveries_duration_ms_check":     "duration_ms >= 0",
+		"webhook_deliveries_response_status_check": "response_status >= 0",
+	}
 	WebhookSubscriptionsTable.Annotation = &entsql.Annotation{}
 	WebhookSubscriptionsTable.Annotation.Checks = map[string]string{
 		"webhook_subscriptions_consecutive_failures_check": "consecutive_failures >= 0",

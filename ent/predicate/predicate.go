@@ -48,5 +48,8 @@ type Seller func(*sql.Selector)
 // SellerAuthorization is the predicate function for sellerauthorization builders.
 type SellerAuthorization func(*sql.Selector)
 
+// WebhookDelivery is the predicate function for webhookdelivery builders.
+type WebhookDelivery func(*sql.Selector)
+
 // WebhookSubscription is the predicate function for webhooksubscription builders.
 type WebhookSubscription func(*sql.Selector)

@@ -24,6 +24,8 @@ func (WebhookSubscription) Fields() []ent.Field {
 		field.String("event_type").NotEmpty().MaxLen(64).Immutable(),
 		field.String("callback_url").NotEmpty().MaxLen(2048),
 		field.Bool("is_active").Default(true),
+		// A sandbox app's subscription: its callback may be plain http.
+		field.Bool("sandbox").Default(false).Immutable(),
 		field.Bytes("secret_ciphertext").Sensitive(),
 		// The secret before the last rotation, still signing until
 		// previous_secret_expires_at.

@@ -21,6 +21,8 @@ const (
 	FieldCallbackURL = "callback_url"
 	// FieldIsActive holds the string denoting the is_active field in the database.
 	FieldIsActive = "is_active"
+	// FieldSandbox holds the string denoting the sandbox field in the database.
+	FieldSandbox = "sandbox"
 	// FieldSecretCiphertext holds the string denoting the secret_ciphertext field in the database.
 	FieldSecretCiphertext = "secret_ciphertext"
 	// FieldPreviousSecretCiphertext holds the string denoting the previous_secret_ciphertext field in the database.
@@ -48,6 +50,7 @@ var Columns = []string{
 	FieldEventType,
 	FieldCallbackURL,
 	FieldIsActive,
+	FieldSandbox,
 	FieldSecretCiphertext,
 	FieldPreviousSecretCiphertext,
 	FieldPreviousSecretExpiresAt,
@@ -77,6 +80,8 @@ var (
 	CallbackURLValidator func(string) error
 	// DefaultIsActive holds the default value on creation for the "is_active" field.
 	DefaultIsActive bool
+	// DefaultSandbox holds the default value on creation for the "sandbox" field.
+	DefaultSandbox bool
 	// DefaultConsecutiveFailures holds the default value on creation for the "consecutive_failures" field.
 	DefaultConsecutiveFailures int64
 	// ConsecutiveFailuresValidator is a validator for the "consecutive_failures" field. It is called by the builders before save.
@@ -119,6 +124,11 @@ func ByCallbackURL(opts ...sql.OrderTermOption) OrderOption {
 // ByIsActive orders the results by the is_active field.
 func ByIsActive(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldIsActive, opts...).ToFunc()
+}
+
+// BySandbox orders the results by the sandbox field.
+func BySandbox(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSandbox, opts...).ToFunc()
 }
 
 // ByPreviousSecretExpiresAt orders the results by the previous_secret_expires_at field.

@@ -84,6 +84,11 @@ func IsActive(v bool) predicate.WebhookSubscription {
 	return predicate.WebhookSubscription(sql.FieldEQ(FieldIsActive, v))
 }
 
+// Sandbox applies equality check predicate on the "sandbox" field. It's identical to SandboxEQ.
+func Sandbox(v bool) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldEQ(FieldSandbox, v))
+}
+
 // SecretCiphertext applies equality check predicate on the "secret_ciphertext" field. It's identical to SecretCiphertextEQ.
 func SecretCiphertext(v []byte) predicate.WebhookSubscription {
 	return predicate.WebhookSubscription(sql.FieldEQ(FieldSecretCiphertext, v))
@@ -327,6 +332,16 @@ func IsActiveEQ(v bool) predicate.WebhookSubscription {
 // IsActiveNEQ applies the NEQ predicate on the "is_active" field.
 func IsActiveNEQ(v bool) predicate.WebhookSubscription {
 	return predicate.WebhookSubscription(sql.FieldNEQ(FieldIsActive, v))
+}
+
+// SandboxEQ applies the EQ predicate on the "sandbox" field.
+func SandboxEQ(v bool) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldEQ(FieldSandbox, v))
+}
+
+// SandboxNEQ applies the NEQ predicate on the "sandbox" field.
+func SandboxNEQ(v bool) predicate.WebhookSubscription {
+	return predicate.WebhookSubscription(sql.FieldNEQ(FieldSandbox, v))
 }
 
 // SecretCiphertextEQ applies the EQ predicate on the "secret_ciphertext" field.

@@ -18,6 +18,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/idempotency"
 	"github.com/mallplatform/partnerapi/internal/serviceset"
 	"github.com/mallplatform/partnerapi/internal/telemetry"
+	"github.com/mallplatform/partnerapi/internal/worker"
 	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/events"
 	"github.com/mallplatform/partnerapi/services/sandbox/shopclock"
@@ -115,8 +116,16 @@ func NewCore(cfg CoreConfig) (*Core, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Every recorded event gets its webhook delivery jobs in the recording
+	// transaction.
+	jobs, err := worker.NewInserter(cfg.DB)
+	if err != nil {
+		return nil, err
+	}
+	recorder := events.NewRecorder(events.NewEntStore(cfg.DB), cfg.Clock).
+		WithDispatcher(webhooks.NewDispatcher(webhooks.NewEntStore(cfg.DB), jobs, cfg.Clock))
 	parts := serviceset.Parts{DB: cfg.DB, Auth: authSvc, Business: cfg.Business, Cursors: cursors,
-		Events: events.NewRecorder(events.NewEntStore(cfg.DB), cfg.Clock), Webhooks: hooks}
+		Events: recorder, Webhooks: hooks}
 	guard, err := idempotency.New(idempotency.Config{Store: idempotency.NewEntStore(cfg.DB.Ent), Clock: cfg.Clock})
 	if err != nil {
 		return nil, err

@@ -58,6 +58,8 @@ type Options struct {
 	// Unlimited lifts every rate limit (per address, app and account), for
 	// benchmarks that send more than a partner may.
 	Unlimited bool
+	// WebhookAllow is core's MP_WEBHOOK_ALLOW_CIDRS (a receiver on loopback).
+	WebhookAllow []netip.Prefix
 	// Tracing traces both tiers and, with Postgres, the database's
 	// statements.
 	Tracing *telemetry.Tracing
@@ -70,8 +72,11 @@ type Options struct {
 
 // Env is a running platform.
 type Env struct {
-	BaseURL string
-	Creds   *sdk.Credentials
+	// SecretKey is core's MP_SECRET_KEY (what a worker beside it opens
+	// webhook secrets with).
+	SecretKey string
+	BaseURL   string
+	Creds     *sdk.Credentials
 	// Clock is security time for both tiers and, unless
 	// Options.BusinessClock, business time too.
 	Clock *clock.Manual
@@ -108,11 +113,16 @@ func Start(t testing.TB, opts Options) *Env {
 	default:
 		d = dbtest.SQLite(t)
 	}
+	// Webhook delivery jobs are inserted with the changes that make them,
+	// into River's tables, as on a migrated deployment.
+	if err := db.MigrateRiver(ctx, d); err != nil {
+		t.Fatalf("testenv: River's schema: %v", err)
+	}
 	clk := clock.NewManual(time.Now())
 	token := ids.Token(24)
 	var business *clock.Manual
 	ccfg := platform.CoreConfig{DB: d, GatewayToken: token, SecretKey: secretKey, Clock: clk, Tracing: opts.Tracing, Logger: opts.CoreLogger,
-		Callbacks: callback.Policy{Resolver: exampleResolver{}}}
+		Callbacks: callback.Policy{Resolver: exampleResolver{}, Allow: opts.WebhookAllow}}
 	dialOpts := opts.Tracing.DialOptions()
 	if opts.Metrics != nil {
 		ccfg.Metrics = core.NewMetrics(opts.Metrics)
@@ -169,7 +179,7 @@ func Start(t testing.TB, opts Options) *Env {
 		c.Server.GRPC.Stop()
 		_ = store.Close()
 	})
-	return &Env{BaseURL: srv.URL, Creds: creds, Clock: clk, Business: business, DB: d, DBProxy: proxy, Auth: c.Auth, Conn: conn, GatewayToken: token, dial: lis.DialContext}
+	return &Env{SecretKey: secretKey, BaseURL: srv.URL, Creds: creds, Clock: clk, Business: business, DB: d, DBProxy: proxy, Auth: c.Auth, Conn: conn, GatewayToken: token, dial: lis.DialContext}
 }
 
 // Client returns an SDK client for a seeded app ("full", "limited", "live"),

@@ -70,8 +70,23 @@ func Catalogue() []Type {
 
 // Recorder writes events in the transaction of the change they record.
 type Recorder struct {
-	store Store
-	wall  clock.Clock
+	store    Store
+	wall     clock.Clock
+	dispatch Dispatcher
+}
+
+// Dispatcher hands recorded events on (the webhook deliveries), in the same
+// transaction.
+type Dispatcher interface {
+	Dispatch(ctx context.Context, es []Event) error
+}
+
+// WithDispatcher returns a Recorder that also hands each recorded event to d
+// in the recording transaction.
+func (r *Recorder) WithDispatcher(d Dispatcher) *Recorder {
+	c := *r
+	c.dispatch = d
+	return &c
 }
 
 // NewRecorder returns a Recorder over store; wall dates the writes for
@@ -102,7 +117,15 @@ func (r *Recorder) Record(ctx context.Context, c Change) (Event, error) {
 	if err != nil {
 		return Event{}, err
 	}
-	return r.store.Append(ctx, e, r.wall.Now())
+	if e, err = r.store.Append(ctx, e, r.wall.Now()); err != nil {
+		return Event{}, err
+	}
+	if r.dispatch != nil {
+		if err := r.dispatch.Dispatch(ctx, []Event{e}); err != nil {
+			return Event{}, err
+		}
+	}
+	return e, nil
 }
 
 // RecordMany is Record for many changes, written together.
@@ -115,7 +138,13 @@ func (r *Recorder) RecordMany(ctx context.Context, cs []Change) error {
 		}
 		es[i] = e
 	}
-	return r.store.AppendMany(ctx, es, r.wall.Now())
+	if err := r.store.AppendMany(ctx, es, r.wall.Now()); err != nil {
+		return err
+	}
+	if r.dispatch != nil {
+		return r.dispatch.Dispatch(ctx, es)
+	}
+	return nil
 }
 
 func newEvent(c Change) (Event, error) {

@@ -145,6 +145,19 @@ func (s *EntStore) Get(ctx context.Context, sellerID, id string) (Event, error) 
 	return fromEnt(row), nil
 }
 
+// ByID returns an event by its public id whatever its seller, for the
+// delivery worker.
+func (s *EntStore) ByID(ctx context.Context, id string) (Event, error) {
+	row, err := s.db(ctx).Event.Query().Where(event.EventID(id)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return Event{}, ErrNotFound
+	}
+	if err != nil {
+		return Event{}, fmt.Errorf("events: get: %w", err)
+	}
+	return fromEnt(row), nil
+}
+
 // Purge implements Store.
 func (s *EntStore) Purge(ctx context.Context, before time.Time) (int, error) {
 	n, err := s.db(ctx).Event.Delete().Where(event.RecordedAtLT(before)).Exec(ctx)

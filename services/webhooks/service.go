@@ -117,6 +117,7 @@ func (s *Service) Create(ctx context.Context, t events.Type, rawURL string) (Vie
 	}
 	now := s.cfg.Clock.Now()
 	sub := &Subscription{ID: ids.NewAt("whk", now), AppID: p.AppID, EventType: name, URL: callback, Active: true,
+		Sandbox:   p.Environment == auth.EnvSandbox,
 		CreatedAt: now, UpdatedAt: now}
 	secret, sealed, err := s.issueSecret(sub.ID)
 	if err != nil {

@@ -22,6 +22,8 @@ type Subscription struct {
 	EventType string
 	URL       string
 	Active    bool
+	// Sandbox: a sandbox app's subscription (plain http allowed).
+	Sandbox bool
 	// Secret and PreviousSecret are sealed (auth.Sealer, bound to the id).
 	Secret                  []byte
 	PreviousSecret          []byte

@@ -32,7 +32,7 @@ func (s *EntStore) appSubscriptions(ctx context.Context, appID string) *ent.Webh
 func (s *EntStore) Create(ctx context.Context, sub *Subscription) error {
 	err := s.db(ctx).WebhookSubscription.Create().
 		SetID(sub.ID).SetAppID(sub.AppID).SetEventType(sub.EventType).SetCallbackURL(sub.URL).
-		SetIsActive(sub.Active).SetSecretCiphertext(sub.Secret).
+		SetIsActive(sub.Active).SetSandbox(sub.Sandbox).SetSecretCiphertext(sub.Secret).
 		SetCreatedAt(sub.CreatedAt).SetUpdatedAt(sub.UpdatedAt).
 		Exec(ctx)
 	if ent.IsConstraintError(err) {
@@ -130,7 +130,7 @@ func (s *EntStore) Delete(ctx context.Context, appID, id string) error {
 
 func fromEnt(r *ent.WebhookSubscription) *Subscription {
 	s := &Subscription{
-		ID: r.ID, AppID: r.AppID, EventType: r.EventType, URL: r.CallbackURL, Active: r.IsActive,
+		ID: r.ID, AppID: r.AppID, EventType: r.EventType, URL: r.CallbackURL, Active: r.IsActive, Sandbox: r.Sandbox,
 		Secret: r.SecretCiphertext, PreviousSecretExpiresAt: r.PreviousSecretExpiresAt,
 		ConsecutiveFailures: r.ConsecutiveFailures, FailingSince: r.FailingSince, DisabledReason: r.DisabledReason,
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,

@@ -1,0 +1,204 @@
+package webhooks
+
+import (
+	"context"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/mallplatform/partnerapi/internal/clock"
+	"github.com/mallplatform/partnerapi/internal/ids"
+	"github.com/mallplatform/partnerapi/internal/wirejson"
+	"github.com/mallplatform/partnerapi/internal/worker"
+	"github.com/mallplatform/partnerapi/services/events"
+	"github.com/mallplatform/partnerapi/services/webhooks/callback"
+	"github.com/mallplatform/partnerapi/services/webhooks/delivery"
+)
+
+// DeliverKind is the job kind of one event's delivery to one subscription.
+const DeliverKind = "webhook.deliver"
+
+// maxAttempts is the first attempt and every retry of the published
+// schedule (delivery.NextAttempt).
+const maxAttempts = 8
+
+// DeliverArgs names what a delivery job delivers.
+type DeliverArgs struct {
+	SubscriptionID string `json:"subscription_id"`
+	EventID        string `json:"event_id"`
+}
+
+// Kind implements river.JobArgs.
+func (DeliverArgs) Kind() string { return DeliverKind }
+
+// InsertOpts implements river.JobArgsWithInsertOpts.
+func (DeliverArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{MaxAttempts: maxAttempts}
+}
+
+// Dispatcher inserts one delivery job per matching subscription for each
+// recorded event, in the recording transaction (events.Dispatcher).
+type Dispatcher struct {
+	store *EntStore
+	jobs  *worker.Inserter
+	wall  clock.Clock
+}
+
+// NewDispatcher returns a Dispatcher.
+func NewDispatcher(store *EntStore, jobs *worker.Inserter, wall clock.Clock) *Dispatcher {
+	if wall == nil {
+		wall = clock.System{}
+	}
+	return &Dispatcher{store: store, jobs: jobs, wall: wall}
+}
+
+// Dispatch implements events.Dispatcher.
+func (d *Dispatcher) Dispatch(ctx context.Context, es []events.Event) error {
+	type key struct{ seller, typ string }
+	matches := map[key][]*Subscription{}
+	var params []river.InsertManyParams
+	for _, e := range es {
+		k := key{e.SellerID, e.Type}
+		subs, seen := matches[k]
+		if !seen {
+			t, ok := events.ParseType(e.Type)
+			if !ok {
+				return fmt.Errorf("webhooks: event type %q is not in the catalogue", e.Type)
+			}
+			var err error
+			if subs, err = d.store.Matching(ctx, e.SellerID, e.Type, events.ReadScope(t), d.wall.Now()); err != nil {
+				return err
+			}
+			matches[k] = subs
+		}
+		for _, sub := range subs {
+			params = append(params, river.InsertManyParams{Args: DeliverArgs{SubscriptionID: sub.ID, EventID: e.ID}})
+		}
+	}
+	return d.jobs.InsertTx(ctx, params...)
+}
+
+// Deliverer is the delivery job: it signs the event, sends it, logs the
+// attempt and keeps the subscription's health.
+type Deliverer struct {
+	river.WorkerDefaults[DeliverArgs]
+	svc    *Service
+	store  *EntStore
+	events *events.EntStore
+	// live delivers https only; sandbox subscriptions may use http.
+	live, sandbox *delivery.Client
+	wall          clock.Clock
+	rngMu         sync.Mutex
+	rng           *rand.Rand
+}
+
+// NewDeliverer returns the delivery job over the service (secrets), the
+// stores and the delivery clients built from policy (https for live apps'
+// subscriptions, http too for sandbox apps').
+func NewDeliverer(svc *Service, store *EntStore, evs *events.EntStore, policy callback.Policy, wall clock.Clock) *Deliverer {
+	if wall == nil {
+		wall = clock.System{}
+	}
+	live, sandbox := policy, policy
+	live.AllowHTTP, sandbox.AllowHTTP = false, true
+	return &Deliverer{svc: svc, store: store, events: evs, live: delivery.New(live), sandbox: delivery.New(sandbox), wall: wall,
+		rng: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))}
+}
+
+// Timeout implements river.Worker: the exchange has 10 s; the rest is the
+// log and the health update.
+func (*Deliverer) Timeout(*river.Job[DeliverArgs]) time.Duration { return 30 * time.Second }
+
+// NextRetry implements river.Worker: the published schedule.
+func (d *Deliverer) NextRetry(job *river.Job[DeliverArgs]) time.Time {
+	d.rngMu.Lock()
+	wait, _ := delivery.NextAttempt(job.Attempt, d.rng)
+	d.rngMu.Unlock()
+	return d.wall.Now().Add(wait)
+}
+
+// Work delivers the event once.
+func (d *Deliverer) Work(ctx context.Context, job *river.Job[DeliverArgs]) error {
+	sub, err := d.store.ByID(ctx, job.Args.SubscriptionID)
+	if errors.Is(err, ErrNotFound) {
+		return nil // deleted since: nothing to deliver
+	}
+	if err != nil {
+		return err
+	}
+	if !sub.Active {
+		return nil // paused or disabled: a replay re-sends what it missed
+	}
+	ev, err := d.events.ByID(ctx, job.Args.EventID)
+	if errors.Is(err, events.ErrNotFound) {
+		return nil // past retention
+	}
+	if err != nil {
+		return err
+	}
+	body, err := wirejson.Marshal(events.ToProto(ev))
+	if err != nil {
+		return err
+	}
+	now := d.wall.Now()
+	secrets, err := d.svc.Secrets(sub, now)
+	if err != nil {
+		return err
+	}
+	client := d.live
+	if sub.Sandbox {
+		client = d.sandbox
+	}
+	res := client.Deliver(ctx, delivery.Request{URL: sub.URL, ID: ev.ID, Timestamp: now, Body: body, Secrets: secrets})
+	a := Attempt{ID: ids.NewAt("dlv", now), SubscriptionID: sub.ID, AppID: sub.AppID, EventID: ev.ID, EventType: ev.Type,
+		Number: int64(job.Attempt), Succeeded: res.Err == nil, Duration: res.Duration, ResponseBody: res.Body, At: now}
+	if res.Status != 0 {
+		st := int64(res.Status)
+		a.ResponseStatus = &st
+	}
+	if res.Err != nil {
+		a.Error = truncate(res.Err.Error(), 500)
+		if job.Attempt < maxAttempts && !res.Gone {
+			next := d.NextRetry(job)
+			a.NextAttemptAt = &next
+		}
+	}
+	failingSince, err := d.store.RecordAttempt(ctx, a)
+	if err != nil {
+		return err
+	}
+	switch {
+	case res.Err == nil:
+		return nil
+	case res.Gone:
+		if err := d.store.Disable(ctx, sub.ID, "the receiver answered 410 Gone", now); err != nil {
+			return err
+		}
+		return river.JobCancel(res.Err)
+	case failingSince != nil && delivery.ShouldDisable(*failingSince, now):
+		if err := d.store.Disable(ctx, sub.ID, "every delivery failed for 3 days", now); err != nil {
+			return err
+		}
+		return river.JobCancel(res.Err)
+	}
+	return res.Err
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}
+
+// WithRootCAs makes both clients trust pool's certificates instead of the
+// system's (tests with a local HTTPS receiver).
+func (d *Deliverer) WithRootCAs(pool *x509.CertPool) *Deliverer {
+	d.live, d.sandbox = d.live.WithRootCAs(pool), d.sandbox.WithRootCAs(pool)
+	return d
+}

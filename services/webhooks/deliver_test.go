@@ -1,0 +1,206 @@
+package webhooks_test
+
+import (
+	"context"
+	"crypto/x509"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mallplatform/partnerapi/ent"
+	"github.com/mallplatform/partnerapi/ent/order"
+	"github.com/mallplatform/partnerapi/ent/webhookdelivery"
+	"github.com/mallplatform/partnerapi/ent/webhooksubscription"
+	"github.com/mallplatform/partnerapi/internal/testenv"
+	"github.com/mallplatform/partnerapi/internal/worker"
+	"github.com/mallplatform/partnerapi/services/auth"
+	"github.com/mallplatform/partnerapi/services/events"
+	"github.com/mallplatform/partnerapi/services/webhooks"
+	"github.com/mallplatform/partnerapi/services/webhooks/callback"
+	"github.com/mallplatform/partnerapi/services/webhooks/delivery"
+)
+
+// receiver is a local HTTPS endpoint that answers each request with the
+// next status of its script (200 once the script is spent).
+type receiver struct {
+	srv    *httptest.Server
+	mu     sync.Mutex
+	script []int
+	got    []*http.Request
+	bodies [][]byte
+	seen   chan struct{}
+}
+
+func newReceiver(t *testing.T, script ...int) *receiver {
+	r := &receiver{script: script, seen: make(chan struct{}, 16)}
+	r.srv = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		body, _ := io.ReadAll(req.Body)
+		r.mu.Lock()
+		r.got, r.bodies = append(r.got, req), append(r.bodies, body)
+		status := http.StatusOK
+		if len(r.script) > 0 {
+			status, r.script = r.script[0], r.script[1:]
+		}
+		r.mu.Unlock()
+		w.WriteHeader(status)
+		r.seen <- struct{}{}
+	}))
+	t.Cleanup(r.srv.Close)
+	return r
+}
+
+func (r *receiver) wait(t *testing.T) {
+	t.Helper()
+	select {
+	case <-r.seen:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the receiver got nothing")
+	}
+}
+
+var loopback = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
+
+// startWorker runs the delivery job over env's database, trusting the test
+// receivers' certificate.
+func startWorker(t *testing.T, env *testenv.Env, pool *x509.CertPool) {
+	t.Helper()
+	sealer, err := auth.NewSealer(env.SecretKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	policy := callback.Policy{Allow: loopback}
+	store := webhooks.NewEntStore(env.DB)
+	svc, err := webhooks.NewService(webhooks.Config{Store: store, Sealer: sealer, Callbacks: policy, SandboxCallbacks: policy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := worker.NewJobs()
+	d := webhooks.NewDeliverer(svc, store, events.NewEntStore(env.DB), policy, nil).WithRootCAs(pool)
+	if err := worker.Add[webhooks.DeliverArgs](jobs, d); err != nil {
+		t.Fatal(err)
+	}
+	w, err := worker.New(worker.Config{DB: env.DB, Jobs: jobs, PollInterval: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = w.Drain(context.Background()) })
+}
+
+func subscribe(t *testing.T, env *testenv.Env, url string) (id, secret string) {
+	t.Helper()
+	status, _, body := send(t, env.Client(t, "full", -1), "POST", "/open/v1/webhooks",
+		fmt.Sprintf(`{"eventType":"order.cancelled","callbackUrl":%q}`, url))
+	var created struct {
+		Data struct{ ID, Secret string } `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(body), &created); status != 201 || err != nil {
+		t.Fatalf("subscribe: %d %s", status, body)
+	}
+	return created.Data.ID, created.Data.Secret
+}
+
+func cancelOne(t *testing.T, env *testenv.Env) string {
+	t.Helper()
+	o, err := env.DB.Ent.Order.Query().Where(order.SellerID(env.Creds.Sellers[0].SellerID),
+		order.StatusIn(order.StatusPending, order.StatusPaid, order.StatusReadyToShip)).Order(ent.Asc(order.FieldID)).First(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status, _, body := send(t, env.Client(t, "full", 0), "POST", "/open/v1/orders/"+o.ID+"/cancel", ""); status != 200 {
+		t.Fatalf("cancel: %d %s", status, body)
+	}
+	return o.ID
+}
+
+// A change's event reaches the subscribed receiver, signed the Standard
+// Webhooks way, without buyerEmail; failures are logged and retried; 410
+// disables the subscription.
+func TestDeliveries(t *testing.T) {
+	for _, pg := range []bool{false, true} {
+		t.Run(fmt.Sprintf("postgres=%v", pg), func(t *testing.T) {
+			env := testenv.Start(t, testenv.Options{Postgres: pg, WebhookAllow: loopback})
+			ctx := context.Background()
+			ok := newReceiver(t, http.StatusInternalServerError)
+			gone := newReceiver(t, http.StatusGone)
+			okID, secret := subscribe(t, env, ok.srv.URL+"/hooks")
+			goneID, _ := subscribe(t, env, gone.srv.URL+"/hooks")
+			pool := x509.NewCertPool()
+			pool.AddCert(ok.srv.Certificate())
+			pool.AddCert(gone.srv.Certificate())
+			startWorker(t, env, pool)
+
+			orderID := cancelOne(t, env)
+			ok.wait(t)   // the first attempt: 500
+			gone.wait(t) // 410
+			ok.wait(t)   // the retry, five seconds later: 200
+
+			ok.mu.Lock()
+			req, body := ok.got[1], ok.bodies[1]
+			first := ok.got[0]
+			ok.mu.Unlock()
+			var ev struct {
+				ID, Type string
+				Data     map[string]any
+			}
+			if err := json.Unmarshal(body, &ev); err != nil || ev.Type != "order.cancelled" || ev.Data["id"] != orderID {
+				t.Fatalf("payload: %s", body)
+			}
+			if _, leaked := ev.Data["buyerEmail"]; leaked {
+				t.Error("the payload carries buyerEmail")
+			}
+			if req.Header.Get("webhook-id") != ev.ID || first.Header.Get("webhook-id") != ev.ID {
+				t.Errorf("webhook-id %q / %q, want the event id %s on every attempt", first.Header.Get("webhook-id"), req.Header.Get("webhook-id"), ev.ID)
+			}
+			ts, err := strconv.ParseInt(req.Header.Get("webhook-timestamp"), 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := delivery.Sign(ev.ID, time.Unix(ts, 0), body, []string{secret})
+			if err != nil || req.Header.Get("webhook-signature") != want {
+				t.Errorf("webhook-signature %q, want %q", req.Header.Get("webhook-signature"), want)
+			}
+
+			// The log and the health.
+			// (the attempt is logged once the answer is in: wait for it)
+			var attempts []*ent.WebhookDelivery
+			for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+				if attempts, err = env.DB.Ent.WebhookDelivery.Query().Where(webhookdelivery.SubscriptionID(okID)).
+					Order(ent.Asc(webhookdelivery.FieldAttempt)).All(ctx); err != nil || len(attempts) == 2 {
+					break
+				}
+			}
+			if err != nil || len(attempts) != 2 || attempts[0].Status != webhookdelivery.StatusFailed || attempts[0].NextAttemptAt == nil ||
+				attempts[1].Status != webhookdelivery.StatusSucceeded || *attempts[1].ResponseStatus != 200 {
+				t.Fatalf("attempts: %+v %v", attempts, err)
+			}
+			sub, err := env.DB.Ent.WebhookSubscription.Query().Where(webhooksubscription.ID(okID)).Only(ctx)
+			if err != nil || sub.ConsecutiveFailures != 0 || !sub.IsActive {
+				t.Errorf("after a success: %+v %v", sub, err)
+			}
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				g, err := env.DB.Ent.WebhookSubscription.Get(ctx, goneID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !g.IsActive && g.DisabledReason != nil {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("410 did not disable the subscription: %+v", g)
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+		})
+	}
+}

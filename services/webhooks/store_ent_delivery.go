@@ -1,0 +1,141 @@
+package webhooks
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/mallplatform/partnerapi/ent"
+	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
+	"github.com/mallplatform/partnerapi/ent/webhookdelivery"
+	"github.com/mallplatform/partnerapi/ent/webhooksubscription"
+)
+
+// Matching returns the active subscriptions to eventType whose app holds an
+// active grant of the seller that includes scope: the subscriptions an
+// event of that seller is delivered to.
+func (s *EntStore) Matching(ctx context.Context, sellerID, eventType, scope string, now time.Time) ([]*Subscription, error) {
+	c := s.db(ctx)
+	subs, err := c.WebhookSubscription.Query().
+		Where(webhooksubscription.EventType(eventType), webhooksubscription.IsActive(true)).
+		Order(ent.Asc(webhooksubscription.FieldID)).All(ctx)
+	if err != nil || len(subs) == 0 {
+		return nil, err
+	}
+	apps := make([]string, 0, len(subs))
+	for _, sub := range subs {
+		apps = append(apps, sub.AppID)
+	}
+	grants, err := c.SellerAuthorization.Query().
+		Where(sellerauthorization.SellerID(sellerID), sellerauthorization.AppIDIn(apps...),
+			sellerauthorization.RevokedAtIsNil(), sellerauthorization.RefreshExpiresAtGT(now)).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("webhooks: grants: %w", err)
+	}
+	granted := map[string]bool{}
+	for _, g := range grants {
+		if slices.Contains(g.Scopes, scope) {
+			granted[g.AppID] = true
+		}
+	}
+	var out []*Subscription
+	for _, sub := range subs {
+		if granted[sub.AppID] {
+			out = append(out, fromEnt(sub))
+		}
+	}
+	return out, nil
+}
+
+// ByID returns a subscription whatever its app, for the delivery worker.
+func (s *EntStore) ByID(ctx context.Context, id string) (*Subscription, error) {
+	r, err := s.db(ctx).WebhookSubscription.Get(ctx, id)
+	if ent.IsNotFound(err) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("webhooks: get: %w", err)
+	}
+	return fromEnt(r), nil
+}
+
+// Attempt is one delivery attempt as logged.
+type Attempt struct {
+	ID, SubscriptionID, AppID, EventID, EventType string
+	Number                                        int64
+	Succeeded                                     bool
+	ResponseStatus                                *int64
+	Duration                                      time.Duration
+	Error                                         string
+	ResponseBody                                  []byte
+	NextAttemptAt                                 *time.Time
+	At                                            time.Time
+}
+
+// RecordAttempt logs an attempt and updates the subscription's health: a
+// success clears the failures; a failure counts one more and keeps when the
+// run of failures began, which it returns.
+func (s *EntStore) RecordAttempt(ctx context.Context, a Attempt) (failingSince *time.Time, err error) {
+	status := webhookdelivery.StatusFailed
+	if a.Succeeded {
+		status = webhookdelivery.StatusSucceeded
+	}
+	c := s.db(ctx)
+	err = c.WebhookDelivery.Create().
+		SetID(a.ID).SetSubscriptionID(a.SubscriptionID).SetAppID(a.AppID).SetEventID(a.EventID).SetEventType(a.EventType).
+		SetAttempt(a.Number).SetStatus(status).SetNillableResponseStatus(a.ResponseStatus).
+		SetDurationMs(a.Duration.Milliseconds()).SetError(a.Error).SetResponseBody(a.ResponseBody).
+		SetNillableNextAttemptAt(a.NextAttemptAt).SetCreatedAt(a.At).
+		Exec(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("webhooks: log attempt: %w", err)
+	}
+	u := c.WebhookSubscription.Update().Where(webhooksubscription.ID(a.SubscriptionID))
+	if a.Succeeded {
+		_, err = u.SetConsecutiveFailures(0).ClearFailingSince().Save(ctx)
+		return nil, err
+	}
+	if _, err = u.AddConsecutiveFailures(1).Save(ctx); err != nil {
+		return nil, fmt.Errorf("webhooks: count failure: %w", err)
+	}
+	// The run of failures began now unless it had begun already.
+	if _, err = c.WebhookSubscription.Update().
+		Where(webhooksubscription.ID(a.SubscriptionID), webhooksubscription.FailingSinceIsNil()).
+		SetFailingSince(a.At).Save(ctx); err != nil {
+		return nil, fmt.Errorf("webhooks: count failure: %w", err)
+	}
+	sub, err := s.ByID(ctx, a.SubscriptionID)
+	if err != nil {
+		return nil, err
+	}
+	return sub.FailingSince, nil
+}
+
+// Disable stops deliveries to a subscription, saying why.
+func (s *EntStore) Disable(ctx context.Context, id, reason string, at time.Time) error {
+	_, err := s.db(ctx).WebhookSubscription.UpdateOneID(id).
+		SetIsActive(false).SetDisabledReason(reason).SetUpdatedAt(at).Save(ctx)
+	if err != nil && !ent.IsNotFound(err) {
+		return fmt.Errorf("webhooks: disable: %w", err)
+	}
+	return nil
+}
+
+// DeliveryLogRetention is how long delivery attempts are kept.
+const DeliveryLogRetention = 30 * 24 * time.Hour
+
+// DeliveryLog is the attempt log as a retention target.
+type DeliveryLog struct{ store *EntStore }
+
+// DeliveryLog returns the attempt log for the retention job.
+func (s *EntStore) DeliveryLog() DeliveryLog { return DeliveryLog{s} }
+
+// Purge deletes the attempts logged before before.
+func (l DeliveryLog) Purge(ctx context.Context, before time.Time) (int, error) {
+	n, err := l.store.db(ctx).WebhookDelivery.Delete().Where(webhookdelivery.CreatedAtLT(before)).Exec(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("webhooks: purge the delivery log: %w", err)
+	}
+	return n, nil
+}
