@@ -14317,6 +14317,7 @@ type WebhookDeliveryMutation struct {
 	app_id             *string
 	event_id           *string
 	event_type         *string
+	test               *bool
 	attempt            *int64
 	addattempt         *int64
 	status             *webhookdelivery.Status
@@ -14580,6 +14581,42 @@ func (m *WebhookDeliveryMutation) OldEventType(ctx context.Context) (v string, e
 // ResetEventType resets all changes to the "event_type" field.
 func (m *WebhookDeliveryMutation) ResetEventType() {
 	m.event_type = nil
+}
+
+// SetTest sets the "test" field.
+func (m *WebhookDeliveryMutation) SetTest(b bool) {
+	m.test = &b
+}
+
+// Test returns the value of the "test" field in the mutation.
+func (m *WebhookDeliveryMutation) Test() (r bool, exists bool) {
+	v := m.test
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTest returns the old "test" field's value of the WebhookDelivery entity.
+// If the WebhookDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookDeliveryMutation) OldTest(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTest is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTest requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTest: %w", err)
+	}
+	return oldValue.Test, nil
+}
+
+// ResetTest resets all changes to the "test" field.
+func (m *WebhookDeliveryMutation) ResetTest() {
+	m.test = nil
 }
 
 // SetAttempt sets the "attempt" field.
@@ -15004,7 +15041,7 @@ func (m *WebhookDeliveryMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *WebhookDeliveryMutation) Fields() []string {
-	fields := make([]string, 0, 12)
+	fields := make([]string, 0, 13)
 	if m.subscription_id != nil {
 		fields = append(fields, webhookdelivery.FieldSubscriptionID)
 	}
@@ -15016,6 +15053,9 @@ func (m *WebhookDeliveryMutation) Fields() []string {
 	}
 	if m.event_type != nil {
 		fields = append(fields, webhookdelivery.FieldEventType)
+	}
+	if m.test != nil {
+		fields = append(fields, webhookdelivery.FieldTest)
 	}
 	if m.attempt != nil {
 		fields = append(fields, webhookdelivery.FieldAttempt)
@@ -15057,6 +15097,8 @@ func (m *WebhookDeliveryMutation) Field(name string) (ent.Value, bool) {
 		return m.EventID()
 	case webhookdelivery.FieldEventType:
 		return m.EventType()
+	case webhookdelivery.FieldTest:
+		return m.Test()
 	case webhookdelivery.FieldAttempt:
 		return m.Attempt()
 	case webhookdelivery.FieldStatus:
@@ -15090,6 +15132,8 @@ func (m *WebhookDeliveryMutation) OldField(ctx context.Context, name string) (en
 		return m.OldEventID(ctx)
 	case webhookdelivery.FieldEventType:
 		return m.OldEventType(ctx)
+	case webhookdelivery.FieldTest:
+		return m.OldTest(ctx)
 	case webhookdelivery.FieldAttempt:
 		return m.OldAttempt(ctx)
 	case webhookdelivery.FieldStatus:
@@ -15142,6 +15186,13 @@ func (m *WebhookDeliveryMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetEventType(v)
+		return nil
+	case webhookdelivery.FieldTest:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTest(v)
 		return nil
 	case webhookdelivery.FieldAttempt:
 		v, ok := value.(int64)
@@ -15319,6 +15370,9 @@ func (m *WebhookDeliveryMutation) ResetField(name string) error {
 		return nil
 	case webhookdelivery.FieldEventType:
 		m.ResetEventType()
+		return nil
+	case webhookdelivery.FieldTest:
+		m.ResetTest()
 		return nil
 	case webhookdelivery.FieldAttempt:
 		m.ResetAttempt()

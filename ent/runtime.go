@@ -703,26 +703,30 @@ func init() {
 			return nil
 		}
 	}()
+	// webhookdeliveryDescTest is the schema descriptor for test field.
+	webhookdeliveryDescTest := webhookdeliveryFields[5].Descriptor()
+	// webhookdelivery.DefaultTest holds the default value on creation for the test field.
+	webhookdelivery.DefaultTest = webhookdeliveryDescTest.Default.(bool)
 	// webhookdeliveryDescAttempt is the schema descriptor for attempt field.
-	webhookdeliveryDescAttempt := webhookdeliveryFields[5].Descriptor()
+	webhookdeliveryDescAttempt := webhookdeliveryFields[6].Descriptor()
 	// webhookdelivery.AttemptValidator is a validator for the "attempt" field. It is called by the builders before save.
 	webhookdelivery.AttemptValidator = webhookdeliveryDescAttempt.Validators[0].(func(int64) error)
 	// webhookdeliveryDescResponseStatus is the schema descriptor for response_status field.
-	webhookdeliveryDescResponseStatus := webhookdeliveryFields[7].Descriptor()
+	webhookdeliveryDescResponseStatus := webhookdeliveryFields[8].Descriptor()
 	// webhookdelivery.ResponseStatusValidator is a validator for the "response_status" field. It is called by the builders before save.
 	webhookdelivery.ResponseStatusValidator = webhookdeliveryDescResponseStatus.Validators[0].(func(int64) error)
 	// webhookdeliveryDescDurationMs is the schema descriptor for duration_ms field.
-	webhookdeliveryDescDurationMs := webhookdeliveryFields[8].Descriptor()
+	webhookdeliveryDescDurationMs := webhookdeliveryFields[9].Descriptor()
 	// webhookdelivery.DurationMsValidator is a validator for the "duration_ms" field. It is called by the builders before save.
 	webhookdelivery.DurationMsValidator = webhookdeliveryDescDurationMs.Validators[0].(func(int64) error)
 	// webhookdeliveryDescError is the schema descriptor for error field.
-	webhookdeliveryDescError := webhookdeliveryFields[9].Descriptor()
+	webhookdeliveryDescError := webhookdeliveryFields[10].Descriptor()
 	// webhookdelivery.DefaultError holds the default value on creation for the error field.
 	webhookdelivery.DefaultError = webhookdeliveryDescError.Default.(string)
 	// webhookdelivery.ErrorValidator is a validator for the "error" field. It is called by the builders before save.
 	webhookdelivery.ErrorValidator = webhookdeliveryDescError.Validators[0].(func(string) error)
 	// webhookdeliveryDescCreatedAt is the schema descriptor for created_at field.
-	webhookdeliveryDescCreatedAt := webhookdeliveryFields[12].Descriptor()
+	webhookdeliveryDescCreatedAt := webhookdeliveryFields[13].Descriptor()
 	// webhookdelivery.DefaultCreatedAt holds the default value on creation for the created_at field.
 	webhookdelivery.DefaultCreatedAt = webhookdeliveryDescCreatedAt.Default.(func() time.Time)
 	// webhookdeliveryDescID is the schema descriptor for id field.

@@ -25,6 +25,8 @@ type WebhookDelivery struct {
 	EventID string `json:"event_id,omitempty"`
 	// EventType holds the value of the "event_type" field.
 	EventType string `json:"event_type,omitempty"`
+	// Test holds the value of the "test" field.
+	Test bool `json:"test,omitempty"`
 	// Attempt holds the value of the "attempt" field.
 	Attempt int64 `json:"attempt,omitempty"`
 	// Status holds the value of the "status" field.
@@ -51,6 +53,8 @@ func (*WebhookDelivery) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case webhookdelivery.FieldResponseBody:
 			values[i] = new([]byte)
+		case webhookdelivery.FieldTest:
+			values[i] = new(sql.NullBool)
 		case webhookdelivery.FieldAttempt, webhookdelivery.FieldResponseStatus, webhookdelivery.FieldDurationMs:
 			values[i] = new(sql.NullInt64)
 		case webhookdelivery.FieldID, webhookdelivery.FieldSubscriptionID, webhookdelivery.FieldAppID, webhookdelivery.FieldEventID, webhookdelivery.FieldEventType, webhookdelivery.FieldStatus, webhookdelivery.FieldError:
@@ -101,6 +105,12 @@ func (_m *WebhookDelivery) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field event_type", values[i])
 			} else if value.Valid {
 				_m.EventType = value.String
+			}
+		case webhookdelivery.FieldTest:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field test", values[i])
+			} else if value.Valid {
+				_m.Test = value.Bool
 			}
 		case webhookdelivery.FieldAttempt:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -199,6 +209,9 @@ func (_m *WebhookDelivery) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("event_type=")
 	builder.WriteString(_m.EventType)
+	builder.WriteString(", ")
+	builder.WriteString("test=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Test))
 	builder.WriteString(", ")
 	builder.WriteString("attempt=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Attempt))

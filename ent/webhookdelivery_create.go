@@ -47,6 +47,20 @@ func (_c *WebhookDeliveryCreate) SetEventType(v string) *WebhookDeliveryCreate {
 	return _c
 }
 
+// SetTest sets the "test" field.
+func (_c *WebhookDeliveryCreate) SetTest(v bool) *WebhookDeliveryCreate {
+	_c.mutation.SetTest(v)
+	return _c
+}
+
+// SetNillableTest sets the "test" field if the given value is not nil.
+func (_c *WebhookDeliveryCreate) SetNillableTest(v *bool) *WebhookDeliveryCreate {
+	if v != nil {
+		_c.SetTest(*v)
+	}
+	return _c
+}
+
 // SetAttempt sets the "attempt" field.
 func (_c *WebhookDeliveryCreate) SetAttempt(v int64) *WebhookDeliveryCreate {
 	_c.mutation.SetAttempt(v)
@@ -168,6 +182,10 @@ func (_c *WebhookDeliveryCreate) ExecX(ctx context.Context) {
 
 // defaults sets the default values of the builder before save.
 func (_c *WebhookDeliveryCreate) defaults() {
+	if _, ok := _c.mutation.Test(); !ok {
+		v := webhookdelivery.DefaultTest
+		_c.mutation.SetTest(v)
+	}
 	if _, ok := _c.mutation.Error(); !ok {
 		v := webhookdelivery.DefaultError
 		_c.mutation.SetError(v)
@@ -211,6 +229,9 @@ func (_c *WebhookDeliveryCreate) check() error {
 		if err := webhookdelivery.EventTypeValidator(v); err != nil {
 			return &ValidationError{Name: "event_type", err: fmt.Errorf(`ent: validator failed for field "WebhookDelivery.event_type": %w`, err)}
 		}
+	}
+	if _, ok := _c.mutation.Test(); !ok {
+		return &ValidationError{Name: "test", err: errors.New(`ent: missing required field "WebhookDelivery.test"`)}
 	}
 	if _, ok := _c.mutation.Attempt(); !ok {
 		return &ValidationError{Name: "attempt", err: errors.New(`ent: missing required field "WebhookDelivery.attempt"`)}
@@ -308,6 +329,10 @@ func (_c *WebhookDeliveryCreate) createSpec() (*WebhookDelivery, *sqlgraph.Creat
 	if value, ok := _c.mutation.EventType(); ok {
 		_spec.SetField(webhookdelivery.FieldEventType, field.TypeString, value)
 		_node.EventType = value
+	}
+	if value, ok := _c.mutation.Test(); ok {
+		_spec.SetField(webhookdelivery.FieldTest, field.TypeBool, value)
+		_node.Test = value
 	}
 	if value, ok := _c.mutation.Attempt(); ok {
 		_spec.SetField(webhookdelivery.FieldAttempt, field.TypeInt64, value)
@@ -421,6 +446,9 @@ func (u *WebhookDeliveryUpsertOne) UpdateNewValues() *WebhookDeliveryUpsertOne {
 		}
 		if _, exists := u.create.mutation.EventType(); exists {
 			s.SetIgnore(webhookdelivery.FieldEventType)
+		}
+		if _, exists := u.create.mutation.Test(); exists {
+			s.SetIgnore(webhookdelivery.FieldTest)
 		}
 		if _, exists := u.create.mutation.Attempt(); exists {
 			s.SetIgnore(webhookdelivery.FieldAttempt)
@@ -671,6 +699,9 @@ func (u *WebhookDeliveryUpsertBulk) UpdateNewValues() *WebhookDeliveryUpsertBulk
 			}
 			if _, exists := b.mutation.EventType(); exists {
 				s.SetIgnore(webhookdelivery.FieldEventType)
+			}
+			if _, exists := b.mutation.Test(); exists {
+				s.SetIgnore(webhookdelivery.FieldTest)
 			}
 			if _, exists := b.mutation.Attempt(); exists {
 				s.SetIgnore(webhookdelivery.FieldAttempt)

@@ -488,6 +488,7 @@ var (
 		{Name: "app_id", Type: field.TypeString},
 		{Name: "event_id", Type: field.TypeString, Size: 64},
 		{Name: "event_type", Type: field.TypeString, Size: 64},
+		{Name: "test", Type: field.TypeBool, Default: false},
 		{Name: "attempt", Type: field.TypeInt64},
 		{Name: "status", Type: field.TypeEnum, Enums: []string{"succeeded", "failed"}},
 		{Name: "response_status", Type: field.TypeInt64, Nullable: true},
@@ -506,12 +507,12 @@ var (
 			{
 				Name:    "webhookdelivery_subscription_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{WebhookDeliveriesColumns[1], WebhookDeliveriesColumns[12]},
+				Columns: []*schema.Column{WebhookDeliveriesColumns[1], WebhookDeliveriesColumns[13]},
 			},
 			{
 				Name:    "webhookdelivery_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{WebhookDeliveriesColumns[12]},
+				Columns: []*schema.Column{WebhookDeliveriesColumns[13]},
 			},
 		},
 	}

@@ -22,6 +22,8 @@ func (WebhookDelivery) Fields() []ent.Field {
 		// The event's public id (the webhook-id header) and type.
 		field.String("event_id").NotEmpty().MaxLen(64).Immutable(),
 		field.String("event_type").NotEmpty().MaxLen(64).Immutable(),
+		// A synthetic event sent by POST /webhooks/test.
+		field.Bool("test").Default(false).Immutable(),
 		// 1 for the first attempt.
 		field.Int64("attempt").Positive().Immutable(),
 		field.Enum("status").Values("succeeded", "failed").Immutable(),

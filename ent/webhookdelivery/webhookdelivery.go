@@ -22,6 +22,8 @@ const (
 	FieldEventID = "event_id"
 	// FieldEventType holds the string denoting the event_type field in the database.
 	FieldEventType = "event_type"
+	// FieldTest holds the string denoting the test field in the database.
+	FieldTest = "test"
 	// FieldAttempt holds the string denoting the attempt field in the database.
 	FieldAttempt = "attempt"
 	// FieldStatus holds the string denoting the status field in the database.
@@ -49,6 +51,7 @@ var Columns = []string{
 	FieldAppID,
 	FieldEventID,
 	FieldEventType,
+	FieldTest,
 	FieldAttempt,
 	FieldStatus,
 	FieldResponseStatus,
@@ -78,6 +81,8 @@ var (
 	EventIDValidator func(string) error
 	// EventTypeValidator is a validator for the "event_type" field. It is called by the builders before save.
 	EventTypeValidator func(string) error
+	// DefaultTest holds the default value on creation for the "test" field.
+	DefaultTest bool
 	// AttemptValidator is a validator for the "attempt" field. It is called by the builders before save.
 	AttemptValidator func(int64) error
 	// ResponseStatusValidator is a validator for the "response_status" field. It is called by the builders before save.
@@ -143,6 +148,11 @@ func ByEventID(opts ...sql.OrderTermOption) OrderOption {
 // ByEventType orders the results by the event_type field.
 func ByEventType(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldEventType, opts...).ToFunc()
+}
+
+// ByTest orders the results by the test field.
+func ByTest(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldTest, opts...).ToFunc()
 }
 
 // ByAttempt orders the results by the attempt field.

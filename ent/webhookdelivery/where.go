@@ -84,6 +84,11 @@ func EventType(v string) predicate.WebhookDelivery {
 	return predicate.WebhookDelivery(sql.FieldEQ(FieldEventType, v))
 }
 
+// Test applies equality check predicate on the "test" field. It's identical to TestEQ.
+func Test(v bool) predicate.WebhookDelivery {
+	return predicate.WebhookDelivery(sql.FieldEQ(FieldTest, v))
+}
+
 // Attempt applies equality check predicate on the "attempt" field. It's identical to AttemptEQ.
 func Attempt(v int64) predicate.WebhookDelivery {
 	return predicate.WebhookDelivery(sql.FieldEQ(FieldAttempt, v))
@@ -377,6 +382,16 @@ func EventTypeEqualFold(v string) predicate.WebhookDelivery {
 // EventTypeContainsFold applies the ContainsFold predicate on the "event_type" field.
 func EventTypeContainsFold(v string) predicate.WebhookDelivery {
 	return predicate.WebhookDelivery(sql.FieldContainsFold(FieldEventType, v))
+}
+
+// TestEQ applies the EQ predicate on the "test" field.
+func TestEQ(v bool) predicate.WebhookDelivery {
+	return predicate.WebhookDelivery(sql.FieldEQ(FieldTest, v))
+}
+
+// TestNEQ applies the NEQ predicate on the "test" field.
+func TestNEQ(v bool) predicate.WebhookDelivery {
+	return predicate.WebhookDelivery(sql.FieldNEQ(FieldTest, v))
 }
 
 // AttemptEQ applies the EQ predicate on the "attempt" field.

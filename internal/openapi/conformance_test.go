@@ -331,6 +331,23 @@ func (c *checker) subscription(t *testing.T) string {
 	return w.ID
 }
 
+// attempt logs a delivery attempt of subscription sub (no worker runs here)
+// and returns its id.
+func (c *checker) attempt(t *testing.T, sub string) string {
+	w, err := c.env.DB.Ent.WebhookSubscription.Get(context.Background(), sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := fmt.Sprintf("dlv_conformance%d", c.subscriptions)
+	err = c.env.DB.Ent.WebhookDelivery.Create().SetID(id).SetSubscriptionID(sub).SetAppID(w.AppID).
+		SetEventID("evt_conformance").SetEventType(w.EventType).SetAttempt(1).SetStatus("failed").SetDurationMs(3).
+		SetError("receiver did not answer 2xx: 500").SetCreatedAt(c.env.Clock.Now()).Exec(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
 // testOrder creates a test order of seller 0 in status and returns its id.
 func (c *checker) testOrder(t *testing.T, status string) string {
 	var o struct{ ID string }
@@ -373,7 +390,7 @@ func (c *checker) checkOperation(t *testing.T, op operation, orderID string) {
 	a := c.do(t, op, full, example, true)
 	switch {
 	case strings.Contains(op.path, "/orders/{id}") || strings.Contains(op.path, "/products/{id}") || strings.Contains(op.path, "/events/{id}") ||
-		strings.Contains(op.path, "/webhooks/{id}"):
+		strings.Contains(op.path, "/webhooks/{id}") || strings.HasSuffix(op.path, "/webhooks/test"):
 		expect(t, "example with its illustrative id", a, http.StatusNotFound, "NOT_FOUND")
 	case op.notBuilt():
 		expect(t, "example of a route not built", a, http.StatusNotImplemented, "NOT_IMPLEMENTED")
@@ -395,9 +412,22 @@ func (c *checker) checkOperation(t *testing.T, op operation, orderID string) {
 	case strings.Contains(op.path, "/events/{id}"):
 		a = c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": c.firstEventID()}), true)
 		expect(t, "a seeded event", a, success, "")
+	case strings.HasSuffix(op.path, "/deliveries/{delivery_id}/retry"):
+		sub := c.subscription(t)
+		a = c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": sub, "delivery_id": c.attempt(t, sub)}), true)
+		expect(t, "an attempt logged", a, success, "")
+	case strings.HasSuffix(op.path, "/webhooks/{id}/replay"):
+		// The example's date is fixed; a replay reaches 30 days back.
+		req := c.exampleRequest(op, map[string]string{"id": c.subscription(t)})
+		req.Body = []byte(`{"since":"` + c.env.Clock.Now().Add(-time.Hour).UTC().Format(time.RFC3339) + `"}`)
+		expect(t, "a replay of the last hour", c.do(t, op, full, req, true), success, "")
 	case strings.Contains(op.path, "/webhooks/{id}"):
 		a = c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": c.subscription(t)}), true)
 		expect(t, "a subscription just created", a, success, "")
+	case strings.HasSuffix(op.path, "/webhooks/test"):
+		req := c.exampleRequest(op, nil)
+		req.Body = []byte(`{"subscriptionId":"` + c.subscription(t) + `"}`)
+		expect(t, "a subscription just created", c.do(t, op, full, req, true), success, "")
 	case strings.Contains(op.path, "/products/{id}"):
 		id := c.createProduct(t)
 		a = c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": id}), true)

@@ -109,16 +109,16 @@ func NewCore(cfg CoreConfig) (*Core, error) {
 	if err != nil {
 		return nil, err
 	}
-	live, sandbox := cfg.Callbacks, cfg.Callbacks
-	live.AllowHTTP, sandbox.AllowHTTP = false, true
-	hooks, err := webhooks.NewService(webhooks.Config{Store: webhooks.NewEntStore(cfg.DB), Sealer: sealer,
-		Callbacks: live, SandboxCallbacks: sandbox, Clock: cfg.Clock})
+	// Every recorded event gets its webhook delivery jobs in the recording
+	// transaction; redeliveries, replays and tests queue theirs the same way.
+	jobs, err := worker.NewInserter(cfg.DB)
 	if err != nil {
 		return nil, err
 	}
-	// Every recorded event gets its webhook delivery jobs in the recording
-	// transaction.
-	jobs, err := worker.NewInserter(cfg.DB)
+	live, sandbox := cfg.Callbacks, cfg.Callbacks
+	live.AllowHTTP, sandbox.AllowHTTP = false, true
+	hooks, err := webhooks.NewService(webhooks.Config{Store: webhooks.NewEntStore(cfg.DB), Sealer: sealer,
+		Callbacks: live, SandboxCallbacks: sandbox, Clock: cfg.Clock, Jobs: jobs})
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/ids"
@@ -31,6 +32,9 @@ const maxAttempts = 8
 type DeliverArgs struct {
 	SubscriptionID string `json:"subscription_id"`
 	EventID        string `json:"event_id"`
+	// Test: a synthetic event of the subscription's type (EventID is made
+	// for it), marked "test": true.
+	Test bool `json:"test,omitempty"`
 }
 
 // Kind implements river.JobArgs.
@@ -134,18 +138,23 @@ func (d *Deliverer) Work(ctx context.Context, job *river.Job[DeliverArgs]) error
 	if !sub.Active {
 		return nil // paused or disabled: a replay re-sends what it missed
 	}
-	ev, err := d.events.ByID(ctx, job.Args.EventID)
-	if errors.Is(err, events.ErrNotFound) {
-		return nil // past retention
-	}
-	if err != nil {
-		return err
-	}
-	body, err := wirejson.Marshal(events.ToProto(ev))
-	if err != nil {
-		return err
-	}
 	now := d.wall.Now()
+	var ev events.Event
+	if job.Args.Test {
+		ev = events.Event{ID: job.Args.EventID, Type: sub.EventType, CreatedAt: now, Data: []byte("{}")}
+	} else if ev, err = d.events.ByID(ctx, job.Args.EventID); errors.Is(err, events.ErrNotFound) {
+		return nil // past retention
+	} else if err != nil {
+		return err
+	}
+	msg := events.ToProto(ev)
+	if job.Args.Test {
+		msg.Test = proto.Bool(true)
+	}
+	body, err := wirejson.Marshal(msg)
+	if err != nil {
+		return err
+	}
 	secrets, err := d.svc.Secrets(sub, now)
 	if err != nil {
 		return err
@@ -156,7 +165,7 @@ func (d *Deliverer) Work(ctx context.Context, job *river.Job[DeliverArgs]) error
 	}
 	res := client.Deliver(ctx, delivery.Request{URL: sub.URL, ID: ev.ID, Timestamp: now, Body: body, Secrets: secrets})
 	a := Attempt{ID: ids.NewAt("dlv", now), SubscriptionID: sub.ID, AppID: sub.AppID, EventID: ev.ID, EventType: ev.Type,
-		Number: int64(job.Attempt), Succeeded: res.Err == nil, Duration: res.Duration, ResponseBody: res.Body, At: now}
+		Number: int64(job.Attempt), Test: job.Args.Test, Succeeded: res.Err == nil, Duration: res.Duration, ResponseBody: res.Body, At: now}
 	if res.Status != 0 {
 		st := int64(res.Status)
 		a.ResponseStatus = &st

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -187,6 +188,52 @@ func TestDeliveries(t *testing.T) {
 			if err != nil || sub.ConsecutiveFailures != 0 || !sub.IsActive {
 				t.Errorf("after a success: %+v %v", sub, err)
 			}
+			// What a partner sees and does: the log, a retry, a replay, a test.
+			full := env.Client(t, "full", -1)
+			status, _, listBody := send(t, full, "GET", "/open/v1/webhooks/"+okID+"/deliveries", "")
+			var log struct {
+				Data []struct {
+					ID, Status    string
+					Attempt       int64
+					NextAttemptAt *string `json:"nextAttemptAt"`
+				} `json:"data"`
+			}
+			if err := json.Unmarshal([]byte(listBody), &log); status != 200 || err != nil || len(log.Data) != 2 ||
+				log.Data[0].Status != "succeeded" || log.Data[1].Status != "failed" || log.Data[1].NextAttemptAt == nil {
+				t.Fatalf("deliveries: %d %s", status, listBody)
+			}
+			if status, _, body := send(t, full, "POST", "/open/v1/webhooks/"+okID+"/deliveries/"+log.Data[1].ID+"/retry", ""); status != 202 ||
+				!strings.Contains(body, `"queued":1`) {
+				t.Fatalf("retry: %d %s", status, body)
+			}
+			ok.wait(t)
+			if status, _, body := send(t, full, "POST", "/open/v1/webhooks/test", `{"subscriptionId":"`+okID+`"}`); status != 202 {
+				t.Fatalf("test: %d %s", status, body)
+			}
+			ok.wait(t)
+			since := env.Clock.Now().Add(-time.Hour).UTC().Format(time.RFC3339)
+			if status, _, body := send(t, full, "POST", "/open/v1/webhooks/"+okID+"/replay", `{"since":"`+since+`"}`); status != 202 ||
+				!strings.Contains(body, `"queued":1`) {
+				t.Fatalf("replay: %d %s", status, body)
+			}
+			ok.wait(t)
+			tooOld := env.Clock.Now().Add(-31 * 24 * time.Hour).UTC().Format(time.RFC3339)
+			if status, code, _ := send(t, full, "POST", "/open/v1/webhooks/"+okID+"/replay", `{"since":"`+tooOld+`"}`); status != 400 || code != "VALIDATION_ERROR" {
+				t.Errorf("a replay 31 days back: %d %s", status, code)
+			}
+			ok.mu.Lock()
+			retried, tested, replayed := ok.got[2], ok.bodies[3], ok.got[4]
+			ok.mu.Unlock()
+			if retried.Header.Get("webhook-id") != ev.ID || replayed.Header.Get("webhook-id") != ev.ID {
+				t.Errorf("retry and replay carry webhook-id %q and %q, want %s", retried.Header.Get("webhook-id"), replayed.Header.Get("webhook-id"), ev.ID)
+			}
+			if !strings.Contains(string(tested), `"test":true`) || !strings.Contains(string(tested), `"type":"order.cancelled"`) {
+				t.Errorf("test event: %s", tested)
+			}
+			if status, _, _ := send(t, env.Client(t, "limited", -1), "GET", "/open/v1/webhooks/"+okID+"/deliveries", ""); status != 404 {
+				t.Errorf("another app reads the log: %d", status)
+			}
+
 			deadline := time.Now().Add(10 * time.Second)
 			for {
 				g, err := env.DB.Ent.WebhookSubscription.Get(ctx, goneID)

@@ -7,6 +7,8 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	webhooksv1 "github.com/mallplatform/partnerapi/gen/mp/webhooks/v1"
+	"github.com/mallplatform/partnerapi/internal/apierr"
+	"github.com/mallplatform/partnerapi/services/events"
 )
 
 // Server exposes Service as mp.webhooks.v1.WebhooksService.
@@ -94,4 +96,59 @@ func createdToProto(v View) *webhooksv1.CreatedWebhook {
 		CreatedAt: w.CreatedAt, UpdatedAt: w.UpdatedAt, ConsecutiveFailures: w.ConsecutiveFailures,
 		DisabledReason: w.DisabledReason, Secret: v.Secret,
 	}
+}
+
+// ListWebhookDeliveries lists a subscription's attempts.
+func (s *Server) ListWebhookDeliveries(ctx context.Context, req *webhooksv1.ListWebhookDeliveriesRequest) (*webhooksv1.ListWebhookDeliveriesResponse, error) {
+	as, err := s.svc.Deliveries(ctx, req.GetId(), int(req.GetLimit()))
+	if err != nil {
+		return nil, err
+	}
+	out := &webhooksv1.ListWebhookDeliveriesResponse{Data: make([]*webhooksv1.Delivery, len(as))}
+	for i, a := range as {
+		t, _ := events.ParseType(a.EventType)
+		d := &webhooksv1.Delivery{
+			Id: a.ID, EventId: a.EventID, EventType: t, Attempt: a.Number, Status: webhooksv1.DeliveryStatus_DELIVERY_STATUS_FAILED,
+			ResponseStatus: a.ResponseStatus, DurationMs: a.Duration.Milliseconds(), CreatedAt: timestamppb.New(a.At),
+		}
+		if a.Succeeded {
+			d.Status = webhooksv1.DeliveryStatus_DELIVERY_STATUS_SUCCEEDED
+		} else if a.Error != "" {
+			d.Error = &a.Error
+		}
+		if a.NextAttemptAt != nil {
+			d.NextAttemptAt = timestamppb.New(*a.NextAttemptAt)
+		}
+		out.Data[i] = d
+	}
+	return out, nil
+}
+
+// RetryWebhookDelivery queues an attempt's event again.
+func (s *Server) RetryWebhookDelivery(ctx context.Context, req *webhooksv1.RetryWebhookDeliveryRequest) (*webhooksv1.QueuedResponse, error) {
+	n, err := s.svc.Retry(ctx, req.GetId(), req.GetDeliveryId())
+	return queued(n, err)
+}
+
+// ReplayWebhook queues the events since a time again.
+func (s *Server) ReplayWebhook(ctx context.Context, req *webhooksv1.ReplayWebhookRequest) (*webhooksv1.QueuedResponse, error) {
+	since := req.GetReplay().GetSince()
+	if err := since.CheckValid(); err != nil {
+		return nil, apierr.New(apierr.ValidationError, "since: must be a valid date-time")
+	}
+	n, err := s.svc.Replay(ctx, req.GetId(), since.AsTime())
+	return queued(n, err)
+}
+
+// TestWebhook queues a synthetic event.
+func (s *Server) TestWebhook(ctx context.Context, req *webhooksv1.TestWebhookRequest) (*webhooksv1.QueuedResponse, error) {
+	n, err := s.svc.Test(ctx, req.GetSubscriptionId())
+	return queued(n, err)
+}
+
+func queued(n int, err error) (*webhooksv1.QueuedResponse, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &webhooksv1.QueuedResponse{Data: &webhooksv1.Queued{Queued: int64(n)}}, nil
 }

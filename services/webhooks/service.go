@@ -15,6 +15,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/ids"
 	"github.com/mallplatform/partnerapi/internal/principal"
+	"github.com/mallplatform/partnerapi/internal/worker"
 	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/events"
 )
@@ -39,6 +40,9 @@ type Config struct {
 	Callbacks, SandboxCallbacks CallbackChecker
 	// Clock is wall time (default: the system clock).
 	Clock clock.Clock
+	// Jobs queues redeliveries, replays and tests (core; the worker, which
+	// only signs, has none).
+	Jobs *worker.Inserter
 }
 
 // Service holds the subscription use cases.

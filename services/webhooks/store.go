@@ -44,4 +44,14 @@ type Store interface {
 	// backend has one, calls apply and writes what it changed.
 	Update(ctx context.Context, appID, id string, apply func(s *Subscription) error) (*Subscription, error)
 	Delete(ctx context.Context, appID, id string) error
+	// Attempts returns a subscription's logged attempts, newest first.
+	Attempts(ctx context.Context, subscriptionID string, limit int) ([]Attempt, error)
+	// Attempt returns one logged attempt of the subscription.
+	Attempt(ctx context.Context, subscriptionID, id string) (Attempt, error)
+	// ReplayEvents returns the ids of the events of sub's type recorded at
+	// or after since, of every seller whose active grant to sub's app
+	// includes scope, oldest first, at most limit.
+	ReplayEvents(ctx context.Context, sub *Subscription, scope string, since, now time.Time, limit int) ([]string, error)
+	// InTx runs fn in a transaction (joining one ctx carries).
+	InTx(ctx context.Context, fn func(ctx context.Context) error) error
 }

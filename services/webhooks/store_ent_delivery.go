@@ -7,9 +7,11 @@ import (
 	"time"
 
 	"github.com/mallplatform/partnerapi/ent"
+	"github.com/mallplatform/partnerapi/ent/event"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
 	"github.com/mallplatform/partnerapi/ent/webhookdelivery"
 	"github.com/mallplatform/partnerapi/ent/webhooksubscription"
+	"github.com/mallplatform/partnerapi/internal/db"
 )
 
 // Matching returns the active subscriptions to eventType whose app holds an
@@ -63,6 +65,7 @@ func (s *EntStore) ByID(ctx context.Context, id string) (*Subscription, error) {
 // Attempt is one delivery attempt as logged.
 type Attempt struct {
 	ID, SubscriptionID, AppID, EventID, EventType string
+	Test                                          bool
 	Number                                        int64
 	Succeeded                                     bool
 	ResponseStatus                                *int64
@@ -84,6 +87,7 @@ func (s *EntStore) RecordAttempt(ctx context.Context, a Attempt) (failingSince *
 	c := s.db(ctx)
 	err = c.WebhookDelivery.Create().
 		SetID(a.ID).SetSubscriptionID(a.SubscriptionID).SetAppID(a.AppID).SetEventID(a.EventID).SetEventType(a.EventType).
+		SetTest(a.Test).
 		SetAttempt(a.Number).SetStatus(status).SetNillableResponseStatus(a.ResponseStatus).
 		SetDurationMs(a.Duration.Milliseconds()).SetError(a.Error).SetResponseBody(a.ResponseBody).
 		SetNillableNextAttemptAt(a.NextAttemptAt).SetCreatedAt(a.At).
@@ -138,4 +142,68 @@ func (l DeliveryLog) Purge(ctx context.Context, before time.Time) (int, error) {
 		return 0, fmt.Errorf("webhooks: purge the delivery log: %w", err)
 	}
 	return n, nil
+}
+
+// Attempts implements Store.
+func (s *EntStore) Attempts(ctx context.Context, subscriptionID string, limit int) ([]Attempt, error) {
+	rows, err := s.db(ctx).WebhookDelivery.Query().Where(webhookdelivery.SubscriptionID(subscriptionID)).
+		Order(ent.Desc(webhookdelivery.FieldCreatedAt), ent.Desc(webhookdelivery.FieldID)).Limit(limit).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("webhooks: list attempts: %w", err)
+	}
+	out := make([]Attempt, len(rows))
+	for i, r := range rows {
+		out[i] = attemptFromEnt(r)
+	}
+	return out, nil
+}
+
+// Attempt implements Store.
+func (s *EntStore) Attempt(ctx context.Context, subscriptionID, id string) (Attempt, error) {
+	r, err := s.db(ctx).WebhookDelivery.Query().
+		Where(webhookdelivery.SubscriptionID(subscriptionID), webhookdelivery.ID(id)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return Attempt{}, ErrNotFound
+	}
+	if err != nil {
+		return Attempt{}, fmt.Errorf("webhooks: get attempt: %w", err)
+	}
+	return attemptFromEnt(r), nil
+}
+
+// ReplayEvents implements Store.
+func (s *EntStore) ReplayEvents(ctx context.Context, sub *Subscription, scope string, since, now time.Time, limit int) ([]string, error) {
+	c := s.db(ctx)
+	grants, err := c.SellerAuthorization.Query().
+		Where(sellerauthorization.AppID(sub.AppID), sellerauthorization.RevokedAtIsNil(), sellerauthorization.RefreshExpiresAtGT(now)).
+		All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("webhooks: grants: %w", err)
+	}
+	var sellers []string
+	for _, g := range grants {
+		if slices.Contains(g.Scopes, scope) && !slices.Contains(sellers, g.SellerID) {
+			sellers = append(sellers, g.SellerID)
+		}
+	}
+	if len(sellers) == 0 {
+		return nil, nil
+	}
+	return c.Event.Query().
+		Where(event.TypeEQ(sub.EventType), event.SellerIDIn(sellers...), event.CreatedAtGTE(since)).
+		Order(ent.Asc(event.FieldID)).Limit(limit).Select(event.FieldEventID).Strings(ctx)
+}
+
+// InTx implements Store.
+func (s *EntStore) InTx(ctx context.Context, fn func(ctx context.Context) error) error {
+	return db.InTx(ctx, s.client, fn)
+}
+
+func attemptFromEnt(r *ent.WebhookDelivery) Attempt {
+	return Attempt{
+		ID: r.ID, SubscriptionID: r.SubscriptionID, AppID: r.AppID, EventID: r.EventID, EventType: r.EventType, Test: r.Test,
+		Number: r.Attempt, Succeeded: r.Status == webhookdelivery.StatusSucceeded, ResponseStatus: r.ResponseStatus,
+		Duration: time.Duration(r.DurationMs) * time.Millisecond, Error: r.Error, ResponseBody: r.ResponseBody,
+		NextAttemptAt: r.NextAttemptAt, At: r.CreatedAt,
+	}
 }

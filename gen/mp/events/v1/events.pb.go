@@ -112,7 +112,10 @@ type Event struct {
 	// The resource's partner-safe view at that moment, as its GET renders it:
 	// an Order for order events (never with buyerEmail), a Product for product
 	// events.
-	Data          []byte `protobuf:"bytes,6,opt,name=data,proto3" json:"data,omitempty"`
+	Data []byte `protobuf:"bytes,6,opt,name=data,proto3" json:"data,omitempty"`
+	// Set on the synthetic events POST /open/v1/webhooks/test sends; absent on
+	// every real event.
+	Test          *bool `protobuf:"varint,7,opt,name=test,proto3,oneof" json:"test,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -187,6 +190,13 @@ func (x *Event) GetData() []byte {
 		return x.Data
 	}
 	return nil
+}
+
+func (x *Event) GetTest() bool {
+	if x != nil && x.Test != nil {
+		return *x.Test
+	}
+	return false
 }
 
 type ListEventsRequest struct {
@@ -403,7 +413,7 @@ var File_mp_events_v1_events_proto protoreflect.FileDescriptor
 
 const file_mp_events_v1_events_proto_rawDesc = "" +
 	"\n" +
-	"\x19mp/events/v1/events.proto\x12\fmp.events.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x19mp/common/v1/common.proto\x1a\x1bmp/options/v1/options.proto\"\xd6\x01\n" +
+	"\x19mp/events/v1/events.proto\x12\fmp.events.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x19mp/common/v1/common.proto\x1a\x1bmp/options/v1/options.proto\"\xf8\x01\n" +
 	"\x05Event\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12+\n" +
 	"\x04type\x18\x02 \x01(\x0e2\x17.mp.events.v1.EventTypeR\x04type\x12:\n" +
@@ -412,7 +422,9 @@ const file_mp_events_v1_events_proto_rawDesc = "" +
 	"created_at\x12\x1c\n" +
 	"\tseller_id\x18\x04 \x01(\tR\tseller_id\x12\x1a\n" +
 	"\bsequence\x18\x05 \x01(\x03R\bsequence\x12\x1a\n" +
-	"\x04data\x18\x06 \x01(\fB\x06\xaa\xbb\x18\x02\x18\x01R\x04data\"\xfc\x01\n" +
+	"\x04data\x18\x06 \x01(\fB\x06\xaa\xbb\x18\x02\x18\x01R\x04data\x12\x17\n" +
+	"\x04test\x18\a \x01(\bH\x00R\x04test\x88\x01\x01B\a\n" +
+	"\x05_test\"\xfc\x01\n" +
 	"\x11ListEventsRequest\x12$\n" +
 	"\x05limit\x18\x01 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x00R\x05limit\x88\x01\x01\x12%\n" +
 	"\x06cursor\x18\x02 \x01(\tB\b\xbaH\x05r\x03\x18\x80\x04H\x01R\x06cursor\x88\x01\x01\x12:\n" +
@@ -494,6 +506,7 @@ func file_mp_events_v1_events_proto_init() {
 	if File_mp_events_v1_events_proto != nil {
 		return
 	}
+	file_mp_events_v1_events_proto_msgTypes[0].OneofWrappers = []any{}
 	file_mp_events_v1_events_proto_msgTypes[1].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{

@@ -27,6 +27,59 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+// DeliveryStatus is where an attempt stands.
+type DeliveryStatus int32
+
+const (
+	DeliveryStatus_DELIVERY_STATUS_UNSPECIFIED DeliveryStatus = 0
+	DeliveryStatus_DELIVERY_STATUS_PENDING     DeliveryStatus = 1
+	DeliveryStatus_DELIVERY_STATUS_SUCCEEDED   DeliveryStatus = 2
+	DeliveryStatus_DELIVERY_STATUS_FAILED      DeliveryStatus = 3
+)
+
+// Enum value maps for DeliveryStatus.
+var (
+	DeliveryStatus_name = map[int32]string{
+		0: "DELIVERY_STATUS_UNSPECIFIED",
+		1: "DELIVERY_STATUS_PENDING",
+		2: "DELIVERY_STATUS_SUCCEEDED",
+		3: "DELIVERY_STATUS_FAILED",
+	}
+	DeliveryStatus_value = map[string]int32{
+		"DELIVERY_STATUS_UNSPECIFIED": 0,
+		"DELIVERY_STATUS_PENDING":     1,
+		"DELIVERY_STATUS_SUCCEEDED":   2,
+		"DELIVERY_STATUS_FAILED":      3,
+	}
+)
+
+func (x DeliveryStatus) Enum() *DeliveryStatus {
+	p := new(DeliveryStatus)
+	*p = x
+	return p
+}
+
+func (x DeliveryStatus) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (DeliveryStatus) Descriptor() protoreflect.EnumDescriptor {
+	return file_mp_webhooks_v1_webhooks_proto_enumTypes[0].Descriptor()
+}
+
+func (DeliveryStatus) Type() protoreflect.EnumType {
+	return &file_mp_webhooks_v1_webhooks_proto_enumTypes[0]
+}
+
+func (x DeliveryStatus) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use DeliveryStatus.Descriptor instead.
+func (DeliveryStatus) EnumDescriptor() ([]byte, []int) {
+	return file_mp_webhooks_v1_webhooks_proto_rawDescGZIP(), []int{0}
+}
+
 // Webhook is a subscription as rendered.
 type Webhook struct {
 	state       protoimpl.MessageState `protogen:"open.v1"`
@@ -839,6 +892,504 @@ func (x *RotateWebhookSecretRequest) GetId() string {
 	return ""
 }
 
+// Delivery is one attempt to deliver an event.
+type Delivery struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Id        string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	EventId   string                 `protobuf:"bytes,2,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
+	EventType v1.EventType           `protobuf:"varint,3,opt,name=event_type,json=eventType,proto3,enum=mp.events.v1.EventType" json:"event_type,omitempty"`
+	Attempt   int64                  `protobuf:"varint,4,opt,name=attempt,proto3" json:"attempt,omitempty"`
+	Status    DeliveryStatus         `protobuf:"varint,5,opt,name=status,proto3,enum=mp.webhooks.v1.DeliveryStatus" json:"status,omitempty"`
+	// The receiver's HTTP status; absent when no answer came.
+	ResponseStatus *int64 `protobuf:"varint,6,opt,name=response_status,json=responseStatus,proto3,oneof" json:"response_status,omitempty"`
+	DurationMs     int64  `protobuf:"varint,7,opt,name=duration_ms,json=durationMs,proto3" json:"duration_ms,omitempty"`
+	// Why the attempt failed; absent when it succeeded.
+	Error     *string                `protobuf:"bytes,8,opt,name=error,proto3,oneof" json:"error,omitempty"`
+	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,9,opt,name=created_at,proto3" json:"created_at,omitempty"`
+	// When the next attempt is due; absent after the last one.
+	NextAttemptAt *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=next_attempt_at,json=nextAttemptAt,proto3" json:"next_attempt_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Delivery) Reset() {
+	*x = Delivery{}
+	mi := &file_mp_webhooks_v1_webhooks_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Delivery) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Delivery) ProtoMessage() {}
+
+func (x *Delivery) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_webhooks_v1_webhooks_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Delivery.ProtoReflect.Descriptor instead.
+func (*Delivery) Descriptor() ([]byte, []int) {
+	return file_mp_webhooks_v1_webhooks_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *Delivery) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *Delivery) GetEventId() string {
+	if x != nil {
+		return x.EventId
+	}
+	return ""
+}
+
+func (x *Delivery) GetEventType() v1.EventType {
+	if x != nil {
+		return x.EventType
+	}
+	return v1.EventType(0)
+}
+
+func (x *Delivery) GetAttempt() int64 {
+	if x != nil {
+		return x.Attempt
+	}
+	return 0
+}
+
+func (x *Delivery) GetStatus() DeliveryStatus {
+	if x != nil {
+		return x.Status
+	}
+	return DeliveryStatus_DELIVERY_STATUS_UNSPECIFIED
+}
+
+func (x *Delivery) GetResponseStatus() int64 {
+	if x != nil && x.ResponseStatus != nil {
+		return *x.ResponseStatus
+	}
+	return 0
+}
+
+func (x *Delivery) GetDurationMs() int64 {
+	if x != nil {
+		return x.DurationMs
+	}
+	return 0
+}
+
+func (x *Delivery) GetError() string {
+	if x != nil && x.Error != nil {
+		return *x.Error
+	}
+	return ""
+}
+
+func (x *Delivery) GetCreatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreatedAt
+	}
+	return nil
+}
+
+func (x *Delivery) GetNextAttemptAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.NextAttemptAt
+	}
+	return nil
+}
+
+type ListWebhookDeliveriesRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Limit         *int32                 `protobuf:"varint,2,opt,name=limit,proto3,oneof" json:"limit,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListWebhookDeliveriesRequest) Reset() {
+	*x = ListWebhookDeliveriesRequest{}
+	mi := &file_mp_webhooks_v1_webhooks_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListWebhookDeliveriesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListWebhookDeliveriesRequest) ProtoMessage() {}
+
+func (x *ListWebhookDeliveriesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_webhooks_v1_webhooks_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListWebhookDeliveriesRequest.ProtoReflect.Descriptor instead.
+func (*ListWebhookDeliveriesRequest) Descriptor() ([]byte, []int) {
+	return file_mp_webhooks_v1_webhooks_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *ListWebhookDeliveriesRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *ListWebhookDeliveriesRequest) GetLimit() int32 {
+	if x != nil && x.Limit != nil {
+		return *x.Limit
+	}
+	return 0
+}
+
+type ListWebhookDeliveriesResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Data          []*Delivery            `protobuf:"bytes,1,rep,name=data,proto3" json:"data,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListWebhookDeliveriesResponse) Reset() {
+	*x = ListWebhookDeliveriesResponse{}
+	mi := &file_mp_webhooks_v1_webhooks_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListWebhookDeliveriesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListWebhookDeliveriesResponse) ProtoMessage() {}
+
+func (x *ListWebhookDeliveriesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_webhooks_v1_webhooks_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListWebhookDeliveriesResponse.ProtoReflect.Descriptor instead.
+func (*ListWebhookDeliveriesResponse) Descriptor() ([]byte, []int) {
+	return file_mp_webhooks_v1_webhooks_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *ListWebhookDeliveriesResponse) GetData() []*Delivery {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+type RetryWebhookDeliveryRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	DeliveryId    string                 `protobuf:"bytes,2,opt,name=delivery_id,json=deliveryId,proto3" json:"delivery_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RetryWebhookDeliveryRequest) Reset() {
+	*x = RetryWebhookDeliveryRequest{}
+	mi := &file_mp_webhooks_v1_webhooks_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RetryWebhookDeliveryRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RetryWebhookDeliveryRequest) ProtoMessage() {}
+
+func (x *RetryWebhookDeliveryRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_webhooks_v1_webhooks_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RetryWebhookDeliveryRequest.ProtoReflect.Descriptor instead.
+func (*RetryWebhookDeliveryRequest) Descriptor() ([]byte, []int) {
+	return file_mp_webhooks_v1_webhooks_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *RetryWebhookDeliveryRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *RetryWebhookDeliveryRequest) GetDeliveryId() string {
+	if x != nil {
+		return x.DeliveryId
+	}
+	return ""
+}
+
+// Replay is the start of a replay.
+type Replay struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Since         *timestamppb.Timestamp `protobuf:"bytes,1,opt,name=since,proto3" json:"since,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Replay) Reset() {
+	*x = Replay{}
+	mi := &file_mp_webhooks_v1_webhooks_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Replay) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Replay) ProtoMessage() {}
+
+func (x *Replay) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_webhooks_v1_webhooks_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Replay.ProtoReflect.Descriptor instead.
+func (*Replay) Descriptor() ([]byte, []int) {
+	return file_mp_webhooks_v1_webhooks_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *Replay) GetSince() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Since
+	}
+	return nil
+}
+
+type ReplayWebhookRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Replay        *Replay                `protobuf:"bytes,2,opt,name=replay,proto3" json:"replay,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReplayWebhookRequest) Reset() {
+	*x = ReplayWebhookRequest{}
+	mi := &file_mp_webhooks_v1_webhooks_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReplayWebhookRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReplayWebhookRequest) ProtoMessage() {}
+
+func (x *ReplayWebhookRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_webhooks_v1_webhooks_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReplayWebhookRequest.ProtoReflect.Descriptor instead.
+func (*ReplayWebhookRequest) Descriptor() ([]byte, []int) {
+	return file_mp_webhooks_v1_webhooks_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *ReplayWebhookRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *ReplayWebhookRequest) GetReplay() *Replay {
+	if x != nil {
+		return x.Replay
+	}
+	return nil
+}
+
+type TestWebhookRequest struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	SubscriptionId string                 `protobuf:"bytes,1,opt,name=subscription_id,json=subscriptionId,proto3" json:"subscription_id,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *TestWebhookRequest) Reset() {
+	*x = TestWebhookRequest{}
+	mi := &file_mp_webhooks_v1_webhooks_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TestWebhookRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TestWebhookRequest) ProtoMessage() {}
+
+func (x *TestWebhookRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_webhooks_v1_webhooks_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TestWebhookRequest.ProtoReflect.Descriptor instead.
+func (*TestWebhookRequest) Descriptor() ([]byte, []int) {
+	return file_mp_webhooks_v1_webhooks_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *TestWebhookRequest) GetSubscriptionId() string {
+	if x != nil {
+		return x.SubscriptionId
+	}
+	return ""
+}
+
+// Queued counts the deliveries queued.
+type Queued struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Queued        int64                  `protobuf:"varint,1,opt,name=queued,proto3" json:"queued,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Queued) Reset() {
+	*x = Queued{}
+	mi := &file_mp_webhooks_v1_webhooks_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Queued) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Queued) ProtoMessage() {}
+
+func (x *Queued) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_webhooks_v1_webhooks_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Queued.ProtoReflect.Descriptor instead.
+func (*Queued) Descriptor() ([]byte, []int) {
+	return file_mp_webhooks_v1_webhooks_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *Queued) GetQueued() int64 {
+	if x != nil {
+		return x.Queued
+	}
+	return 0
+}
+
+type QueuedResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Data          *Queued                `protobuf:"bytes,1,opt,name=data,proto3" json:"data,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *QueuedResponse) Reset() {
+	*x = QueuedResponse{}
+	mi := &file_mp_webhooks_v1_webhooks_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *QueuedResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*QueuedResponse) ProtoMessage() {}
+
+func (x *QueuedResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_webhooks_v1_webhooks_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use QueuedResponse.ProtoReflect.Descriptor instead.
+func (*QueuedResponse) Descriptor() ([]byte, []int) {
+	return file_mp_webhooks_v1_webhooks_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *QueuedResponse) GetData() *Queued {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
 var File_mp_webhooks_v1_webhooks_proto protoreflect.FileDescriptor
 
 const file_mp_webhooks_v1_webhooks_proto_rawDesc = "" +
@@ -910,14 +1461,63 @@ const file_mp_webhooks_v1_webhooks_proto_rawDesc = "" +
 	"\x15DeleteWebhookResponse\x122\n" +
 	"\x04data\x18\x01 \x01(\v2\x1e.mp.webhooks.v1.DeletedWebhookR\x04data\"7\n" +
 	"\x1aRotateWebhookSecretRequest\x12\x19\n" +
-	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\x02id2\xc3\x06\n" +
+	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\x02id\"\xc7\x03\n" +
+	"\bDelivery\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x19\n" +
+	"\bevent_id\x18\x02 \x01(\tR\aeventId\x126\n" +
+	"\n" +
+	"event_type\x18\x03 \x01(\x0e2\x17.mp.events.v1.EventTypeR\teventType\x12\x18\n" +
+	"\aattempt\x18\x04 \x01(\x03R\aattempt\x126\n" +
+	"\x06status\x18\x05 \x01(\x0e2\x1e.mp.webhooks.v1.DeliveryStatusR\x06status\x12,\n" +
+	"\x0fresponse_status\x18\x06 \x01(\x03H\x00R\x0eresponseStatus\x88\x01\x01\x12\x1f\n" +
+	"\vduration_ms\x18\a \x01(\x03R\n" +
+	"durationMs\x12\x19\n" +
+	"\x05error\x18\b \x01(\tH\x01R\x05error\x88\x01\x01\x12:\n" +
+	"\n" +
+	"created_at\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"created_at\x12B\n" +
+	"\x0fnext_attempt_at\x18\n" +
+	" \x01(\v2\x1a.google.protobuf.TimestampR\rnextAttemptAtB\x12\n" +
+	"\x10_response_statusB\b\n" +
+	"\x06_error\"i\n" +
+	"\x1cListWebhookDeliveriesRequest\x12\x19\n" +
+	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\x02id\x12$\n" +
+	"\x05limit\x18\x02 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x00R\x05limit\x88\x01\x01B\b\n" +
+	"\x06_limit\"M\n" +
+	"\x1dListWebhookDeliveriesResponse\x12,\n" +
+	"\x04data\x18\x01 \x03(\v2\x18.mp.webhooks.v1.DeliveryR\x04data\"d\n" +
+	"\x1bRetryWebhookDeliveryRequest\x12\x19\n" +
+	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\x02id\x12*\n" +
+	"\vdelivery_id\x18\x02 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\n" +
+	"deliveryId\"B\n" +
+	"\x06Replay\x128\n" +
+	"\x05since\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampB\x06\xbaH\x03\xc8\x01\x01R\x05since\"i\n" +
+	"\x14ReplayWebhookRequest\x12\x19\n" +
+	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\x02id\x126\n" +
+	"\x06replay\x18\x02 \x01(\v2\x16.mp.webhooks.v1.ReplayB\x06\xbaH\x03\xc8\x01\x01R\x06replay\"H\n" +
+	"\x12TestWebhookRequest\x122\n" +
+	"\x0fsubscription_id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\x0esubscriptionId\" \n" +
+	"\x06Queued\x12\x16\n" +
+	"\x06queued\x18\x01 \x01(\x03R\x06queued\"<\n" +
+	"\x0eQueuedResponse\x12*\n" +
+	"\x04data\x18\x01 \x01(\v2\x16.mp.webhooks.v1.QueuedR\x04data*\xb1\x01\n" +
+	"\x0eDeliveryStatus\x12\x1f\n" +
+	"\x1bDELIVERY_STATUS_UNSPECIFIED\x10\x00\x12(\n" +
+	"\x17DELIVERY_STATUS_PENDING\x10\x01\x1a\v\xb2\xbb\x18\apending\x12,\n" +
+	"\x19DELIVERY_STATUS_SUCCEEDED\x10\x02\x1a\r\xb2\xbb\x18\tsucceeded\x12&\n" +
+	"\x16DELIVERY_STATUS_FAILED\x10\x03\x1a\n" +
+	"\xb2\xbb\x18\x06failed2\xa6\v\n" +
 	"\x0fWebhooksService\x12x\n" +
 	"\fListWebhooks\x12#.mp.webhooks.v1.ListWebhooksRequest\x1a$.mp.webhooks.v1.ListWebhooksResponse\"\x1d\xa2\xbb\x18\x00\x82\xd3\xe4\x93\x02\x13\x12\x11/open/v1/webhooks\x12\x8f\x01\n" +
 	"\rCreateWebhook\x12$.mp.webhooks.v1.CreateWebhookRequest\x1a&.mp.webhooks.v1.CreatedWebhookResponse\"0\xa2\xbb\x18\x05\x18\xc9\x018\x01һ\x18\x01Y\x82\xd3\xe4\x93\x02\x1c:\awebhook\"\x11/open/v1/webhooks\x12t\n" +
 	"\n" +
 	"GetWebhook\x12!.mp.webhooks.v1.GetWebhookRequest\x1a\x1f.mp.webhooks.v1.WebhookResponse\"\"\xa2\xbb\x18\x00\x82\xd3\xe4\x93\x02\x18\x12\x16/open/v1/webhooks/{id}\x12\x8a\x01\n" +
 	"\rUpdateWebhook\x12$.mp.webhooks.v1.UpdateWebhookRequest\x1a\x1f.mp.webhooks.v1.WebhookResponse\"2\xa2\xbb\x18\x028\x01һ\x18\x01Y\x82\xd3\xe4\x93\x02!:\awebhook\x1a\x16/open/v1/webhooks/{id}\x12\x80\x01\n" +
-	"\rDeleteWebhook\x12$.mp.webhooks.v1.DeleteWebhookRequest\x1a%.mp.webhooks.v1.DeleteWebhookResponse\"\"\xa2\xbb\x18\x00\x82\xd3\xe4\x93\x02\x18*\x16/open/v1/webhooks/{id}\x12\x9d\x01\n" +
+	"\rDeleteWebhook\x12$.mp.webhooks.v1.DeleteWebhookRequest\x1a%.mp.webhooks.v1.DeleteWebhookResponse\"\"\xa2\xbb\x18\x00\x82\xd3\xe4\x93\x02\x18*\x16/open/v1/webhooks/{id}\x12\xa3\x01\n" +
+	"\x15ListWebhookDeliveries\x12,.mp.webhooks.v1.ListWebhookDeliveriesRequest\x1a-.mp.webhooks.v1.ListWebhookDeliveriesResponse\"-\xa2\xbb\x18\x00\x82\xd3\xe4\x93\x02#\x12!/open/v1/webhooks/{id}/deliveries\x12\xa9\x01\n" +
+	"\x14RetryWebhookDelivery\x12+.mp.webhooks.v1.RetryWebhookDeliveryRequest\x1a\x1e.mp.webhooks.v1.QueuedResponse\"D\xa2\xbb\x18\x03\x18\xca\x01\x82\xd3\xe4\x93\x027\"5/open/v1/webhooks/{id}/deliveries/{delivery_id}/retry\x12\x8b\x01\n" +
+	"\rReplayWebhook\x12$.mp.webhooks.v1.ReplayWebhookRequest\x1a\x1e.mp.webhooks.v1.QueuedResponse\"4\xa2\xbb\x18\x03\x18\xca\x01\x82\xd3\xe4\x93\x02':\x06replay\"\x1d/open/v1/webhooks/{id}/replay\x12\x80\x01\n" +
+	"\vTestWebhook\x12\".mp.webhooks.v1.TestWebhookRequest\x1a\x1e.mp.webhooks.v1.QueuedResponse\"-\xa2\xbb\x18\x03\x18\xca\x01һ\x18\x01\x15\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/open/v1/webhooks/test\x12\x9d\x01\n" +
 	"\x13RotateWebhookSecret\x12*.mp.webhooks.v1.RotateWebhookSecretRequest\x1a&.mp.webhooks.v1.CreatedWebhookResponse\"2\xa2\xbb\x18\x028\x01\x82\xd3\xe4\x93\x02&\"$/open/v1/webhooks/{id}/rotate-secretB\xbf\x01\n" +
 	"\x12com.mp.webhooks.v1B\rWebhooksProtoP\x01Z@github.com/mallplatform/partnerapi/gen/mp/webhooks/v1;webhooksv1\xa2\x02\x03MWX\xaa\x02\x0eMp.Webhooks.V1\xca\x02\x0eMp\\Webhooks\\V1\xe2\x02\x1aMp\\Webhooks\\V1\\GPBMetadata\xea\x02\x10Mp::Webhooks::V1b\x06proto3"
 
@@ -933,57 +1533,84 @@ func file_mp_webhooks_v1_webhooks_proto_rawDescGZIP() []byte {
 	return file_mp_webhooks_v1_webhooks_proto_rawDescData
 }
 
-var file_mp_webhooks_v1_webhooks_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
+var file_mp_webhooks_v1_webhooks_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
+var file_mp_webhooks_v1_webhooks_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
 var file_mp_webhooks_v1_webhooks_proto_goTypes = []any{
-	(*Webhook)(nil),                    // 0: mp.webhooks.v1.Webhook
-	(*CreatedWebhook)(nil),             // 1: mp.webhooks.v1.CreatedWebhook
-	(*ListWebhooksRequest)(nil),        // 2: mp.webhooks.v1.ListWebhooksRequest
-	(*ListWebhooksResponse)(nil),       // 3: mp.webhooks.v1.ListWebhooksResponse
-	(*WebhookInput)(nil),               // 4: mp.webhooks.v1.WebhookInput
-	(*CreateWebhookRequest)(nil),       // 5: mp.webhooks.v1.CreateWebhookRequest
-	(*CreatedWebhookResponse)(nil),     // 6: mp.webhooks.v1.CreatedWebhookResponse
-	(*GetWebhookRequest)(nil),          // 7: mp.webhooks.v1.GetWebhookRequest
-	(*WebhookResponse)(nil),            // 8: mp.webhooks.v1.WebhookResponse
-	(*WebhookUpdate)(nil),              // 9: mp.webhooks.v1.WebhookUpdate
-	(*UpdateWebhookRequest)(nil),       // 10: mp.webhooks.v1.UpdateWebhookRequest
-	(*DeleteWebhookRequest)(nil),       // 11: mp.webhooks.v1.DeleteWebhookRequest
-	(*DeletedWebhook)(nil),             // 12: mp.webhooks.v1.DeletedWebhook
-	(*DeleteWebhookResponse)(nil),      // 13: mp.webhooks.v1.DeleteWebhookResponse
-	(*RotateWebhookSecretRequest)(nil), // 14: mp.webhooks.v1.RotateWebhookSecretRequest
-	(v1.EventType)(0),                  // 15: mp.events.v1.EventType
-	(*timestamppb.Timestamp)(nil),      // 16: google.protobuf.Timestamp
+	(DeliveryStatus)(0),                   // 0: mp.webhooks.v1.DeliveryStatus
+	(*Webhook)(nil),                       // 1: mp.webhooks.v1.Webhook
+	(*CreatedWebhook)(nil),                // 2: mp.webhooks.v1.CreatedWebhook
+	(*ListWebhooksRequest)(nil),           // 3: mp.webhooks.v1.ListWebhooksRequest
+	(*ListWebhooksResponse)(nil),          // 4: mp.webhooks.v1.ListWebhooksResponse
+	(*WebhookInput)(nil),                  // 5: mp.webhooks.v1.WebhookInput
+	(*CreateWebhookRequest)(nil),          // 6: mp.webhooks.v1.CreateWebhookRequest
+	(*CreatedWebhookResponse)(nil),        // 7: mp.webhooks.v1.CreatedWebhookResponse
+	(*GetWebhookRequest)(nil),             // 8: mp.webhooks.v1.GetWebhookRequest
+	(*WebhookResponse)(nil),               // 9: mp.webhooks.v1.WebhookResponse
+	(*WebhookUpdate)(nil),                 // 10: mp.webhooks.v1.WebhookUpdate
+	(*UpdateWebhookRequest)(nil),          // 11: mp.webhooks.v1.UpdateWebhookRequest
+	(*DeleteWebhookRequest)(nil),          // 12: mp.webhooks.v1.DeleteWebhookRequest
+	(*DeletedWebhook)(nil),                // 13: mp.webhooks.v1.DeletedWebhook
+	(*DeleteWebhookResponse)(nil),         // 14: mp.webhooks.v1.DeleteWebhookResponse
+	(*RotateWebhookSecretRequest)(nil),    // 15: mp.webhooks.v1.RotateWebhookSecretRequest
+	(*Delivery)(nil),                      // 16: mp.webhooks.v1.Delivery
+	(*ListWebhookDeliveriesRequest)(nil),  // 17: mp.webhooks.v1.ListWebhookDeliveriesRequest
+	(*ListWebhookDeliveriesResponse)(nil), // 18: mp.webhooks.v1.ListWebhookDeliveriesResponse
+	(*RetryWebhookDeliveryRequest)(nil),   // 19: mp.webhooks.v1.RetryWebhookDeliveryRequest
+	(*Replay)(nil),                        // 20: mp.webhooks.v1.Replay
+	(*ReplayWebhookRequest)(nil),          // 21: mp.webhooks.v1.ReplayWebhookRequest
+	(*TestWebhookRequest)(nil),            // 22: mp.webhooks.v1.TestWebhookRequest
+	(*Queued)(nil),                        // 23: mp.webhooks.v1.Queued
+	(*QueuedResponse)(nil),                // 24: mp.webhooks.v1.QueuedResponse
+	(v1.EventType)(0),                     // 25: mp.events.v1.EventType
+	(*timestamppb.Timestamp)(nil),         // 26: google.protobuf.Timestamp
 }
 var file_mp_webhooks_v1_webhooks_proto_depIdxs = []int32{
-	15, // 0: mp.webhooks.v1.Webhook.event_type:type_name -> mp.events.v1.EventType
-	16, // 1: mp.webhooks.v1.Webhook.created_at:type_name -> google.protobuf.Timestamp
-	16, // 2: mp.webhooks.v1.Webhook.updated_at:type_name -> google.protobuf.Timestamp
-	15, // 3: mp.webhooks.v1.CreatedWebhook.event_type:type_name -> mp.events.v1.EventType
-	16, // 4: mp.webhooks.v1.CreatedWebhook.created_at:type_name -> google.protobuf.Timestamp
-	16, // 5: mp.webhooks.v1.CreatedWebhook.updated_at:type_name -> google.protobuf.Timestamp
-	0,  // 6: mp.webhooks.v1.ListWebhooksResponse.data:type_name -> mp.webhooks.v1.Webhook
-	15, // 7: mp.webhooks.v1.WebhookInput.event_type:type_name -> mp.events.v1.EventType
-	4,  // 8: mp.webhooks.v1.CreateWebhookRequest.webhook:type_name -> mp.webhooks.v1.WebhookInput
-	1,  // 9: mp.webhooks.v1.CreatedWebhookResponse.data:type_name -> mp.webhooks.v1.CreatedWebhook
-	0,  // 10: mp.webhooks.v1.WebhookResponse.data:type_name -> mp.webhooks.v1.Webhook
-	9,  // 11: mp.webhooks.v1.UpdateWebhookRequest.webhook:type_name -> mp.webhooks.v1.WebhookUpdate
-	12, // 12: mp.webhooks.v1.DeleteWebhookResponse.data:type_name -> mp.webhooks.v1.DeletedWebhook
-	2,  // 13: mp.webhooks.v1.WebhooksService.ListWebhooks:input_type -> mp.webhooks.v1.ListWebhooksRequest
-	5,  // 14: mp.webhooks.v1.WebhooksService.CreateWebhook:input_type -> mp.webhooks.v1.CreateWebhookRequest
-	7,  // 15: mp.webhooks.v1.WebhooksService.GetWebhook:input_type -> mp.webhooks.v1.GetWebhookRequest
-	10, // 16: mp.webhooks.v1.WebhooksService.UpdateWebhook:input_type -> mp.webhooks.v1.UpdateWebhookRequest
-	11, // 17: mp.webhooks.v1.WebhooksService.DeleteWebhook:input_type -> mp.webhooks.v1.DeleteWebhookRequest
-	14, // 18: mp.webhooks.v1.WebhooksService.RotateWebhookSecret:input_type -> mp.webhooks.v1.RotateWebhookSecretRequest
-	3,  // 19: mp.webhooks.v1.WebhooksService.ListWebhooks:output_type -> mp.webhooks.v1.ListWebhooksResponse
-	6,  // 20: mp.webhooks.v1.WebhooksService.CreateWebhook:output_type -> mp.webhooks.v1.CreatedWebhookResponse
-	8,  // 21: mp.webhooks.v1.WebhooksService.GetWebhook:output_type -> mp.webhooks.v1.WebhookResponse
-	8,  // 22: mp.webhooks.v1.WebhooksService.UpdateWebhook:output_type -> mp.webhooks.v1.WebhookResponse
-	13, // 23: mp.webhooks.v1.WebhooksService.DeleteWebhook:output_type -> mp.webhooks.v1.DeleteWebhookResponse
-	6,  // 24: mp.webhooks.v1.WebhooksService.RotateWebhookSecret:output_type -> mp.webhooks.v1.CreatedWebhookResponse
-	19, // [19:25] is the sub-list for method output_type
-	13, // [13:19] is the sub-list for method input_type
-	13, // [13:13] is the sub-list for extension type_name
-	13, // [13:13] is the sub-list for extension extendee
-	0,  // [0:13] is the sub-list for field type_name
+	25, // 0: mp.webhooks.v1.Webhook.event_type:type_name -> mp.events.v1.EventType
+	26, // 1: mp.webhooks.v1.Webhook.created_at:type_name -> google.protobuf.Timestamp
+	26, // 2: mp.webhooks.v1.Webhook.updated_at:type_name -> google.protobuf.Timestamp
+	25, // 3: mp.webhooks.v1.CreatedWebhook.event_type:type_name -> mp.events.v1.EventType
+	26, // 4: mp.webhooks.v1.CreatedWebhook.created_at:type_name -> google.protobuf.Timestamp
+	26, // 5: mp.webhooks.v1.CreatedWebhook.updated_at:type_name -> google.protobuf.Timestamp
+	1,  // 6: mp.webhooks.v1.ListWebhooksResponse.data:type_name -> mp.webhooks.v1.Webhook
+	25, // 7: mp.webhooks.v1.WebhookInput.event_type:type_name -> mp.events.v1.EventType
+	5,  // 8: mp.webhooks.v1.CreateWebhookRequest.webhook:type_name -> mp.webhooks.v1.WebhookInput
+	2,  // 9: mp.webhooks.v1.CreatedWebhookResponse.data:type_name -> mp.webhooks.v1.CreatedWebhook
+	1,  // 10: mp.webhooks.v1.WebhookResponse.data:type_name -> mp.webhooks.v1.Webhook
+	10, // 11: mp.webhooks.v1.UpdateWebhookRequest.webhook:type_name -> mp.webhooks.v1.WebhookUpdate
+	13, // 12: mp.webhooks.v1.DeleteWebhookResponse.data:type_name -> mp.webhooks.v1.DeletedWebhook
+	25, // 13: mp.webhooks.v1.Delivery.event_type:type_name -> mp.events.v1.EventType
+	0,  // 14: mp.webhooks.v1.Delivery.status:type_name -> mp.webhooks.v1.DeliveryStatus
+	26, // 15: mp.webhooks.v1.Delivery.created_at:type_name -> google.protobuf.Timestamp
+	26, // 16: mp.webhooks.v1.Delivery.next_attempt_at:type_name -> google.protobuf.Timestamp
+	16, // 17: mp.webhooks.v1.ListWebhookDeliveriesResponse.data:type_name -> mp.webhooks.v1.Delivery
+	26, // 18: mp.webhooks.v1.Replay.since:type_name -> google.protobuf.Timestamp
+	20, // 19: mp.webhooks.v1.ReplayWebhookRequest.replay:type_name -> mp.webhooks.v1.Replay
+	23, // 20: mp.webhooks.v1.QueuedResponse.data:type_name -> mp.webhooks.v1.Queued
+	3,  // 21: mp.webhooks.v1.WebhooksService.ListWebhooks:input_type -> mp.webhooks.v1.ListWebhooksRequest
+	6,  // 22: mp.webhooks.v1.WebhooksService.CreateWebhook:input_type -> mp.webhooks.v1.CreateWebhookRequest
+	8,  // 23: mp.webhooks.v1.WebhooksService.GetWebhook:input_type -> mp.webhooks.v1.GetWebhookRequest
+	11, // 24: mp.webhooks.v1.WebhooksService.UpdateWebhook:input_type -> mp.webhooks.v1.UpdateWebhookRequest
+	12, // 25: mp.webhooks.v1.WebhooksService.DeleteWebhook:input_type -> mp.webhooks.v1.DeleteWebhookRequest
+	17, // 26: mp.webhooks.v1.WebhooksService.ListWebhookDeliveries:input_type -> mp.webhooks.v1.ListWebhookDeliveriesRequest
+	19, // 27: mp.webhooks.v1.WebhooksService.RetryWebhookDelivery:input_type -> mp.webhooks.v1.RetryWebhookDeliveryRequest
+	21, // 28: mp.webhooks.v1.WebhooksService.ReplayWebhook:input_type -> mp.webhooks.v1.ReplayWebhookRequest
+	22, // 29: mp.webhooks.v1.WebhooksService.TestWebhook:input_type -> mp.webhooks.v1.TestWebhookRequest
+	15, // 30: mp.webhooks.v1.WebhooksService.RotateWebhookSecret:input_type -> mp.webhooks.v1.RotateWebhookSecretRequest
+	4,  // 31: mp.webhooks.v1.WebhooksService.ListWebhooks:output_type -> mp.webhooks.v1.ListWebhooksResponse
+	7,  // 32: mp.webhooks.v1.WebhooksService.CreateWebhook:output_type -> mp.webhooks.v1.CreatedWebhookResponse
+	9,  // 33: mp.webhooks.v1.WebhooksService.GetWebhook:output_type -> mp.webhooks.v1.WebhookResponse
+	9,  // 34: mp.webhooks.v1.WebhooksService.UpdateWebhook:output_type -> mp.webhooks.v1.WebhookResponse
+	14, // 35: mp.webhooks.v1.WebhooksService.DeleteWebhook:output_type -> mp.webhooks.v1.DeleteWebhookResponse
+	18, // 36: mp.webhooks.v1.WebhooksService.ListWebhookDeliveries:output_type -> mp.webhooks.v1.ListWebhookDeliveriesResponse
+	24, // 37: mp.webhooks.v1.WebhooksService.RetryWebhookDelivery:output_type -> mp.webhooks.v1.QueuedResponse
+	24, // 38: mp.webhooks.v1.WebhooksService.ReplayWebhook:output_type -> mp.webhooks.v1.QueuedResponse
+	24, // 39: mp.webhooks.v1.WebhooksService.TestWebhook:output_type -> mp.webhooks.v1.QueuedResponse
+	7,  // 40: mp.webhooks.v1.WebhooksService.RotateWebhookSecret:output_type -> mp.webhooks.v1.CreatedWebhookResponse
+	31, // [31:41] is the sub-list for method output_type
+	21, // [21:31] is the sub-list for method input_type
+	21, // [21:21] is the sub-list for extension type_name
+	21, // [21:21] is the sub-list for extension extendee
+	0,  // [0:21] is the sub-list for field type_name
 }
 
 func init() { file_mp_webhooks_v1_webhooks_proto_init() }
@@ -994,18 +1621,21 @@ func file_mp_webhooks_v1_webhooks_proto_init() {
 	file_mp_webhooks_v1_webhooks_proto_msgTypes[0].OneofWrappers = []any{}
 	file_mp_webhooks_v1_webhooks_proto_msgTypes[1].OneofWrappers = []any{}
 	file_mp_webhooks_v1_webhooks_proto_msgTypes[9].OneofWrappers = []any{}
+	file_mp_webhooks_v1_webhooks_proto_msgTypes[15].OneofWrappers = []any{}
+	file_mp_webhooks_v1_webhooks_proto_msgTypes[16].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mp_webhooks_v1_webhooks_proto_rawDesc), len(file_mp_webhooks_v1_webhooks_proto_rawDesc)),
-			NumEnums:      0,
-			NumMessages:   15,
+			NumEnums:      1,
+			NumMessages:   24,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
 		GoTypes:           file_mp_webhooks_v1_webhooks_proto_goTypes,
 		DependencyIndexes: file_mp_webhooks_v1_webhooks_proto_depIdxs,
+		EnumInfos:         file_mp_webhooks_v1_webhooks_proto_enumTypes,
 		MessageInfos:      file_mp_webhooks_v1_webhooks_proto_msgTypes,
 	}.Build()
 	File_mp_webhooks_v1_webhooks_proto = out.File

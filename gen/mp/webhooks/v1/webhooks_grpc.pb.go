@@ -19,12 +19,16 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	WebhooksService_ListWebhooks_FullMethodName        = "/mp.webhooks.v1.WebhooksService/ListWebhooks"
-	WebhooksService_CreateWebhook_FullMethodName       = "/mp.webhooks.v1.WebhooksService/CreateWebhook"
-	WebhooksService_GetWebhook_FullMethodName          = "/mp.webhooks.v1.WebhooksService/GetWebhook"
-	WebhooksService_UpdateWebhook_FullMethodName       = "/mp.webhooks.v1.WebhooksService/UpdateWebhook"
-	WebhooksService_DeleteWebhook_FullMethodName       = "/mp.webhooks.v1.WebhooksService/DeleteWebhook"
-	WebhooksService_RotateWebhookSecret_FullMethodName = "/mp.webhooks.v1.WebhooksService/RotateWebhookSecret"
+	WebhooksService_ListWebhooks_FullMethodName          = "/mp.webhooks.v1.WebhooksService/ListWebhooks"
+	WebhooksService_CreateWebhook_FullMethodName         = "/mp.webhooks.v1.WebhooksService/CreateWebhook"
+	WebhooksService_GetWebhook_FullMethodName            = "/mp.webhooks.v1.WebhooksService/GetWebhook"
+	WebhooksService_UpdateWebhook_FullMethodName         = "/mp.webhooks.v1.WebhooksService/UpdateWebhook"
+	WebhooksService_DeleteWebhook_FullMethodName         = "/mp.webhooks.v1.WebhooksService/DeleteWebhook"
+	WebhooksService_ListWebhookDeliveries_FullMethodName = "/mp.webhooks.v1.WebhooksService/ListWebhookDeliveries"
+	WebhooksService_RetryWebhookDelivery_FullMethodName  = "/mp.webhooks.v1.WebhooksService/RetryWebhookDelivery"
+	WebhooksService_ReplayWebhook_FullMethodName         = "/mp.webhooks.v1.WebhooksService/ReplayWebhook"
+	WebhooksService_TestWebhook_FullMethodName           = "/mp.webhooks.v1.WebhooksService/TestWebhook"
+	WebhooksService_RotateWebhookSecret_FullMethodName   = "/mp.webhooks.v1.WebhooksService/RotateWebhookSecret"
 )
 
 // WebhooksServiceClient is the client API for WebhooksService service.
@@ -47,6 +51,16 @@ type WebhooksServiceClient interface {
 	UpdateWebhook(ctx context.Context, in *UpdateWebhookRequest, opts ...grpc.CallOption) (*WebhookResponse, error)
 	// Deletes a subscription; its pending deliveries are dropped.
 	DeleteWebhook(ctx context.Context, in *DeleteWebhookRequest, opts ...grpc.CallOption) (*DeleteWebhookResponse, error)
+	// Lists a subscription's delivery attempts of the last 30 days, newest
+	// first.
+	ListWebhookDeliveries(ctx context.Context, in *ListWebhookDeliveriesRequest, opts ...grpc.CallOption) (*ListWebhookDeliveriesResponse, error)
+	// Delivers an attempt's event to the subscription again.
+	RetryWebhookDelivery(ctx context.Context, in *RetryWebhookDeliveryRequest, opts ...grpc.CallOption) (*QueuedResponse, error)
+	// Delivers again every event of the subscription's type since a time (at
+	// most 30 days back), for every seller whose grant includes its scope.
+	ReplayWebhook(ctx context.Context, in *ReplayWebhookRequest, opts ...grpc.CallOption) (*QueuedResponse, error)
+	// Sends a synthetic event of the subscription's type, marked "test": true.
+	TestWebhook(ctx context.Context, in *TestWebhookRequest, opts ...grpc.CallOption) (*QueuedResponse, error)
 	// Issues a new signing secret; for 24 hours deliveries are signed with
 	// both the new and the previous one.
 	RotateWebhookSecret(ctx context.Context, in *RotateWebhookSecretRequest, opts ...grpc.CallOption) (*CreatedWebhookResponse, error)
@@ -110,6 +124,46 @@ func (c *webhooksServiceClient) DeleteWebhook(ctx context.Context, in *DeleteWeb
 	return out, nil
 }
 
+func (c *webhooksServiceClient) ListWebhookDeliveries(ctx context.Context, in *ListWebhookDeliveriesRequest, opts ...grpc.CallOption) (*ListWebhookDeliveriesResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListWebhookDeliveriesResponse)
+	err := c.cc.Invoke(ctx, WebhooksService_ListWebhookDeliveries_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *webhooksServiceClient) RetryWebhookDelivery(ctx context.Context, in *RetryWebhookDeliveryRequest, opts ...grpc.CallOption) (*QueuedResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(QueuedResponse)
+	err := c.cc.Invoke(ctx, WebhooksService_RetryWebhookDelivery_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *webhooksServiceClient) ReplayWebhook(ctx context.Context, in *ReplayWebhookRequest, opts ...grpc.CallOption) (*QueuedResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(QueuedResponse)
+	err := c.cc.Invoke(ctx, WebhooksService_ReplayWebhook_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *webhooksServiceClient) TestWebhook(ctx context.Context, in *TestWebhookRequest, opts ...grpc.CallOption) (*QueuedResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(QueuedResponse)
+	err := c.cc.Invoke(ctx, WebhooksService_TestWebhook_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *webhooksServiceClient) RotateWebhookSecret(ctx context.Context, in *RotateWebhookSecretRequest, opts ...grpc.CallOption) (*CreatedWebhookResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(CreatedWebhookResponse)
@@ -140,6 +194,16 @@ type WebhooksServiceServer interface {
 	UpdateWebhook(context.Context, *UpdateWebhookRequest) (*WebhookResponse, error)
 	// Deletes a subscription; its pending deliveries are dropped.
 	DeleteWebhook(context.Context, *DeleteWebhookRequest) (*DeleteWebhookResponse, error)
+	// Lists a subscription's delivery attempts of the last 30 days, newest
+	// first.
+	ListWebhookDeliveries(context.Context, *ListWebhookDeliveriesRequest) (*ListWebhookDeliveriesResponse, error)
+	// Delivers an attempt's event to the subscription again.
+	RetryWebhookDelivery(context.Context, *RetryWebhookDeliveryRequest) (*QueuedResponse, error)
+	// Delivers again every event of the subscription's type since a time (at
+	// most 30 days back), for every seller whose grant includes its scope.
+	ReplayWebhook(context.Context, *ReplayWebhookRequest) (*QueuedResponse, error)
+	// Sends a synthetic event of the subscription's type, marked "test": true.
+	TestWebhook(context.Context, *TestWebhookRequest) (*QueuedResponse, error)
 	// Issues a new signing secret; for 24 hours deliveries are signed with
 	// both the new and the previous one.
 	RotateWebhookSecret(context.Context, *RotateWebhookSecretRequest) (*CreatedWebhookResponse, error)
@@ -167,6 +231,18 @@ func (UnimplementedWebhooksServiceServer) UpdateWebhook(context.Context, *Update
 }
 func (UnimplementedWebhooksServiceServer) DeleteWebhook(context.Context, *DeleteWebhookRequest) (*DeleteWebhookResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method DeleteWebhook not implemented")
+}
+func (UnimplementedWebhooksServiceServer) ListWebhookDeliveries(context.Context, *ListWebhookDeliveriesRequest) (*ListWebhookDeliveriesResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListWebhookDeliveries not implemented")
+}
+func (UnimplementedWebhooksServiceServer) RetryWebhookDelivery(context.Context, *RetryWebhookDeliveryRequest) (*QueuedResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RetryWebhookDelivery not implemented")
+}
+func (UnimplementedWebhooksServiceServer) ReplayWebhook(context.Context, *ReplayWebhookRequest) (*QueuedResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ReplayWebhook not implemented")
+}
+func (UnimplementedWebhooksServiceServer) TestWebhook(context.Context, *TestWebhookRequest) (*QueuedResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method TestWebhook not implemented")
 }
 func (UnimplementedWebhooksServiceServer) RotateWebhookSecret(context.Context, *RotateWebhookSecretRequest) (*CreatedWebhookResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method RotateWebhookSecret not implemented")
@@ -282,6 +358,78 @@ func _WebhooksService_DeleteWebhook_Handler(srv interface{}, ctx context.Context
 	return interceptor(ctx, in, info, handler)
 }
 
+func _WebhooksService_ListWebhookDeliveries_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListWebhookDeliveriesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(WebhooksServiceServer).ListWebhookDeliveries(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: WebhooksService_ListWebhookDeliveries_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(WebhooksServiceServer).ListWebhookDeliveries(ctx, req.(*ListWebhookDeliveriesRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _WebhooksService_RetryWebhookDelivery_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RetryWebhookDeliveryRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(WebhooksServiceServer).RetryWebhookDelivery(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: WebhooksService_RetryWebhookDelivery_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(WebhooksServiceServer).RetryWebhookDelivery(ctx, req.(*RetryWebhookDeliveryRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _WebhooksService_ReplayWebhook_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ReplayWebhookRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(WebhooksServiceServer).ReplayWebhook(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: WebhooksService_ReplayWebhook_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(WebhooksServiceServer).ReplayWebhook(ctx, req.(*ReplayWebhookRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _WebhooksService_TestWebhook_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(TestWebhookRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(WebhooksServiceServer).TestWebhook(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: WebhooksService_TestWebhook_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(WebhooksServiceServer).TestWebhook(ctx, req.(*TestWebhookRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _WebhooksService_RotateWebhookSecret_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(RotateWebhookSecretRequest)
 	if err := dec(in); err != nil {
@@ -326,6 +474,22 @@ var WebhooksService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "DeleteWebhook",
 			Handler:    _WebhooksService_DeleteWebhook_Handler,
+		},
+		{
+			MethodName: "ListWebhookDeliveries",
+			Handler:    _WebhooksService_ListWebhookDeliveries_Handler,
+		},
+		{
+			MethodName: "RetryWebhookDelivery",
+			Handler:    _WebhooksService_RetryWebhookDelivery_Handler,
+		},
+		{
+			MethodName: "ReplayWebhook",
+			Handler:    _WebhooksService_ReplayWebhook_Handler,
+		},
+		{
+			MethodName: "TestWebhook",
+			Handler:    _WebhooksService_TestWebhook_Handler,
 		},
 		{
 			MethodName: "RotateWebhookSecret",
