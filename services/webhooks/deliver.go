@@ -35,6 +35,9 @@ type DeliverArgs struct {
 	// Test: a synthetic event of the subscription's type (EventID is made
 	// for it), marked "test": true.
 	Test bool `json:"test,omitempty"`
+	// ResourceID orders first attempts: one resource's events go to one
+	// subscription in sequence order.
+	ResourceID string `json:"resource_id,omitempty"`
 }
 
 // Kind implements river.JobArgs.
@@ -81,7 +84,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, es []events.Event) error {
 			matches[k] = subs
 		}
 		for _, sub := range subs {
-			params = append(params, river.InsertManyParams{Args: DeliverArgs{SubscriptionID: sub.ID, EventID: e.ID}})
+			params = append(params, river.InsertManyParams{Args: DeliverArgs{SubscriptionID: sub.ID, EventID: e.ID, ResourceID: e.ResourceID}})
 		}
 	}
 	return d.jobs.InsertTx(ctx, params...)
@@ -138,6 +141,24 @@ func (d *Deliverer) Work(ctx context.Context, job *river.Job[DeliverArgs]) error
 	if !sub.Active {
 		return nil // paused or disabled: a replay re-sends what it missed
 	}
+	logged, err := d.store.AttemptCount(ctx, sub.ID, job.Args.EventID)
+	if err != nil {
+		return err
+	}
+	if logged == 0 && job.Args.ResourceID != "" {
+		// A resource's events reach a subscription in sequence order: an
+		// earlier event of it whose first attempt has not gone out yet goes
+		// first. Jobs of one resource are inserted in its change order (the
+		// change holds the resource's row), so an earlier job is an earlier
+		// sequence.
+		waiting, err := d.store.EarlierFirstAttemptPending(ctx, job.ID, sub.ID, job.Args.ResourceID)
+		if err != nil {
+			return err
+		}
+		if waiting {
+			return river.JobSnooze(time.Second)
+		}
+	}
 	now := d.wall.Now()
 	var ev events.Event
 	if job.Args.Test {
@@ -165,14 +186,14 @@ func (d *Deliverer) Work(ctx context.Context, job *river.Job[DeliverArgs]) error
 	}
 	res := client.Deliver(ctx, delivery.Request{URL: sub.URL, ID: ev.ID, Timestamp: now, Body: body, Secrets: secrets})
 	a := Attempt{ID: ids.NewAt("dlv", now), SubscriptionID: sub.ID, AppID: sub.AppID, EventID: ev.ID, EventType: ev.Type,
-		Number: int64(job.Attempt), Test: job.Args.Test, Succeeded: res.Err == nil, Duration: res.Duration, ResponseBody: res.Body, At: now}
+		Number: int64(logged + 1), Test: job.Args.Test, Succeeded: res.Err == nil, Duration: res.Duration, ResponseBody: res.Body, At: now}
 	if res.Status != 0 {
 		st := int64(res.Status)
 		a.ResponseStatus = &st
 	}
 	if res.Err != nil {
 		a.Error = truncate(res.Err.Error(), 500)
-		if job.Attempt < maxAttempts && !res.Gone {
+		if logged+1 < maxAttempts && !res.Gone {
 			next := d.NextRetry(job)
 			a.NextAttemptAt = &next
 		}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mallplatform/partnerapi/ent"
 	"github.com/mallplatform/partnerapi/ent/order"
+	"github.com/mallplatform/partnerapi/ent/product"
 	"github.com/mallplatform/partnerapi/ent/webhookdelivery"
 	"github.com/mallplatform/partnerapi/ent/webhooksubscription"
 	"github.com/mallplatform/partnerapi/internal/testenv"
@@ -249,5 +250,43 @@ func TestDeliveries(t *testing.T) {
 				time.Sleep(50 * time.Millisecond)
 			}
 		})
+	}
+}
+
+// One resource's events reach a subscription in sequence order, whatever
+// the worker's concurrency.
+func TestDeliveriesInSequenceOrder(t *testing.T) {
+	env := testenv.Start(t, testenv.Options{Postgres: true, WebhookAllow: loopback})
+	rcv := newReceiver(t)
+	full := env.Client(t, "full", -1)
+	status, _, body := send(t, full, "POST", "/open/v1/webhooks",
+		fmt.Sprintf(`{"eventType":"product.updated","callbackUrl":%q}`, rcv.srv.URL+"/products"))
+	if status != 201 {
+		t.Fatalf("subscribe: %d %s", status, body)
+	}
+	seller := env.Client(t, "full", 0)
+	p, err := env.DB.Ent.Product.Query().Where(product.SellerID(env.Creds.Sellers[0].SellerID)).First(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 8
+	for i := 0; i < n; i++ {
+		if status, _, body := send(t, seller, "PUT", "/open/v1/products/"+p.ID, fmt.Sprintf(`{"title":"Renamed product number %d"}`, i)); status != 200 {
+			t.Fatalf("update %d: %d %s", i, status, body)
+		}
+	}
+	pool := x509.NewCertPool()
+	pool.AddCert(rcv.srv.Certificate())
+	startWorker(t, env, pool)
+	for i := 0; i < n; i++ {
+		rcv.wait(t)
+	}
+	rcv.mu.Lock()
+	defer rcv.mu.Unlock()
+	for i, b := range rcv.bodies {
+		var ev struct{ Sequence int64 }
+		if err := json.Unmarshal(b, &ev); err != nil || ev.Sequence != int64(i+2) {
+			t.Errorf("delivery %d has sequence %d, want %d (product.created is 1)", i, ev.Sequence, i+2)
+		}
 	}
 }

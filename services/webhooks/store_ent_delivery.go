@@ -207,3 +207,34 @@ func attemptFromEnt(r *ent.WebhookDelivery) Attempt {
 		NextAttemptAt: r.NextAttemptAt, At: r.CreatedAt,
 	}
 }
+
+// AttemptCount counts the attempts logged for an event and a subscription.
+func (s *EntStore) AttemptCount(ctx context.Context, subscriptionID, eventID string) (int, error) {
+	n, err := s.db(ctx).WebhookDelivery.Query().
+		Where(webhookdelivery.SubscriptionID(subscriptionID), webhookdelivery.EventID(eventID)).Count(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("webhooks: count attempts: %w", err)
+	}
+	return n, nil
+}
+
+// EarlierFirstAttemptPending reports whether a delivery job older than jobID,
+// of the same subscription and resource, has not made its first attempt yet
+// (queued, scheduled, or running it now).
+func (s *EntStore) EarlierFirstAttemptPending(ctx context.Context, jobID int64, subscriptionID, resourceID string) (bool, error) {
+	q := `SELECT 1 FROM river_job WHERE kind = $1 AND id < $2
+		AND args->>'subscription_id' = $3 AND args->>'resource_id' = $4
+		AND (state IN ('available', 'scheduled', 'pending') AND attempt = 0 OR state = 'running' AND attempt = 1) LIMIT 1`
+	if s.dialect == db.DriverSQLite {
+		q = `SELECT 1 FROM river_job WHERE kind = ?1 AND id < ?2
+		AND json_extract(args, '$.subscription_id') = ?3 AND json_extract(args, '$.resource_id') = ?4
+		AND (state IN ('available', 'scheduled', 'pending') AND attempt = 0 OR state = 'running' AND attempt = 1) LIMIT 1`
+	}
+	rows, err := s.db(ctx).QueryContext(ctx, q, DeliverKind, jobID, subscriptionID, resourceID)
+	if err != nil {
+		return false, fmt.Errorf("webhooks: earlier deliveries: %w", err)
+	}
+	defer rows.Close()
+	found := rows.Next()
+	return found, rows.Err()
+}
