@@ -22,11 +22,11 @@ import (
 	"github.com/mallplatform/partnerapi/ent/webhooksubscription"
 	"github.com/mallplatform/partnerapi/internal/testenv"
 	"github.com/mallplatform/partnerapi/internal/worker"
+	"github.com/mallplatform/partnerapi/sdk/webhook"
 	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/events"
 	"github.com/mallplatform/partnerapi/services/webhooks"
 	"github.com/mallplatform/partnerapi/services/webhooks/callback"
-	"github.com/mallplatform/partnerapi/services/webhooks/delivery"
 )
 
 // receiver is a local HTTPS endpoint that answers each request with the
@@ -167,7 +167,7 @@ func TestDeliveries(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := delivery.Sign(ev.ID, time.Unix(ts, 0), body, []string{secret})
+			want, err := webhook.Sign(ev.ID, time.Unix(ts, 0), body, []string{secret})
 			if err != nil || req.Header.Get("webhook-signature") != want {
 				t.Errorf("webhook-signature %q, want %q", req.Header.Get("webhook-signature"), want)
 			}

@@ -5,8 +5,6 @@ package webhooks
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base64"
 	"errors"
 	"net/url"
 	"time"
@@ -16,6 +14,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/ids"
 	"github.com/mallplatform/partnerapi/internal/principal"
 	"github.com/mallplatform/partnerapi/internal/worker"
+	"github.com/mallplatform/partnerapi/sdk/webhook"
 	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/events"
 )
@@ -283,14 +282,12 @@ func (s *Service) Secrets(sub *Subscription, now time.Time) ([]string, error) {
 	return out, nil
 }
 
-// issueSecret makes a Standard Webhooks secret ("whsec_" and 32 random
-// bytes in base64) and seals it for the subscription id.
+// issueSecret makes a Standard Webhooks secret (webhook.NewSecret) and
+// seals it for the subscription id.
 func (s *Service) issueSecret(id string) (secret string, sealed []byte, err error) {
-	var b [32]byte
-	if _, err := rand.Read(b[:]); err != nil {
+	if secret, err = webhook.NewSecret(); err != nil {
 		return "", nil, err
 	}
-	secret = "whsec_" + base64.StdEncoding.EncodeToString(b[:])
 	sealed, err = s.cfg.Sealer.Seal([]byte(secret), []byte(id))
 	return secret, sealed, err
 }

@@ -15,6 +15,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"github.com/mallplatform/partnerapi/sdk/webhook"
 	"io"
 	"net"
 	"net/http"
@@ -168,7 +169,7 @@ func (c *Client) Deliver(ctx context.Context, r Request) (res Result) {
 	if ts.IsZero() {
 		ts = time.Now()
 	}
-	sig, err := Sign(r.ID, ts, r.Body, r.Secrets)
+	sig, err := webhook.Sign(r.ID, ts, r.Body, r.Secrets)
 	if err != nil {
 		res.Err = fmt.Errorf("%w: %w", ErrRequest, err)
 		return res

@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"errors"
+	"github.com/mallplatform/partnerapi/sdk/webhook"
 	"io"
 	"log"
 	"net"
@@ -141,7 +142,7 @@ func port(srv *httptest.Server) string {
 
 func request(t *testing.T, rawURL string) Request {
 	t.Helper()
-	s, err := NewSecret()
+	s, err := webhook.NewSecret()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +169,7 @@ func TestDeliverHTTPS(t *testing.T) {
 		t.Errorf("Duration %v", res.Duration)
 	}
 	rec := <-got
-	sig, _ := Sign(req.ID, req.Timestamp, req.Body, req.Secrets)
+	sig, _ := webhook.Sign(req.ID, req.Timestamp, req.Body, req.Secrets)
 	for name, want := range map[string]string{
 		"Content-Type": "application/json", "webhook-id": req.ID, "webhook-signature": sig,
 		"webhook-timestamp": strconv.FormatInt(req.Timestamp.Unix(), 10),
@@ -461,7 +462,7 @@ func TestStandardWebhooksReferenceVerifies(t *testing.T) {
 	node, modules := referenceLibrary(t)
 	srv, got := receiver(t, false, func(w http.ResponseWriter, _ *http.Request) {})
 	c, _ := testClient(t, callback.Policy{AllowHTTP: true, Allow: loopback})
-	old, _ := NewSecret()
+	old, _ := webhook.NewSecret()
 	req := request(t, srv.URL+"/hook")
 	req.Secrets = append(req.Secrets, old) // rotation: new and previous secret
 	if res := c.Deliver(context.Background(), req); res.Err != nil {
@@ -488,7 +489,7 @@ func TestStandardWebhooksReferenceVerifies(t *testing.T) {
 	if out, err := verify(req.Secrets[0], tampered); err == nil || !strings.HasPrefix(out, "refused") {
 		t.Errorf("a changed body verified: %q", out)
 	}
-	other, _ := NewSecret()
+	other, _ := webhook.NewSecret()
 	if out, err := verify(other, rec.body); err == nil {
 		t.Errorf("another secret verified: %q", out)
 	}

@@ -1,4 +1,7 @@
-package delivery
+// Package webhook signs and verifies the platform's webhook deliveries, the
+// Standard Webhooks way: the platform signs with it, and a partner's Go
+// receiver verifies with it (Verify).
+package webhook
 
 import (
 	"crypto/hmac"
@@ -71,4 +74,46 @@ func decodeSecret(s string) ([]byte, error) {
 		return nil, ErrSecret
 	}
 	return key, nil
+}
+
+// Headers of a delivery.
+const (
+	HeaderID        = "webhook-id"
+	HeaderTimestamp = "webhook-timestamp"
+	HeaderSignature = "webhook-signature"
+)
+
+// DefaultTolerance is how far a delivery's timestamp may be from the
+// receiver's clock before Verify refuses it (a replayed delivery).
+const DefaultTolerance = 5 * time.Minute
+
+// ErrSignature is a delivery whose signature, timestamp or headers do not
+// verify.
+var ErrSignature = errors.New("webhook: the signature does not verify")
+
+// Verify checks a delivery's headers and exact body against secret: one of
+// the signature's v1 entries must match, and the timestamp be within
+// tolerance of now (0: DefaultTolerance).
+func Verify(secret string, header interface{ Get(string) string }, body []byte, now time.Time, tolerance time.Duration) error {
+	if tolerance <= 0 {
+		tolerance = DefaultTolerance
+	}
+	id, tsText, sigs := header.Get(HeaderID), header.Get(HeaderTimestamp), header.Get(HeaderSignature)
+	ts, err := strconv.ParseInt(tsText, 10, 64)
+	if id == "" || sigs == "" || err != nil {
+		return ErrSignature
+	}
+	if d := now.Sub(time.Unix(ts, 0)); d > tolerance || d < -tolerance {
+		return ErrSignature
+	}
+	want, err := Sign(id, time.Unix(ts, 0), body, []string{secret})
+	if err != nil {
+		return err
+	}
+	for _, got := range strings.Fields(sigs) {
+		if hmac.Equal([]byte(got), []byte(want)) {
+			return nil
+		}
+	}
+	return ErrSignature
 }

@@ -1,8 +1,8 @@
-package delivery
+package webhook
 
 import (
 	"encoding/base64"
-	"math/rand/v2"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -62,55 +62,39 @@ func TestNewSecret(t *testing.T) {
 	}
 }
 
-func TestNextAttemptFollowsThePublishedSchedule(t *testing.T) {
-	published := []time.Duration{0, 5 * time.Second, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour, 5 * time.Hour, 10 * time.Hour, 10 * time.Hour}
-	for seed := uint64(0); seed < 50; seed++ {
-		rnd := rand.New(rand.NewPCG(seed, seed))
-		for attempt, d := range published {
-			got, ok := NextAttempt(attempt, rnd)
-			if !ok || got < d || got > d+d/10 {
-				t.Fatalf("seed %d: NextAttempt(%d) = %v, %v; want [%v, %v]", seed, attempt, got, ok, d, d+d/10)
-			}
-		}
-		if _, ok := NextAttempt(len(published), rnd); ok {
-			t.Fatalf("NextAttempt(%d) continues past the schedule", len(published))
-		}
+// Verify accepts what Sign produced for either secret of a rotation, and
+// refuses another body, another secret, a stale timestamp and a missing
+// header.
+func TestVerify(t *testing.T) {
+	oldSecret, _ := NewSecret()
+	newSecret, _ := NewSecret()
+	now := time.Unix(1_800_000_000, 0)
+	body := []byte(`{"id":"evt_1","type":"order.cancelled"}`)
+	sig, err := Sign("evt_1", now, body, []string{newSecret, oldSecret})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, ok := NextAttempt(-1, nil); ok {
-		t.Error("a negative attempt is scheduled")
-	}
-	if d, ok := NextAttempt(4, nil); !ok || d < 2*time.Hour {
-		t.Errorf("nil generator: %v, %v", d, ok)
-	}
-	// Jitter spreads retries that failed together.
-	seen := map[time.Duration]bool{}
-	rnd := rand.New(rand.NewPCG(1, 2))
-	for range 20 {
-		d, _ := NextAttempt(3, rnd)
-		seen[d] = true
-	}
-	if len(seen) < 10 {
-		t.Errorf("20 draws gave %d distinct delays", len(seen))
-	}
-}
-
-func TestShouldDisable(t *testing.T) {
-	first := time.Date(2026, 11, 1, 8, 0, 0, 0, time.UTC)
-	for _, tc := range []struct {
-		first, now time.Time
-		want       bool
-	}{
-		{time.Time{}, first.Add(1000 * time.Hour), false},
-		{first, first, false},
-		{first, first.Add(DisableAfter - time.Nanosecond), false},
-		{first, first.Add(DisableAfter), true},
-		{first, first.Add(30 * 24 * time.Hour), true},
-	} {
-		if got := ShouldDisable(tc.first, tc.now); got != tc.want {
-			t.Errorf("ShouldDisable(%v, %v) = %v", tc.first, tc.now, got)
+	h := http.Header{}
+	h.Set(HeaderID, "evt_1")
+	h.Set(HeaderTimestamp, "1800000000")
+	h.Set(HeaderSignature, sig)
+	for _, s := range []string{oldSecret, newSecret} {
+		if err := Verify(s, h, body, now.Add(time.Minute), 0); err != nil {
+			t.Errorf("a rotation's secret: %v", err)
 		}
 	}
-	if DisableAfter != 72*time.Hour {
-		t.Errorf("DisableAfter = %v", DisableAfter)
+	other, _ := NewSecret()
+	if Verify(other, h, body, now, 0) == nil {
+		t.Error("another secret verified")
+	}
+	if Verify(newSecret, h, append(body, ' '), now, 0) == nil {
+		t.Error("another body verified")
+	}
+	if Verify(newSecret, h, body, now.Add(DefaultTolerance+time.Second), 0) == nil {
+		t.Error("a stale delivery verified")
+	}
+	h.Del(HeaderID)
+	if Verify(newSecret, h, body, now, 0) == nil {
+		t.Error("a delivery without webhook-id verified")
 	}
 }
