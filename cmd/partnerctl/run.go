@@ -29,6 +29,7 @@ const defaultCredentials = "data/sandbox-credentials.json"
 
 const usageText = `usage: partnerctl [flags] METHOD PATH [BODY|@file|-]
        partnerctl [flags] sign METHOD PATH [BODY|@file|-]
+       partnerctl [flags] listen --forward URL (partnerctl listen -h)
 
 Signs and sends one Open API request and prints the status line and the
 pretty-printed JSON body. Exit status 0 for a 2xx answer, 1 otherwise.
@@ -105,6 +106,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
 
 	rest := fs.Args()
+	if len(rest) > 0 && rest[0] == "listen" {
+		return runListen(&o, rest[1:], stdout, stderr)
+	}
 	signOnly := len(rest) > 0 && rest[0] == "sign"
 	if signOnly {
 		rest = rest[1:]
