@@ -1,0 +1,155 @@
+package webhooks_test
+
+import (
+	"context"
+	"crypto/x509"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mallplatform/partnerapi/internal/testenv"
+	"github.com/mallplatform/partnerapi/internal/worker"
+	"github.com/mallplatform/partnerapi/sdk"
+	"github.com/mallplatform/partnerapi/services/auth"
+	"github.com/mallplatform/partnerapi/services/events"
+	"github.com/mallplatform/partnerapi/services/orders"
+	"github.com/mallplatform/partnerapi/services/sandbox/ordergen"
+	"github.com/mallplatform/partnerapi/services/webhooks"
+	"github.com/mallplatform/partnerapi/services/webhooks/callback"
+)
+
+// BenchmarkDeliveries cancels b.N orders (bulk cancels of 1,000, through the
+// gateway and core) with one subscription to order.cancelled, and measures
+// the worker on PostgreSQL delivering them to a loopback HTTPS receiver:
+// deliveries per second, and the time from each cancellation's commit to
+// the receiver's first byte (p50, p95).
+//
+//	CI=true go test -run '^$' -bench Deliveries -benchtime 5000x ./services/webhooks/
+func BenchmarkDeliveries(b *testing.B) {
+	env := testenv.Start(b, testenv.Options{Postgres: true, Unlimited: true, WebhookAllow: loopback})
+	var mu sync.Mutex
+	arrived := map[string]time.Time{}
+	all := make(chan struct{})
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		at := time.Now()
+		var ev struct {
+			Data struct{ ID string } `json:"data"`
+		}
+		_ = json.NewDecoder(r.Body).Decode(&ev)
+		mu.Lock()
+		if _, dup := arrived[ev.Data.ID]; !dup {
+			arrived[ev.Data.ID] = at
+			if len(arrived) == b.N {
+				close(all)
+			}
+		}
+		mu.Unlock()
+	}))
+	defer srv.Close()
+	full := env.Client(b, "full", -1)
+	r, err := full.DoSigned(context.Background(), sdk.Request{Method: "POST", Path: "/open/v1/webhooks",
+		Body: []byte(fmt.Sprintf(`{"eventType":"order.cancelled","callbackUrl":%q}`, srv.URL+"/in"))})
+	if err != nil || r.Status != 201 {
+		b.Fatalf("subscribe: %v %v", err, r)
+	}
+	// The orders, created directly (the figure is the delivery, not the
+	// checkout).
+	seller := env.Creds.Sellers[0].SellerID
+	st := orders.NewEntStore(env.DB)
+	rng := rand.New(rand.NewPCG(1, 2))
+	ids := make([]string, b.N)
+	for start := 0; start < b.N; start += 1000 {
+		batch := make([]*orders.Order, 0, 1000)
+		for i := start; i < min(start+1000, b.N); i++ {
+			o, err := ordergen.Fresh(seller, orders.StatusReadyToShip,
+				[]ordergen.Line{{Product: ordergen.Generated(env.Clock.Now(), rng), Quantity: 1}}, nil, env.Clock.Now(), rng)
+			if err != nil {
+				b.Fatal(err)
+			}
+			batch = append(batch, o)
+			ids[i] = o.ID
+		}
+		if err := st.CreateOrders(context.Background(), batch); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// The worker with 100 jobs at once (deliveries wait on the network; the
+	// role's default of 10 gives about a tenth of the rate).
+	sealer, err := auth.NewSealer(env.SecretKey)
+	if err != nil {
+		b.Fatal(err)
+	}
+	policy := callback.Policy{Allow: loopback}
+	store := webhooks.NewEntStore(env.DB)
+	svc, err := webhooks.NewService(webhooks.Config{Store: store, Sealer: sealer, Callbacks: policy, SandboxCallbacks: policy})
+	if err != nil {
+		b.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	pool.AddCert(srv.Certificate())
+	jobs := worker.NewJobs()
+	if err := worker.Add[webhooks.DeliverArgs](jobs, webhooks.NewDeliverer(svc, store, events.NewEntStore(env.DB), policy, nil).WithRootCAs(pool)); err != nil {
+		b.Fatal(err)
+	}
+	w, err := worker.New(worker.Config{DB: env.DB, Jobs: jobs, Concurrency: 100, PollInterval: 100 * time.Millisecond})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := w.Start(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = w.Drain(context.Background()) }()
+
+	seller0 := env.Client(b, "full", 0)
+	committed := map[string]time.Time{}
+	b.ResetTimer()
+	start := time.Now()
+	for i := 0; i < b.N; i += 1000 {
+		var body strings.Builder
+		body.WriteString(`{"orders":[`)
+		for j := i; j < min(i+1000, b.N); j++ {
+			if j > i {
+				body.WriteByte(',')
+			}
+			fmt.Fprintf(&body, `{"orderId":%q}`, ids[j])
+		}
+		body.WriteString(`]}`)
+		r, err := seller0.DoSigned(context.Background(), sdk.Request{Method: "POST", Path: "/open/v1/orders/bulk-cancel",
+			Body: []byte(body.String()), ExtraHeaders: http.Header{"Idempotency-Key": {fmt.Sprintf("bench-%d", i)}}})
+		if err != nil || r.Status != 200 {
+			b.Fatalf("bulk cancel: %v %v", err, r)
+		}
+		at := time.Now()
+		for j := i; j < min(i+1000, b.N); j++ {
+			committed[ids[j]] = at
+		}
+	}
+	select {
+	case <-all:
+	case <-time.After(5 * time.Minute):
+		mu.Lock()
+		b.Fatalf("%d of %d deliveries arrived", len(arrived), b.N)
+	}
+	b.StopTimer()
+	mu.Lock()
+	defer mu.Unlock()
+	var last time.Time
+	lat := make([]time.Duration, 0, b.N)
+	for id, at := range arrived {
+		lat = append(lat, at.Sub(committed[id]))
+		if at.After(last) {
+			last = at
+		}
+	}
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	b.ReportMetric(float64(b.N)/last.Sub(start).Seconds(), "deliveries/s")
+	b.ReportMetric(float64(lat[len(lat)/2])/float64(time.Millisecond), "p50-ms")
+	b.ReportMetric(float64(lat[len(lat)*95/100])/float64(time.Millisecond), "p95-ms")
+}
