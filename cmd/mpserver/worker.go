@@ -12,6 +12,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/platform"
 	"github.com/mallplatform/partnerapi/internal/worker"
+	"github.com/mallplatform/partnerapi/services/webhooks"
 	"github.com/mallplatform/partnerapi/services/webhooks/callback"
 )
 
@@ -19,6 +20,7 @@ type workerFlags struct {
 	metricsAddr, databaseURL string
 	secretKey, webhookAllow  string
 	concurrency, maxConns    int
+	webhookConcurrency       int
 	drainGrace               time.Duration
 	log                      logFlags
 }
@@ -30,6 +32,7 @@ func (w *workerFlags) register(f *flagSet) {
 	f.dur(&w.drainGrace, "drain-grace", "MP_WORKER_DRAIN_GRACE", worker.DefaultDrainGrace, "on shutdown, how long running jobs may take to finish before they are cancelled")
 	f.integer(&w.maxConns, "db-max-conns", "MP_DB_MAX_CONNS", 0, "PostgreSQL pool size (0: pgx default)")
 	f.secret(&w.secretKey, "secret-key", "MP_SECRET_KEY", "core's base64 32-byte key: opens the webhook signing secrets")
+	f.integer(&w.webhookConcurrency, "webhook-concurrency", "MP_WEBHOOK_CONCURRENCY", webhooks.DefaultConcurrency, "webhook deliveries run at once by this process (a queue of their own)")
 	f.str(&w.webhookAllow, "webhook-allow-cidrs", "MP_WEBHOOK_ALLOW_CIDRS", "", "comma-separated CIDRs webhook deliveries may reach although not public (as core)")
 	w.log.register(f)
 }
@@ -58,7 +61,7 @@ func runWorker(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	jobs, err := workerJobs(d, log, jobSettings{SecretKey: wf.secretKey, WebhookAllow: allow})
+	jobs, err := workerJobs(d, log, jobSettings{SecretKey: wf.secretKey, WebhookAllow: allow, WebhookConcurrency: wf.webhookConcurrency})
 	if err != nil {
 		return err
 	}

@@ -24,6 +24,9 @@ type jobSettings struct {
 	SecretKey string
 	// WebhookAllow is MP_WEBHOOK_ALLOW_CIDRS, as core.
 	WebhookAllow []netip.Prefix
+	// WebhookConcurrency is how many deliveries run at once (0: the
+	// default).
+	WebhookConcurrency int
 }
 
 // workerJobs is every job kind the platform runs, for the worker role and
@@ -56,6 +59,12 @@ func workerJobs(d *db.DB, log *zap.Logger, s jobSettings) (*worker.Jobs, error) 
 		return nil, err
 	}
 	if err := worker.Add[webhooks.DeliverArgs](jobs, webhooks.NewDeliverer(svc, store, events.NewEntStore(d), policy, nil)); err != nil {
+		return nil, err
+	}
+	if s.WebhookConcurrency == 0 {
+		s.WebhookConcurrency = webhooks.DefaultConcurrency
+	}
+	if err := jobs.AddQueue(webhooks.Queue, s.WebhookConcurrency); err != nil {
 		return nil, err
 	}
 	return jobs, nil

@@ -15,6 +15,24 @@ type Jobs struct {
 	workers  *river.Workers
 	periodic []*river.PeriodicJob
 	kinds    []string
+	// queues are the queues besides the default one, with how many of
+	// their jobs run at once in each process.
+	queues map[string]int
+}
+
+// AddQueue declares a queue of its own for the jobs whose InsertOpts name
+// it, with maxWorkers of them at once per process: jobs that mostly wait
+// on the network (webhook deliveries) need far more at once than the
+// default queue's, and must not hold its slots.
+func (j *Jobs) AddQueue(name string, maxWorkers int) error {
+	if name == "" || name == river.QueueDefault || maxWorkers < 1 {
+		return fmt.Errorf("worker: queue %q needs a name of its own and at least one worker", name)
+	}
+	if j.queues == nil {
+		j.queues = map[string]int{}
+	}
+	j.queues[name] = maxWorkers
+	return nil
 }
 
 // NewJobs returns an empty set.

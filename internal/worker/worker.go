@@ -119,8 +119,12 @@ func New(cfg Config) (*Worker, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = zap.NewNop()
 	}
+	queues := map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Concurrency}}
+	for name, n := range cfg.Jobs.queues {
+		queues[name] = river.QueueConfig{MaxWorkers: n}
+	}
 	rc := &river.Config{
-		Queues:       map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Concurrency}},
+		Queues:       queues,
 		Workers:      cfg.Jobs.workers,
 		PeriodicJobs: cfg.Jobs.periodic,
 		// River logs through slog; only its warnings and errors are worth a

@@ -28,6 +28,14 @@ const DeliverKind = "webhook.deliver"
 // schedule (delivery.NextAttempt).
 const maxAttempts = 8
 
+// Queue is the worker queue deliveries run on: they mostly wait on the
+// receivers, so a worker runs many at once (DefaultConcurrency) without
+// holding the default queue's slots.
+const Queue = "webhooks"
+
+// DefaultConcurrency is how many deliveries a worker process runs at once.
+const DefaultConcurrency = 100
+
 // DeliverArgs names what a delivery job delivers.
 type DeliverArgs struct {
 	SubscriptionID string `json:"subscription_id"`
@@ -45,7 +53,7 @@ func (DeliverArgs) Kind() string { return DeliverKind }
 
 // InsertOpts implements river.JobArgsWithInsertOpts.
 func (DeliverArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{MaxAttempts: maxAttempts}
+	return river.InsertOpts{MaxAttempts: maxAttempts, Queue: Queue}
 }
 
 // Dispatcher inserts one delivery job per matching subscription for each
@@ -141,11 +149,9 @@ func (d *Deliverer) Work(ctx context.Context, job *river.Job[DeliverArgs]) error
 	if !sub.Active {
 		return nil // paused or disabled: a replay re-sends what it missed
 	}
-	logged, err := d.store.AttemptCount(ctx, sub.ID, job.Args.EventID)
-	if err != nil {
-		return err
-	}
-	if logged == 0 && job.Args.ResourceID != "" {
+	// River's count: a snooze gives its attempt back, so 1 is the first
+	// attempt this job sends.
+	if job.Attempt == 1 && job.Args.ResourceID != "" {
 		// A resource's events reach a subscription in sequence order: an
 		// earlier event of it whose first attempt has not gone out yet goes
 		// first. Jobs of one resource are inserted in its change order (the
@@ -186,19 +192,19 @@ func (d *Deliverer) Work(ctx context.Context, job *river.Job[DeliverArgs]) error
 	}
 	res := client.Deliver(ctx, delivery.Request{URL: sub.URL, ID: ev.ID, Timestamp: now, Body: body, Secrets: secrets})
 	a := Attempt{ID: ids.NewAt("dlv", now), SubscriptionID: sub.ID, AppID: sub.AppID, EventID: ev.ID, EventType: ev.Type,
-		Number: int64(logged + 1), Test: job.Args.Test, Succeeded: res.Err == nil, Duration: res.Duration, ResponseBody: res.Body, At: now}
+		Number: int64(job.Attempt), Test: job.Args.Test, Succeeded: res.Err == nil, Duration: res.Duration, ResponseBody: res.Body, At: now}
 	if res.Status != 0 {
 		st := int64(res.Status)
 		a.ResponseStatus = &st
 	}
 	if res.Err != nil {
 		a.Error = truncate(res.Err.Error(), 500)
-		if logged+1 < maxAttempts && !res.Gone {
+		if job.Attempt < maxAttempts && !res.Gone {
 			next := d.NextRetry(job)
 			a.NextAttemptAt = &next
 		}
 	}
-	failingSince, err := d.store.RecordAttempt(ctx, a)
+	failingSince, err := d.store.RecordAttempt(ctx, a, sub.ConsecutiveFailures > 0 || sub.FailingSince != nil)
 	if err != nil {
 		return err
 	}

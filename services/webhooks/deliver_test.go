@@ -88,6 +88,9 @@ func startWorker(t *testing.T, env *testenv.Env, pool *x509.CertPool) {
 	if err := worker.Add[webhooks.DeliverArgs](jobs, d); err != nil {
 		t.Fatal(err)
 	}
+	if err := jobs.AddQueue(webhooks.Queue, webhooks.DefaultConcurrency); err != nil {
+		t.Fatal(err)
+	}
 	w, err := worker.New(worker.Config{DB: env.DB, Jobs: jobs, PollInterval: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

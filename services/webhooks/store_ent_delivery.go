@@ -77,9 +77,10 @@ type Attempt struct {
 }
 
 // RecordAttempt logs an attempt and updates the subscription's health: a
-// success clears the failures; a failure counts one more and keeps when the
-// run of failures began, which it returns.
-func (s *EntStore) RecordAttempt(ctx context.Context, a Attempt) (failingSince *time.Time, err error) {
+// success clears the failures (when failing says there are some); a failure
+// counts one more and keeps when the run of failures began, which it
+// returns.
+func (s *EntStore) RecordAttempt(ctx context.Context, a Attempt, failing bool) (failingSince *time.Time, err error) {
 	status := webhookdelivery.StatusFailed
 	if a.Succeeded {
 		status = webhookdelivery.StatusSucceeded
@@ -97,7 +98,9 @@ func (s *EntStore) RecordAttempt(ctx context.Context, a Attempt) (failingSince *
 	}
 	u := c.WebhookSubscription.Update().Where(webhooksubscription.ID(a.SubscriptionID))
 	if a.Succeeded {
-		_, err = u.SetConsecutiveFailures(0).ClearFailingSince().Save(ctx)
+		if failing {
+			_, err = u.SetConsecutiveFailures(0).ClearFailingSince().Save(ctx)
+		}
 		return nil, err
 	}
 	if _, err = u.AddConsecutiveFailures(1).Save(ctx); err != nil {
@@ -208,22 +211,12 @@ func attemptFromEnt(r *ent.WebhookDelivery) Attempt {
 	}
 }
 
-// AttemptCount counts the attempts logged for an event and a subscription.
-func (s *EntStore) AttemptCount(ctx context.Context, subscriptionID, eventID string) (int, error) {
-	n, err := s.db(ctx).WebhookDelivery.Query().
-		Where(webhookdelivery.SubscriptionID(subscriptionID), webhookdelivery.EventID(eventID)).Count(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("webhooks: count attempts: %w", err)
-	}
-	return n, nil
-}
-
 // EarlierFirstAttemptPending reports whether a delivery job older than jobID,
 // of the same subscription and resource, has not made its first attempt yet
 // (queued, scheduled, or running it now).
 func (s *EntStore) EarlierFirstAttemptPending(ctx context.Context, jobID int64, subscriptionID, resourceID string) (bool, error) {
 	q := `SELECT 1 FROM river_job WHERE kind = $1 AND id < $2
-		AND args->>'subscription_id' = $3 AND args->>'resource_id' = $4
+		AND args @> jsonb_build_object('subscription_id', $3::text, 'resource_id', $4::text)
 		AND (state IN ('available', 'scheduled', 'pending') AND attempt = 0 OR state = 'running' AND attempt = 1) LIMIT 1`
 	if s.dialect == db.DriverSQLite {
 		q = `SELECT 1 FROM river_job WHERE kind = ?1 AND id < ?2
