@@ -21,7 +21,7 @@ type workerFlags struct {
 	secretKey, webhookAllow  string
 	concurrency, maxConns    int
 	webhookConcurrency       int
-	drainGrace               time.Duration
+	drainGrace, rescueAfter  time.Duration
 	log                      logFlags
 }
 
@@ -30,6 +30,7 @@ func (w *workerFlags) register(f *flagSet) {
 	f.secretURL(&w.databaseURL, "database-url", "MP_DATABASE_URL", "PostgreSQL URL")
 	f.integer(&w.concurrency, "concurrency", "MP_WORKER_CONCURRENCY", worker.DefaultConcurrency, "jobs run at once by this process")
 	f.dur(&w.drainGrace, "drain-grace", "MP_WORKER_DRAIN_GRACE", worker.DefaultDrainGrace, "on shutdown, how long running jobs may take to finish before they are cancelled")
+	f.dur(&w.rescueAfter, "rescue-after", "MP_WORKER_RESCUE_AFTER", worker.DefaultRescueAfter, "how long a job may run before it counts as its dead worker's and runs again (above every job's timeout)")
 	f.integer(&w.maxConns, "db-max-conns", "MP_DB_MAX_CONNS", 0, "PostgreSQL pool size (0: pgx default)")
 	f.secret(&w.secretKey, "secret-key", "MP_SECRET_KEY", "core's base64 32-byte key: opens the webhook signing secrets")
 	f.integer(&w.webhookConcurrency, "webhook-concurrency", "MP_WEBHOOK_CONCURRENCY", webhooks.DefaultConcurrency, "webhook deliveries run at once by this process (a queue of their own)")
@@ -68,7 +69,7 @@ func runWorker(ctx context.Context, args []string, stderr io.Writer) error {
 	reg := platform.NewRegistry()
 	reg.MustRegister(db.PoolCollector(d.Pool))
 	w, err := worker.New(worker.Config{
-		DB: d, Jobs: jobs, Concurrency: wf.concurrency, DrainGrace: wf.drainGrace,
+		DB: d, Jobs: jobs, Concurrency: wf.concurrency, DrainGrace: wf.drainGrace, RescueAfter: wf.rescueAfter,
 		Logger: log.Named("worker"), Metrics: worker.NewMetrics(reg),
 	})
 	if err != nil {

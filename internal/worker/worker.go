@@ -35,6 +35,9 @@ const (
 	// the 5 s given to cancelled jobs to return it fits Kubernetes' 30 s
 	// default termination grace (the Deployment allows a little more).
 	DefaultDrainGrace = 25 * time.Second
+	// DefaultRescueAfter is how long a job may run before River takes its
+	// worker for dead and retries it.
+	DefaultRescueAfter = 5 * time.Minute
 	// cancelGrace is how long cancelled jobs get to return once the drain
 	// grace is over.
 	cancelGrace = 5 * time.Second
@@ -51,6 +54,10 @@ type Config struct {
 	Concurrency int
 	// DrainGrace bounds how long shutdown waits for running jobs.
 	DrainGrace time.Duration
+	// RescueAfter is how long a job may run before it is taken for the job
+	// of a dead worker and handed out again (default DefaultRescueAfter);
+	// it must exceed every job's own timeout.
+	RescueAfter time.Duration
 	// PollInterval is how often the queue is polled for new jobs when no
 	// notification arrives (SQLite has none). Zero: River's default, 1 s.
 	PollInterval time.Duration
@@ -116,6 +123,9 @@ func New(cfg Config) (*Worker, error) {
 	if cfg.DrainGrace == 0 {
 		cfg.DrainGrace = DefaultDrainGrace
 	}
+	if cfg.RescueAfter == 0 {
+		cfg.RescueAfter = DefaultRescueAfter
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = zap.NewNop()
 	}
@@ -127,6 +137,15 @@ func New(cfg Config) (*Worker, error) {
 		Queues:       queues,
 		Workers:      cfg.Jobs.workers,
 		PeriodicJobs: cfg.Jobs.periodic,
+		// A job whose worker died (SIGKILL, a lost node) stays "running"
+		// until River's rescuer hands it out again: after 5 minutes rather
+		// than River's hour, above every job's own timeout (the longest,
+		// the retention purge, is 2 minutes), so a delivery cut off
+		// mid-flight is retried within minutes.
+		RescueStuckJobsAfter: cfg.RescueAfter,
+		// Jobs set their own timeouts; the default for others stays under
+		// the rescue, as River requires.
+		JobTimeout: min(river.JobTimeoutDefault, cfg.RescueAfter),
 		// River logs through slog; only its warnings and errors are worth a
 		// line next to the platform's own logs.
 		Logger: slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
