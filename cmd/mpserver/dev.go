@@ -132,7 +132,7 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	// The worker runs in-process on the same SQLite file; it stops and
 	// drains with the rest.
-	jobs, err := workerJobs(d, log.Named("worker"), jobSettings{SecretKey: secretKey, WebhookAllow: allow})
+	jobs, err := workerJobs(d, log.Named("worker"), jobSettings{SecretKey: secretKey, WebhookAllow: allow, Metrics: reg})
 	if err != nil {
 		return err
 	}

@@ -62,11 +62,12 @@ func runWorker(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	jobs, err := workerJobs(d, log, jobSettings{SecretKey: wf.secretKey, WebhookAllow: allow, WebhookConcurrency: wf.webhookConcurrency})
+	reg := platform.NewRegistry()
+	jobs, err := workerJobs(d, log, jobSettings{SecretKey: wf.secretKey, WebhookAllow: allow, WebhookConcurrency: wf.webhookConcurrency,
+		Metrics: reg})
 	if err != nil {
 		return err
 	}
-	reg := platform.NewRegistry()
 	reg.MustRegister(db.PoolCollector(d.Pool))
 	w, err := worker.New(worker.Config{
 		DB: d, Jobs: jobs, Concurrency: wf.concurrency, DrainGrace: wf.drainGrace, RescueAfter: wf.rescueAfter,

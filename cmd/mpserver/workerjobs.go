@@ -5,6 +5,7 @@ import (
 	"net/netip"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 
 	"github.com/mallplatform/partnerapi/internal/clock"
@@ -27,6 +28,8 @@ type jobSettings struct {
 	// WebhookConcurrency is how many deliveries run at once (0: the
 	// default).
 	WebhookConcurrency int
+	// Metrics receives the delivery metrics.
+	Metrics prometheus.Registerer
 }
 
 // workerJobs is every job kind the platform runs, for the worker role and
@@ -58,7 +61,7 @@ func workerJobs(d *db.DB, log *zap.Logger, s jobSettings) (*worker.Jobs, error) 
 	if err != nil {
 		return nil, err
 	}
-	if err := worker.Add[webhooks.DeliverArgs](jobs, webhooks.NewDeliverer(svc, store, events.NewEntStore(d), policy, nil)); err != nil {
+	if err := worker.Add[webhooks.DeliverArgs](jobs, webhooks.NewDeliverer(svc, store, events.NewEntStore(d), policy, nil).WithMetrics(webhooks.NewMetrics(s.Metrics))); err != nil {
 		return nil, err
 	}
 	if s.WebhookConcurrency == 0 {

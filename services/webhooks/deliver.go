@@ -108,6 +108,7 @@ type Deliverer struct {
 	// live delivers https only; sandbox subscriptions may use http.
 	live, sandbox *delivery.Client
 	wall          clock.Clock
+	metrics       *Metrics
 	rngMu         sync.Mutex
 	rng           *rand.Rand
 }
@@ -204,6 +205,7 @@ func (d *Deliverer) Work(ctx context.Context, job *river.Job[DeliverArgs]) error
 			a.NextAttemptAt = &next
 		}
 	}
+	d.metrics.attempt(res.Status, res.Gone)
 	failingSince, err := d.store.RecordAttempt(ctx, a, sub.ConsecutiveFailures > 0 || sub.FailingSince != nil)
 	if err != nil {
 		return err
@@ -215,11 +217,13 @@ func (d *Deliverer) Work(ctx context.Context, job *river.Job[DeliverArgs]) error
 		if err := d.store.Disable(ctx, sub.ID, "the receiver answered 410 Gone", now); err != nil {
 			return err
 		}
+		d.metrics.disable("gone")
 		return river.JobCancel(res.Err)
 	case failingSince != nil && delivery.ShouldDisable(*failingSince, now):
 		if err := d.store.Disable(ctx, sub.ID, "every delivery failed for 3 days", now); err != nil {
 			return err
 		}
+		d.metrics.disable("failing")
 		return river.JobCancel(res.Err)
 	}
 	return res.Err
@@ -230,6 +234,12 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return s[:n]
+}
+
+// WithMetrics counts the attempts and disablings on m.
+func (d *Deliverer) WithMetrics(m *Metrics) *Deliverer {
+	d.metrics = m
+	return d
 }
 
 // WithRootCAs makes both clients trust pool's certificates instead of the

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/mallplatform/partnerapi/ent"
 	"github.com/mallplatform/partnerapi/ent/order"
 	"github.com/mallplatform/partnerapi/ent/product"
@@ -70,8 +72,8 @@ func (r *receiver) wait(t *testing.T) {
 var loopback = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
 
 // startWorker runs the delivery job over env's database, trusting the test
-// receivers' certificate.
-func startWorker(t *testing.T, env *testenv.Env, pool *x509.CertPool) {
+// receivers' certificate; its delivery metrics are on the registry returned.
+func startWorker(t *testing.T, env *testenv.Env, pool *x509.CertPool) *prometheus.Registry {
 	t.Helper()
 	sealer, err := auth.NewSealer(env.SecretKey)
 	if err != nil {
@@ -84,7 +86,9 @@ func startWorker(t *testing.T, env *testenv.Env, pool *x509.CertPool) {
 		t.Fatal(err)
 	}
 	jobs := worker.NewJobs()
-	d := webhooks.NewDeliverer(svc, store, events.NewEntStore(env.DB), policy, nil).WithRootCAs(pool)
+	reg := prometheus.NewRegistry()
+	d := webhooks.NewDeliverer(svc, store, events.NewEntStore(env.DB), policy, nil).WithRootCAs(pool).
+		WithMetrics(webhooks.NewMetrics(reg))
 	if err := worker.Add[webhooks.DeliverArgs](jobs, d); err != nil {
 		t.Fatal(err)
 	}
@@ -99,6 +103,26 @@ func startWorker(t *testing.T, env *testenv.Env, pool *x509.CertPool) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = w.Drain(context.Background()) })
+	return reg
+}
+
+// counts reads a counter vector by its one label's values.
+func counts(t *testing.T, reg *prometheus.Registry, name string) map[string]float64 {
+	t.Helper()
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]float64{}
+	for _, mf := range mfs {
+		if mf.GetName() != name {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			out[m.GetLabel()[0].GetValue()] = m.GetCounter().GetValue()
+		}
+	}
+	return out
 }
 
 func subscribe(t *testing.T, env *testenv.Env, url string) (id, secret string) {
@@ -142,7 +166,7 @@ func TestDeliveries(t *testing.T) {
 			pool := x509.NewCertPool()
 			pool.AddCert(ok.srv.Certificate())
 			pool.AddCert(gone.srv.Certificate())
-			startWorker(t, env, pool)
+			reg := startWorker(t, env, pool)
 
 			orderID := cancelOne(t, env)
 			ok.wait(t)   // the first attempt: 500
@@ -245,6 +269,12 @@ func TestDeliveries(t *testing.T) {
 					t.Fatal(err)
 				}
 				if !g.IsActive && g.DisabledReason != nil {
+					if c := counts(t, reg, "mp_webhook_subscriptions_disabled_total"); c["gone"] != 1 {
+						t.Errorf("disabled: %v", c)
+					}
+					if c := counts(t, reg, "mp_webhook_delivery_attempts_total"); c["5xx"] < 1 || c["2xx"] < 1 || c["gone"] != 1 {
+						t.Errorf("attempts: %v", c)
+					}
 					break
 				}
 				if time.Now().After(deadline) {
