@@ -83,17 +83,20 @@ func runListen(o *options, args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	fmt.Fprintf(stderr, "partnerctl listen: forwarding to %s, polling every %s\n", l.forward, l.interval)
-	if err := l.run(ctx); err != nil && ctx.Err() == nil {
+	if err := l.run(ctx); err != nil {
 		fmt.Fprintf(stderr, "partnerctl listen: %v\n", err)
 		return exitFail
 	}
 	return exitOK
 }
 
-// run polls until ctx ends.
+// run polls until ctx ends; a poll cut short by the end is no error.
 func (l *listener) run(ctx context.Context) error {
 	for {
 		if err := l.poll(ctx); err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
 			return err
 		}
 		select {
