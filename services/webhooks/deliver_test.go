@@ -323,3 +323,28 @@ func TestDeliveriesInSequenceOrder(t *testing.T) {
 		}
 	}
 }
+
+// A delivery queued and not attempted yet is in the log as pending.
+func TestPendingDeliveries(t *testing.T) {
+	for _, pg := range []bool{false, true} {
+		t.Run(fmt.Sprintf("postgres=%v", pg), func(t *testing.T) {
+			env := testenv.Start(t, testenv.Options{Postgres: pg})
+			id, _ := subscribe(t, env, "https://hooks.partner.example/in")
+			cancelOne(t, env)
+			status, _, body := send(t, env.Client(t, "full", -1), "GET", "/open/v1/webhooks/"+id+"/deliveries", "")
+			var log struct {
+				Data []struct {
+					EventID       string  `json:"eventId"`
+					EventType     string  `json:"eventType"`
+					Status        string  `json:"status"`
+					NextAttemptAt *string `json:"nextAttemptAt"`
+				} `json:"data"`
+			}
+			if err := json.Unmarshal([]byte(body), &log); status != 200 || err != nil || len(log.Data) != 1 ||
+				log.Data[0].Status != "pending" || log.Data[0].EventType != "order.cancelled" ||
+				!strings.HasPrefix(log.Data[0].EventID, "evt_") || log.Data[0].NextAttemptAt == nil {
+				t.Fatalf("deliveries: %d %s", status, body)
+			}
+		})
+	}
+}

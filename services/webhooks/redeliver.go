@@ -20,7 +20,9 @@ const ReplayWindow = events.Retention
 // in several windows.
 const maxReplay = 10_000
 
-// Deliveries lists one of the app's subscriptions' attempts, newest first.
+// Deliveries lists one of the app's subscriptions' deliveries, newest
+// first: those queued and not attempted yet (pending), then the attempts
+// made.
 func (s *Service) Deliveries(ctx context.Context, id string, limit int) ([]Attempt, error) {
 	v, err := s.Get(ctx, id)
 	if err != nil {
@@ -29,7 +31,18 @@ func (s *Service) Deliveries(ctx context.Context, id string, limit int) ([]Attem
 	if limit <= 0 {
 		limit = 20
 	}
-	return s.cfg.Store.Attempts(ctx, v.ID, limit)
+	out, err := s.cfg.Store.Pending(ctx, v.Subscription, limit)
+	if err != nil {
+		return nil, err
+	}
+	if len(out) == limit {
+		return out, nil
+	}
+	made, err := s.cfg.Store.Attempts(ctx, v.ID, limit-len(out))
+	if err != nil {
+		return nil, err
+	}
+	return append(out, made...), nil
 }
 
 // Retry queues the event of one of the subscription's attempts again.

@@ -111,9 +111,12 @@ func (s *Server) ListWebhookDeliveries(ctx context.Context, req *webhooksv1.List
 			Id: a.ID, EventId: a.EventID, EventType: t, Attempt: a.Number, Status: webhooksv1.DeliveryStatus_DELIVERY_STATUS_FAILED,
 			ResponseStatus: a.ResponseStatus, DurationMs: a.Duration.Milliseconds(), CreatedAt: timestamppb.New(a.At),
 		}
-		if a.Succeeded {
+		switch {
+		case a.Pending:
+			d.Status = webhooksv1.DeliveryStatus_DELIVERY_STATUS_PENDING
+		case a.Succeeded:
 			d.Status = webhooksv1.DeliveryStatus_DELIVERY_STATUS_SUCCEEDED
-		} else if a.Error != "" {
+		case a.Error != "":
 			d.Error = &a.Error
 		}
 		if a.NextAttemptAt != nil {

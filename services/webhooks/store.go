@@ -46,6 +46,9 @@ type Store interface {
 	Delete(ctx context.Context, appID, id string) error
 	// Attempts returns a subscription's logged attempts, newest first.
 	Attempts(ctx context.Context, subscriptionID string, limit int) ([]Attempt, error)
+	// Pending returns the deliveries to sub queued and not attempted yet,
+	// newest first.
+	Pending(ctx context.Context, sub *Subscription, limit int) ([]Attempt, error)
 	// Attempt returns one logged attempt of the subscription.
 	Attempt(ctx context.Context, subscriptionID, id string) (Attempt, error)
 	// ReplayEvents returns the ids of the events of sub's type recorded at

@@ -2,6 +2,7 @@ package webhooks
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
@@ -66,6 +67,9 @@ func (s *EntStore) ByID(ctx context.Context, id string) (*Subscription, error) {
 type Attempt struct {
 	ID, SubscriptionID, AppID, EventID, EventType string
 	Test                                          bool
+	// Pending: queued, not attempted yet (ID is empty, NextAttemptAt is
+	// when it is due).
+	Pending bool
 	Number                                        int64
 	Succeeded                                     bool
 	ResponseStatus                                *int64
@@ -230,4 +234,38 @@ func (s *EntStore) EarlierFirstAttemptPending(ctx context.Context, jobID int64, 
 	defer rows.Close()
 	found := rows.Next()
 	return found, rows.Err()
+}
+
+// Pending returns the deliveries to sub queued and not attempted yet, newest
+// first: River's jobs that have not run.
+func (s *EntStore) Pending(ctx context.Context, sub *Subscription, limit int) ([]Attempt, error) {
+	q := `SELECT args, created_at, scheduled_at FROM river_job WHERE kind = $1
+		AND args @> jsonb_build_object('subscription_id', $2::text)
+		AND attempt = 0 AND state IN ('available', 'scheduled', 'pending') ORDER BY id DESC LIMIT $3`
+	if s.dialect == db.DriverSQLite {
+		q = `SELECT args, created_at, scheduled_at FROM river_job WHERE kind = ?1
+		AND json_extract(args, '$.subscription_id') = ?2
+		AND attempt = 0 AND state IN ('available', 'scheduled', 'pending') ORDER BY id DESC LIMIT ?3`
+	}
+	rows, err := s.db(ctx).QueryContext(ctx, q, DeliverKind, sub.ID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("webhooks: pending deliveries: %w", err)
+	}
+	defer rows.Close()
+	var out []Attempt
+	for rows.Next() {
+		var raw []byte
+		var created, due time.Time
+		if err := rows.Scan(&raw, &created, &due); err != nil {
+			return nil, fmt.Errorf("webhooks: pending deliveries: %w", err)
+		}
+		var args DeliverArgs
+		if err := json.Unmarshal(raw, &args); err != nil {
+			return nil, fmt.Errorf("webhooks: pending deliveries: %w", err)
+		}
+		due = due.UTC()
+		out = append(out, Attempt{SubscriptionID: sub.ID, AppID: sub.AppID, EventID: args.EventID, EventType: sub.EventType,
+			Test: args.Test, Pending: true, Number: 1, NextAttemptAt: &due, At: created.UTC()})
+	}
+	return out, rows.Err()
 }
