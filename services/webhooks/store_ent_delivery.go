@@ -69,15 +69,15 @@ type Attempt struct {
 	Test                                          bool
 	// Pending: queued, not attempted yet (ID is empty, NextAttemptAt is
 	// when it is due).
-	Pending bool
-	Number                                        int64
-	Succeeded                                     bool
-	ResponseStatus                                *int64
-	Duration                                      time.Duration
-	Error                                         string
-	ResponseBody                                  []byte
-	NextAttemptAt                                 *time.Time
-	At                                            time.Time
+	Pending        bool
+	Number         int64
+	Succeeded      bool
+	ResponseStatus *int64
+	Duration       time.Duration
+	Error          string
+	ResponseBody   []byte
+	NextAttemptAt  *time.Time
+	At             time.Time
 }
 
 // RecordAttempt logs an attempt and updates the subscription's health: a
