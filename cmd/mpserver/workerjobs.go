@@ -53,15 +53,12 @@ func workerJobs(d *db.DB, log *zap.Logger, s jobSettings) (*worker.Jobs, error) 
 	if err != nil {
 		return nil, err
 	}
-	policy := callback.Policy{Allow: s.WebhookAllow}
-	sandbox := policy
-	sandbox.AllowHTTP = true
 	store := webhooks.NewEntStore(d)
-	svc, err := webhooks.NewService(webhooks.Config{Store: store, Sealer: sealer, Callbacks: policy, SandboxCallbacks: sandbox})
+	svc, err := webhooks.NewService(webhooks.Config{Store: store, Sealer: sealer, Callbacks: callback.Policy{Allow: s.WebhookAllow}})
 	if err != nil {
 		return nil, err
 	}
-	if err := worker.Add[webhooks.DeliverArgs](jobs, webhooks.NewDeliverer(svc, store, events.NewEntStore(d), policy, nil).WithMetrics(webhooks.NewMetrics(s.Metrics))); err != nil {
+	if err := worker.Add[webhooks.DeliverArgs](jobs, webhooks.NewDeliverer(svc, store, events.NewEntStore(d), nil).WithMetrics(webhooks.NewMetrics(s.Metrics))); err != nil {
 		return nil, err
 	}
 	if s.WebhookConcurrency == 0 {

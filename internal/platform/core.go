@@ -56,7 +56,7 @@ type CoreConfig struct {
 	// metrics).
 	ServerOptions []grpc.ServerOption
 	// Callbacks is the webhook callback URL policy (MP_WEBHOOK_ALLOW_CIDRS,
-	// and the resolver in tests); AllowHTTP is set for sandbox apps.
+	// and the resolver in tests); plain http follows each app's environment.
 	Callbacks callback.Policy
 }
 
@@ -115,10 +115,8 @@ func NewCore(cfg CoreConfig) (*Core, error) {
 	if err != nil {
 		return nil, err
 	}
-	live, sandbox := cfg.Callbacks, cfg.Callbacks
-	live.AllowHTTP, sandbox.AllowHTTP = false, true
 	hooks, err := webhooks.NewService(webhooks.Config{Store: webhooks.NewEntStore(cfg.DB), Sealer: sealer,
-		Callbacks: live, SandboxCallbacks: sandbox, Clock: cfg.Clock, Jobs: jobs})
+		Callbacks: cfg.Callbacks, Clock: cfg.Clock, Jobs: jobs})
 	if err != nil {
 		return nil, err
 	}

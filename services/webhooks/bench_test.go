@@ -96,14 +96,14 @@ func benchDeliveries(b *testing.B, batchSize int, pace time.Duration) {
 	}
 	policy := callback.Policy{Allow: loopback}
 	store := webhooks.NewEntStore(env.DB)
-	svc, err := webhooks.NewService(webhooks.Config{Store: store, Sealer: sealer, Callbacks: policy, SandboxCallbacks: policy})
+	svc, err := webhooks.NewService(webhooks.Config{Store: store, Sealer: sealer, Callbacks: policy})
 	if err != nil {
 		b.Fatal(err)
 	}
 	pool := x509.NewCertPool()
 	pool.AddCert(srv.Certificate())
 	jobs := worker.NewJobs()
-	if err := worker.Add[webhooks.DeliverArgs](jobs, webhooks.NewDeliverer(svc, store, events.NewEntStore(env.DB), policy, nil).WithRootCAs(pool)); err != nil {
+	if err := worker.Add[webhooks.DeliverArgs](jobs, webhooks.NewDeliverer(svc, store, events.NewEntStore(env.DB), nil).WithRootCAs(pool)); err != nil {
 		b.Fatal(err)
 	}
 	if err := jobs.AddQueue(webhooks.Queue, webhooks.DefaultConcurrency); err != nil {

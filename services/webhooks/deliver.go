@@ -17,7 +17,6 @@ import (
 	"github.com/mallplatform/partnerapi/internal/wirejson"
 	"github.com/mallplatform/partnerapi/internal/worker"
 	"github.com/mallplatform/partnerapi/services/events"
-	"github.com/mallplatform/partnerapi/services/webhooks/callback"
 	"github.com/mallplatform/partnerapi/services/webhooks/delivery"
 )
 
@@ -113,16 +112,14 @@ type Deliverer struct {
 	rng           *rand.Rand
 }
 
-// NewDeliverer returns the delivery job over the service (secrets), the
-// stores and the delivery clients built from policy (https for live apps'
-// subscriptions, http too for sandbox apps').
-func NewDeliverer(svc *Service, store *EntStore, evs *events.EntStore, policy callback.Policy, wall clock.Clock) *Deliverer {
+// NewDeliverer returns the delivery job over the service (secrets, the
+// callback policy of live and sandbox subscriptions) and the stores.
+func NewDeliverer(svc *Service, store *EntStore, evs *events.EntStore, wall clock.Clock) *Deliverer {
 	if wall == nil {
 		wall = clock.System{}
 	}
-	live, sandbox := policy, policy
-	live.AllowHTTP, sandbox.AllowHTTP = false, true
-	return &Deliverer{svc: svc, store: store, events: evs, live: delivery.New(live), sandbox: delivery.New(sandbox), wall: wall,
+	return &Deliverer{svc: svc, store: store, events: evs,
+		live: delivery.New(svc.callbackPolicy(false)), sandbox: delivery.New(svc.callbackPolicy(true)), wall: wall,
 		rng: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))}
 }
 

@@ -81,13 +81,13 @@ func startWorker(t *testing.T, env *testenv.Env, pool *x509.CertPool) *prometheu
 	}
 	policy := callback.Policy{Allow: loopback}
 	store := webhooks.NewEntStore(env.DB)
-	svc, err := webhooks.NewService(webhooks.Config{Store: store, Sealer: sealer, Callbacks: policy, SandboxCallbacks: policy})
+	svc, err := webhooks.NewService(webhooks.Config{Store: store, Sealer: sealer, Callbacks: policy})
 	if err != nil {
 		t.Fatal(err)
 	}
 	jobs := worker.NewJobs()
 	reg := prometheus.NewRegistry()
-	d := webhooks.NewDeliverer(svc, store, events.NewEntStore(env.DB), policy, nil).WithRootCAs(pool).
+	d := webhooks.NewDeliverer(svc, store, events.NewEntStore(env.DB), nil).WithRootCAs(pool).
 		WithMetrics(webhooks.NewMetrics(reg))
 	if err := worker.Add[webhooks.DeliverArgs](jobs, d); err != nil {
 		t.Fatal(err)

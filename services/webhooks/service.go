@@ -6,7 +6,6 @@ package webhooks
 import (
 	"context"
 	"errors"
-	"net/url"
 	"time"
 
 	"github.com/mallplatform/partnerapi/internal/apierr"
@@ -17,26 +16,22 @@ import (
 	"github.com/mallplatform/partnerapi/sdk/webhook"
 	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/events"
+	"github.com/mallplatform/partnerapi/services/webhooks/callback"
 )
 
 // RotationOverlap is how long the previous secret keeps signing after a
 // rotation.
 const RotationOverlap = 24 * time.Hour
 
-// CallbackChecker validates a callback URL (form, scheme, length, and that
-// it resolves to public addresses only).
-type CallbackChecker interface {
-	Check(ctx context.Context, raw string) (*url.URL, error)
-}
-
 // Config is what a Service is built from.
 type Config struct {
 	Store Store
 	// Sealer seals signing secrets at rest (the key app secrets use).
 	Sealer *auth.Sealer
-	// Callbacks check live apps' callback URLs (https only); SandboxCallbacks
-	// sandbox apps' (http allowed too).
-	Callbacks, SandboxCallbacks CallbackChecker
+	// Callbacks is the deployment's callback URL policy (its allow list, a
+	// resolver in tests); whether plain http is allowed follows each
+	// subscription's environment (callbackPolicy).
+	Callbacks callback.Policy
 	// Clock is wall time (default: the system clock).
 	Clock clock.Clock
 	// Jobs queues redeliveries, replays and tests (core; the worker, which
@@ -51,8 +46,8 @@ type Service struct {
 
 // NewService returns a Service.
 func NewService(cfg Config) (*Service, error) {
-	if cfg.Store == nil || cfg.Sealer == nil || cfg.Callbacks == nil || cfg.SandboxCallbacks == nil {
-		return nil, errors.New("webhooks: a store, a sealer and callback checkers are required")
+	if cfg.Store == nil || cfg.Sealer == nil {
+		return nil, errors.New("webhooks: a store and a sealer are required")
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = clock.System{}
@@ -68,13 +63,17 @@ type View struct {
 	Secret string
 }
 
+// callbackPolicy is the URL policy of a live (https only) or a sandbox
+// (http too) app's subscriptions: at subscription and at delivery alike.
+func (s *Service) callbackPolicy(sandbox bool) callback.Policy {
+	p := s.cfg.Callbacks
+	p.AllowHTTP = sandbox
+	return p
+}
+
 // checkURL validates a callback URL by the rules of the app's environment.
 func (s *Service) checkURL(ctx context.Context, p *principal.Principal, raw string) (string, error) {
-	c := s.cfg.Callbacks
-	if p.Environment == auth.EnvSandbox {
-		c = s.cfg.SandboxCallbacks
-	}
-	u, err := c.Check(ctx, raw)
+	u, err := s.callbackPolicy(p.Environment == auth.EnvSandbox).Check(ctx, raw)
 	if err != nil {
 		return "", err
 	}

@@ -3,7 +3,8 @@ package webhooks_test
 import (
 	"context"
 	"errors"
-	"net/url"
+	"net"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -16,18 +17,18 @@ import (
 	"github.com/mallplatform/partnerapi/internal/principal"
 	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/webhooks"
+	"github.com/mallplatform/partnerapi/services/webhooks/callback"
 )
 
-// checker accepts https URLs on hosts ending .example, and http too when
-// sandbox; anything else is the SSRF refusal.
-type checker struct{ sandbox bool }
+// exampleResolver answers every name under .example with a public address,
+// so the real callback policy runs without a network.
+type exampleResolver struct{}
 
-func (c checker) Check(_ context.Context, raw string) (*url.URL, error) {
-	u, err := url.Parse(raw)
-	if err != nil || !strings.HasSuffix(u.Hostname(), ".example") || !(u.Scheme == "https" || c.sandbox && u.Scheme == "http") {
-		return nil, apierr.New(apierr.ValidationError, "callbackUrl: refused")
+func (exampleResolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
+	if strings.HasSuffix(host, ".example") {
+		return []netip.Addr{netip.MustParseAddr("93.184.215.14")}, nil
 	}
-	return u, nil
+	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
 }
 
 func code(err error) string {
@@ -45,7 +46,7 @@ func newService(t *testing.T, d *db.DB, clk clock.Clock) *webhooks.Service {
 		t.Fatal(err)
 	}
 	svc, err := webhooks.NewService(webhooks.Config{Store: webhooks.NewEntStore(d), Sealer: sealer,
-		Callbacks: checker{}, SandboxCallbacks: checker{sandbox: true}, Clock: clk})
+		Callbacks: callback.Policy{Resolver: exampleResolver{}}, Clock: clk})
 	if err != nil {
 		t.Fatal(err)
 	}
