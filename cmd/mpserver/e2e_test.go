@@ -27,38 +27,8 @@ func TestEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and starts the binaries")
 	}
-	dsn := dbtest.EmptyPostgres(t)
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "mpserver")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	secretKey := auth.NewKey()
-	token := "e2e-internal-token-" + fmt.Sprint(time.Now().UnixNano())
-	env := append(os.Environ(),
-		"MP_DATABASE_URL="+dsn, "MP_SECRET_KEY="+secretKey, "MP_GATEWAY_TOKEN="+token, "MP_DB_DRIVER=postgres", "MP_LOG_LEVEL=warn")
-	runOnce(t, bin, env, "migrate")
-	grpcAddr, coreMetrics, httpAddr, gwMetrics := freeAddr(t), freeAddr(t), freeAddr(t), freeAddr(t)
-	credsPath := filepath.Join(dir, "credentials.json")
-	runOnce(t, bin, env, "admin", "seed-sandbox", "--credentials-file", credsPath, "--base-url", "http://"+httpAddr, "--grpc-address", grpcAddr)
-
-	core := start(t, bin, env, "core", "--grpc-addr", grpcAddr, "--metrics-addr", coreMetrics)
-	gwArgs := []string{"gateway", "--http-addr", httpAddr, "--metrics-addr", gwMetrics, "--core-addr", grpcAddr}
-	if redisAnswers() {
-		gwArgs = append(gwArgs, "--redis-url", "redis://"+redisAddr()+"/0")
-	} else if os.Getenv("CI") == "true" {
-		t.Fatal("Redis is required in CI")
-	}
-	gw := start(t, bin, env, gwArgs...)
-	waitReady(t, "http://"+coreMetrics+"/readyz")
-	// Probes live on the internal port; the partner port is the gateway's.
-	waitReady(t, "http://"+gwMetrics+"/readyz")
-
-	creds, err := sdk.LoadCredentials(credsPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pl := startPlatform(t)
+	creds := pl.creds
 	client, err := creds.Client("full", 0)
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +102,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 
 	// SIGTERM drains both tiers and they exit cleanly.
-	for _, p := range []*exec.Cmd{gw, core} {
+	for _, p := range []*exec.Cmd{pl.gateway, pl.core} {
 		_ = p.Process.Signal(syscall.SIGTERM)
 		done := make(chan error, 1)
 		go func() { done <- p.Wait() }()
@@ -320,4 +290,55 @@ func redisAnswers() bool {
 	buf := make([]byte, 7)
 	n, _ := c.Read(buf)
 	return strings.HasPrefix(string(buf[:n]), "+PONG")
+}
+
+// startPlatform builds mpserver, migrates a fresh PostgreSQL database, seeds
+// the sandbox and starts core and the gateway as separate processes (the
+// gateway on Redis when it answers; CI requires it); extraEnv is added to
+// every process's environment.
+func startPlatform(t *testing.T, extraEnv ...string) platform {
+	t.Helper()
+	dsn := dbtest.EmptyPostgres(t)
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "mpserver")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	secretKey := auth.NewKey()
+	token := "e2e-internal-token-" + fmt.Sprint(time.Now().UnixNano())
+	env := append(os.Environ(),
+		"MP_DATABASE_URL="+dsn, "MP_SECRET_KEY="+secretKey, "MP_GATEWAY_TOKEN="+token, "MP_DB_DRIVER=postgres", "MP_LOG_LEVEL=warn")
+	env = append(env, extraEnv...)
+	runOnce(t, bin, env, "migrate")
+	grpcAddr, coreMetrics, httpAddr, gwMetrics := freeAddr(t), freeAddr(t), freeAddr(t), freeAddr(t)
+	credsPath := filepath.Join(dir, "credentials.json")
+	runOnce(t, bin, env, "admin", "seed-sandbox", "--credentials-file", credsPath, "--base-url", "http://"+httpAddr, "--grpc-address", grpcAddr)
+
+	core := start(t, bin, env, "core", "--grpc-addr", grpcAddr, "--metrics-addr", coreMetrics)
+	gwArgs := []string{"gateway", "--http-addr", httpAddr, "--metrics-addr", gwMetrics, "--core-addr", grpcAddr}
+	if redisAnswers() {
+		gwArgs = append(gwArgs, "--redis-url", "redis://"+redisAddr()+"/0")
+	} else if os.Getenv("CI") == "true" {
+		t.Fatal("Redis is required in CI")
+	}
+	gw := start(t, bin, env, gwArgs...)
+	waitReady(t, "http://"+coreMetrics+"/readyz")
+	// Probes live on the internal port; the partner port is the gateway's.
+	waitReady(t, "http://"+gwMetrics+"/readyz")
+
+	creds, err := sdk.LoadCredentials(credsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return platform{bin: bin, env: env, creds: creds, core: core, gateway: gw}
+}
+
+// platform is what startPlatform started.
+type platform struct {
+	bin   string
+	env   []string
+	creds *sdk.Credentials
+	// core and gateway are the tiers' processes.
+	core, gateway *exec.Cmd
 }

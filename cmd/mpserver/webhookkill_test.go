@@ -2,21 +2,13 @@ package main_test
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/mallplatform/partnerapi/internal/db/dbtest"
-	"github.com/mallplatform/partnerapi/sdk"
-	"github.com/mallplatform/partnerapi/services/auth"
 )
 
 // A delivery cut off by a worker's SIGKILL is delivered by the next worker,
@@ -25,23 +17,8 @@ func TestWebhookDeliverySurvivesAWorkerKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and starts the binaries")
 	}
-	dsn := dbtest.EmptyPostgres(t)
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "mpserver")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	env := append(os.Environ(), "MP_DATABASE_URL="+dsn, "MP_SECRET_KEY="+auth.NewKey(),
-		"MP_GATEWAY_TOKEN=kill-test-gateway-token-"+fmt.Sprint(time.Now().UnixNano()), "MP_LOG_LEVEL=warn",
-		"MP_WEBHOOK_ALLOW_CIDRS=127.0.0.0/8")
-	runOnce(t, bin, env, "migrate")
-	grpcAddr, coreMetrics, httpAddr, gwMetrics, workerMetrics := freeAddr(t), freeAddr(t), freeAddr(t), freeAddr(t), freeAddr(t)
-	credsPath := filepath.Join(dir, "credentials.json")
-	runOnce(t, bin, env, "admin", "seed-sandbox", "--credentials-file", credsPath, "--base-url", "http://"+httpAddr, "--grpc-address", grpcAddr)
-	start(t, bin, env, "core", "--grpc-addr", grpcAddr, "--metrics-addr", coreMetrics)
-	start(t, bin, env, "gateway", "--http-addr", httpAddr, "--metrics-addr", gwMetrics, "--core-addr", grpcAddr)
-	waitReady(t, "http://"+coreMetrics+"/readyz")
-	waitReady(t, "http://"+gwMetrics+"/readyz")
+	pl := startPlatform(t, "MP_WEBHOOK_ALLOW_CIDRS=127.0.0.0/8")
+	workerMetrics := freeAddr(t)
 
 	// The receiver holds the first delivery open (the worker is killed
 	// mid-flight) and answers the others 200.
@@ -68,15 +45,11 @@ func TestWebhookDeliverySurvivesAWorkerKill(t *testing.T) {
 	defer srv.Close()
 	defer close(release)
 
-	creds, err := sdk.LoadCredentials(credsPath)
+	app, err := pl.creds.Client("full", -1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	app, err := creds.Client("full", -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	seller, err := creds.Client("full", 0)
+	seller, err := pl.creds.Client("full", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,13 +75,13 @@ func TestWebhookDeliverySurvivesAWorkerKill(t *testing.T) {
 	}
 
 	workerArgs := []string{"worker", "--metrics-addr", workerMetrics, "--rescue-after", "3s"}
-	first := start(t, bin, env, workerArgs...)
+	first := start(t, pl.bin, pl.env, workerArgs...)
 	waitArrival(t, arrived)
 	if err := first.Process.Kill(); err != nil { // SIGKILL
 		t.Fatal(err)
 	}
 	_ = first.Wait()
-	start(t, bin, env, workerArgs...)
+	start(t, pl.bin, pl.env, workerArgs...)
 	waitArrival(t, arrived)
 
 	mu.Lock()

@@ -15,14 +15,9 @@ import (
 	"time"
 
 	"github.com/mallplatform/partnerapi/internal/testenv"
-	"github.com/mallplatform/partnerapi/internal/worker"
 	"github.com/mallplatform/partnerapi/sdk"
-	"github.com/mallplatform/partnerapi/services/auth"
-	"github.com/mallplatform/partnerapi/services/events"
 	"github.com/mallplatform/partnerapi/services/orders"
 	"github.com/mallplatform/partnerapi/services/sandbox/ordergen"
-	"github.com/mallplatform/partnerapi/services/webhooks"
-	"github.com/mallplatform/partnerapi/services/webhooks/callback"
 )
 
 // BenchmarkDeliveries cancels b.N orders (bulk cancels of 1,000, through the
@@ -90,33 +85,9 @@ func benchDeliveries(b *testing.B, batchSize int, pace time.Duration) {
 		}
 	}
 	// The worker as the role runs it: deliveries on their queue, 100 at once.
-	sealer, err := auth.NewSealer(env.SecretKey)
-	if err != nil {
-		b.Fatal(err)
-	}
-	policy := callback.Policy{Allow: loopback}
-	store := webhooks.NewEntStore(env.DB)
-	svc, err := webhooks.NewService(webhooks.Config{Store: store, Sealer: sealer, Callbacks: policy})
-	if err != nil {
-		b.Fatal(err)
-	}
 	pool := x509.NewCertPool()
 	pool.AddCert(srv.Certificate())
-	jobs := worker.NewJobs()
-	if err := worker.Add[webhooks.DeliverArgs](jobs, webhooks.NewDeliverer(svc, store, events.NewEntStore(env.DB), nil).WithRootCAs(pool)); err != nil {
-		b.Fatal(err)
-	}
-	if err := jobs.AddQueue(webhooks.Queue, webhooks.DefaultConcurrency); err != nil {
-		b.Fatal(err)
-	}
-	w, err := worker.New(worker.Config{DB: env.DB, Jobs: jobs, PollInterval: 100 * time.Millisecond})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := w.Start(context.Background()); err != nil {
-		b.Fatal(err)
-	}
-	defer func() { _ = w.Drain(context.Background()) }()
+	startWorker(b, env, pool)
 
 	seller0 := env.Client(b, "full", 0)
 	committed := map[string]time.Time{}

@@ -73,7 +73,7 @@ var loopback = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
 
 // startWorker runs the delivery job over env's database, trusting the test
 // receivers' certificate; its delivery metrics are on the registry returned.
-func startWorker(t *testing.T, env *testenv.Env, pool *x509.CertPool) *prometheus.Registry {
+func startWorker(t testing.TB, env *testenv.Env, pool *x509.CertPool) *prometheus.Registry {
 	t.Helper()
 	sealer, err := auth.NewSealer(env.SecretKey)
 	if err != nil {
