@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"google.golang.org/protobuf/proto"
@@ -57,7 +58,10 @@ func ParseType(s string) (Type, bool) {
 }
 
 // Catalogue lists every event type, in the catalogue's order.
-func Catalogue() []Type {
+func Catalogue() []Type { return slices.Clone(catalogue) }
+
+// catalogue is read from the enum once.
+var catalogue = func() []Type {
 	values := typeDesc.Values()
 	out := make([]Type, 0, values.Len())
 	for i := 0; i < values.Len(); i++ {
@@ -66,9 +70,14 @@ func Catalogue() []Type {
 		}
 	}
 	return out
-}
+}()
 
-// Recorder writes events in the transaction of the change they record.
+// errNoRecorder refuses a change of a service built without a Recorder: no
+// change commits without its event.
+var errNoRecorder = errors.New("events: writes need an event recorder")
+
+// Recorder writes events in the transaction of the change they record; a
+// nil Recorder refuses to record.
 type Recorder struct {
 	store    Store
 	wall     clock.Clock
@@ -113,6 +122,9 @@ type Change struct {
 // Record writes c's event on the transaction ctx carries (or in a statement
 // of its own without one) and returns it.
 func (r *Recorder) Record(ctx context.Context, c Change) (Event, error) {
+	if r == nil {
+		return Event{}, errNoRecorder
+	}
 	e, err := newEvent(c)
 	if err != nil {
 		return Event{}, err
@@ -130,6 +142,9 @@ func (r *Recorder) Record(ctx context.Context, c Change) (Event, error) {
 
 // RecordMany is Record for many changes, written together.
 func (r *Recorder) RecordMany(ctx context.Context, cs []Change) error {
+	if r == nil {
+		return errNoRecorder
+	}
 	es := make([]Event, len(cs))
 	for i, c := range cs {
 		e, err := newEvent(c)

@@ -64,7 +64,7 @@ type ListResult struct {
 func readable(ctx context.Context) []string {
 	p, isPartner := principal.FromContext(ctx)
 	var out []string
-	for _, t := range Catalogue() {
+	for _, t := range catalogue {
 		if !isPartner || p.HasScope(ReadScope(t)) {
 			out = append(out, WireName(t))
 		}
