@@ -3,8 +3,10 @@ package db
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river/riverdriver"
@@ -42,7 +44,7 @@ func MigrateRiver(ctx context.Context, d *DB) error {
 			return fmt.Errorf("db: river migrate: %w", err)
 		}
 		defer conn.Release()
-		if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", riverMigrateLock); err != nil {
+		if err := tryLockUntil(ctx, conn.Conn(), riverMigrateLock); err != nil {
 			return fmt.Errorf("db: river migrate lock: %w", err)
 		}
 		defer func() {
@@ -55,7 +57,7 @@ func MigrateRiver(ctx context.Context, d *DB) error {
 		if _, err := m.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
 			return fmt.Errorf("db: river migrate: %w", err)
 		}
-		return nil
+		return createWebhookJobIndex(ctx, conn.Conn())
 	case DriverSQLite:
 		m, err := rivermigrate.New(riversqlite.New(d.SQL), &rivermigrate.Config{Logger: quietRiverLogger()})
 		if err != nil {
@@ -64,9 +66,66 @@ func MigrateRiver(ctx context.Context, d *DB) error {
 		if _, err := m.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
 			return fmt.Errorf("db: river migrate: %w", err)
 		}
+		if _, err := d.SQL.ExecContext(ctx, `CREATE INDEX IF NOT EXISTS `+webhookJobIndex+` ON river_job
+			(json_extract(args, '$.subscription_id'), json_extract(args, '$.resource_id'), id) WHERE kind = 'webhook.deliver'`); err != nil {
+			return fmt.Errorf("db: river index: %w", err)
+		}
 		return nil
 	}
 	return fmt.Errorf("db: unknown driver %q", d.driver)
+}
+
+// tryLockUntil takes the session advisory lock key, polling until it is
+// free or ctx ends. A waiter blocked in pg_advisory_lock would hold a
+// snapshot, and CREATE INDEX CONCURRENTLY by the holder waits for every
+// snapshot older than its own: the two would deadlock.
+func tryLockUntil(ctx context.Context, conn *pgx.Conn, key int64) error {
+	for {
+		var got bool
+		if err := conn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1)", key).Scan(&got); err != nil {
+			return err
+		}
+		if got {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// webhookJobIndex finds a subscription's delivery jobs, and one resource's
+// among them, without scanning the queue: the delivery worker asks before
+// each first attempt whether an earlier event of the same resource is still
+// waiting (services/webhooks, EarlierFirstAttemptPending), and the deliveries
+// page lists a subscription's pending jobs. River's GIN index on args serves
+// neither reliably (the planner prefers a scan that grows with the queue).
+// It is the platform's index on River's table, so it is created here, after
+// River's migrations, and not in the goose set.
+const webhookJobIndex = "river_job_webhook_resource"
+
+// createWebhookJobIndex creates webhookJobIndex without blocking the queue's
+// writers (CONCURRENTLY), replacing one a failed earlier build left invalid.
+func createWebhookJobIndex(ctx context.Context, conn *pgx.Conn) error {
+	var valid *bool
+	err := conn.QueryRow(ctx, `SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass($1)`, webhookJobIndex).Scan(&valid)
+	switch {
+	case err == nil && valid != nil && *valid:
+		return nil
+	case err == nil:
+		if _, err := conn.Exec(ctx, `DROP INDEX CONCURRENTLY IF EXISTS `+webhookJobIndex); err != nil {
+			return fmt.Errorf("db: river index: %w", err)
+		}
+	case !errors.Is(err, pgx.ErrNoRows):
+		return fmt.Errorf("db: river index: %w", err)
+	}
+	if _, err := conn.Exec(ctx, `CREATE INDEX CONCURRENTLY `+webhookJobIndex+` ON river_job
+		((args->>'subscription_id'), (args->>'resource_id'), id) WHERE kind = 'webhook.deliver'`); err != nil {
+		return fmt.Errorf("db: river index: %w", err)
+	}
+	return nil
 }
 
 // RiverMigrationStatus reports the River schema version the database is at (0

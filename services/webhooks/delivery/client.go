@@ -40,6 +40,11 @@ const (
 	// maxResponseHeaderBytes bounds the receiver's response headers.
 	maxResponseHeaderBytes = 16 << 10
 	userAgent              = "PartnerAPI-Webhooks/1"
+	// maxIdleConnsPerHost matches a worker's delivery concurrency
+	// (webhooks.DefaultConcurrency), so one receiver's deliveries reuse
+	// their connections; maxIdleConns bounds all receivers together.
+	maxIdleConnsPerHost = 100
+	maxIdleConns        = 512
 )
 
 // Errors of a delivery that did not succeed, for errors.Is. A refusal by the
@@ -106,13 +111,16 @@ func (c *Client) CloseIdleConnections() { c.transport.CloseIdleConnections() }
 
 func (c *Client) newTransport() *http.Transport {
 	return &http.Transport{
-		Proxy:                  nil, // the checked address is the one dialled, never a proxy's
-		DialContext:            c.dialChecked,
-		TLSClientConfig:        &tls.Config{RootCAs: c.rootCAs, MinVersion: tls.VersionTLS12},
-		ForceAttemptHTTP2:      true,
-		DisableCompression:     true, // the kept body is the bytes the receiver sent
-		MaxIdleConns:           64,
-		MaxIdleConnsPerHost:    2,
+		Proxy:              nil, // the checked address is the one dialled, never a proxy's
+		DialContext:        c.dialChecked,
+		TLSClientConfig:    &tls.Config{RootCAs: c.rootCAs, MinVersion: tls.VersionTLS12},
+		ForceAttemptHTTP2:  true,
+		DisableCompression: true, // the kept body is the bytes the receiver sent
+		// A busy receiver takes many deliveries at once: keeping their
+		// connections saves a TLS handshake on each (most of a delivery's
+		// cost on both sides).
+		MaxIdleConns:           maxIdleConns,
+		MaxIdleConnsPerHost:    maxIdleConnsPerHost,
 		IdleConnTimeout:        90 * time.Second,
 		MaxResponseHeaderBytes: maxResponseHeaderBytes,
 	}
