@@ -54,7 +54,14 @@ func explain(t *testing.T, ctx context.Context, d *db.DB, q string, args []any) 
 				t.Fatal(err)
 			}
 		}
-		defer conn.ExecContext(ctx, "DEALLOCATE queue_query; RESET plan_cache_mode; RESET enable_seqscan") //nolint:errcheck // the connection is closed next
+		defer func() {
+			// The connection goes back to the pool as it came.
+			for _, s := range []string{"DEALLOCATE queue_query", "RESET plan_cache_mode", "RESET enable_seqscan"} {
+				if _, err := conn.ExecContext(ctx, s); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
 		params := make([]string, len(args))
 		for i, a := range args {
 			params[i] = fmt.Sprint(a)
