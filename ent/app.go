@@ -39,6 +39,8 @@ type App struct {
 	PreviousSecretCiphertext *[]byte `json:"-"`
 	// PreviousSecretExpiresAt holds the value of the "previous_secret_expires_at" field.
 	PreviousSecretExpiresAt *time.Time `json:"previous_secret_expires_at,omitempty"`
+	// SecretCreatedAt holds the value of the "secret_created_at" field.
+	SecretCreatedAt *time.Time `json:"secret_created_at,omitempty"`
 	// RedirectUris holds the value of the "redirect_uris" field.
 	RedirectUris []string `json:"redirect_uris,omitempty"`
 	// CreatedAt holds the value of the "created_at" field.
@@ -95,7 +97,7 @@ func (*App) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullInt64)
 		case app.FieldID, app.FieldClientID, app.FieldName, app.FieldAccountID, app.FieldEnvironment:
 			values[i] = new(sql.NullString)
-		case app.FieldPreviousSecretExpiresAt, app.FieldCreatedAt, app.FieldUpdatedAt:
+		case app.FieldPreviousSecretExpiresAt, app.FieldSecretCreatedAt, app.FieldCreatedAt, app.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -181,6 +183,13 @@ func (_m *App) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.PreviousSecretExpiresAt = new(time.Time)
 				*_m.PreviousSecretExpiresAt = value.Time
+			}
+		case app.FieldSecretCreatedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field secret_created_at", values[i])
+			} else if value.Valid {
+				_m.SecretCreatedAt = new(time.Time)
+				*_m.SecretCreatedAt = value.Time
 			}
 		case app.FieldRedirectUris:
 			if value, ok := values[i].(*[]byte); !ok {
@@ -277,6 +286,11 @@ func (_m *App) String() string {
 	builder.WriteString(", ")
 	if v := _m.PreviousSecretExpiresAt; v != nil {
 		builder.WriteString("previous_secret_expires_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	if v := _m.SecretCreatedAt; v != nil {
+		builder.WriteString("secret_created_at=")
 		builder.WriteString(v.Format(time.ANSIC))
 	}
 	builder.WriteString(", ")

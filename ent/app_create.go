@@ -109,6 +109,20 @@ func (_c *AppCreate) SetNillablePreviousSecretExpiresAt(v *time.Time) *AppCreate
 	return _c
 }
 
+// SetSecretCreatedAt sets the "secret_created_at" field.
+func (_c *AppCreate) SetSecretCreatedAt(v time.Time) *AppCreate {
+	_c.mutation.SetSecretCreatedAt(v)
+	return _c
+}
+
+// SetNillableSecretCreatedAt sets the "secret_created_at" field if the given value is not nil.
+func (_c *AppCreate) SetNillableSecretCreatedAt(v *time.Time) *AppCreate {
+	if v != nil {
+		_c.SetSecretCreatedAt(*v)
+	}
+	return _c
+}
+
 // SetRedirectUris sets the "redirect_uris" field.
 func (_c *AppCreate) SetRedirectUris(v []string) *AppCreate {
 	_c.mutation.SetRedirectUris(v)
@@ -368,6 +382,10 @@ func (_c *AppCreate) createSpec() (*App, *sqlgraph.CreateSpec) {
 		_spec.SetField(app.FieldPreviousSecretExpiresAt, field.TypeTime, value)
 		_node.PreviousSecretExpiresAt = &value
 	}
+	if value, ok := _c.mutation.SecretCreatedAt(); ok {
+		_spec.SetField(app.FieldSecretCreatedAt, field.TypeTime, value)
+		_node.SecretCreatedAt = &value
+	}
 	if value, ok := _c.mutation.RedirectUris(); ok {
 		_spec.SetField(app.FieldRedirectUris, field.TypeJSON, value)
 		_node.RedirectUris = value
@@ -570,6 +588,24 @@ func (u *AppUpsert) UpdatePreviousSecretExpiresAt() *AppUpsert {
 // ClearPreviousSecretExpiresAt clears the value of the "previous_secret_expires_at" field.
 func (u *AppUpsert) ClearPreviousSecretExpiresAt() *AppUpsert {
 	u.SetNull(app.FieldPreviousSecretExpiresAt)
+	return u
+}
+
+// SetSecretCreatedAt sets the "secret_created_at" field.
+func (u *AppUpsert) SetSecretCreatedAt(v time.Time) *AppUpsert {
+	u.Set(app.FieldSecretCreatedAt, v)
+	return u
+}
+
+// UpdateSecretCreatedAt sets the "secret_created_at" field to the value that was provided on create.
+func (u *AppUpsert) UpdateSecretCreatedAt() *AppUpsert {
+	u.SetExcluded(app.FieldSecretCreatedAt)
+	return u
+}
+
+// ClearSecretCreatedAt clears the value of the "secret_created_at" field.
+func (u *AppUpsert) ClearSecretCreatedAt() *AppUpsert {
+	u.SetNull(app.FieldSecretCreatedAt)
 	return u
 }
 
@@ -780,6 +816,27 @@ func (u *AppUpsertOne) UpdatePreviousSecretExpiresAt() *AppUpsertOne {
 func (u *AppUpsertOne) ClearPreviousSecretExpiresAt() *AppUpsertOne {
 	return u.Update(func(s *AppUpsert) {
 		s.ClearPreviousSecretExpiresAt()
+	})
+}
+
+// SetSecretCreatedAt sets the "secret_created_at" field.
+func (u *AppUpsertOne) SetSecretCreatedAt(v time.Time) *AppUpsertOne {
+	return u.Update(func(s *AppUpsert) {
+		s.SetSecretCreatedAt(v)
+	})
+}
+
+// UpdateSecretCreatedAt sets the "secret_created_at" field to the value that was provided on create.
+func (u *AppUpsertOne) UpdateSecretCreatedAt() *AppUpsertOne {
+	return u.Update(func(s *AppUpsert) {
+		s.UpdateSecretCreatedAt()
+	})
+}
+
+// ClearSecretCreatedAt clears the value of the "secret_created_at" field.
+func (u *AppUpsertOne) ClearSecretCreatedAt() *AppUpsertOne {
+	return u.Update(func(s *AppUpsert) {
+		s.ClearSecretCreatedAt()
 	})
 }
 
@@ -1161,6 +1218,27 @@ func (u *AppUpsertBulk) UpdatePreviousSecretExpiresAt() *AppUpsertBulk {
 func (u *AppUpsertBulk) ClearPreviousSecretExpiresAt() *AppUpsertBulk {
 	return u.Update(func(s *AppUpsert) {
 		s.ClearPreviousSecretExpiresAt()
+	})
+}
+
+// SetSecretCreatedAt sets the "secret_created_at" field.
+func (u *AppUpsertBulk) SetSecretCreatedAt(v time.Time) *AppUpsertBulk {
+	return u.Update(func(s *AppUpsert) {
+		s.SetSecretCreatedAt(v)
+	})
+}
+
+// UpdateSecretCreatedAt sets the "secret_created_at" field to the value that was provided on create.
+func (u *AppUpsertBulk) UpdateSecretCreatedAt() *AppUpsertBulk {
+	return u.Update(func(s *AppUpsert) {
+		s.UpdateSecretCreatedAt()
+	})
+}
+
+// ClearSecretCreatedAt clears the value of the "secret_created_at" field.
+func (u *AppUpsertBulk) ClearSecretCreatedAt() *AppUpsertBulk {
+	return u.Update(func(s *AppUpsert) {
+		s.ClearSecretCreatedAt()
 	})
 }
 

@@ -136,6 +136,26 @@ func (_u *AppUpdate) ClearPreviousSecretExpiresAt() *AppUpdate {
 	return _u
 }
 
+// SetSecretCreatedAt sets the "secret_created_at" field.
+func (_u *AppUpdate) SetSecretCreatedAt(v time.Time) *AppUpdate {
+	_u.mutation.SetSecretCreatedAt(v)
+	return _u
+}
+
+// SetNillableSecretCreatedAt sets the "secret_created_at" field if the given value is not nil.
+func (_u *AppUpdate) SetNillableSecretCreatedAt(v *time.Time) *AppUpdate {
+	if v != nil {
+		_u.SetSecretCreatedAt(*v)
+	}
+	return _u
+}
+
+// ClearSecretCreatedAt clears the value of the "secret_created_at" field.
+func (_u *AppUpdate) ClearSecretCreatedAt() *AppUpdate {
+	_u.mutation.ClearSecretCreatedAt()
+	return _u
+}
+
 // SetRedirectUris sets the "redirect_uris" field.
 func (_u *AppUpdate) SetRedirectUris(v []string) *AppUpdate {
 	_u.mutation.SetRedirectUris(v)
@@ -309,6 +329,12 @@ func (_u *AppUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.PreviousSecretExpiresAtCleared() {
 		_spec.ClearField(app.FieldPreviousSecretExpiresAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.SecretCreatedAt(); ok {
+		_spec.SetField(app.FieldSecretCreatedAt, field.TypeTime, value)
+	}
+	if _u.mutation.SecretCreatedAtCleared() {
+		_spec.ClearField(app.FieldSecretCreatedAt, field.TypeTime)
 	}
 	if value, ok := _u.mutation.RedirectUris(); ok {
 		_spec.SetField(app.FieldRedirectUris, field.TypeJSON, value)
@@ -490,6 +516,26 @@ func (_u *AppUpdateOne) SetNillablePreviousSecretExpiresAt(v *time.Time) *AppUpd
 // ClearPreviousSecretExpiresAt clears the value of the "previous_secret_expires_at" field.
 func (_u *AppUpdateOne) ClearPreviousSecretExpiresAt() *AppUpdateOne {
 	_u.mutation.ClearPreviousSecretExpiresAt()
+	return _u
+}
+
+// SetSecretCreatedAt sets the "secret_created_at" field.
+func (_u *AppUpdateOne) SetSecretCreatedAt(v time.Time) *AppUpdateOne {
+	_u.mutation.SetSecretCreatedAt(v)
+	return _u
+}
+
+// SetNillableSecretCreatedAt sets the "secret_created_at" field if the given value is not nil.
+func (_u *AppUpdateOne) SetNillableSecretCreatedAt(v *time.Time) *AppUpdateOne {
+	if v != nil {
+		_u.SetSecretCreatedAt(*v)
+	}
+	return _u
+}
+
+// ClearSecretCreatedAt clears the value of the "secret_created_at" field.
+func (_u *AppUpdateOne) ClearSecretCreatedAt() *AppUpdateOne {
+	_u.mutation.ClearSecretCreatedAt()
 	return _u
 }
 
@@ -696,6 +742,12 @@ func (_u *AppUpdateOne) sqlSave(ctx context.Context) (_node *App, err error) {
 	}
 	if _u.mutation.PreviousSecretExpiresAtCleared() {
 		_spec.ClearField(app.FieldPreviousSecretExpiresAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.SecretCreatedAt(); ok {
+		_spec.SetField(app.FieldSecretCreatedAt, field.TypeTime, value)
+	}
+	if _u.mutation.SecretCreatedAtCleared() {
+		_spec.ClearField(app.FieldSecretCreatedAt, field.TypeTime)
 	}
 	if value, ok := _u.mutation.RedirectUris(); ok {
 		_spec.SetField(app.FieldRedirectUris, field.TypeJSON, value)

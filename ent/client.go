@@ -16,6 +16,8 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/mallplatform/partnerapi/ent/app"
+	"github.com/mallplatform/partnerapi/ent/authorizationcode"
+	"github.com/mallplatform/partnerapi/ent/authorizationsession"
 	"github.com/mallplatform/partnerapi/ent/category"
 	"github.com/mallplatform/partnerapi/ent/categoryattribute"
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
@@ -27,8 +29,10 @@ import (
 	"github.com/mallplatform/partnerapi/ent/orderitem"
 	"github.com/mallplatform/partnerapi/ent/product"
 	"github.com/mallplatform/partnerapi/ent/productvariant"
+	"github.com/mallplatform/partnerapi/ent/retiredrefreshtoken"
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
+	"github.com/mallplatform/partnerapi/ent/sellerlogin"
 	"github.com/mallplatform/partnerapi/ent/webhookdelivery"
 	"github.com/mallplatform/partnerapi/ent/webhooksubscription"
 
@@ -42,6 +46,10 @@ type Client struct {
 	Schema *migrate.Schema
 	// App is the client for interacting with the App builders.
 	App *AppClient
+	// AuthorizationCode is the client for interacting with the AuthorizationCode builders.
+	AuthorizationCode *AuthorizationCodeClient
+	// AuthorizationSession is the client for interacting with the AuthorizationSession builders.
+	AuthorizationSession *AuthorizationSessionClient
 	// Category is the client for interacting with the Category builders.
 	Category *CategoryClient
 	// CategoryAttribute is the client for interacting with the CategoryAttribute builders.
@@ -64,10 +72,14 @@ type Client struct {
 	Product *ProductClient
 	// ProductVariant is the client for interacting with the ProductVariant builders.
 	ProductVariant *ProductVariantClient
+	// RetiredRefreshToken is the client for interacting with the RetiredRefreshToken builders.
+	RetiredRefreshToken *RetiredRefreshTokenClient
 	// Seller is the client for interacting with the Seller builders.
 	Seller *SellerClient
 	// SellerAuthorization is the client for interacting with the SellerAuthorization builders.
 	SellerAuthorization *SellerAuthorizationClient
+	// SellerLogin is the client for interacting with the SellerLogin builders.
+	SellerLogin *SellerLoginClient
 	// WebhookDelivery is the client for interacting with the WebhookDelivery builders.
 	WebhookDelivery *WebhookDeliveryClient
 	// WebhookSubscription is the client for interacting with the WebhookSubscription builders.
@@ -84,6 +96,8 @@ func NewClient(opts ...Option) *Client {
 func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
 	c.App = NewAppClient(c.config)
+	c.AuthorizationCode = NewAuthorizationCodeClient(c.config)
+	c.AuthorizationSession = NewAuthorizationSessionClient(c.config)
 	c.Category = NewCategoryClient(c.config)
 	c.CategoryAttribute = NewCategoryAttributeClient(c.config)
 	c.DeveloperAccount = NewDeveloperAccountClient(c.config)
@@ -95,8 +109,10 @@ func (c *Client) init() {
 	c.OrderItem = NewOrderItemClient(c.config)
 	c.Product = NewProductClient(c.config)
 	c.ProductVariant = NewProductVariantClient(c.config)
+	c.RetiredRefreshToken = NewRetiredRefreshTokenClient(c.config)
 	c.Seller = NewSellerClient(c.config)
 	c.SellerAuthorization = NewSellerAuthorizationClient(c.config)
+	c.SellerLogin = NewSellerLoginClient(c.config)
 	c.WebhookDelivery = NewWebhookDeliveryClient(c.config)
 	c.WebhookSubscription = NewWebhookSubscriptionClient(c.config)
 }
@@ -189,24 +205,28 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 	cfg := c.config
 	cfg.driver = tx
 	return &Tx{
-		ctx:                 ctx,
-		config:              cfg,
-		App:                 NewAppClient(cfg),
-		Category:            NewCategoryClient(cfg),
-		CategoryAttribute:   NewCategoryAttributeClient(cfg),
-		DeveloperAccount:    NewDeveloperAccountClient(cfg),
-		Event:               NewEventClient(cfg),
-		Fulfillment:         NewFulfillmentClient(cfg),
-		IdempotencyKey:      NewIdempotencyKeyClient(cfg),
-		InternalCaller:      NewInternalCallerClient(cfg),
-		Order:               NewOrderClient(cfg),
-		OrderItem:           NewOrderItemClient(cfg),
-		Product:             NewProductClient(cfg),
-		ProductVariant:      NewProductVariantClient(cfg),
-		Seller:              NewSellerClient(cfg),
-		SellerAuthorization: NewSellerAuthorizationClient(cfg),
-		WebhookDelivery:     NewWebhookDeliveryClient(cfg),
-		WebhookSubscription: NewWebhookSubscriptionClient(cfg),
+		ctx:                  ctx,
+		config:               cfg,
+		App:                  NewAppClient(cfg),
+		AuthorizationCode:    NewAuthorizationCodeClient(cfg),
+		AuthorizationSession: NewAuthorizationSessionClient(cfg),
+		Category:             NewCategoryClient(cfg),
+		CategoryAttribute:    NewCategoryAttributeClient(cfg),
+		DeveloperAccount:     NewDeveloperAccountClient(cfg),
+		Event:                NewEventClient(cfg),
+		Fulfillment:          NewFulfillmentClient(cfg),
+		IdempotencyKey:       NewIdempotencyKeyClient(cfg),
+		InternalCaller:       NewInternalCallerClient(cfg),
+		Order:                NewOrderClient(cfg),
+		OrderItem:            NewOrderItemClient(cfg),
+		Product:              NewProductClient(cfg),
+		ProductVariant:       NewProductVariantClient(cfg),
+		RetiredRefreshToken:  NewRetiredRefreshTokenClient(cfg),
+		Seller:               NewSellerClient(cfg),
+		SellerAuthorization:  NewSellerAuthorizationClient(cfg),
+		SellerLogin:          NewSellerLoginClient(cfg),
+		WebhookDelivery:      NewWebhookDeliveryClient(cfg),
+		WebhookSubscription:  NewWebhookSubscriptionClient(cfg),
 	}, nil
 }
 
@@ -224,24 +244,28 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 	cfg := c.config
 	cfg.driver = &txDriver{tx: tx, drv: c.driver}
 	return &Tx{
-		ctx:                 ctx,
-		config:              cfg,
-		App:                 NewAppClient(cfg),
-		Category:            NewCategoryClient(cfg),
-		CategoryAttribute:   NewCategoryAttributeClient(cfg),
-		DeveloperAccount:    NewDeveloperAccountClient(cfg),
-		Event:               NewEventClient(cfg),
-		Fulfillment:         NewFulfillmentClient(cfg),
-		IdempotencyKey:      NewIdempotencyKeyClient(cfg),
-		InternalCaller:      NewInternalCallerClient(cfg),
-		Order:               NewOrderClient(cfg),
-		OrderItem:           NewOrderItemClient(cfg),
-		Product:             NewProductClient(cfg),
-		ProductVariant:      NewProductVariantClient(cfg),
-		Seller:              NewSellerClient(cfg),
-		SellerAuthorization: NewSellerAuthorizationClient(cfg),
-		WebhookDelivery:     NewWebhookDeliveryClient(cfg),
-		WebhookSubscription: NewWebhookSubscriptionClient(cfg),
+		ctx:                  ctx,
+		config:               cfg,
+		App:                  NewAppClient(cfg),
+		AuthorizationCode:    NewAuthorizationCodeClient(cfg),
+		AuthorizationSession: NewAuthorizationSessionClient(cfg),
+		Category:             NewCategoryClient(cfg),
+		CategoryAttribute:    NewCategoryAttributeClient(cfg),
+		DeveloperAccount:     NewDeveloperAccountClient(cfg),
+		Event:                NewEventClient(cfg),
+		Fulfillment:          NewFulfillmentClient(cfg),
+		IdempotencyKey:       NewIdempotencyKeyClient(cfg),
+		InternalCaller:       NewInternalCallerClient(cfg),
+		Order:                NewOrderClient(cfg),
+		OrderItem:            NewOrderItemClient(cfg),
+		Product:              NewProductClient(cfg),
+		ProductVariant:       NewProductVariantClient(cfg),
+		RetiredRefreshToken:  NewRetiredRefreshTokenClient(cfg),
+		Seller:               NewSellerClient(cfg),
+		SellerAuthorization:  NewSellerAuthorizationClient(cfg),
+		SellerLogin:          NewSellerLoginClient(cfg),
+		WebhookDelivery:      NewWebhookDeliveryClient(cfg),
+		WebhookSubscription:  NewWebhookSubscriptionClient(cfg),
 	}, nil
 }
 
@@ -271,10 +295,11 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.App, c.Category, c.CategoryAttribute, c.DeveloperAccount, c.Event,
-		c.Fulfillment, c.IdempotencyKey, c.InternalCaller, c.Order, c.OrderItem,
-		c.Product, c.ProductVariant, c.Seller, c.SellerAuthorization,
-		c.WebhookDelivery, c.WebhookSubscription,
+		c.App, c.AuthorizationCode, c.AuthorizationSession, c.Category,
+		c.CategoryAttribute, c.DeveloperAccount, c.Event, c.Fulfillment,
+		c.IdempotencyKey, c.InternalCaller, c.Order, c.OrderItem, c.Product,
+		c.ProductVariant, c.RetiredRefreshToken, c.Seller, c.SellerAuthorization,
+		c.SellerLogin, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -284,10 +309,11 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.App, c.Category, c.CategoryAttribute, c.DeveloperAccount, c.Event,
-		c.Fulfillment, c.IdempotencyKey, c.InternalCaller, c.Order, c.OrderItem,
-		c.Product, c.ProductVariant, c.Seller, c.SellerAuthorization,
-		c.WebhookDelivery, c.WebhookSubscription,
+		c.App, c.AuthorizationCode, c.AuthorizationSession, c.Category,
+		c.CategoryAttribute, c.DeveloperAccount, c.Event, c.Fulfillment,
+		c.IdempotencyKey, c.InternalCaller, c.Order, c.OrderItem, c.Product,
+		c.ProductVariant, c.RetiredRefreshToken, c.Seller, c.SellerAuthorization,
+		c.SellerLogin, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -298,6 +324,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 	switch m := m.(type) {
 	case *AppMutation:
 		return c.App.mutate(ctx, m)
+	case *AuthorizationCodeMutation:
+		return c.AuthorizationCode.mutate(ctx, m)
+	case *AuthorizationSessionMutation:
+		return c.AuthorizationSession.mutate(ctx, m)
 	case *CategoryMutation:
 		return c.Category.mutate(ctx, m)
 	case *CategoryAttributeMutation:
@@ -320,10 +350,14 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Product.mutate(ctx, m)
 	case *ProductVariantMutation:
 		return c.ProductVariant.mutate(ctx, m)
+	case *RetiredRefreshTokenMutation:
+		return c.RetiredRefreshToken.mutate(ctx, m)
 	case *SellerMutation:
 		return c.Seller.mutate(ctx, m)
 	case *SellerAuthorizationMutation:
 		return c.SellerAuthorization.mutate(ctx, m)
+	case *SellerLoginMutation:
+		return c.SellerLogin.mutate(ctx, m)
 	case *WebhookDeliveryMutation:
 		return c.WebhookDelivery.mutate(ctx, m)
 	case *WebhookSubscriptionMutation:
@@ -495,6 +529,272 @@ func (c *AppClient) mutate(ctx context.Context, m *AppMutation) (Value, error) {
 		return (&AppDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown App mutation op: %q", m.Op())
+	}
+}
+
+// AuthorizationCodeClient is a client for the AuthorizationCode schema.
+type AuthorizationCodeClient struct {
+	config
+}
+
+// NewAuthorizationCodeClient returns a client for the AuthorizationCode from the given config.
+func NewAuthorizationCodeClient(c config) *AuthorizationCodeClient {
+	return &AuthorizationCodeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `authorizationcode.Hooks(f(g(h())))`.
+func (c *AuthorizationCodeClient) Use(hooks ...Hook) {
+	c.hooks.AuthorizationCode = append(c.hooks.AuthorizationCode, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `authorizationcode.Intercept(f(g(h())))`.
+func (c *AuthorizationCodeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.AuthorizationCode = append(c.inters.AuthorizationCode, interceptors...)
+}
+
+// Create returns a builder for creating a AuthorizationCode entity.
+func (c *AuthorizationCodeClient) Create() *AuthorizationCodeCreate {
+	mutation := newAuthorizationCodeMutation(c.config, OpCreate)
+	return &AuthorizationCodeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of AuthorizationCode entities.
+func (c *AuthorizationCodeClient) CreateBulk(builders ...*AuthorizationCodeCreate) *AuthorizationCodeCreateBulk {
+	return &AuthorizationCodeCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *AuthorizationCodeClient) MapCreateBulk(slice any, setFunc func(*AuthorizationCodeCreate, int)) *AuthorizationCodeCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &AuthorizationCodeCreateBulk{err: fmt.Errorf("calling to AuthorizationCodeClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*AuthorizationCodeCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &AuthorizationCodeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for AuthorizationCode.
+func (c *AuthorizationCodeClient) Update() *AuthorizationCodeUpdate {
+	mutation := newAuthorizationCodeMutation(c.config, OpUpdate)
+	return &AuthorizationCodeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *AuthorizationCodeClient) UpdateOne(_m *AuthorizationCode) *AuthorizationCodeUpdateOne {
+	mutation := newAuthorizationCodeMutation(c.config, OpUpdateOne, withAuthorizationCode(_m))
+	return &AuthorizationCodeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *AuthorizationCodeClient) UpdateOneID(id string) *AuthorizationCodeUpdateOne {
+	mutation := newAuthorizationCodeMutation(c.config, OpUpdateOne, withAuthorizationCodeID(id))
+	return &AuthorizationCodeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for AuthorizationCode.
+func (c *AuthorizationCodeClient) Delete() *AuthorizationCodeDelete {
+	mutation := newAuthorizationCodeMutation(c.config, OpDelete)
+	return &AuthorizationCodeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *AuthorizationCodeClient) DeleteOne(_m *AuthorizationCode) *AuthorizationCodeDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *AuthorizationCodeClient) DeleteOneID(id string) *AuthorizationCodeDeleteOne {
+	builder := c.Delete().Where(authorizationcode.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &AuthorizationCodeDeleteOne{builder}
+}
+
+// Query returns a query builder for AuthorizationCode.
+func (c *AuthorizationCodeClient) Query() *AuthorizationCodeQuery {
+	return &AuthorizationCodeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeAuthorizationCode},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a AuthorizationCode entity by its id.
+func (c *AuthorizationCodeClient) Get(ctx context.Context, id string) (*AuthorizationCode, error) {
+	return c.Query().Where(authorizationcode.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *AuthorizationCodeClient) GetX(ctx context.Context, id string) *AuthorizationCode {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *AuthorizationCodeClient) Hooks() []Hook {
+	return c.hooks.AuthorizationCode
+}
+
+// Interceptors returns the client interceptors.
+func (c *AuthorizationCodeClient) Interceptors() []Interceptor {
+	return c.inters.AuthorizationCode
+}
+
+func (c *AuthorizationCodeClient) mutate(ctx context.Context, m *AuthorizationCodeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&AuthorizationCodeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&AuthorizationCodeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&AuthorizationCodeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&AuthorizationCodeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown AuthorizationCode mutation op: %q", m.Op())
+	}
+}
+
+// AuthorizationSessionClient is a client for the AuthorizationSession schema.
+type AuthorizationSessionClient struct {
+	config
+}
+
+// NewAuthorizationSessionClient returns a client for the AuthorizationSession from the given config.
+func NewAuthorizationSessionClient(c config) *AuthorizationSessionClient {
+	return &AuthorizationSessionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `authorizationsession.Hooks(f(g(h())))`.
+func (c *AuthorizationSessionClient) Use(hooks ...Hook) {
+	c.hooks.AuthorizationSession = append(c.hooks.AuthorizationSession, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `authorizationsession.Intercept(f(g(h())))`.
+func (c *AuthorizationSessionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.AuthorizationSession = append(c.inters.AuthorizationSession, interceptors...)
+}
+
+// Create returns a builder for creating a AuthorizationSession entity.
+func (c *AuthorizationSessionClient) Create() *AuthorizationSessionCreate {
+	mutation := newAuthorizationSessionMutation(c.config, OpCreate)
+	return &AuthorizationSessionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of AuthorizationSession entities.
+func (c *AuthorizationSessionClient) CreateBulk(builders ...*AuthorizationSessionCreate) *AuthorizationSessionCreateBulk {
+	return &AuthorizationSessionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *AuthorizationSessionClient) MapCreateBulk(slice any, setFunc func(*AuthorizationSessionCreate, int)) *AuthorizationSessionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &AuthorizationSessionCreateBulk{err: fmt.Errorf("calling to AuthorizationSessionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*AuthorizationSessionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &AuthorizationSessionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for AuthorizationSession.
+func (c *AuthorizationSessionClient) Update() *AuthorizationSessionUpdate {
+	mutation := newAuthorizationSessionMutation(c.config, OpUpdate)
+	return &AuthorizationSessionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *AuthorizationSessionClient) UpdateOne(_m *AuthorizationSession) *AuthorizationSessionUpdateOne {
+	mutation := newAuthorizationSessionMutation(c.config, OpUpdateOne, withAuthorizationSession(_m))
+	return &AuthorizationSessionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *AuthorizationSessionClient) UpdateOneID(id string) *AuthorizationSessionUpdateOne {
+	mutation := newAuthorizationSessionMutation(c.config, OpUpdateOne, withAuthorizationSessionID(id))
+	return &AuthorizationSessionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for AuthorizationSession.
+func (c *AuthorizationSessionClient) Delete() *AuthorizationSessionDelete {
+	mutation := newAuthorizationSessionMutation(c.config, OpDelete)
+	return &AuthorizationSessionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *AuthorizationSessionClient) DeleteOne(_m *AuthorizationSession) *AuthorizationSessionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *AuthorizationSessionClient) DeleteOneID(id string) *AuthorizationSessionDeleteOne {
+	builder := c.Delete().Where(authorizationsession.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &AuthorizationSessionDeleteOne{builder}
+}
+
+// Query returns a query builder for AuthorizationSession.
+func (c *AuthorizationSessionClient) Query() *AuthorizationSessionQuery {
+	return &AuthorizationSessionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeAuthorizationSession},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a AuthorizationSession entity by its id.
+func (c *AuthorizationSessionClient) Get(ctx context.Context, id string) (*AuthorizationSession, error) {
+	return c.Query().Where(authorizationsession.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *AuthorizationSessionClient) GetX(ctx context.Context, id string) *AuthorizationSession {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *AuthorizationSessionClient) Hooks() []Hook {
+	return c.hooks.AuthorizationSession
+}
+
+// Interceptors returns the client interceptors.
+func (c *AuthorizationSessionClient) Interceptors() []Interceptor {
+	return c.inters.AuthorizationSession
+}
+
+func (c *AuthorizationSessionClient) mutate(ctx context.Context, m *AuthorizationSessionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&AuthorizationSessionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&AuthorizationSessionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&AuthorizationSessionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&AuthorizationSessionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown AuthorizationSession mutation op: %q", m.Op())
 	}
 }
 
@@ -2169,6 +2469,139 @@ func (c *ProductVariantClient) mutate(ctx context.Context, m *ProductVariantMuta
 	}
 }
 
+// RetiredRefreshTokenClient is a client for the RetiredRefreshToken schema.
+type RetiredRefreshTokenClient struct {
+	config
+}
+
+// NewRetiredRefreshTokenClient returns a client for the RetiredRefreshToken from the given config.
+func NewRetiredRefreshTokenClient(c config) *RetiredRefreshTokenClient {
+	return &RetiredRefreshTokenClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `retiredrefreshtoken.Hooks(f(g(h())))`.
+func (c *RetiredRefreshTokenClient) Use(hooks ...Hook) {
+	c.hooks.RetiredRefreshToken = append(c.hooks.RetiredRefreshToken, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `retiredrefreshtoken.Intercept(f(g(h())))`.
+func (c *RetiredRefreshTokenClient) Intercept(interceptors ...Interceptor) {
+	c.inters.RetiredRefreshToken = append(c.inters.RetiredRefreshToken, interceptors...)
+}
+
+// Create returns a builder for creating a RetiredRefreshToken entity.
+func (c *RetiredRefreshTokenClient) Create() *RetiredRefreshTokenCreate {
+	mutation := newRetiredRefreshTokenMutation(c.config, OpCreate)
+	return &RetiredRefreshTokenCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of RetiredRefreshToken entities.
+func (c *RetiredRefreshTokenClient) CreateBulk(builders ...*RetiredRefreshTokenCreate) *RetiredRefreshTokenCreateBulk {
+	return &RetiredRefreshTokenCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *RetiredRefreshTokenClient) MapCreateBulk(slice any, setFunc func(*RetiredRefreshTokenCreate, int)) *RetiredRefreshTokenCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &RetiredRefreshTokenCreateBulk{err: fmt.Errorf("calling to RetiredRefreshTokenClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*RetiredRefreshTokenCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &RetiredRefreshTokenCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for RetiredRefreshToken.
+func (c *RetiredRefreshTokenClient) Update() *RetiredRefreshTokenUpdate {
+	mutation := newRetiredRefreshTokenMutation(c.config, OpUpdate)
+	return &RetiredRefreshTokenUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *RetiredRefreshTokenClient) UpdateOne(_m *RetiredRefreshToken) *RetiredRefreshTokenUpdateOne {
+	mutation := newRetiredRefreshTokenMutation(c.config, OpUpdateOne, withRetiredRefreshToken(_m))
+	return &RetiredRefreshTokenUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RetiredRefreshTokenClient) UpdateOneID(id string) *RetiredRefreshTokenUpdateOne {
+	mutation := newRetiredRefreshTokenMutation(c.config, OpUpdateOne, withRetiredRefreshTokenID(id))
+	return &RetiredRefreshTokenUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for RetiredRefreshToken.
+func (c *RetiredRefreshTokenClient) Delete() *RetiredRefreshTokenDelete {
+	mutation := newRetiredRefreshTokenMutation(c.config, OpDelete)
+	return &RetiredRefreshTokenDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *RetiredRefreshTokenClient) DeleteOne(_m *RetiredRefreshToken) *RetiredRefreshTokenDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RetiredRefreshTokenClient) DeleteOneID(id string) *RetiredRefreshTokenDeleteOne {
+	builder := c.Delete().Where(retiredrefreshtoken.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RetiredRefreshTokenDeleteOne{builder}
+}
+
+// Query returns a query builder for RetiredRefreshToken.
+func (c *RetiredRefreshTokenClient) Query() *RetiredRefreshTokenQuery {
+	return &RetiredRefreshTokenQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRetiredRefreshToken},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a RetiredRefreshToken entity by its id.
+func (c *RetiredRefreshTokenClient) Get(ctx context.Context, id string) (*RetiredRefreshToken, error) {
+	return c.Query().Where(retiredrefreshtoken.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *RetiredRefreshTokenClient) GetX(ctx context.Context, id string) *RetiredRefreshToken {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *RetiredRefreshTokenClient) Hooks() []Hook {
+	return c.hooks.RetiredRefreshToken
+}
+
+// Interceptors returns the client interceptors.
+func (c *RetiredRefreshTokenClient) Interceptors() []Interceptor {
+	return c.inters.RetiredRefreshToken
+}
+
+func (c *RetiredRefreshTokenClient) mutate(ctx context.Context, m *RetiredRefreshTokenMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RetiredRefreshTokenCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RetiredRefreshTokenUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RetiredRefreshTokenUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RetiredRefreshTokenDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown RetiredRefreshToken mutation op: %q", m.Op())
+	}
+}
+
 // SellerClient is a client for the Seller schema.
 type SellerClient struct {
 	config
@@ -2515,6 +2948,139 @@ func (c *SellerAuthorizationClient) mutate(ctx context.Context, m *SellerAuthori
 	}
 }
 
+// SellerLoginClient is a client for the SellerLogin schema.
+type SellerLoginClient struct {
+	config
+}
+
+// NewSellerLoginClient returns a client for the SellerLogin from the given config.
+func NewSellerLoginClient(c config) *SellerLoginClient {
+	return &SellerLoginClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `sellerlogin.Hooks(f(g(h())))`.
+func (c *SellerLoginClient) Use(hooks ...Hook) {
+	c.hooks.SellerLogin = append(c.hooks.SellerLogin, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `sellerlogin.Intercept(f(g(h())))`.
+func (c *SellerLoginClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SellerLogin = append(c.inters.SellerLogin, interceptors...)
+}
+
+// Create returns a builder for creating a SellerLogin entity.
+func (c *SellerLoginClient) Create() *SellerLoginCreate {
+	mutation := newSellerLoginMutation(c.config, OpCreate)
+	return &SellerLoginCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SellerLogin entities.
+func (c *SellerLoginClient) CreateBulk(builders ...*SellerLoginCreate) *SellerLoginCreateBulk {
+	return &SellerLoginCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SellerLoginClient) MapCreateBulk(slice any, setFunc func(*SellerLoginCreate, int)) *SellerLoginCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SellerLoginCreateBulk{err: fmt.Errorf("calling to SellerLoginClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SellerLoginCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SellerLoginCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SellerLogin.
+func (c *SellerLoginClient) Update() *SellerLoginUpdate {
+	mutation := newSellerLoginMutation(c.config, OpUpdate)
+	return &SellerLoginUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SellerLoginClient) UpdateOne(_m *SellerLogin) *SellerLoginUpdateOne {
+	mutation := newSellerLoginMutation(c.config, OpUpdateOne, withSellerLogin(_m))
+	return &SellerLoginUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SellerLoginClient) UpdateOneID(id string) *SellerLoginUpdateOne {
+	mutation := newSellerLoginMutation(c.config, OpUpdateOne, withSellerLoginID(id))
+	return &SellerLoginUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SellerLogin.
+func (c *SellerLoginClient) Delete() *SellerLoginDelete {
+	mutation := newSellerLoginMutation(c.config, OpDelete)
+	return &SellerLoginDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SellerLoginClient) DeleteOne(_m *SellerLogin) *SellerLoginDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SellerLoginClient) DeleteOneID(id string) *SellerLoginDeleteOne {
+	builder := c.Delete().Where(sellerlogin.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SellerLoginDeleteOne{builder}
+}
+
+// Query returns a query builder for SellerLogin.
+func (c *SellerLoginClient) Query() *SellerLoginQuery {
+	return &SellerLoginQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSellerLogin},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SellerLogin entity by its id.
+func (c *SellerLoginClient) Get(ctx context.Context, id string) (*SellerLogin, error) {
+	return c.Query().Where(sellerlogin.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SellerLoginClient) GetX(ctx context.Context, id string) *SellerLogin {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *SellerLoginClient) Hooks() []Hook {
+	return c.hooks.SellerLogin
+}
+
+// Interceptors returns the client interceptors.
+func (c *SellerLoginClient) Interceptors() []Interceptor {
+	return c.inters.SellerLogin
+}
+
+func (c *SellerLoginClient) mutate(ctx context.Context, m *SellerLoginMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SellerLoginCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SellerLoginUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SellerLoginUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SellerLoginDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SellerLogin mutation op: %q", m.Op())
+	}
+}
+
 // WebhookDeliveryClient is a client for the WebhookDelivery schema.
 type WebhookDeliveryClient struct {
 	config
@@ -2784,14 +3350,17 @@ func (c *WebhookSubscriptionClient) mutate(ctx context.Context, m *WebhookSubscr
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		App, Category, CategoryAttribute, DeveloperAccount, Event, Fulfillment,
-		IdempotencyKey, InternalCaller, Order, OrderItem, Product, ProductVariant,
-		Seller, SellerAuthorization, WebhookDelivery, WebhookSubscription []ent.Hook
+		App, AuthorizationCode, AuthorizationSession, Category, CategoryAttribute,
+		DeveloperAccount, Event, Fulfillment, IdempotencyKey, InternalCaller, Order,
+		OrderItem, Product, ProductVariant, RetiredRefreshToken, Seller,
+		SellerAuthorization, SellerLogin, WebhookDelivery,
+		WebhookSubscription []ent.Hook
 	}
 	inters struct {
-		App, Category, CategoryAttribute, DeveloperAccount, Event, Fulfillment,
-		IdempotencyKey, InternalCaller, Order, OrderItem, Product, ProductVariant,
-		Seller, SellerAuthorization, WebhookDelivery,
+		App, AuthorizationCode, AuthorizationSession, Category, CategoryAttribute,
+		DeveloperAccount, Event, Fulfillment, IdempotencyKey, InternalCaller, Order,
+		OrderItem, Product, ProductVariant, RetiredRefreshToken, Seller,
+		SellerAuthorization, SellerLogin, WebhookDelivery,
 		WebhookSubscription []ent.Interceptor
 	}
 )

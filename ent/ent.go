@@ -13,6 +13,8 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/mallplatform/partnerapi/ent/app"
+	"github.com/mallplatform/partnerapi/ent/authorizationcode"
+	"github.com/mallplatform/partnerapi/ent/authorizationsession"
 	"github.com/mallplatform/partnerapi/ent/category"
 	"github.com/mallplatform/partnerapi/ent/categoryattribute"
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
@@ -24,8 +26,10 @@ import (
 	"github.com/mallplatform/partnerapi/ent/orderitem"
 	"github.com/mallplatform/partnerapi/ent/product"
 	"github.com/mallplatform/partnerapi/ent/productvariant"
+	"github.com/mallplatform/partnerapi/ent/retiredrefreshtoken"
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
+	"github.com/mallplatform/partnerapi/ent/sellerlogin"
 	"github.com/mallplatform/partnerapi/ent/webhookdelivery"
 	"github.com/mallplatform/partnerapi/ent/webhooksubscription"
 )
@@ -88,22 +92,26 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
-			app.Table:                 app.ValidColumn,
-			category.Table:            category.ValidColumn,
-			categoryattribute.Table:   categoryattribute.ValidColumn,
-			developeraccount.Table:    developeraccount.ValidColumn,
-			event.Table:               event.ValidColumn,
-			fulfillment.Table:         fulfillment.ValidColumn,
-			idempotencykey.Table:      idempotencykey.ValidColumn,
-			internalcaller.Table:      internalcaller.ValidColumn,
-			order.Table:               order.ValidColumn,
-			orderitem.Table:           orderitem.ValidColumn,
-			product.Table:             product.ValidColumn,
-			productvariant.Table:      productvariant.ValidColumn,
-			seller.Table:              seller.ValidColumn,
-			sellerauthorization.Table: sellerauthorization.ValidColumn,
-			webhookdelivery.Table:     webhookdelivery.ValidColumn,
-			webhooksubscription.Table: webhooksubscription.ValidColumn,
+			app.Table:                  app.ValidColumn,
+			authorizationcode.Table:    authorizationcode.ValidColumn,
+			authorizationsession.Table: authorizationsession.ValidColumn,
+			category.Table:             category.ValidColumn,
+			categoryattribute.Table:    categoryattribute.ValidColumn,
+			developeraccount.Table:     developeraccount.ValidColumn,
+			event.Table:                event.ValidColumn,
+			fulfillment.Table:          fulfillment.ValidColumn,
+			idempotencykey.Table:       idempotencykey.ValidColumn,
+			internalcaller.Table:       internalcaller.ValidColumn,
+			order.Table:                order.ValidColumn,
+			orderitem.Table:            orderitem.ValidColumn,
+			product.Table:              product.ValidColumn,
+			productvariant.Table:       productvariant.ValidColumn,
+			retiredrefreshtoken.Table:  retiredrefreshtoken.ValidColumn,
+			seller.Table:               seller.ValidColumn,
+			sellerauthorization.Table:  sellerauthorization.ValidColumn,
+			sellerlogin.Table:          sellerlogin.ValidColumn,
+			webhookdelivery.Table:      webhookdelivery.ValidColumn,
+			webhooksubscription.Table:  webhooksubscription.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

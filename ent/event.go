@@ -21,6 +21,8 @@ type Event struct {
 	EventID string `json:"event_id,omitempty"`
 	// SellerID holds the value of the "seller_id" field.
 	SellerID string `json:"seller_id,omitempty"`
+	// AppID holds the value of the "app_id" field.
+	AppID string `json:"app_id,omitempty"`
 	// Type holds the value of the "type" field.
 	Type string `json:"type,omitempty"`
 	// ResourceID holds the value of the "resource_id" field.
@@ -45,7 +47,7 @@ func (*Event) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case event.FieldID, event.FieldSequence:
 			values[i] = new(sql.NullInt64)
-		case event.FieldEventID, event.FieldSellerID, event.FieldType, event.FieldResourceID:
+		case event.FieldEventID, event.FieldSellerID, event.FieldAppID, event.FieldType, event.FieldResourceID:
 			values[i] = new(sql.NullString)
 		case event.FieldCreatedAt, event.FieldRecordedAt:
 			values[i] = new(sql.NullTime)
@@ -81,6 +83,12 @@ func (_m *Event) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field seller_id", values[i])
 			} else if value.Valid {
 				_m.SellerID = value.String
+			}
+		case event.FieldAppID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field app_id", values[i])
+			} else if value.Valid {
+				_m.AppID = value.String
 			}
 		case event.FieldType:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -159,6 +167,9 @@ func (_m *Event) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("seller_id=")
 	builder.WriteString(_m.SellerID)
+	builder.WriteString(", ")
+	builder.WriteString("app_id=")
+	builder.WriteString(_m.AppID)
 	builder.WriteString(", ")
 	builder.WriteString("type=")
 	builder.WriteString(_m.Type)

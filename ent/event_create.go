@@ -34,6 +34,20 @@ func (_c *EventCreate) SetSellerID(v string) *EventCreate {
 	return _c
 }
 
+// SetAppID sets the "app_id" field.
+func (_c *EventCreate) SetAppID(v string) *EventCreate {
+	_c.mutation.SetAppID(v)
+	return _c
+}
+
+// SetNillableAppID sets the "app_id" field if the given value is not nil.
+func (_c *EventCreate) SetNillableAppID(v *string) *EventCreate {
+	if v != nil {
+		_c.SetAppID(*v)
+	}
+	return _c
+}
+
 // SetType sets the "type" field.
 func (_c *EventCreate) SetType(v string) *EventCreate {
 	_c.mutation.SetType(v)
@@ -205,6 +219,10 @@ func (_c *EventCreate) createSpec() (*Event, *sqlgraph.CreateSpec) {
 		_spec.SetField(event.FieldSellerID, field.TypeString, value)
 		_node.SellerID = value
 	}
+	if value, ok := _c.mutation.AppID(); ok {
+		_spec.SetField(event.FieldAppID, field.TypeString, value)
+		_node.AppID = value
+	}
 	if value, ok := _c.mutation.GetType(); ok {
 		_spec.SetField(event.FieldType, field.TypeString, value)
 		_node.Type = value
@@ -303,6 +321,9 @@ func (u *EventUpsertOne) UpdateNewValues() *EventUpsertOne {
 		}
 		if _, exists := u.create.mutation.SellerID(); exists {
 			s.SetIgnore(event.FieldSellerID)
+		}
+		if _, exists := u.create.mutation.AppID(); exists {
+			s.SetIgnore(event.FieldAppID)
 		}
 		if _, exists := u.create.mutation.GetType(); exists {
 			s.SetIgnore(event.FieldType)
@@ -539,6 +560,9 @@ func (u *EventUpsertBulk) UpdateNewValues() *EventUpsertBulk {
 			}
 			if _, exists := b.mutation.SellerID(); exists {
 				s.SetIgnore(event.FieldSellerID)
+			}
+			if _, exists := b.mutation.AppID(); exists {
+				s.SetIgnore(event.FieldAppID)
 			}
 			if _, exists := b.mutation.GetType(); exists {
 				s.SetIgnore(event.FieldType)

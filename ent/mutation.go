@@ -12,6 +12,8 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"github.com/mallplatform/partnerapi/ent/app"
+	"github.com/mallplatform/partnerapi/ent/authorizationcode"
+	"github.com/mallplatform/partnerapi/ent/authorizationsession"
 	"github.com/mallplatform/partnerapi/ent/category"
 	"github.com/mallplatform/partnerapi/ent/categoryattribute"
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
@@ -24,8 +26,10 @@ import (
 	"github.com/mallplatform/partnerapi/ent/predicate"
 	"github.com/mallplatform/partnerapi/ent/product"
 	"github.com/mallplatform/partnerapi/ent/productvariant"
+	"github.com/mallplatform/partnerapi/ent/retiredrefreshtoken"
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
+	"github.com/mallplatform/partnerapi/ent/sellerlogin"
 	"github.com/mallplatform/partnerapi/ent/webhookdelivery"
 	"github.com/mallplatform/partnerapi/ent/webhooksubscription"
 	"github.com/mallplatform/partnerapi/internal/db/dbtypes"
@@ -40,22 +44,26 @@ const (
 	OpUpdateOne = ent.OpUpdateOne
 
 	// Node types.
-	TypeApp                 = "App"
-	TypeCategory            = "Category"
-	TypeCategoryAttribute   = "CategoryAttribute"
-	TypeDeveloperAccount    = "DeveloperAccount"
-	TypeEvent               = "Event"
-	TypeFulfillment         = "Fulfillment"
-	TypeIdempotencyKey      = "IdempotencyKey"
-	TypeInternalCaller      = "InternalCaller"
-	TypeOrder               = "Order"
-	TypeOrderItem           = "OrderItem"
-	TypeProduct             = "Product"
-	TypeProductVariant      = "ProductVariant"
-	TypeSeller              = "Seller"
-	TypeSellerAuthorization = "SellerAuthorization"
-	TypeWebhookDelivery     = "WebhookDelivery"
-	TypeWebhookSubscription = "WebhookSubscription"
+	TypeApp                  = "App"
+	TypeAuthorizationCode    = "AuthorizationCode"
+	TypeAuthorizationSession = "AuthorizationSession"
+	TypeCategory             = "Category"
+	TypeCategoryAttribute    = "CategoryAttribute"
+	TypeDeveloperAccount     = "DeveloperAccount"
+	TypeEvent                = "Event"
+	TypeFulfillment          = "Fulfillment"
+	TypeIdempotencyKey       = "IdempotencyKey"
+	TypeInternalCaller       = "InternalCaller"
+	TypeOrder                = "Order"
+	TypeOrderItem            = "OrderItem"
+	TypeProduct              = "Product"
+	TypeProductVariant       = "ProductVariant"
+	TypeRetiredRefreshToken  = "RetiredRefreshToken"
+	TypeSeller               = "Seller"
+	TypeSellerAuthorization  = "SellerAuthorization"
+	TypeSellerLogin          = "SellerLogin"
+	TypeWebhookDelivery      = "WebhookDelivery"
+	TypeWebhookSubscription  = "WebhookSubscription"
 )
 
 // AppMutation represents an operation that mutates the App nodes in the graph.
@@ -75,6 +83,7 @@ type AppMutation struct {
 	secret_ciphertext            *[]byte
 	previous_secret_ciphertext   *[]byte
 	previous_secret_expires_at   *time.Time
+	secret_created_at            *time.Time
 	redirect_uris                *[]string
 	appendredirect_uris          []string
 	created_at                   *time.Time
@@ -629,6 +638,55 @@ func (m *AppMutation) ResetPreviousSecretExpiresAt() {
 	delete(m.clearedFields, app.FieldPreviousSecretExpiresAt)
 }
 
+// SetSecretCreatedAt sets the "secret_created_at" field.
+func (m *AppMutation) SetSecretCreatedAt(t time.Time) {
+	m.secret_created_at = &t
+}
+
+// SecretCreatedAt returns the value of the "secret_created_at" field in the mutation.
+func (m *AppMutation) SecretCreatedAt() (r time.Time, exists bool) {
+	v := m.secret_created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSecretCreatedAt returns the old "secret_created_at" field's value of the App entity.
+// If the App object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppMutation) OldSecretCreatedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSecretCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSecretCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSecretCreatedAt: %w", err)
+	}
+	return oldValue.SecretCreatedAt, nil
+}
+
+// ClearSecretCreatedAt clears the value of the "secret_created_at" field.
+func (m *AppMutation) ClearSecretCreatedAt() {
+	m.secret_created_at = nil
+	m.clearedFields[app.FieldSecretCreatedAt] = struct{}{}
+}
+
+// SecretCreatedAtCleared returns if the "secret_created_at" field was cleared in this mutation.
+func (m *AppMutation) SecretCreatedAtCleared() bool {
+	_, ok := m.clearedFields[app.FieldSecretCreatedAt]
+	return ok
+}
+
+// ResetSecretCreatedAt resets all changes to the "secret_created_at" field.
+func (m *AppMutation) ResetSecretCreatedAt() {
+	m.secret_created_at = nil
+	delete(m.clearedFields, app.FieldSecretCreatedAt)
+}
+
 // SetRedirectUris sets the "redirect_uris" field.
 func (m *AppMutation) SetRedirectUris(s []string) {
 	m.redirect_uris = &s
@@ -867,7 +925,7 @@ func (m *AppMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *AppMutation) Fields() []string {
-	fields := make([]string, 0, 13)
+	fields := make([]string, 0, 14)
 	if m.client_id != nil {
 		fields = append(fields, app.FieldClientID)
 	}
@@ -897,6 +955,9 @@ func (m *AppMutation) Fields() []string {
 	}
 	if m.previous_secret_expires_at != nil {
 		fields = append(fields, app.FieldPreviousSecretExpiresAt)
+	}
+	if m.secret_created_at != nil {
+		fields = append(fields, app.FieldSecretCreatedAt)
 	}
 	if m.redirect_uris != nil {
 		fields = append(fields, app.FieldRedirectUris)
@@ -935,6 +996,8 @@ func (m *AppMutation) Field(name string) (ent.Value, bool) {
 		return m.PreviousSecretCiphertext()
 	case app.FieldPreviousSecretExpiresAt:
 		return m.PreviousSecretExpiresAt()
+	case app.FieldSecretCreatedAt:
+		return m.SecretCreatedAt()
 	case app.FieldRedirectUris:
 		return m.RedirectUris()
 	case app.FieldCreatedAt:
@@ -970,6 +1033,8 @@ func (m *AppMutation) OldField(ctx context.Context, name string) (ent.Value, err
 		return m.OldPreviousSecretCiphertext(ctx)
 	case app.FieldPreviousSecretExpiresAt:
 		return m.OldPreviousSecretExpiresAt(ctx)
+	case app.FieldSecretCreatedAt:
+		return m.OldSecretCreatedAt(ctx)
 	case app.FieldRedirectUris:
 		return m.OldRedirectUris(ctx)
 	case app.FieldCreatedAt:
@@ -1055,6 +1120,13 @@ func (m *AppMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetPreviousSecretExpiresAt(v)
 		return nil
+	case app.FieldSecretCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSecretCreatedAt(v)
+		return nil
 	case app.FieldRedirectUris:
 		v, ok := value.([]string)
 		if !ok {
@@ -1130,6 +1202,9 @@ func (m *AppMutation) ClearedFields() []string {
 	if m.FieldCleared(app.FieldPreviousSecretExpiresAt) {
 		fields = append(fields, app.FieldPreviousSecretExpiresAt)
 	}
+	if m.FieldCleared(app.FieldSecretCreatedAt) {
+		fields = append(fields, app.FieldSecretCreatedAt)
+	}
 	return fields
 }
 
@@ -1152,6 +1227,9 @@ func (m *AppMutation) ClearField(name string) error {
 		return nil
 	case app.FieldPreviousSecretExpiresAt:
 		m.ClearPreviousSecretExpiresAt()
+		return nil
+	case app.FieldSecretCreatedAt:
+		m.ClearSecretCreatedAt()
 		return nil
 	}
 	return fmt.Errorf("unknown App nullable field %s", name)
@@ -1190,6 +1268,9 @@ func (m *AppMutation) ResetField(name string) error {
 		return nil
 	case app.FieldPreviousSecretExpiresAt:
 		m.ResetPreviousSecretExpiresAt()
+		return nil
+	case app.FieldSecretCreatedAt:
+		m.ResetSecretCreatedAt()
 		return nil
 	case app.FieldRedirectUris:
 		m.ResetRedirectUris()
@@ -1304,6 +1385,2086 @@ func (m *AppMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown App edge %s", name)
+}
+
+// AuthorizationCodeMutation represents an operation that mutates the AuthorizationCode nodes in the graph.
+type AuthorizationCodeMutation struct {
+	config
+	op               Op
+	typ              string
+	id               *string
+	code_hash        *string
+	app_id           *string
+	seller_id        *string
+	redirect_uri     *string
+	scopes           *[]string
+	appendscopes     []string
+	code_challenge   *string
+	expires_at       *time.Time
+	used_at          *time.Time
+	authorization_id *string
+	created_at       *time.Time
+	clearedFields    map[string]struct{}
+	done             bool
+	oldValue         func(context.Context) (*AuthorizationCode, error)
+	predicates       []predicate.AuthorizationCode
+}
+
+var _ ent.Mutation = (*AuthorizationCodeMutation)(nil)
+
+// authorizationcodeOption allows management of the mutation configuration using functional options.
+type authorizationcodeOption func(*AuthorizationCodeMutation)
+
+// newAuthorizationCodeMutation creates new mutation for the AuthorizationCode entity.
+func newAuthorizationCodeMutation(c config, op Op, opts ...authorizationcodeOption) *AuthorizationCodeMutation {
+	m := &AuthorizationCodeMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeAuthorizationCode,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withAuthorizationCodeID sets the ID field of the mutation.
+func withAuthorizationCodeID(id string) authorizationcodeOption {
+	return func(m *AuthorizationCodeMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *AuthorizationCode
+		)
+		m.oldValue = func(ctx context.Context) (*AuthorizationCode, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().AuthorizationCode.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withAuthorizationCode sets the old AuthorizationCode of the mutation.
+func withAuthorizationCode(node *AuthorizationCode) authorizationcodeOption {
+	return func(m *AuthorizationCodeMutation) {
+		m.oldValue = func(context.Context) (*AuthorizationCode, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m AuthorizationCodeMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m AuthorizationCodeMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of AuthorizationCode entities.
+func (m *AuthorizationCodeMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *AuthorizationCodeMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *AuthorizationCodeMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().AuthorizationCode.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCodeHash sets the "code_hash" field.
+func (m *AuthorizationCodeMutation) SetCodeHash(s string) {
+	m.code_hash = &s
+}
+
+// CodeHash returns the value of the "code_hash" field in the mutation.
+func (m *AuthorizationCodeMutation) CodeHash() (r string, exists bool) {
+	v := m.code_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCodeHash returns the old "code_hash" field's value of the AuthorizationCode entity.
+// If the AuthorizationCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthorizationCodeMutation) OldCodeHash(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCodeHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCodeHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCodeHash: %w", err)
+	}
+	return oldValue.CodeHash, nil
+}
+
+// ResetCodeHash resets all changes to the "code_hash" field.
+func (m *AuthorizationCodeMutation) ResetCodeHash() {
+	m.code_hash = nil
+}
+
+// SetAppID sets the "app_id" field.
+func (m *AuthorizationCodeMutation) SetAppID(s string) {
+	m.app_id = &s
+}
+
+// AppID returns the value of the "app_id" field in the mutation.
+func (m *AuthorizationCodeMutation) AppID() (r string, exists bool) {
+	v := m.app_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAppID returns the old "app_id" field's value of the AuthorizationCode entity.
+// If the AuthorizationCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthorizationCodeMutation) OldAppID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAppID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAppID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAppID: %w", err)
+	}
+	return oldValue.AppID, nil
+}
+
+// ResetAppID resets all changes to the "app_id" field.
+func (m *AuthorizationCodeMutation) ResetAppID() {
+	m.app_id = nil
+}
+
+// SetSellerID sets the "seller_id" field.
+func (m *AuthorizationCodeMutation) SetSellerID(s string) {
+	m.seller_id = &s
+}
+
+// SellerID returns the value of the "seller_id" field in the mutation.
+func (m *AuthorizationCodeMutation) SellerID() (r string, exists bool) {
+	v := m.seller_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSellerID returns the old "seller_id" field's value of the AuthorizationCode entity.
+// If the AuthorizationCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthorizationCodeMutation) OldSellerID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSellerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSellerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSellerID: %w", err)
+	}
+	return oldValue.SellerID, nil
+}
+
+// ResetSellerID resets all changes to the "seller_id" field.
+func (m *AuthorizationCodeMutation) ResetSellerID() {
+	m.seller_id = nil
+}
+
+// SetRedirectURI sets the "redirect_uri" field.
+func (m *AuthorizationCodeMutation) SetRedirectURI(s string) {
+	m.redirect_uri = &s
+}
+
+// RedirectURI returns the value of the "redirect_uri" field in the mutation.
+func (m *AuthorizationCodeMutation) RedirectURI() (r string, exists bool) {
+	v := m.redirect_uri
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRedirectURI returns the old "redirect_uri" field's value of the AuthorizationCode entity.
+// If the AuthorizationCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthorizationCodeMutation) OldRedirectURI(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRedirectURI is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRedirectURI requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRedirectURI: %w", err)
+	}
+	return oldValue.RedirectURI, nil
+}
+
+// ResetRedirectURI resets all changes to the "redirect_uri" field.
+func (m *AuthorizationCodeMutation) ResetRedirectURI() {
+	m.redirect_uri = nil
+}
+
+// SetScopes sets the "scopes" field.
+func (m *AuthorizationCodeMutation) SetScopes(s []string) {
+	m.scopes = &s
+	m.appendscopes = nil
+}
+
+// Scopes returns the value of the "scopes" field in the mutation.
+func (m *AuthorizationCodeMutation) Scopes() (r []string, exists bool) {
+	v := m.scopes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldScopes returns the old "scopes" field's value of the AuthorizationCode entity.
+// If the AuthorizationCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthorizationCodeMutation) OldScopes(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldScopes is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldScopes requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldScopes: %w", err)
+	}
+	return oldValue.Scopes, nil
+}
+
+// AppendScopes adds s to the "scopes" field.
+func (m *AuthorizationCodeMutation) AppendScopes(s []string) {
+	m.appendscopes = append(m.appendscopes, s...)
+}
+
+// AppendedScopes returns the list of values that were appended to the "scopes" field in this mutation.
+func (m *AuthorizationCodeMutation) AppendedScopes() ([]string, bool) {
+	if len(m.appendscopes) == 0 {
+		return nil, false
+	}
+	return m.appendscopes, true
+}
+
+// ResetScopes resets all changes to the "scopes" field.
+func (m *AuthorizationCodeMutation) ResetScopes() {
+	m.scopes = nil
+	m.appendscopes = nil
+}
+
+// SetCodeChallenge sets the "code_challenge" field.
+func (m *AuthorizationCodeMutation) SetCodeChallenge(s string) {
+	m.code_challenge = &s
+}
+
+// CodeChallenge returns the value of the "code_challenge" field in the mutation.
+func (m *AuthorizationCodeMutation) CodeChallenge() (r string, exists bool) {
+	v := m.code_challenge
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCodeChallenge returns the old "code_challenge" field's value of the AuthorizationCode entity.
+// If the AuthorizationCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthorizationCodeMutation) OldCodeChallenge(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCodeChallenge is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCodeChallenge requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCodeChallenge: %w", err)
+	}
+	return oldValue.CodeChallenge, nil
+}
+
+// ClearCodeChallenge clears the value of the "code_challenge" field.
+func (m *AuthorizationCodeMutation) ClearCodeChallenge() {
+	m.code_challenge = nil
+	m.clearedFields[authorizationcode.FieldCodeChallenge] = struct{}{}
+}
+
+// CodeChallengeCleared returns if the "code_challenge" field was cleared in this mutation.
+func (m *AuthorizationCodeMutation) CodeChallengeCleared() bool {
+	_, ok := m.clearedFields[authorizationcode.FieldCodeChallenge]
+	return ok
+}
+
+// ResetCodeChallenge resets all changes to the "code_challenge" field.
+func (m *AuthorizationCodeMutation) ResetCodeChallenge() {
+	m.code_challenge = nil
+	delete(m.clearedFields, authorizationcode.FieldCodeChallenge)
+}
+
+// SetExpiresAt sets the "expires_at" field.
+func (m *AuthorizationCodeMutation) SetExpiresAt(t time.Time) {
+	m.expires_at = &t
+}
+
+// ExpiresAt returns the value of the "expires_at" field in the mutation.
+func (m *AuthorizationCodeMutation) ExpiresAt() (r time.Time, exists bool) {
+	v := m.expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExpiresAt returns the old "expires_at" field's value of the AuthorizationCode entity.
+// If the AuthorizationCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthorizationCodeMutation) OldExpiresAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExpiresAt: %w", err)
+	}
+	return oldValue.ExpiresAt, nil
+}
+
+// ResetExpiresAt resets all changes to the "expires_at" field.
+func (m *AuthorizationCodeMutation) ResetExpiresAt() {
+	m.expires_at = nil
+}
+
+// SetUsedAt sets the "used_at" field.
+func (m *AuthorizationCodeMutation) SetUsedAt(t time.Time) {
+	m.used_at = &t
+}
+
+// UsedAt returns the value of the "used_at" field in the mutation.
+func (m *AuthorizationCodeMutation) UsedAt() (r time.Time, exists bool) {
+	v := m.used_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUsedAt returns the old "used_at" field's value of the AuthorizationCode entity.
+// If the AuthorizationCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthorizationCodeMutation) OldUsedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUsedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUsedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUsedAt: %w", err)
+	}
+	return oldValue.UsedAt, nil
+}
+
+// ClearUsedAt clears the value of the "used_at" field.
+func (m *AuthorizationCodeMutation) ClearUsedAt() {
+	m.used_at = nil
+	m.clearedFields[authorizationcode.FieldUsedAt] = struct{}{}
+}
+
+// UsedAtCleared returns if the "used_at" field was cleared in this mutation.
+func (m *AuthorizationCodeMutation) UsedAtCleared() bool {
+	_, ok := m.clearedFields[authorizationcode.FieldUsedAt]
+	return ok
+}
+
+// ResetUsedAt resets all changes to the "used_at" field.
+func (m *AuthorizationCodeMutation) ResetUsedAt() {
+	m.used_at = nil
+	delete(m.clearedFields, authorizationcode.FieldUsedAt)
+}
+
+// SetAuthorizationID sets the "authorization_id" field.
+func (m *AuthorizationCodeMutation) SetAuthorizationID(s string) {
+	m.authorization_id = &s
+}
+
+// AuthorizationID returns the value of the "authorization_id" field in the mutation.
+func (m *AuthorizationCodeMutation) AuthorizationID() (r string, exists bool) {
+	v := m.authorization_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAuthorizationID returns the old "authorization_id" field's value of the AuthorizationCode entity.
+// If the AuthorizationCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthorizationCodeMutation) OldAuthorizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAuthorizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAuthorizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAuthorizationID: %w", err)
+	}
+	return oldValue.AuthorizationID, nil
+}
+
+// ClearAuthorizationID clears the value of the "authorization_id" field.
+func (m *AuthorizationCodeMutation) ClearAuthorizationID() {
+	m.authorization_id = nil
+	m.clearedFields[authorizationcode.FieldAuthorizationID] = struct{}{}
+}
+
+// AuthorizationIDCleared returns if the "authorization_id" field was cleared in this mutation.
+func (m *AuthorizationCodeMutation) AuthorizationIDCleared() bool {
+	_, ok := m.clearedFields[authorizationcode.FieldAuthorizationID]
+	return ok
+}
+
+// ResetAuthorizationID resets all changes to the "authorization_id" field.
+func (m *AuthorizationCodeMutation) ResetAuthorizationID() {
+	m.authorization_id = nil
+	delete(m.clearedFields, authorizationcode.FieldAuthorizationID)
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *AuthorizationCodeMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *AuthorizationCodeMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the AuthorizationCode entity.
+// If the AuthorizationCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthorizationCodeMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *AuthorizationCodeMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// Where appends a list predicates to the AuthorizationCodeMutation builder.
+func (m *AuthorizationCodeMutation) Where(ps ...predicate.AuthorizationCode) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the AuthorizationCodeMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *AuthorizationCodeMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.AuthorizationCode, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *AuthorizationCodeMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *AuthorizationCodeMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (AuthorizationCode).
+func (m *AuthorizationCodeMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *AuthorizationCodeMutation) Fields() []string {
+	fields := make([]string, 0, 10)
+	if m.code_hash != nil {
+		fields = append(fields, authorizationcode.FieldCodeHash)
+	}
+	if m.app_id != nil {
+		fields = append(fields, authorizationcode.FieldAppID)
+	}
+	if m.seller_id != nil {
+		fields = append(fields, authorizationcode.FieldSellerID)
+	}
+	if m.redirect_uri != nil {
+		fields = append(fields, authorizationcode.FieldRedirectURI)
+	}
+	if m.scopes != nil {
+		fields = append(fields, authorizationcode.FieldScopes)
+	}
+	if m.code_challenge != nil {
+		fields = append(fields, authorizationcode.FieldCodeChallenge)
+	}
+	if m.expires_at != nil {
+		fields = append(fields, authorizationcode.FieldExpiresAt)
+	}
+	if m.used_at != nil {
+		fields = append(fields, authorizationcode.FieldUsedAt)
+	}
+	if m.authorization_id != nil {
+		fields = append(fields, authorizationcode.FieldAuthorizationID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, authorizationcode.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *AuthorizationCodeMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case authorizationcode.FieldCodeHash:
+		return m.CodeHash()
+	case authorizationcode.FieldAppID:
+		return m.AppID()
+	case authorizationcode.FieldSellerID:
+		return m.SellerID()
+	case authorizationcode.FieldRedirectURI:
+		return m.RedirectURI()
+	case authorizationcode.FieldScopes:
+		return m.Scopes()
+	case authorizationcode.FieldCodeChallenge:
+		return m.CodeChallenge()
+	case authorizationcode.FieldExpiresAt:
+		return m.ExpiresAt()
+	case authorizationcode.FieldUsedAt:
+		return m.UsedAt()
+	case authorizationcode.FieldAuthorizationID:
+		return m.AuthorizationID()
+	case authorizationcode.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *AuthorizationCodeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case authorizationcode.FieldCodeHash:
+		return m.OldCodeHash(ctx)
+	case authorizationcode.FieldAppID:
+		return m.OldAppID(ctx)
+	case authorizationcode.FieldSellerID:
+		return m.OldSellerID(ctx)
+	case authorizationcode.FieldRedirectURI:
+		return m.OldRedirectURI(ctx)
+	case authorizationcode.FieldScopes:
+		return m.OldScopes(ctx)
+	case authorizationcode.FieldCodeChallenge:
+		return m.OldCodeChallenge(ctx)
+	case authorizationcode.FieldExpiresAt:
+		return m.OldExpiresAt(ctx)
+	case authorizationcode.FieldUsedAt:
+		return m.OldUsedAt(ctx)
+	case authorizationcode.FieldAuthorizationID:
+		return m.OldAuthorizationID(ctx)
+	case authorizationcode.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown AuthorizationCode field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *AuthorizationCodeMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case authorizationcode.FieldCodeHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCodeHash(v)
+		return nil
+	case authorizationcode.FieldAppID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAppID(v)
+		return nil
+	case authorizationcode.FieldSellerID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSellerID(v)
+		return nil
+	case authorizationcode.FieldRedirectURI:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRedirectURI(v)
+		return nil
+	case authorizationcode.FieldScopes:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetScopes(v)
+		return nil
+	case authorizationcode.FieldCodeChallenge:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCodeChallenge(v)
+		return nil
+	case authorizationcode.FieldExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExpiresAt(v)
+		return nil
+	case authorizationcode.FieldUsedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUsedAt(v)
+		return nil
+	case authorizationcode.FieldAuthorizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAuthorizationID(v)
+		return nil
+	case authorizationcode.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown AuthorizationCode field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *AuthorizationCodeMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *AuthorizationCodeMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *AuthorizationCodeMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown AuthorizationCode numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *AuthorizationCodeMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(authorizationcode.FieldCodeChallenge) {
+		fields = append(fields, authorizationcode.FieldCodeChallenge)
+	}
+	if m.FieldCleared(authorizationcode.FieldUsedAt) {
+		fields = append(fields, authorizationcode.FieldUsedAt)
+	}
+	if m.FieldCleared(authorizationcode.FieldAuthorizationID) {
+		fields = append(fields, authorizationcode.FieldAuthorizationID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *AuthorizationCodeMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *AuthorizationCodeMutation) ClearField(name string) error {
+	switch name {
+	case authorizationcode.FieldCodeChallenge:
+		m.ClearCodeChallenge()
+		return nil
+	case authorizationcode.FieldUsedAt:
+		m.ClearUsedAt()
+		return nil
+	case authorizationcode.FieldAuthorizationID:
+		m.ClearAuthorizationID()
+		return nil
+	}
+	return fmt.Errorf("unknown AuthorizationCode nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *AuthorizationCodeMutation) ResetField(name string) error {
+	switch name {
+	case authorizationcode.FieldCodeHash:
+		m.ResetCodeHash()
+		return nil
+	case authorizationcode.FieldAppID:
+		m.ResetAppID()
+		return nil
+	case authorizationcode.FieldSellerID:
+		m.ResetSellerID()
+		return nil
+	case authorizationcode.FieldRedirectURI:
+		m.ResetRedirectURI()
+		return nil
+	case authorizationcode.FieldScopes:
+		m.ResetScopes()
+		return nil
+	case authorizationcode.FieldCodeChallenge:
+		m.ResetCodeChallenge()
+		return nil
+	case authorizationcode.FieldExpiresAt:
+		m.ResetExpiresAt()
+		return nil
+	case authorizationcode.FieldUsedAt:
+		m.ResetUsedAt()
+		return nil
+	case authorizationcode.FieldAuthorizationID:
+		m.ResetAuthorizationID()
+		return nil
+	case authorizationcode.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown AuthorizationCode field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *AuthorizationCodeMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *AuthorizationCodeMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *AuthorizationCodeMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *AuthorizationCodeMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *AuthorizationCodeMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *AuthorizationCodeMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *AuthorizationCodeMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown AuthorizationCode unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *AuthorizationCodeMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown AuthorizationCode edge %s", name)
+}
+
+// AuthorizationSessionMutation represents an operation that mutates the AuthorizationSession nodes in the graph.
+type AuthorizationSessionMutation struct {
+	config
+	op              Op
+	typ             string
+	id              *string
+	token_hash      *string
+	app_id          *string
+	redirect_uri    *string
+	state           *string
+	scopes          *[]string
+	appendscopes    []string
+	code_challenge  *string
+	expires_at      *time.Time
+	seller_id       *string
+	cookie_hash     *string
+	otp_hash        *string
+	otp_expires_at  *time.Time
+	otp_verified_at *time.Time
+	consumed_at     *time.Time
+	created_at      *time.Time
+	clearedFields   map[string]struct{}
+	done            bool
+	oldValue        func(context.Context) (*AuthorizationSession, error)
+	predicates      []predicate.AuthorizationSession
+}
+
+var _ ent.Mutation = (*AuthorizationSessionMutation)(nil)
+
+// authorizationsessionOption allows management of the mutation configuration using functional options.
+type authorizationsessionOption func(*AuthorizationSessionMutation)
+
+// newAuthorizationSessionMutation creates new mutation for the AuthorizationSession entity.
+func newAuthorizationSessionMutation(c config, op Op, opts ...authorizationsessionOption) *AuthorizationSessionMutation {
+	m := &AuthorizationSessionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeAuthorizationSession,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withAuthorizationSessionID sets the ID field of the mutation.
+func withAuthorizationSessionID(id string) authorizationsessionOption {
+	return func(m *AuthorizationSessionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *AuthorizationSession
+		)
+		m.oldValue = func(ctx context.Context) (*AuthorizationSession, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().AuthorizationSession.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withAuthorizationSession sets the old AuthorizationSession of the mutation.
+func withAuthorizationSession(node *AuthorizationSession) authorizationsessionOption {
+	return func(m *AuthorizationSessionMutation) {
+		m.oldValue = func(context.Context) (*AuthorizationSession, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m AuthorizationSessionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m AuthorizationSessionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of AuthorizationSession entities.
+func (m *AuthorizationSessionMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *AuthorizationSessionMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *AuthorizationSessionMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().AuthorizationSession.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetTokenHash sets the "token_hash" field.
+func (m *AuthorizationSessionMutation) SetTokenHash(s string) {
+	m.token_hash = &s
+}
+
+// TokenHash returns the value of the "token_hash" field in the mutation.
+func (m *AuthorizationSessionMutation) TokenHash() (r string, exists bool) {
+	v := m.token_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTokenHash returns the old "token_hash" field's value of the AuthorizationSession entity.
+// If the AuthorizationSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthorizationSessionMutation) OldTokenHash(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTokenHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTokenHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTokenHash: %w", err)
+	}
+	return oldValue.TokenHash, nil
+}
+
+// ResetTokenHash resets all changes to the "token_hash" field.
+func (m *AuthorizationSessionMutation) ResetTokenHash() {
+	m.token_hash = nil
+}
+
+// SetAppID sets the "app_id" field.
+func (m *AuthorizationSessionMutation) SetAppID(s string) {
+	m.app_id = &s
+}
+
+// AppID returns the value of the "app_id" field in the mutation.
+func (m *AuthorizationSessionMutation) AppID() (r string, exists bool) {
+	v := m.app_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAppID returns the old "app_id" field's value of the AuthorizationSession entity.
+// If the AuthorizationSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthorizationSessionMutation) OldAppID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAppID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAppID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAppID: %w", err)
+	}
+	return oldValue.AppID, nil
+}
+
+// ResetAppID resets all changes to the "app_id" field.
+func (m *AuthorizationSessionMutation) ResetAppID() {
+	m.app_id = nil
+}
+
+// SetRedirectURI sets the "redirect_uri" field.
+func (m *AuthorizationSessionMutation) SetRedirectURI(s string) {
+	m.redirect_uri = &s
+}
+
+// RedirectURI returns the value of the "redirect_uri" field in the mutation.
+func (m *AuthorizationSessionMutation) RedirectURI() (r string, exists bool) {
+	v := m.redirect_uri
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRedirectURI returns the old "redirect_uri" field's value of the AuthorizationSession entity.
+// If the AuthorizationSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthorizationSessionMutation) OldRedirectURI(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRedirectURI is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRedirectURI requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRedirectURI: %w", err)
+	}
+	return oldValue.RedirectURI, nil
+}
+
+// ResetRedirectURI resets all changes to the "redirect_uri" field.
+func (m *AuthorizationSessionMutation) ResetRedirectURI() {
+	m.redirect_uri = nil
+}
+
+// SetState sets the "state" field.
+func (m *AuthorizationSessionMutation) SetState(s string) {
+	m.state = &s
+}
+
+// State returns the value of the "state" field in the mutation.
+func (m *AuthorizationSessionMutation) State() (r string, exists bool) {
+	v := m.state
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldState returns the old "state" field's value of the AuthorizationSession entity.
+// If the AuthorizationSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthorizationSessionMutation) OldState(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldState is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldState requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldState: %w", err)
+	}
+	return oldValue.State, nil
+}
+
+// ResetState resets all changes to the "state" field.
+func (m *AuthorizationSessionMutation) ResetState() {
+	m.state = nil
+}
+
+// SetScopes sets the "scopes" field.
+func (m *AuthorizationSessionMutation) SetScopes(s []string) {
+	m.scopes = &s
+	m.appendscopes = nil
+}
+
+// Scopes returns the value of the "scopes" field in the mutation.
+func (m *AuthorizationSessionMutation) Scopes() (r []string, exists bool) {
+	v := m.scopes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldScopes returns the old "scopes" field's value of the AuthorizationSession entity.
+// If the AuthorizationSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthorizationSessionMutation) OldScopes(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldScopes is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldScopes requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldScopes: %w", err)
+	}
+	return oldValue.Scopes, nil
+}
+
+// AppendScopes adds s to the "scopes" field.
+func (m *AuthorizationSessionMutation) AppendScopes(s []string) {
+	m.appendscopes = append(m.appendscopes, s...)
+}
+
+// AppendedScopes returns the list of values that were appended to the "scopes" field in this mutation.
+func (m *AuthorizationSessionMutation) AppendedScopes() ([]string, bool) {
+	if len(m.appendscopes) == 0 {
+		return nil, false
+	}
+	return m.appendscopes, true
+}
+
+// ResetScopes resets all changes to the "scopes" field.
+func (m *AuthorizationSessionMutation) ResetScopes() {
+	m.scopes = nil
+	m.appendscopes = nil
+}
+
+// SetCodeChallenge sets the "code_challenge" field.
+func (m *AuthorizationSessionMutation) SetCodeChallenge(s string) {
+	m.code_challenge = &s
+}
+
+// CodeChallenge returns the value of the "code_challenge" field in the mutation.
+func (m *AuthorizationSessionMutation) CodeChallenge() (r string, exists bool) {
+	v := m.code_challenge
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCodeChallenge returns the old "code_challenge" field's value of the AuthorizationSession entity.
+// If the AuthorizationSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthorizationSessionMutation) OldCodeChallenge(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCodeChallenge is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCodeChallenge requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCodeChallenge: %w", err)
+	}
+	return oldValue.CodeChallenge, nil
+}
+
+// ClearCodeChallenge clears the value of the "code_challenge" field.
+func (m *AuthorizationSessionMutation) ClearCodeChallenge() {
+	m.code_challenge = nil
+	m.clearedFields[authorizationsession.FieldCodeChallenge] = struct{}{}
+}
+
+// CodeChallengeCleared returns if the "code_challenge" field was cleared in this mutation.
+func (m *AuthorizationSessionMutation) CodeChallengeCleared() bool {
+	_, ok := m.clearedFields[authorizationsession.FieldCodeChallenge]
+	return ok
+}
+
+// ResetCodeChallenge resets all changes to the "code_challenge" field.
+func (m *AuthorizationSessionMutation) ResetCodeChallenge() {
+	m.code_challenge = nil
+	delete(m.clearedFields, authorizationsession.FieldCodeChallenge)
+}
+
+// SetExpiresAt sets the "expires_at" field.
+func (m *AuthorizationSessionMutation) SetExpiresAt(t time.Time) {
+	m.expires_at = &t
+}
+
+// ExpiresAt returns the value of the "expires_at" field in the mutation.
+func (m *AuthorizationSessionMutation) ExpiresAt() (r time.Time, exists bool) {
+	v := m.expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExpiresAt returns the old "expires_at" field's value of the AuthorizationSession entity.
+// If the AuthorizationSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthorizationSessionMutation) OldExpiresAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExpiresAt: %w", err)
+	}
+	return oldValue.ExpiresAt, nil
+}
+
+// ResetExpiresAt resets all changes to the "expires_at" field.
+func (m *AuthorizationSessionMutation) ResetExpiresAt() {
+	m.expires_at = nil
+}
+
+// SetSellerID sets the "seller_id" field.
+func (m *AuthorizationSessionMutation) SetSellerID(s string) {
+	m.seller_id = &s
+}
+
+// SellerID returns the value of the "seller_id" field in the mutation.
+func (m *AuthorizationSessionMutation) SellerID() (r string, exists bool) {
+	v := m.seller_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSellerID returns the old "seller_id" field's value of the AuthorizationSession entity.
+// If the AuthorizationSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthorizationSessionMutation) OldSellerID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSellerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSellerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSellerID: %w", err)
+	}
+	return oldValue.SellerID, nil
+}
+
+// ClearSellerID clears the value of the "seller_id" field.
+func (m *AuthorizationSessionMutation) ClearSellerID() {
+	m.seller_id = nil
+	m.clearedFields[authorizationsession.FieldSellerID] = struct{}{}
+}
+
+// SellerIDCleared returns if the "seller_id" field was cleared in this mutation.
+func (m *AuthorizationSessionMutation) SellerIDCleared() bool {
+	_, ok := m.clearedFields[authorizationsession.FieldSellerID]
+	return ok
+}
+
+// ResetSellerID resets all changes to the "seller_id" field.
+func (m *AuthorizationSessionMutation) ResetSellerID() {
+	m.seller_id = nil
+	delete(m.clearedFields, authorizationsession.FieldSellerID)
+}
+
+// SetCookieHash sets the "cookie_hash" field.
+func (m *AuthorizationSessionMutation) SetCookieHash(s string) {
+	m.cookie_hash = &s
+}
+
+// CookieHash returns the value of the "cookie_hash" field in the mutation.
+func (m *AuthorizationSessionMutation) CookieHash() (r string, exists bool) {
+	v := m.cookie_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCookieHash returns the old "cookie_hash" field's value of the AuthorizationSession entity.
+// If the AuthorizationSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthorizationSessionMutation) OldCookieHash(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCookieHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCookieHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCookieHash: %w", err)
+	}
+	return oldValue.CookieHash, nil
+}
+
+// ClearCookieHash clears the value of the "cookie_hash" field.
+func (m *AuthorizationSessionMutation) ClearCookieHash() {
+	m.cookie_hash = nil
+	m.clearedFields[authorizationsession.FieldCookieHash] = struct{}{}
+}
+
+// CookieHashCleared returns if the "cookie_hash" field was cleared in this mutation.
+func (m *AuthorizationSessionMutation) CookieHashCleared() bool {
+	_, ok := m.clearedFields[authorizationsession.FieldCookieHash]
+	return ok
+}
+
+// ResetCookieHash resets all changes to the "cookie_hash" field.
+func (m *AuthorizationSessionMutation) ResetCookieHash() {
+	m.cookie_hash = nil
+	delete(m.clearedFields, authorizationsession.FieldCookieHash)
+}
+
+// SetOtpHash sets the "otp_hash" field.
+func (m *AuthorizationSessionMutation) SetOtpHash(s string) {
+	m.otp_hash = &s
+}
+
+// OtpHash returns the value of the "otp_hash" field in the mutation.
+func (m *AuthorizationSessionMutation) OtpHash() (r string, exists bool) {
+	v := m.otp_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOtpHash returns the old "otp_hash" field's value of the AuthorizationSession entity.
+// If the AuthorizationSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthorizationSessionMutation) OldOtpHash(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOtpHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOtpHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOtpHash: %w", err)
+	}
+	return oldValue.OtpHash, nil
+}
+
+// ClearOtpHash clears the value of the "otp_hash" field.
+func (m *AuthorizationSessionMutation) ClearOtpHash() {
+	m.otp_hash = nil
+	m.clearedFields[authorizationsession.FieldOtpHash] = struct{}{}
+}
+
+// OtpHashCleared returns if the "otp_hash" field was cleared in this mutation.
+func (m *AuthorizationSessionMutation) OtpHashCleared() bool {
+	_, ok := m.clearedFields[authorizationsession.FieldOtpHash]
+	return ok
+}
+
+// ResetOtpHash resets all changes to the "otp_hash" field.
+func (m *AuthorizationSessionMutation) ResetOtpHash() {
+	m.otp_hash = nil
+	delete(m.clearedFields, authorizationsession.FieldOtpHash)
+}
+
+// SetOtpExpiresAt sets the "otp_expires_at" field.
+func (m *AuthorizationSessionMutation) SetOtpExpiresAt(t time.Time) {
+	m.otp_expires_at = &t
+}
+
+// OtpExpiresAt returns the value of the "otp_expires_at" field in the mutation.
+func (m *AuthorizationSessionMutation) OtpExpiresAt() (r time.Time, exists bool) {
+	v := m.otp_expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOtpExpiresAt returns the old "otp_expires_at" field's value of the AuthorizationSession entity.
+// If the AuthorizationSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthorizationSessionMutation) OldOtpExpiresAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOtpExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOtpExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOtpExpiresAt: %w", err)
+	}
+	return oldValue.OtpExpiresAt, nil
+}
+
+// ClearOtpExpiresAt clears the value of the "otp_expires_at" field.
+func (m *AuthorizationSessionMutation) ClearOtpExpiresAt() {
+	m.otp_expires_at = nil
+	m.clearedFields[authorizationsession.FieldOtpExpiresAt] = struct{}{}
+}
+
+// OtpExpiresAtCleared returns if the "otp_expires_at" field was cleared in this mutation.
+func (m *AuthorizationSessionMutation) OtpExpiresAtCleared() bool {
+	_, ok := m.clearedFields[authorizationsession.FieldOtpExpiresAt]
+	return ok
+}
+
+// ResetOtpExpiresAt resets all changes to the "otp_expires_at" field.
+func (m *AuthorizationSessionMutation) ResetOtpExpiresAt() {
+	m.otp_expires_at = nil
+	delete(m.clearedFields, authorizationsession.FieldOtpExpiresAt)
+}
+
+// SetOtpVerifiedAt sets the "otp_verified_at" field.
+func (m *AuthorizationSessionMutation) SetOtpVerifiedAt(t time.Time) {
+	m.otp_verified_at = &t
+}
+
+// OtpVerifiedAt returns the value of the "otp_verified_at" field in the mutation.
+func (m *AuthorizationSessionMutation) OtpVerifiedAt() (r time.Time, exists bool) {
+	v := m.otp_verified_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOtpVerifiedAt returns the old "otp_verified_at" field's value of the AuthorizationSession entity.
+// If the AuthorizationSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthorizationSessionMutation) OldOtpVerifiedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOtpVerifiedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOtpVerifiedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOtpVerifiedAt: %w", err)
+	}
+	return oldValue.OtpVerifiedAt, nil
+}
+
+// ClearOtpVerifiedAt clears the value of the "otp_verified_at" field.
+func (m *AuthorizationSessionMutation) ClearOtpVerifiedAt() {
+	m.otp_verified_at = nil
+	m.clearedFields[authorizationsession.FieldOtpVerifiedAt] = struct{}{}
+}
+
+// OtpVerifiedAtCleared returns if the "otp_verified_at" field was cleared in this mutation.
+func (m *AuthorizationSessionMutation) OtpVerifiedAtCleared() bool {
+	_, ok := m.clearedFields[authorizationsession.FieldOtpVerifiedAt]
+	return ok
+}
+
+// ResetOtpVerifiedAt resets all changes to the "otp_verified_at" field.
+func (m *AuthorizationSessionMutation) ResetOtpVerifiedAt() {
+	m.otp_verified_at = nil
+	delete(m.clearedFields, authorizationsession.FieldOtpVerifiedAt)
+}
+
+// SetConsumedAt sets the "consumed_at" field.
+func (m *AuthorizationSessionMutation) SetConsumedAt(t time.Time) {
+	m.consumed_at = &t
+}
+
+// ConsumedAt returns the value of the "consumed_at" field in the mutation.
+func (m *AuthorizationSessionMutation) ConsumedAt() (r time.Time, exists bool) {
+	v := m.consumed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConsumedAt returns the old "consumed_at" field's value of the AuthorizationSession entity.
+// If the AuthorizationSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthorizationSessionMutation) OldConsumedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConsumedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConsumedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConsumedAt: %w", err)
+	}
+	return oldValue.ConsumedAt, nil
+}
+
+// ClearConsumedAt clears the value of the "consumed_at" field.
+func (m *AuthorizationSessionMutation) ClearConsumedAt() {
+	m.consumed_at = nil
+	m.clearedFields[authorizationsession.FieldConsumedAt] = struct{}{}
+}
+
+// ConsumedAtCleared returns if the "consumed_at" field was cleared in this mutation.
+func (m *AuthorizationSessionMutation) ConsumedAtCleared() bool {
+	_, ok := m.clearedFields[authorizationsession.FieldConsumedAt]
+	return ok
+}
+
+// ResetConsumedAt resets all changes to the "consumed_at" field.
+func (m *AuthorizationSessionMutation) ResetConsumedAt() {
+	m.consumed_at = nil
+	delete(m.clearedFields, authorizationsession.FieldConsumedAt)
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *AuthorizationSessionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *AuthorizationSessionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the AuthorizationSession entity.
+// If the AuthorizationSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthorizationSessionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *AuthorizationSessionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// Where appends a list predicates to the AuthorizationSessionMutation builder.
+func (m *AuthorizationSessionMutation) Where(ps ...predicate.AuthorizationSession) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the AuthorizationSessionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *AuthorizationSessionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.AuthorizationSession, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *AuthorizationSessionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *AuthorizationSessionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (AuthorizationSession).
+func (m *AuthorizationSessionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *AuthorizationSessionMutation) Fields() []string {
+	fields := make([]string, 0, 14)
+	if m.token_hash != nil {
+		fields = append(fields, authorizationsession.FieldTokenHash)
+	}
+	if m.app_id != nil {
+		fields = append(fields, authorizationsession.FieldAppID)
+	}
+	if m.redirect_uri != nil {
+		fields = append(fields, authorizationsession.FieldRedirectURI)
+	}
+	if m.state != nil {
+		fields = append(fields, authorizationsession.FieldState)
+	}
+	if m.scopes != nil {
+		fields = append(fields, authorizationsession.FieldScopes)
+	}
+	if m.code_challenge != nil {
+		fields = append(fields, authorizationsession.FieldCodeChallenge)
+	}
+	if m.expires_at != nil {
+		fields = append(fields, authorizationsession.FieldExpiresAt)
+	}
+	if m.seller_id != nil {
+		fields = append(fields, authorizationsession.FieldSellerID)
+	}
+	if m.cookie_hash != nil {
+		fields = append(fields, authorizationsession.FieldCookieHash)
+	}
+	if m.otp_hash != nil {
+		fields = append(fields, authorizationsession.FieldOtpHash)
+	}
+	if m.otp_expires_at != nil {
+		fields = append(fields, authorizationsession.FieldOtpExpiresAt)
+	}
+	if m.otp_verified_at != nil {
+		fields = append(fields, authorizationsession.FieldOtpVerifiedAt)
+	}
+	if m.consumed_at != nil {
+		fields = append(fields, authorizationsession.FieldConsumedAt)
+	}
+	if m.created_at != nil {
+		fields = append(fields, authorizationsession.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *AuthorizationSessionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case authorizationsession.FieldTokenHash:
+		return m.TokenHash()
+	case authorizationsession.FieldAppID:
+		return m.AppID()
+	case authorizationsession.FieldRedirectURI:
+		return m.RedirectURI()
+	case authorizationsession.FieldState:
+		return m.State()
+	case authorizationsession.FieldScopes:
+		return m.Scopes()
+	case authorizationsession.FieldCodeChallenge:
+		return m.CodeChallenge()
+	case authorizationsession.FieldExpiresAt:
+		return m.ExpiresAt()
+	case authorizationsession.FieldSellerID:
+		return m.SellerID()
+	case authorizationsession.FieldCookieHash:
+		return m.CookieHash()
+	case authorizationsession.FieldOtpHash:
+		return m.OtpHash()
+	case authorizationsession.FieldOtpExpiresAt:
+		return m.OtpExpiresAt()
+	case authorizationsession.FieldOtpVerifiedAt:
+		return m.OtpVerifiedAt()
+	case authorizationsession.FieldConsumedAt:
+		return m.ConsumedAt()
+	case authorizationsession.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *AuthorizationSessionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case authorizationsession.FieldTokenHash:
+		return m.OldTokenHash(ctx)
+	case authorizationsession.FieldAppID:
+		return m.OldAppID(ctx)
+	case authorizationsession.FieldRedirectURI:
+		return m.OldRedirectURI(ctx)
+	case authorizationsession.FieldState:
+		return m.OldState(ctx)
+	case authorizationsession.FieldScopes:
+		return m.OldScopes(ctx)
+	case authorizationsession.FieldCodeChallenge:
+		return m.OldCodeChallenge(ctx)
+	case authorizationsession.FieldExpiresAt:
+		return m.OldExpiresAt(ctx)
+	case authorizationsession.FieldSellerID:
+		return m.OldSellerID(ctx)
+	case authorizationsession.FieldCookieHash:
+		return m.OldCookieHash(ctx)
+	case authorizationsession.FieldOtpHash:
+		return m.OldOtpHash(ctx)
+	case authorizationsession.FieldOtpExpiresAt:
+		return m.OldOtpExpiresAt(ctx)
+	case authorizationsession.FieldOtpVerifiedAt:
+		return m.OldOtpVerifiedAt(ctx)
+	case authorizationsession.FieldConsumedAt:
+		return m.OldConsumedAt(ctx)
+	case authorizationsession.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown AuthorizationSession field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *AuthorizationSessionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case authorizationsession.FieldTokenHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTokenHash(v)
+		return nil
+	case authorizationsession.FieldAppID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAppID(v)
+		return nil
+	case authorizationsession.FieldRedirectURI:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRedirectURI(v)
+		return nil
+	case authorizationsession.FieldState:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetState(v)
+		return nil
+	case authorizationsession.FieldScopes:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetScopes(v)
+		return nil
+	case authorizationsession.FieldCodeChallenge:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCodeChallenge(v)
+		return nil
+	case authorizationsession.FieldExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExpiresAt(v)
+		return nil
+	case authorizationsession.FieldSellerID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSellerID(v)
+		return nil
+	case authorizationsession.FieldCookieHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCookieHash(v)
+		return nil
+	case authorizationsession.FieldOtpHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOtpHash(v)
+		return nil
+	case authorizationsession.FieldOtpExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOtpExpiresAt(v)
+		return nil
+	case authorizationsession.FieldOtpVerifiedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOtpVerifiedAt(v)
+		return nil
+	case authorizationsession.FieldConsumedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConsumedAt(v)
+		return nil
+	case authorizationsession.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown AuthorizationSession field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *AuthorizationSessionMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *AuthorizationSessionMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *AuthorizationSessionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown AuthorizationSession numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *AuthorizationSessionMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(authorizationsession.FieldCodeChallenge) {
+		fields = append(fields, authorizationsession.FieldCodeChallenge)
+	}
+	if m.FieldCleared(authorizationsession.FieldSellerID) {
+		fields = append(fields, authorizationsession.FieldSellerID)
+	}
+	if m.FieldCleared(authorizationsession.FieldCookieHash) {
+		fields = append(fields, authorizationsession.FieldCookieHash)
+	}
+	if m.FieldCleared(authorizationsession.FieldOtpHash) {
+		fields = append(fields, authorizationsession.FieldOtpHash)
+	}
+	if m.FieldCleared(authorizationsession.FieldOtpExpiresAt) {
+		fields = append(fields, authorizationsession.FieldOtpExpiresAt)
+	}
+	if m.FieldCleared(authorizationsession.FieldOtpVerifiedAt) {
+		fields = append(fields, authorizationsession.FieldOtpVerifiedAt)
+	}
+	if m.FieldCleared(authorizationsession.FieldConsumedAt) {
+		fields = append(fields, authorizationsession.FieldConsumedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *AuthorizationSessionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *AuthorizationSessionMutation) ClearField(name string) error {
+	switch name {
+	case authorizationsession.FieldCodeChallenge:
+		m.ClearCodeChallenge()
+		return nil
+	case authorizationsession.FieldSellerID:
+		m.ClearSellerID()
+		return nil
+	case authorizationsession.FieldCookieHash:
+		m.ClearCookieHash()
+		return nil
+	case authorizationsession.FieldOtpHash:
+		m.ClearOtpHash()
+		return nil
+	case authorizationsession.FieldOtpExpiresAt:
+		m.ClearOtpExpiresAt()
+		return nil
+	case authorizationsession.FieldOtpVerifiedAt:
+		m.ClearOtpVerifiedAt()
+		return nil
+	case authorizationsession.FieldConsumedAt:
+		m.ClearConsumedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown AuthorizationSession nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *AuthorizationSessionMutation) ResetField(name string) error {
+	switch name {
+	case authorizationsession.FieldTokenHash:
+		m.ResetTokenHash()
+		return nil
+	case authorizationsession.FieldAppID:
+		m.ResetAppID()
+		return nil
+	case authorizationsession.FieldRedirectURI:
+		m.ResetRedirectURI()
+		return nil
+	case authorizationsession.FieldState:
+		m.ResetState()
+		return nil
+	case authorizationsession.FieldScopes:
+		m.ResetScopes()
+		return nil
+	case authorizationsession.FieldCodeChallenge:
+		m.ResetCodeChallenge()
+		return nil
+	case authorizationsession.FieldExpiresAt:
+		m.ResetExpiresAt()
+		return nil
+	case authorizationsession.FieldSellerID:
+		m.ResetSellerID()
+		return nil
+	case authorizationsession.FieldCookieHash:
+		m.ResetCookieHash()
+		return nil
+	case authorizationsession.FieldOtpHash:
+		m.ResetOtpHash()
+		return nil
+	case authorizationsession.FieldOtpExpiresAt:
+		m.ResetOtpExpiresAt()
+		return nil
+	case authorizationsession.FieldOtpVerifiedAt:
+		m.ResetOtpVerifiedAt()
+		return nil
+	case authorizationsession.FieldConsumedAt:
+		m.ResetConsumedAt()
+		return nil
+	case authorizationsession.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown AuthorizationSession field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *AuthorizationSessionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *AuthorizationSessionMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *AuthorizationSessionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *AuthorizationSessionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *AuthorizationSessionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *AuthorizationSessionMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *AuthorizationSessionMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown AuthorizationSession unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *AuthorizationSessionMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown AuthorizationSession edge %s", name)
 }
 
 // CategoryMutation represents an operation that mutates the Category nodes in the graph.
@@ -3718,6 +5879,7 @@ type EventMutation struct {
 	id            *int64
 	event_id      *string
 	seller_id     *string
+	app_id        *string
 	_type         *string
 	resource_id   *string
 	sequence      *int64
@@ -3905,6 +6067,55 @@ func (m *EventMutation) OldSellerID(ctx context.Context) (v string, err error) {
 // ResetSellerID resets all changes to the "seller_id" field.
 func (m *EventMutation) ResetSellerID() {
 	m.seller_id = nil
+}
+
+// SetAppID sets the "app_id" field.
+func (m *EventMutation) SetAppID(s string) {
+	m.app_id = &s
+}
+
+// AppID returns the value of the "app_id" field in the mutation.
+func (m *EventMutation) AppID() (r string, exists bool) {
+	v := m.app_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAppID returns the old "app_id" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldAppID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAppID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAppID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAppID: %w", err)
+	}
+	return oldValue.AppID, nil
+}
+
+// ClearAppID clears the value of the "app_id" field.
+func (m *EventMutation) ClearAppID() {
+	m.app_id = nil
+	m.clearedFields[event.FieldAppID] = struct{}{}
+}
+
+// AppIDCleared returns if the "app_id" field was cleared in this mutation.
+func (m *EventMutation) AppIDCleared() bool {
+	_, ok := m.clearedFields[event.FieldAppID]
+	return ok
+}
+
+// ResetAppID resets all changes to the "app_id" field.
+func (m *EventMutation) ResetAppID() {
+	m.app_id = nil
+	delete(m.clearedFields, event.FieldAppID)
 }
 
 // SetType sets the "type" field.
@@ -4177,12 +6388,15 @@ func (m *EventMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *EventMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.event_id != nil {
 		fields = append(fields, event.FieldEventID)
 	}
 	if m.seller_id != nil {
 		fields = append(fields, event.FieldSellerID)
+	}
+	if m.app_id != nil {
+		fields = append(fields, event.FieldAppID)
 	}
 	if m._type != nil {
 		fields = append(fields, event.FieldType)
@@ -4214,6 +6428,8 @@ func (m *EventMutation) Field(name string) (ent.Value, bool) {
 		return m.EventID()
 	case event.FieldSellerID:
 		return m.SellerID()
+	case event.FieldAppID:
+		return m.AppID()
 	case event.FieldType:
 		return m.GetType()
 	case event.FieldResourceID:
@@ -4239,6 +6455,8 @@ func (m *EventMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldEventID(ctx)
 	case event.FieldSellerID:
 		return m.OldSellerID(ctx)
+	case event.FieldAppID:
+		return m.OldAppID(ctx)
 	case event.FieldType:
 		return m.OldType(ctx)
 	case event.FieldResourceID:
@@ -4273,6 +6491,13 @@ func (m *EventMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetSellerID(v)
+		return nil
+	case event.FieldAppID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAppID(v)
 		return nil
 	case event.FieldType:
 		v, ok := value.(string)
@@ -4360,7 +6585,11 @@ func (m *EventMutation) AddField(name string, value ent.Value) error {
 // ClearedFields returns all nullable fields that were cleared during this
 // mutation.
 func (m *EventMutation) ClearedFields() []string {
-	return nil
+	var fields []string
+	if m.FieldCleared(event.FieldAppID) {
+		fields = append(fields, event.FieldAppID)
+	}
+	return fields
 }
 
 // FieldCleared returns a boolean indicating if a field with the given name was
@@ -4373,6 +6602,11 @@ func (m *EventMutation) FieldCleared(name string) bool {
 // ClearField clears the value of the field with the given name. It returns an
 // error if the field is not defined in the schema.
 func (m *EventMutation) ClearField(name string) error {
+	switch name {
+	case event.FieldAppID:
+		m.ClearAppID()
+		return nil
+	}
 	return fmt.Errorf("unknown Event nullable field %s", name)
 }
 
@@ -4385,6 +6619,9 @@ func (m *EventMutation) ResetField(name string) error {
 		return nil
 	case event.FieldSellerID:
 		m.ResetSellerID()
+		return nil
+	case event.FieldAppID:
+		m.ResetAppID()
 		return nil
 	case event.FieldType:
 		m.ResetType()
@@ -12562,6 +14799,500 @@ func (m *ProductVariantMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown ProductVariant edge %s", name)
 }
 
+// RetiredRefreshTokenMutation represents an operation that mutates the RetiredRefreshToken nodes in the graph.
+type RetiredRefreshTokenMutation struct {
+	config
+	op               Op
+	typ              string
+	id               *string
+	token_hash       *string
+	authorization_id *string
+	expires_at       *time.Time
+	created_at       *time.Time
+	clearedFields    map[string]struct{}
+	done             bool
+	oldValue         func(context.Context) (*RetiredRefreshToken, error)
+	predicates       []predicate.RetiredRefreshToken
+}
+
+var _ ent.Mutation = (*RetiredRefreshTokenMutation)(nil)
+
+// retiredrefreshtokenOption allows management of the mutation configuration using functional options.
+type retiredrefreshtokenOption func(*RetiredRefreshTokenMutation)
+
+// newRetiredRefreshTokenMutation creates new mutation for the RetiredRefreshToken entity.
+func newRetiredRefreshTokenMutation(c config, op Op, opts ...retiredrefreshtokenOption) *RetiredRefreshTokenMutation {
+	m := &RetiredRefreshTokenMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeRetiredRefreshToken,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withRetiredRefreshTokenID sets the ID field of the mutation.
+func withRetiredRefreshTokenID(id string) retiredrefreshtokenOption {
+	return func(m *RetiredRefreshTokenMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *RetiredRefreshToken
+		)
+		m.oldValue = func(ctx context.Context) (*RetiredRefreshToken, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().RetiredRefreshToken.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withRetiredRefreshToken sets the old RetiredRefreshToken of the mutation.
+func withRetiredRefreshToken(node *RetiredRefreshToken) retiredrefreshtokenOption {
+	return func(m *RetiredRefreshTokenMutation) {
+		m.oldValue = func(context.Context) (*RetiredRefreshToken, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m RetiredRefreshTokenMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m RetiredRefreshTokenMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of RetiredRefreshToken entities.
+func (m *RetiredRefreshTokenMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *RetiredRefreshTokenMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *RetiredRefreshTokenMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().RetiredRefreshToken.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetTokenHash sets the "token_hash" field.
+func (m *RetiredRefreshTokenMutation) SetTokenHash(s string) {
+	m.token_hash = &s
+}
+
+// TokenHash returns the value of the "token_hash" field in the mutation.
+func (m *RetiredRefreshTokenMutation) TokenHash() (r string, exists bool) {
+	v := m.token_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTokenHash returns the old "token_hash" field's value of the RetiredRefreshToken entity.
+// If the RetiredRefreshToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RetiredRefreshTokenMutation) OldTokenHash(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTokenHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTokenHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTokenHash: %w", err)
+	}
+	return oldValue.TokenHash, nil
+}
+
+// ResetTokenHash resets all changes to the "token_hash" field.
+func (m *RetiredRefreshTokenMutation) ResetTokenHash() {
+	m.token_hash = nil
+}
+
+// SetAuthorizationID sets the "authorization_id" field.
+func (m *RetiredRefreshTokenMutation) SetAuthorizationID(s string) {
+	m.authorization_id = &s
+}
+
+// AuthorizationID returns the value of the "authorization_id" field in the mutation.
+func (m *RetiredRefreshTokenMutation) AuthorizationID() (r string, exists bool) {
+	v := m.authorization_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAuthorizationID returns the old "authorization_id" field's value of the RetiredRefreshToken entity.
+// If the RetiredRefreshToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RetiredRefreshTokenMutation) OldAuthorizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAuthorizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAuthorizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAuthorizationID: %w", err)
+	}
+	return oldValue.AuthorizationID, nil
+}
+
+// ResetAuthorizationID resets all changes to the "authorization_id" field.
+func (m *RetiredRefreshTokenMutation) ResetAuthorizationID() {
+	m.authorization_id = nil
+}
+
+// SetExpiresAt sets the "expires_at" field.
+func (m *RetiredRefreshTokenMutation) SetExpiresAt(t time.Time) {
+	m.expires_at = &t
+}
+
+// ExpiresAt returns the value of the "expires_at" field in the mutation.
+func (m *RetiredRefreshTokenMutation) ExpiresAt() (r time.Time, exists bool) {
+	v := m.expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExpiresAt returns the old "expires_at" field's value of the RetiredRefreshToken entity.
+// If the RetiredRefreshToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RetiredRefreshTokenMutation) OldExpiresAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExpiresAt: %w", err)
+	}
+	return oldValue.ExpiresAt, nil
+}
+
+// ResetExpiresAt resets all changes to the "expires_at" field.
+func (m *RetiredRefreshTokenMutation) ResetExpiresAt() {
+	m.expires_at = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *RetiredRefreshTokenMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *RetiredRefreshTokenMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the RetiredRefreshToken entity.
+// If the RetiredRefreshToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RetiredRefreshTokenMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *RetiredRefreshTokenMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// Where appends a list predicates to the RetiredRefreshTokenMutation builder.
+func (m *RetiredRefreshTokenMutation) Where(ps ...predicate.RetiredRefreshToken) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the RetiredRefreshTokenMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *RetiredRefreshTokenMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.RetiredRefreshToken, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *RetiredRefreshTokenMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *RetiredRefreshTokenMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (RetiredRefreshToken).
+func (m *RetiredRefreshTokenMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *RetiredRefreshTokenMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m.token_hash != nil {
+		fields = append(fields, retiredrefreshtoken.FieldTokenHash)
+	}
+	if m.authorization_id != nil {
+		fields = append(fields, retiredrefreshtoken.FieldAuthorizationID)
+	}
+	if m.expires_at != nil {
+		fields = append(fields, retiredrefreshtoken.FieldExpiresAt)
+	}
+	if m.created_at != nil {
+		fields = append(fields, retiredrefreshtoken.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *RetiredRefreshTokenMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case retiredrefreshtoken.FieldTokenHash:
+		return m.TokenHash()
+	case retiredrefreshtoken.FieldAuthorizationID:
+		return m.AuthorizationID()
+	case retiredrefreshtoken.FieldExpiresAt:
+		return m.ExpiresAt()
+	case retiredrefreshtoken.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *RetiredRefreshTokenMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case retiredrefreshtoken.FieldTokenHash:
+		return m.OldTokenHash(ctx)
+	case retiredrefreshtoken.FieldAuthorizationID:
+		return m.OldAuthorizationID(ctx)
+	case retiredrefreshtoken.FieldExpiresAt:
+		return m.OldExpiresAt(ctx)
+	case retiredrefreshtoken.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown RetiredRefreshToken field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RetiredRefreshTokenMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case retiredrefreshtoken.FieldTokenHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTokenHash(v)
+		return nil
+	case retiredrefreshtoken.FieldAuthorizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAuthorizationID(v)
+		return nil
+	case retiredrefreshtoken.FieldExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExpiresAt(v)
+		return nil
+	case retiredrefreshtoken.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RetiredRefreshToken field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *RetiredRefreshTokenMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *RetiredRefreshTokenMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RetiredRefreshTokenMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown RetiredRefreshToken numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *RetiredRefreshTokenMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *RetiredRefreshTokenMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *RetiredRefreshTokenMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown RetiredRefreshToken nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *RetiredRefreshTokenMutation) ResetField(name string) error {
+	switch name {
+	case retiredrefreshtoken.FieldTokenHash:
+		m.ResetTokenHash()
+		return nil
+	case retiredrefreshtoken.FieldAuthorizationID:
+		m.ResetAuthorizationID()
+		return nil
+	case retiredrefreshtoken.FieldExpiresAt:
+		m.ResetExpiresAt()
+		return nil
+	case retiredrefreshtoken.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown RetiredRefreshToken field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *RetiredRefreshTokenMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *RetiredRefreshTokenMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *RetiredRefreshTokenMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *RetiredRefreshTokenMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *RetiredRefreshTokenMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *RetiredRefreshTokenMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *RetiredRefreshTokenMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown RetiredRefreshToken unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *RetiredRefreshTokenMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown RetiredRefreshToken edge %s", name)
+}
+
 // SellerMutation represents an operation that mutates the Seller nodes in the graph.
 type SellerMutation struct {
 	config
@@ -13408,25 +16139,27 @@ func (m *SellerMutation) ResetEdge(name string) error {
 // SellerAuthorizationMutation represents an operation that mutates the SellerAuthorization nodes in the graph.
 type SellerAuthorizationMutation struct {
 	config
-	op                 Op
-	typ                string
-	id                 *string
-	scopes             *[]string
-	appendscopes       []string
-	access_token_hash  *string
-	access_expires_at  *time.Time
-	refresh_token_hash *string
-	refresh_expires_at *time.Time
-	revoked_at         *time.Time
-	created_at         *time.Time
-	clearedFields      map[string]struct{}
-	app                *string
-	clearedapp         bool
-	seller             *string
-	clearedseller      bool
-	done               bool
-	oldValue           func(context.Context) (*SellerAuthorization, error)
-	predicates         []predicate.SellerAuthorization
+	op                   Op
+	typ                  string
+	id                   *string
+	scopes               *[]string
+	appendscopes         []string
+	access_token_hash    *string
+	access_expires_at    *time.Time
+	refresh_token_hash   *string
+	refresh_expires_at   *time.Time
+	revoked_at           *time.Time
+	grant_expires_at     *time.Time
+	expiring_notified_at *time.Time
+	created_at           *time.Time
+	clearedFields        map[string]struct{}
+	app                  *string
+	clearedapp           bool
+	seller               *string
+	clearedseller        bool
+	done                 bool
+	oldValue             func(context.Context) (*SellerAuthorization, error)
+	predicates           []predicate.SellerAuthorization
 }
 
 var _ ent.Mutation = (*SellerAuthorizationMutation)(nil)
@@ -13849,6 +16582,104 @@ func (m *SellerAuthorizationMutation) ResetRevokedAt() {
 	delete(m.clearedFields, sellerauthorization.FieldRevokedAt)
 }
 
+// SetGrantExpiresAt sets the "grant_expires_at" field.
+func (m *SellerAuthorizationMutation) SetGrantExpiresAt(t time.Time) {
+	m.grant_expires_at = &t
+}
+
+// GrantExpiresAt returns the value of the "grant_expires_at" field in the mutation.
+func (m *SellerAuthorizationMutation) GrantExpiresAt() (r time.Time, exists bool) {
+	v := m.grant_expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGrantExpiresAt returns the old "grant_expires_at" field's value of the SellerAuthorization entity.
+// If the SellerAuthorization object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SellerAuthorizationMutation) OldGrantExpiresAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGrantExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGrantExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGrantExpiresAt: %w", err)
+	}
+	return oldValue.GrantExpiresAt, nil
+}
+
+// ClearGrantExpiresAt clears the value of the "grant_expires_at" field.
+func (m *SellerAuthorizationMutation) ClearGrantExpiresAt() {
+	m.grant_expires_at = nil
+	m.clearedFields[sellerauthorization.FieldGrantExpiresAt] = struct{}{}
+}
+
+// GrantExpiresAtCleared returns if the "grant_expires_at" field was cleared in this mutation.
+func (m *SellerAuthorizationMutation) GrantExpiresAtCleared() bool {
+	_, ok := m.clearedFields[sellerauthorization.FieldGrantExpiresAt]
+	return ok
+}
+
+// ResetGrantExpiresAt resets all changes to the "grant_expires_at" field.
+func (m *SellerAuthorizationMutation) ResetGrantExpiresAt() {
+	m.grant_expires_at = nil
+	delete(m.clearedFields, sellerauthorization.FieldGrantExpiresAt)
+}
+
+// SetExpiringNotifiedAt sets the "expiring_notified_at" field.
+func (m *SellerAuthorizationMutation) SetExpiringNotifiedAt(t time.Time) {
+	m.expiring_notified_at = &t
+}
+
+// ExpiringNotifiedAt returns the value of the "expiring_notified_at" field in the mutation.
+func (m *SellerAuthorizationMutation) ExpiringNotifiedAt() (r time.Time, exists bool) {
+	v := m.expiring_notified_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExpiringNotifiedAt returns the old "expiring_notified_at" field's value of the SellerAuthorization entity.
+// If the SellerAuthorization object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SellerAuthorizationMutation) OldExpiringNotifiedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExpiringNotifiedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExpiringNotifiedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExpiringNotifiedAt: %w", err)
+	}
+	return oldValue.ExpiringNotifiedAt, nil
+}
+
+// ClearExpiringNotifiedAt clears the value of the "expiring_notified_at" field.
+func (m *SellerAuthorizationMutation) ClearExpiringNotifiedAt() {
+	m.expiring_notified_at = nil
+	m.clearedFields[sellerauthorization.FieldExpiringNotifiedAt] = struct{}{}
+}
+
+// ExpiringNotifiedAtCleared returns if the "expiring_notified_at" field was cleared in this mutation.
+func (m *SellerAuthorizationMutation) ExpiringNotifiedAtCleared() bool {
+	_, ok := m.clearedFields[sellerauthorization.FieldExpiringNotifiedAt]
+	return ok
+}
+
+// ResetExpiringNotifiedAt resets all changes to the "expiring_notified_at" field.
+func (m *SellerAuthorizationMutation) ResetExpiringNotifiedAt() {
+	m.expiring_notified_at = nil
+	delete(m.clearedFields, sellerauthorization.FieldExpiringNotifiedAt)
+}
+
 // SetCreatedAt sets the "created_at" field.
 func (m *SellerAuthorizationMutation) SetCreatedAt(t time.Time) {
 	m.created_at = &t
@@ -13973,7 +16804,7 @@ func (m *SellerAuthorizationMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SellerAuthorizationMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 11)
 	if m.app != nil {
 		fields = append(fields, sellerauthorization.FieldAppID)
 	}
@@ -13997,6 +16828,12 @@ func (m *SellerAuthorizationMutation) Fields() []string {
 	}
 	if m.revoked_at != nil {
 		fields = append(fields, sellerauthorization.FieldRevokedAt)
+	}
+	if m.grant_expires_at != nil {
+		fields = append(fields, sellerauthorization.FieldGrantExpiresAt)
+	}
+	if m.expiring_notified_at != nil {
+		fields = append(fields, sellerauthorization.FieldExpiringNotifiedAt)
 	}
 	if m.created_at != nil {
 		fields = append(fields, sellerauthorization.FieldCreatedAt)
@@ -14025,6 +16862,10 @@ func (m *SellerAuthorizationMutation) Field(name string) (ent.Value, bool) {
 		return m.RefreshExpiresAt()
 	case sellerauthorization.FieldRevokedAt:
 		return m.RevokedAt()
+	case sellerauthorization.FieldGrantExpiresAt:
+		return m.GrantExpiresAt()
+	case sellerauthorization.FieldExpiringNotifiedAt:
+		return m.ExpiringNotifiedAt()
 	case sellerauthorization.FieldCreatedAt:
 		return m.CreatedAt()
 	}
@@ -14052,6 +16893,10 @@ func (m *SellerAuthorizationMutation) OldField(ctx context.Context, name string)
 		return m.OldRefreshExpiresAt(ctx)
 	case sellerauthorization.FieldRevokedAt:
 		return m.OldRevokedAt(ctx)
+	case sellerauthorization.FieldGrantExpiresAt:
+		return m.OldGrantExpiresAt(ctx)
+	case sellerauthorization.FieldExpiringNotifiedAt:
+		return m.OldExpiringNotifiedAt(ctx)
 	case sellerauthorization.FieldCreatedAt:
 		return m.OldCreatedAt(ctx)
 	}
@@ -14119,6 +16964,20 @@ func (m *SellerAuthorizationMutation) SetField(name string, value ent.Value) err
 		}
 		m.SetRevokedAt(v)
 		return nil
+	case sellerauthorization.FieldGrantExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGrantExpiresAt(v)
+		return nil
+	case sellerauthorization.FieldExpiringNotifiedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExpiringNotifiedAt(v)
+		return nil
 	case sellerauthorization.FieldCreatedAt:
 		v, ok := value.(time.Time)
 		if !ok {
@@ -14159,6 +17018,12 @@ func (m *SellerAuthorizationMutation) ClearedFields() []string {
 	if m.FieldCleared(sellerauthorization.FieldRevokedAt) {
 		fields = append(fields, sellerauthorization.FieldRevokedAt)
 	}
+	if m.FieldCleared(sellerauthorization.FieldGrantExpiresAt) {
+		fields = append(fields, sellerauthorization.FieldGrantExpiresAt)
+	}
+	if m.FieldCleared(sellerauthorization.FieldExpiringNotifiedAt) {
+		fields = append(fields, sellerauthorization.FieldExpiringNotifiedAt)
+	}
 	return fields
 }
 
@@ -14175,6 +17040,12 @@ func (m *SellerAuthorizationMutation) ClearField(name string) error {
 	switch name {
 	case sellerauthorization.FieldRevokedAt:
 		m.ClearRevokedAt()
+		return nil
+	case sellerauthorization.FieldGrantExpiresAt:
+		m.ClearGrantExpiresAt()
+		return nil
+	case sellerauthorization.FieldExpiringNotifiedAt:
+		m.ClearExpiringNotifiedAt()
 		return nil
 	}
 	return fmt.Errorf("unknown SellerAuthorization nullable field %s", name)
@@ -14207,6 +17078,12 @@ func (m *SellerAuthorizationMutation) ResetField(name string) error {
 		return nil
 	case sellerauthorization.FieldRevokedAt:
 		m.ResetRevokedAt()
+		return nil
+	case sellerauthorization.FieldGrantExpiresAt:
+		m.ResetGrantExpiresAt()
+		return nil
+	case sellerauthorization.FieldExpiringNotifiedAt:
+		m.ResetExpiringNotifiedAt()
 		return nil
 	case sellerauthorization.FieldCreatedAt:
 		m.ResetCreatedAt()
@@ -14305,6 +17182,847 @@ func (m *SellerAuthorizationMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown SellerAuthorization edge %s", name)
+}
+
+// SellerLoginMutation represents an operation that mutates the SellerLogin nodes in the graph.
+type SellerLoginMutation struct {
+	config
+	op              Op
+	typ             string
+	id              *string
+	seller_id       *string
+	username        *string
+	password_hash   *string
+	otp_destination *string
+	fixed_otp_hash  *string
+	otp_failures    *int
+	addotp_failures *int
+	locked_until    *time.Time
+	created_at      *time.Time
+	updated_at      *time.Time
+	clearedFields   map[string]struct{}
+	done            bool
+	oldValue        func(context.Context) (*SellerLogin, error)
+	predicates      []predicate.SellerLogin
+}
+
+var _ ent.Mutation = (*SellerLoginMutation)(nil)
+
+// sellerloginOption allows management of the mutation configuration using functional options.
+type sellerloginOption func(*SellerLoginMutation)
+
+// newSellerLoginMutation creates new mutation for the SellerLogin entity.
+func newSellerLoginMutation(c config, op Op, opts ...sellerloginOption) *SellerLoginMutation {
+	m := &SellerLoginMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSellerLogin,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSellerLoginID sets the ID field of the mutation.
+func withSellerLoginID(id string) sellerloginOption {
+	return func(m *SellerLoginMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SellerLogin
+		)
+		m.oldValue = func(ctx context.Context) (*SellerLogin, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SellerLogin.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSellerLogin sets the old SellerLogin of the mutation.
+func withSellerLogin(node *SellerLogin) sellerloginOption {
+	return func(m *SellerLoginMutation) {
+		m.oldValue = func(context.Context) (*SellerLogin, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SellerLoginMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SellerLoginMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of SellerLogin entities.
+func (m *SellerLoginMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SellerLoginMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SellerLoginMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SellerLogin.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetSellerID sets the "seller_id" field.
+func (m *SellerLoginMutation) SetSellerID(s string) {
+	m.seller_id = &s
+}
+
+// SellerID returns the value of the "seller_id" field in the mutation.
+func (m *SellerLoginMutation) SellerID() (r string, exists bool) {
+	v := m.seller_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSellerID returns the old "seller_id" field's value of the SellerLogin entity.
+// If the SellerLogin object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SellerLoginMutation) OldSellerID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSellerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSellerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSellerID: %w", err)
+	}
+	return oldValue.SellerID, nil
+}
+
+// ResetSellerID resets all changes to the "seller_id" field.
+func (m *SellerLoginMutation) ResetSellerID() {
+	m.seller_id = nil
+}
+
+// SetUsername sets the "username" field.
+func (m *SellerLoginMutation) SetUsername(s string) {
+	m.username = &s
+}
+
+// Username returns the value of the "username" field in the mutation.
+func (m *SellerLoginMutation) Username() (r string, exists bool) {
+	v := m.username
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUsername returns the old "username" field's value of the SellerLogin entity.
+// If the SellerLogin object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SellerLoginMutation) OldUsername(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUsername is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUsername requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUsername: %w", err)
+	}
+	return oldValue.Username, nil
+}
+
+// ResetUsername resets all changes to the "username" field.
+func (m *SellerLoginMutation) ResetUsername() {
+	m.username = nil
+}
+
+// SetPasswordHash sets the "password_hash" field.
+func (m *SellerLoginMutation) SetPasswordHash(s string) {
+	m.password_hash = &s
+}
+
+// PasswordHash returns the value of the "password_hash" field in the mutation.
+func (m *SellerLoginMutation) PasswordHash() (r string, exists bool) {
+	v := m.password_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPasswordHash returns the old "password_hash" field's value of the SellerLogin entity.
+// If the SellerLogin object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SellerLoginMutation) OldPasswordHash(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPasswordHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPasswordHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPasswordHash: %w", err)
+	}
+	return oldValue.PasswordHash, nil
+}
+
+// ResetPasswordHash resets all changes to the "password_hash" field.
+func (m *SellerLoginMutation) ResetPasswordHash() {
+	m.password_hash = nil
+}
+
+// SetOtpDestination sets the "otp_destination" field.
+func (m *SellerLoginMutation) SetOtpDestination(s string) {
+	m.otp_destination = &s
+}
+
+// OtpDestination returns the value of the "otp_destination" field in the mutation.
+func (m *SellerLoginMutation) OtpDestination() (r string, exists bool) {
+	v := m.otp_destination
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOtpDestination returns the old "otp_destination" field's value of the SellerLogin entity.
+// If the SellerLogin object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SellerLoginMutation) OldOtpDestination(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOtpDestination is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOtpDestination requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOtpDestination: %w", err)
+	}
+	return oldValue.OtpDestination, nil
+}
+
+// ResetOtpDestination resets all changes to the "otp_destination" field.
+func (m *SellerLoginMutation) ResetOtpDestination() {
+	m.otp_destination = nil
+}
+
+// SetFixedOtpHash sets the "fixed_otp_hash" field.
+func (m *SellerLoginMutation) SetFixedOtpHash(s string) {
+	m.fixed_otp_hash = &s
+}
+
+// FixedOtpHash returns the value of the "fixed_otp_hash" field in the mutation.
+func (m *SellerLoginMutation) FixedOtpHash() (r string, exists bool) {
+	v := m.fixed_otp_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFixedOtpHash returns the old "fixed_otp_hash" field's value of the SellerLogin entity.
+// If the SellerLogin object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SellerLoginMutation) OldFixedOtpHash(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFixedOtpHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFixedOtpHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFixedOtpHash: %w", err)
+	}
+	return oldValue.FixedOtpHash, nil
+}
+
+// ClearFixedOtpHash clears the value of the "fixed_otp_hash" field.
+func (m *SellerLoginMutation) ClearFixedOtpHash() {
+	m.fixed_otp_hash = nil
+	m.clearedFields[sellerlogin.FieldFixedOtpHash] = struct{}{}
+}
+
+// FixedOtpHashCleared returns if the "fixed_otp_hash" field was cleared in this mutation.
+func (m *SellerLoginMutation) FixedOtpHashCleared() bool {
+	_, ok := m.clearedFields[sellerlogin.FieldFixedOtpHash]
+	return ok
+}
+
+// ResetFixedOtpHash resets all changes to the "fixed_otp_hash" field.
+func (m *SellerLoginMutation) ResetFixedOtpHash() {
+	m.fixed_otp_hash = nil
+	delete(m.clearedFields, sellerlogin.FieldFixedOtpHash)
+}
+
+// SetOtpFailures sets the "otp_failures" field.
+func (m *SellerLoginMutation) SetOtpFailures(i int) {
+	m.otp_failures = &i
+	m.addotp_failures = nil
+}
+
+// OtpFailures returns the value of the "otp_failures" field in the mutation.
+func (m *SellerLoginMutation) OtpFailures() (r int, exists bool) {
+	v := m.otp_failures
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOtpFailures returns the old "otp_failures" field's value of the SellerLogin entity.
+// If the SellerLogin object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SellerLoginMutation) OldOtpFailures(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOtpFailures is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOtpFailures requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOtpFailures: %w", err)
+	}
+	return oldValue.OtpFailures, nil
+}
+
+// AddOtpFailures adds i to the "otp_failures" field.
+func (m *SellerLoginMutation) AddOtpFailures(i int) {
+	if m.addotp_failures != nil {
+		*m.addotp_failures += i
+	} else {
+		m.addotp_failures = &i
+	}
+}
+
+// AddedOtpFailures returns the value that was added to the "otp_failures" field in this mutation.
+func (m *SellerLoginMutation) AddedOtpFailures() (r int, exists bool) {
+	v := m.addotp_failures
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetOtpFailures resets all changes to the "otp_failures" field.
+func (m *SellerLoginMutation) ResetOtpFailures() {
+	m.otp_failures = nil
+	m.addotp_failures = nil
+}
+
+// SetLockedUntil sets the "locked_until" field.
+func (m *SellerLoginMutation) SetLockedUntil(t time.Time) {
+	m.locked_until = &t
+}
+
+// LockedUntil returns the value of the "locked_until" field in the mutation.
+func (m *SellerLoginMutation) LockedUntil() (r time.Time, exists bool) {
+	v := m.locked_until
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLockedUntil returns the old "locked_until" field's value of the SellerLogin entity.
+// If the SellerLogin object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SellerLoginMutation) OldLockedUntil(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLockedUntil is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLockedUntil requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLockedUntil: %w", err)
+	}
+	return oldValue.LockedUntil, nil
+}
+
+// ClearLockedUntil clears the value of the "locked_until" field.
+func (m *SellerLoginMutation) ClearLockedUntil() {
+	m.locked_until = nil
+	m.clearedFields[sellerlogin.FieldLockedUntil] = struct{}{}
+}
+
+// LockedUntilCleared returns if the "locked_until" field was cleared in this mutation.
+func (m *SellerLoginMutation) LockedUntilCleared() bool {
+	_, ok := m.clearedFields[sellerlogin.FieldLockedUntil]
+	return ok
+}
+
+// ResetLockedUntil resets all changes to the "locked_until" field.
+func (m *SellerLoginMutation) ResetLockedUntil() {
+	m.locked_until = nil
+	delete(m.clearedFields, sellerlogin.FieldLockedUntil)
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SellerLoginMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SellerLoginMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the SellerLogin entity.
+// If the SellerLogin object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SellerLoginMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SellerLoginMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SellerLoginMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SellerLoginMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the SellerLogin entity.
+// If the SellerLogin object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SellerLoginMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SellerLoginMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// Where appends a list predicates to the SellerLoginMutation builder.
+func (m *SellerLoginMutation) Where(ps ...predicate.SellerLogin) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SellerLoginMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SellerLoginMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SellerLogin, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SellerLoginMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SellerLoginMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SellerLogin).
+func (m *SellerLoginMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SellerLoginMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.seller_id != nil {
+		fields = append(fields, sellerlogin.FieldSellerID)
+	}
+	if m.username != nil {
+		fields = append(fields, sellerlogin.FieldUsername)
+	}
+	if m.password_hash != nil {
+		fields = append(fields, sellerlogin.FieldPasswordHash)
+	}
+	if m.otp_destination != nil {
+		fields = append(fields, sellerlogin.FieldOtpDestination)
+	}
+	if m.fixed_otp_hash != nil {
+		fields = append(fields, sellerlogin.FieldFixedOtpHash)
+	}
+	if m.otp_failures != nil {
+		fields = append(fields, sellerlogin.FieldOtpFailures)
+	}
+	if m.locked_until != nil {
+		fields = append(fields, sellerlogin.FieldLockedUntil)
+	}
+	if m.created_at != nil {
+		fields = append(fields, sellerlogin.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, sellerlogin.FieldUpdatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SellerLoginMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case sellerlogin.FieldSellerID:
+		return m.SellerID()
+	case sellerlogin.FieldUsername:
+		return m.Username()
+	case sellerlogin.FieldPasswordHash:
+		return m.PasswordHash()
+	case sellerlogin.FieldOtpDestination:
+		return m.OtpDestination()
+	case sellerlogin.FieldFixedOtpHash:
+		return m.FixedOtpHash()
+	case sellerlogin.FieldOtpFailures:
+		return m.OtpFailures()
+	case sellerlogin.FieldLockedUntil:
+		return m.LockedUntil()
+	case sellerlogin.FieldCreatedAt:
+		return m.CreatedAt()
+	case sellerlogin.FieldUpdatedAt:
+		return m.UpdatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SellerLoginMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case sellerlogin.FieldSellerID:
+		return m.OldSellerID(ctx)
+	case sellerlogin.FieldUsername:
+		return m.OldUsername(ctx)
+	case sellerlogin.FieldPasswordHash:
+		return m.OldPasswordHash(ctx)
+	case sellerlogin.FieldOtpDestination:
+		return m.OldOtpDestination(ctx)
+	case sellerlogin.FieldFixedOtpHash:
+		return m.OldFixedOtpHash(ctx)
+	case sellerlogin.FieldOtpFailures:
+		return m.OldOtpFailures(ctx)
+	case sellerlogin.FieldLockedUntil:
+		return m.OldLockedUntil(ctx)
+	case sellerlogin.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case sellerlogin.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown SellerLogin field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SellerLoginMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case sellerlogin.FieldSellerID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSellerID(v)
+		return nil
+	case sellerlogin.FieldUsername:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUsername(v)
+		return nil
+	case sellerlogin.FieldPasswordHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPasswordHash(v)
+		return nil
+	case sellerlogin.FieldOtpDestination:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOtpDestination(v)
+		return nil
+	case sellerlogin.FieldFixedOtpHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFixedOtpHash(v)
+		return nil
+	case sellerlogin.FieldOtpFailures:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOtpFailures(v)
+		return nil
+	case sellerlogin.FieldLockedUntil:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLockedUntil(v)
+		return nil
+	case sellerlogin.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case sellerlogin.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SellerLogin field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SellerLoginMutation) AddedFields() []string {
+	var fields []string
+	if m.addotp_failures != nil {
+		fields = append(fields, sellerlogin.FieldOtpFailures)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SellerLoginMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case sellerlogin.FieldOtpFailures:
+		return m.AddedOtpFailures()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SellerLoginMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case sellerlogin.FieldOtpFailures:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddOtpFailures(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SellerLogin numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SellerLoginMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(sellerlogin.FieldFixedOtpHash) {
+		fields = append(fields, sellerlogin.FieldFixedOtpHash)
+	}
+	if m.FieldCleared(sellerlogin.FieldLockedUntil) {
+		fields = append(fields, sellerlogin.FieldLockedUntil)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SellerLoginMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SellerLoginMutation) ClearField(name string) error {
+	switch name {
+	case sellerlogin.FieldFixedOtpHash:
+		m.ClearFixedOtpHash()
+		return nil
+	case sellerlogin.FieldLockedUntil:
+		m.ClearLockedUntil()
+		return nil
+	}
+	return fmt.Errorf("unknown SellerLogin nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SellerLoginMutation) ResetField(name string) error {
+	switch name {
+	case sellerlogin.FieldSellerID:
+		m.ResetSellerID()
+		return nil
+	case sellerlogin.FieldUsername:
+		m.ResetUsername()
+		return nil
+	case sellerlogin.FieldPasswordHash:
+		m.ResetPasswordHash()
+		return nil
+	case sellerlogin.FieldOtpDestination:
+		m.ResetOtpDestination()
+		return nil
+	case sellerlogin.FieldFixedOtpHash:
+		m.ResetFixedOtpHash()
+		return nil
+	case sellerlogin.FieldOtpFailures:
+		m.ResetOtpFailures()
+		return nil
+	case sellerlogin.FieldLockedUntil:
+		m.ResetLockedUntil()
+		return nil
+	case sellerlogin.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case sellerlogin.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown SellerLogin field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SellerLoginMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SellerLoginMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SellerLoginMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SellerLoginMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SellerLoginMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SellerLoginMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SellerLoginMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown SellerLogin unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SellerLoginMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown SellerLogin edge %s", name)
 }
 
 // WebhookDeliveryMutation represents an operation that mutates the WebhookDelivery nodes in the graph.

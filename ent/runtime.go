@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/mallplatform/partnerapi/ent/app"
+	"github.com/mallplatform/partnerapi/ent/authorizationcode"
+	"github.com/mallplatform/partnerapi/ent/authorizationsession"
 	"github.com/mallplatform/partnerapi/ent/category"
 	"github.com/mallplatform/partnerapi/ent/categoryattribute"
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
@@ -17,9 +19,11 @@ import (
 	"github.com/mallplatform/partnerapi/ent/orderitem"
 	"github.com/mallplatform/partnerapi/ent/product"
 	"github.com/mallplatform/partnerapi/ent/productvariant"
+	"github.com/mallplatform/partnerapi/ent/retiredrefreshtoken"
 	"github.com/mallplatform/partnerapi/ent/schema"
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
+	"github.com/mallplatform/partnerapi/ent/sellerlogin"
 	"github.com/mallplatform/partnerapi/ent/webhookdelivery"
 	"github.com/mallplatform/partnerapi/ent/webhooksubscription"
 	"github.com/mallplatform/partnerapi/internal/db/dbtypes"
@@ -60,15 +64,15 @@ func init() {
 	// app.SecretCiphertextValidator is a validator for the "secret_ciphertext" field. It is called by the builders before save.
 	app.SecretCiphertextValidator = appDescSecretCiphertext.Validators[0].(func([]byte) error)
 	// appDescRedirectUris is the schema descriptor for redirect_uris field.
-	appDescRedirectUris := appFields[11].Descriptor()
+	appDescRedirectUris := appFields[12].Descriptor()
 	// app.DefaultRedirectUris holds the default value on creation for the redirect_uris field.
 	app.DefaultRedirectUris = appDescRedirectUris.Default.([]string)
 	// appDescCreatedAt is the schema descriptor for created_at field.
-	appDescCreatedAt := appFields[12].Descriptor()
+	appDescCreatedAt := appFields[13].Descriptor()
 	// app.DefaultCreatedAt holds the default value on creation for the created_at field.
 	app.DefaultCreatedAt = appDescCreatedAt.Default.(func() time.Time)
 	// appDescUpdatedAt is the schema descriptor for updated_at field.
-	appDescUpdatedAt := appFields[13].Descriptor()
+	appDescUpdatedAt := appFields[14].Descriptor()
 	// app.DefaultUpdatedAt holds the default value on creation for the updated_at field.
 	app.DefaultUpdatedAt = appDescUpdatedAt.Default.(func() time.Time)
 	// app.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
@@ -77,6 +81,168 @@ func init() {
 	appDescID := appFields[0].Descriptor()
 	// app.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	app.IDValidator = appDescID.Validators[0].(func(string) error)
+	authorizationcodeFields := schema.AuthorizationCode{}.Fields()
+	_ = authorizationcodeFields
+	// authorizationcodeDescCodeHash is the schema descriptor for code_hash field.
+	authorizationcodeDescCodeHash := authorizationcodeFields[1].Descriptor()
+	// authorizationcode.CodeHashValidator is a validator for the "code_hash" field. It is called by the builders before save.
+	authorizationcode.CodeHashValidator = func() func(string) error {
+		validators := authorizationcodeDescCodeHash.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(code_hash string) error {
+			for _, fn := range fns {
+				if err := fn(code_hash); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// authorizationcodeDescAppID is the schema descriptor for app_id field.
+	authorizationcodeDescAppID := authorizationcodeFields[2].Descriptor()
+	// authorizationcode.AppIDValidator is a validator for the "app_id" field. It is called by the builders before save.
+	authorizationcode.AppIDValidator = authorizationcodeDescAppID.Validators[0].(func(string) error)
+	// authorizationcodeDescSellerID is the schema descriptor for seller_id field.
+	authorizationcodeDescSellerID := authorizationcodeFields[3].Descriptor()
+	// authorizationcode.SellerIDValidator is a validator for the "seller_id" field. It is called by the builders before save.
+	authorizationcode.SellerIDValidator = authorizationcodeDescSellerID.Validators[0].(func(string) error)
+	// authorizationcodeDescRedirectURI is the schema descriptor for redirect_uri field.
+	authorizationcodeDescRedirectURI := authorizationcodeFields[4].Descriptor()
+	// authorizationcode.RedirectURIValidator is a validator for the "redirect_uri" field. It is called by the builders before save.
+	authorizationcode.RedirectURIValidator = func() func(string) error {
+		validators := authorizationcodeDescRedirectURI.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(redirect_uri string) error {
+			for _, fn := range fns {
+				if err := fn(redirect_uri); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// authorizationcodeDescScopes is the schema descriptor for scopes field.
+	authorizationcodeDescScopes := authorizationcodeFields[5].Descriptor()
+	// authorizationcode.DefaultScopes holds the default value on creation for the scopes field.
+	authorizationcode.DefaultScopes = authorizationcodeDescScopes.Default.([]string)
+	// authorizationcodeDescCodeChallenge is the schema descriptor for code_challenge field.
+	authorizationcodeDescCodeChallenge := authorizationcodeFields[6].Descriptor()
+	// authorizationcode.CodeChallengeValidator is a validator for the "code_challenge" field. It is called by the builders before save.
+	authorizationcode.CodeChallengeValidator = authorizationcodeDescCodeChallenge.Validators[0].(func(string) error)
+	// authorizationcodeDescCreatedAt is the schema descriptor for created_at field.
+	authorizationcodeDescCreatedAt := authorizationcodeFields[10].Descriptor()
+	// authorizationcode.DefaultCreatedAt holds the default value on creation for the created_at field.
+	authorizationcode.DefaultCreatedAt = authorizationcodeDescCreatedAt.Default.(func() time.Time)
+	// authorizationcodeDescID is the schema descriptor for id field.
+	authorizationcodeDescID := authorizationcodeFields[0].Descriptor()
+	// authorizationcode.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	authorizationcode.IDValidator = authorizationcodeDescID.Validators[0].(func(string) error)
+	authorizationsessionFields := schema.AuthorizationSession{}.Fields()
+	_ = authorizationsessionFields
+	// authorizationsessionDescTokenHash is the schema descriptor for token_hash field.
+	authorizationsessionDescTokenHash := authorizationsessionFields[1].Descriptor()
+	// authorizationsession.TokenHashValidator is a validator for the "token_hash" field. It is called by the builders before save.
+	authorizationsession.TokenHashValidator = func() func(string) error {
+		validators := authorizationsessionDescTokenHash.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(token_hash string) error {
+			for _, fn := range fns {
+				if err := fn(token_hash); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// authorizationsessionDescAppID is the schema descriptor for app_id field.
+	authorizationsessionDescAppID := authorizationsessionFields[2].Descriptor()
+	// authorizationsession.AppIDValidator is a validator for the "app_id" field. It is called by the builders before save.
+	authorizationsession.AppIDValidator = authorizationsessionDescAppID.Validators[0].(func(string) error)
+	// authorizationsessionDescRedirectURI is the schema descriptor for redirect_uri field.
+	authorizationsessionDescRedirectURI := authorizationsessionFields[3].Descriptor()
+	// authorizationsession.RedirectURIValidator is a validator for the "redirect_uri" field. It is called by the builders before save.
+	authorizationsession.RedirectURIValidator = func() func(string) error {
+		validators := authorizationsessionDescRedirectURI.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(redirect_uri string) error {
+			for _, fn := range fns {
+				if err := fn(redirect_uri); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// authorizationsessionDescState is the schema descriptor for state field.
+	authorizationsessionDescState := authorizationsessionFields[4].Descriptor()
+	// authorizationsession.DefaultState holds the default value on creation for the state field.
+	authorizationsession.DefaultState = authorizationsessionDescState.Default.(string)
+	// authorizationsession.StateValidator is a validator for the "state" field. It is called by the builders before save.
+	authorizationsession.StateValidator = authorizationsessionDescState.Validators[0].(func(string) error)
+	// authorizationsessionDescScopes is the schema descriptor for scopes field.
+	authorizationsessionDescScopes := authorizationsessionFields[5].Descriptor()
+	// authorizationsession.DefaultScopes holds the default value on creation for the scopes field.
+	authorizationsession.DefaultScopes = authorizationsessionDescScopes.Default.([]string)
+	// authorizationsessionDescCodeChallenge is the schema descriptor for code_challenge field.
+	authorizationsessionDescCodeChallenge := authorizationsessionFields[6].Descriptor()
+	// authorizationsession.CodeChallengeValidator is a validator for the "code_challenge" field. It is called by the builders before save.
+	authorizationsession.CodeChallengeValidator = authorizationsessionDescCodeChallenge.Validators[0].(func(string) error)
+	// authorizationsessionDescCookieHash is the schema descriptor for cookie_hash field.
+	authorizationsessionDescCookieHash := authorizationsessionFields[9].Descriptor()
+	// authorizationsession.CookieHashValidator is a validator for the "cookie_hash" field. It is called by the builders before save.
+	authorizationsession.CookieHashValidator = func() func(string) error {
+		validators := authorizationsessionDescCookieHash.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(cookie_hash string) error {
+			for _, fn := range fns {
+				if err := fn(cookie_hash); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// authorizationsessionDescOtpHash is the schema descriptor for otp_hash field.
+	authorizationsessionDescOtpHash := authorizationsessionFields[10].Descriptor()
+	// authorizationsession.OtpHashValidator is a validator for the "otp_hash" field. It is called by the builders before save.
+	authorizationsession.OtpHashValidator = func() func(string) error {
+		validators := authorizationsessionDescOtpHash.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(otp_hash string) error {
+			for _, fn := range fns {
+				if err := fn(otp_hash); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// authorizationsessionDescCreatedAt is the schema descriptor for created_at field.
+	authorizationsessionDescCreatedAt := authorizationsessionFields[14].Descriptor()
+	// authorizationsession.DefaultCreatedAt holds the default value on creation for the created_at field.
+	authorizationsession.DefaultCreatedAt = authorizationsessionDescCreatedAt.Default.(func() time.Time)
+	// authorizationsessionDescID is the schema descriptor for id field.
+	authorizationsessionDescID := authorizationsessionFields[0].Descriptor()
+	// authorizationsession.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	authorizationsession.IDValidator = authorizationsessionDescID.Validators[0].(func(string) error)
 	categoryFields := schema.Category{}.Fields()
 	_ = categoryFields
 	// categoryDescName is the schema descriptor for name field.
@@ -172,7 +338,7 @@ func init() {
 	// event.SellerIDValidator is a validator for the "seller_id" field. It is called by the builders before save.
 	event.SellerIDValidator = eventDescSellerID.Validators[0].(func(string) error)
 	// eventDescType is the schema descriptor for type field.
-	eventDescType := eventFields[3].Descriptor()
+	eventDescType := eventFields[4].Descriptor()
 	// event.TypeValidator is a validator for the "type" field. It is called by the builders before save.
 	event.TypeValidator = func() func(string) error {
 		validators := eventDescType.Validators
@@ -190,7 +356,7 @@ func init() {
 		}
 	}()
 	// eventDescResourceID is the schema descriptor for resource_id field.
-	eventDescResourceID := eventFields[4].Descriptor()
+	eventDescResourceID := eventFields[5].Descriptor()
 	// event.ResourceIDValidator is a validator for the "resource_id" field. It is called by the builders before save.
 	event.ResourceIDValidator = func() func(string) error {
 		validators := eventDescResourceID.Validators
@@ -208,7 +374,7 @@ func init() {
 		}
 	}()
 	// eventDescSequence is the schema descriptor for sequence field.
-	eventDescSequence := eventFields[5].Descriptor()
+	eventDescSequence := eventFields[6].Descriptor()
 	// event.SequenceValidator is a validator for the "sequence" field. It is called by the builders before save.
 	event.SequenceValidator = eventDescSequence.Validators[0].(func(int64) error)
 	// eventDescID is the schema descriptor for id field.
@@ -571,6 +737,38 @@ func init() {
 	productvariantDescID := productvariantFields[0].Descriptor()
 	// productvariant.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	productvariant.IDValidator = productvariantDescID.Validators[0].(func(string) error)
+	retiredrefreshtokenFields := schema.RetiredRefreshToken{}.Fields()
+	_ = retiredrefreshtokenFields
+	// retiredrefreshtokenDescTokenHash is the schema descriptor for token_hash field.
+	retiredrefreshtokenDescTokenHash := retiredrefreshtokenFields[1].Descriptor()
+	// retiredrefreshtoken.TokenHashValidator is a validator for the "token_hash" field. It is called by the builders before save.
+	retiredrefreshtoken.TokenHashValidator = func() func(string) error {
+		validators := retiredrefreshtokenDescTokenHash.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(token_hash string) error {
+			for _, fn := range fns {
+				if err := fn(token_hash); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// retiredrefreshtokenDescAuthorizationID is the schema descriptor for authorization_id field.
+	retiredrefreshtokenDescAuthorizationID := retiredrefreshtokenFields[2].Descriptor()
+	// retiredrefreshtoken.AuthorizationIDValidator is a validator for the "authorization_id" field. It is called by the builders before save.
+	retiredrefreshtoken.AuthorizationIDValidator = retiredrefreshtokenDescAuthorizationID.Validators[0].(func(string) error)
+	// retiredrefreshtokenDescCreatedAt is the schema descriptor for created_at field.
+	retiredrefreshtokenDescCreatedAt := retiredrefreshtokenFields[4].Descriptor()
+	// retiredrefreshtoken.DefaultCreatedAt holds the default value on creation for the created_at field.
+	retiredrefreshtoken.DefaultCreatedAt = retiredrefreshtokenDescCreatedAt.Default.(func() time.Time)
+	// retiredrefreshtokenDescID is the schema descriptor for id field.
+	retiredrefreshtokenDescID := retiredrefreshtokenFields[0].Descriptor()
+	// retiredrefreshtoken.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	retiredrefreshtoken.IDValidator = retiredrefreshtokenDescID.Validators[0].(func(string) error)
 	sellerFields := schema.Seller{}.Fields()
 	_ = sellerFields
 	// sellerDescName is the schema descriptor for name field.
@@ -650,13 +848,97 @@ func init() {
 		}
 	}()
 	// sellerauthorizationDescCreatedAt is the schema descriptor for created_at field.
-	sellerauthorizationDescCreatedAt := sellerauthorizationFields[9].Descriptor()
+	sellerauthorizationDescCreatedAt := sellerauthorizationFields[11].Descriptor()
 	// sellerauthorization.DefaultCreatedAt holds the default value on creation for the created_at field.
 	sellerauthorization.DefaultCreatedAt = sellerauthorizationDescCreatedAt.Default.(func() time.Time)
 	// sellerauthorizationDescID is the schema descriptor for id field.
 	sellerauthorizationDescID := sellerauthorizationFields[0].Descriptor()
 	// sellerauthorization.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	sellerauthorization.IDValidator = sellerauthorizationDescID.Validators[0].(func(string) error)
+	sellerloginFields := schema.SellerLogin{}.Fields()
+	_ = sellerloginFields
+	// sellerloginDescSellerID is the schema descriptor for seller_id field.
+	sellerloginDescSellerID := sellerloginFields[1].Descriptor()
+	// sellerlogin.SellerIDValidator is a validator for the "seller_id" field. It is called by the builders before save.
+	sellerlogin.SellerIDValidator = sellerloginDescSellerID.Validators[0].(func(string) error)
+	// sellerloginDescUsername is the schema descriptor for username field.
+	sellerloginDescUsername := sellerloginFields[2].Descriptor()
+	// sellerlogin.UsernameValidator is a validator for the "username" field. It is called by the builders before save.
+	sellerlogin.UsernameValidator = func() func(string) error {
+		validators := sellerloginDescUsername.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(username string) error {
+			for _, fn := range fns {
+				if err := fn(username); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// sellerloginDescPasswordHash is the schema descriptor for password_hash field.
+	sellerloginDescPasswordHash := sellerloginFields[3].Descriptor()
+	// sellerlogin.PasswordHashValidator is a validator for the "password_hash" field. It is called by the builders before save.
+	sellerlogin.PasswordHashValidator = sellerloginDescPasswordHash.Validators[0].(func(string) error)
+	// sellerloginDescOtpDestination is the schema descriptor for otp_destination field.
+	sellerloginDescOtpDestination := sellerloginFields[4].Descriptor()
+	// sellerlogin.OtpDestinationValidator is a validator for the "otp_destination" field. It is called by the builders before save.
+	sellerlogin.OtpDestinationValidator = func() func(string) error {
+		validators := sellerloginDescOtpDestination.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(otp_destination string) error {
+			for _, fn := range fns {
+				if err := fn(otp_destination); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// sellerloginDescFixedOtpHash is the schema descriptor for fixed_otp_hash field.
+	sellerloginDescFixedOtpHash := sellerloginFields[5].Descriptor()
+	// sellerlogin.FixedOtpHashValidator is a validator for the "fixed_otp_hash" field. It is called by the builders before save.
+	sellerlogin.FixedOtpHashValidator = func() func(string) error {
+		validators := sellerloginDescFixedOtpHash.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(fixed_otp_hash string) error {
+			for _, fn := range fns {
+				if err := fn(fixed_otp_hash); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// sellerloginDescOtpFailures is the schema descriptor for otp_failures field.
+	sellerloginDescOtpFailures := sellerloginFields[6].Descriptor()
+	// sellerlogin.DefaultOtpFailures holds the default value on creation for the otp_failures field.
+	sellerlogin.DefaultOtpFailures = sellerloginDescOtpFailures.Default.(int)
+	// sellerlogin.OtpFailuresValidator is a validator for the "otp_failures" field. It is called by the builders before save.
+	sellerlogin.OtpFailuresValidator = sellerloginDescOtpFailures.Validators[0].(func(int) error)
+	// sellerloginDescCreatedAt is the schema descriptor for created_at field.
+	sellerloginDescCreatedAt := sellerloginFields[8].Descriptor()
+	// sellerlogin.DefaultCreatedAt holds the default value on creation for the created_at field.
+	sellerlogin.DefaultCreatedAt = sellerloginDescCreatedAt.Default.(func() time.Time)
+	// sellerloginDescUpdatedAt is the schema descriptor for updated_at field.
+	sellerloginDescUpdatedAt := sellerloginFields[9].Descriptor()
+	// sellerlogin.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	sellerlogin.DefaultUpdatedAt = sellerloginDescUpdatedAt.Default.(func() time.Time)
+	// sellerlogin.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	sellerlogin.UpdateDefaultUpdatedAt = sellerloginDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// sellerloginDescID is the schema descriptor for id field.
+	sellerloginDescID := sellerloginFields[0].Descriptor()
+	// sellerlogin.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	sellerlogin.IDValidator = sellerloginDescID.Validators[0].(func(string) error)
 	webhookdeliveryFields := schema.WebhookDelivery{}.Fields()
 	_ = webhookdeliveryFields
 	// webhookdeliveryDescSubscriptionID is the schema descriptor for subscription_id field.

@@ -36,6 +36,10 @@ type SellerAuthorization struct {
 	RefreshExpiresAt time.Time `json:"refresh_expires_at,omitempty"`
 	// RevokedAt holds the value of the "revoked_at" field.
 	RevokedAt *time.Time `json:"revoked_at,omitempty"`
+	// GrantExpiresAt holds the value of the "grant_expires_at" field.
+	GrantExpiresAt *time.Time `json:"grant_expires_at,omitempty"`
+	// ExpiringNotifiedAt holds the value of the "expiring_notified_at" field.
+	ExpiringNotifiedAt *time.Time `json:"expiring_notified_at,omitempty"`
 	// CreatedAt holds the value of the "created_at" field.
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
@@ -86,7 +90,7 @@ func (*SellerAuthorization) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case sellerauthorization.FieldID, sellerauthorization.FieldAppID, sellerauthorization.FieldSellerID, sellerauthorization.FieldAccessTokenHash, sellerauthorization.FieldRefreshTokenHash:
 			values[i] = new(sql.NullString)
-		case sellerauthorization.FieldAccessExpiresAt, sellerauthorization.FieldRefreshExpiresAt, sellerauthorization.FieldRevokedAt, sellerauthorization.FieldCreatedAt:
+		case sellerauthorization.FieldAccessExpiresAt, sellerauthorization.FieldRefreshExpiresAt, sellerauthorization.FieldRevokedAt, sellerauthorization.FieldGrantExpiresAt, sellerauthorization.FieldExpiringNotifiedAt, sellerauthorization.FieldCreatedAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -159,6 +163,20 @@ func (_m *SellerAuthorization) assignValues(columns []string, values []any) erro
 			} else if value.Valid {
 				_m.RevokedAt = new(time.Time)
 				*_m.RevokedAt = value.Time
+			}
+		case sellerauthorization.FieldGrantExpiresAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field grant_expires_at", values[i])
+			} else if value.Valid {
+				_m.GrantExpiresAt = new(time.Time)
+				*_m.GrantExpiresAt = value.Time
+			}
+		case sellerauthorization.FieldExpiringNotifiedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field expiring_notified_at", values[i])
+			} else if value.Valid {
+				_m.ExpiringNotifiedAt = new(time.Time)
+				*_m.ExpiringNotifiedAt = value.Time
 			}
 		case sellerauthorization.FieldCreatedAt:
 			if value, ok := values[i].(*sql.NullTime); !ok {
@@ -233,6 +251,16 @@ func (_m *SellerAuthorization) String() string {
 	builder.WriteString(", ")
 	if v := _m.RevokedAt; v != nil {
 		builder.WriteString("revoked_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	if v := _m.GrantExpiresAt; v != nil {
+		builder.WriteString("grant_expires_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	if v := _m.ExpiringNotifiedAt; v != nil {
+		builder.WriteString("expiring_notified_at=")
 		builder.WriteString(v.Format(time.ANSIC))
 	}
 	builder.WriteString(", ")

@@ -81,6 +81,34 @@ func (_c *SellerAuthorizationCreate) SetNillableRevokedAt(v *time.Time) *SellerA
 	return _c
 }
 
+// SetGrantExpiresAt sets the "grant_expires_at" field.
+func (_c *SellerAuthorizationCreate) SetGrantExpiresAt(v time.Time) *SellerAuthorizationCreate {
+	_c.mutation.SetGrantExpiresAt(v)
+	return _c
+}
+
+// SetNillableGrantExpiresAt sets the "grant_expires_at" field if the given value is not nil.
+func (_c *SellerAuthorizationCreate) SetNillableGrantExpiresAt(v *time.Time) *SellerAuthorizationCreate {
+	if v != nil {
+		_c.SetGrantExpiresAt(*v)
+	}
+	return _c
+}
+
+// SetExpiringNotifiedAt sets the "expiring_notified_at" field.
+func (_c *SellerAuthorizationCreate) SetExpiringNotifiedAt(v time.Time) *SellerAuthorizationCreate {
+	_c.mutation.SetExpiringNotifiedAt(v)
+	return _c
+}
+
+// SetNillableExpiringNotifiedAt sets the "expiring_notified_at" field if the given value is not nil.
+func (_c *SellerAuthorizationCreate) SetNillableExpiringNotifiedAt(v *time.Time) *SellerAuthorizationCreate {
+	if v != nil {
+		_c.SetExpiringNotifiedAt(*v)
+	}
+	return _c
+}
+
 // SetCreatedAt sets the "created_at" field.
 func (_c *SellerAuthorizationCreate) SetCreatedAt(v time.Time) *SellerAuthorizationCreate {
 	_c.mutation.SetCreatedAt(v)
@@ -273,6 +301,14 @@ func (_c *SellerAuthorizationCreate) createSpec() (*SellerAuthorization, *sqlgra
 		_spec.SetField(sellerauthorization.FieldRevokedAt, field.TypeTime, value)
 		_node.RevokedAt = &value
 	}
+	if value, ok := _c.mutation.GrantExpiresAt(); ok {
+		_spec.SetField(sellerauthorization.FieldGrantExpiresAt, field.TypeTime, value)
+		_node.GrantExpiresAt = &value
+	}
+	if value, ok := _c.mutation.ExpiringNotifiedAt(); ok {
+		_spec.SetField(sellerauthorization.FieldExpiringNotifiedAt, field.TypeTime, value)
+		_node.ExpiringNotifiedAt = &value
+	}
 	if value, ok := _c.mutation.CreatedAt(); ok {
 		_spec.SetField(sellerauthorization.FieldCreatedAt, field.TypeTime, value)
 		_node.CreatedAt = value
@@ -441,6 +477,42 @@ func (u *SellerAuthorizationUpsert) ClearRevokedAt() *SellerAuthorizationUpsert 
 	return u
 }
 
+// SetGrantExpiresAt sets the "grant_expires_at" field.
+func (u *SellerAuthorizationUpsert) SetGrantExpiresAt(v time.Time) *SellerAuthorizationUpsert {
+	u.Set(sellerauthorization.FieldGrantExpiresAt, v)
+	return u
+}
+
+// UpdateGrantExpiresAt sets the "grant_expires_at" field to the value that was provided on create.
+func (u *SellerAuthorizationUpsert) UpdateGrantExpiresAt() *SellerAuthorizationUpsert {
+	u.SetExcluded(sellerauthorization.FieldGrantExpiresAt)
+	return u
+}
+
+// ClearGrantExpiresAt clears the value of the "grant_expires_at" field.
+func (u *SellerAuthorizationUpsert) ClearGrantExpiresAt() *SellerAuthorizationUpsert {
+	u.SetNull(sellerauthorization.FieldGrantExpiresAt)
+	return u
+}
+
+// SetExpiringNotifiedAt sets the "expiring_notified_at" field.
+func (u *SellerAuthorizationUpsert) SetExpiringNotifiedAt(v time.Time) *SellerAuthorizationUpsert {
+	u.Set(sellerauthorization.FieldExpiringNotifiedAt, v)
+	return u
+}
+
+// UpdateExpiringNotifiedAt sets the "expiring_notified_at" field to the value that was provided on create.
+func (u *SellerAuthorizationUpsert) UpdateExpiringNotifiedAt() *SellerAuthorizationUpsert {
+	u.SetExcluded(sellerauthorization.FieldExpiringNotifiedAt)
+	return u
+}
+
+// ClearExpiringNotifiedAt clears the value of the "expiring_notified_at" field.
+func (u *SellerAuthorizationUpsert) ClearExpiringNotifiedAt() *SellerAuthorizationUpsert {
+	u.SetNull(sellerauthorization.FieldExpiringNotifiedAt)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -586,6 +658,48 @@ func (u *SellerAuthorizationUpsertOne) UpdateRevokedAt() *SellerAuthorizationUps
 func (u *SellerAuthorizationUpsertOne) ClearRevokedAt() *SellerAuthorizationUpsertOne {
 	return u.Update(func(s *SellerAuthorizationUpsert) {
 		s.ClearRevokedAt()
+	})
+}
+
+// SetGrantExpiresAt sets the "grant_expires_at" field.
+func (u *SellerAuthorizationUpsertOne) SetGrantExpiresAt(v time.Time) *SellerAuthorizationUpsertOne {
+	return u.Update(func(s *SellerAuthorizationUpsert) {
+		s.SetGrantExpiresAt(v)
+	})
+}
+
+// UpdateGrantExpiresAt sets the "grant_expires_at" field to the value that was provided on create.
+func (u *SellerAuthorizationUpsertOne) UpdateGrantExpiresAt() *SellerAuthorizationUpsertOne {
+	return u.Update(func(s *SellerAuthorizationUpsert) {
+		s.UpdateGrantExpiresAt()
+	})
+}
+
+// ClearGrantExpiresAt clears the value of the "grant_expires_at" field.
+func (u *SellerAuthorizationUpsertOne) ClearGrantExpiresAt() *SellerAuthorizationUpsertOne {
+	return u.Update(func(s *SellerAuthorizationUpsert) {
+		s.ClearGrantExpiresAt()
+	})
+}
+
+// SetExpiringNotifiedAt sets the "expiring_notified_at" field.
+func (u *SellerAuthorizationUpsertOne) SetExpiringNotifiedAt(v time.Time) *SellerAuthorizationUpsertOne {
+	return u.Update(func(s *SellerAuthorizationUpsert) {
+		s.SetExpiringNotifiedAt(v)
+	})
+}
+
+// UpdateExpiringNotifiedAt sets the "expiring_notified_at" field to the value that was provided on create.
+func (u *SellerAuthorizationUpsertOne) UpdateExpiringNotifiedAt() *SellerAuthorizationUpsertOne {
+	return u.Update(func(s *SellerAuthorizationUpsert) {
+		s.UpdateExpiringNotifiedAt()
+	})
+}
+
+// ClearExpiringNotifiedAt clears the value of the "expiring_notified_at" field.
+func (u *SellerAuthorizationUpsertOne) ClearExpiringNotifiedAt() *SellerAuthorizationUpsertOne {
+	return u.Update(func(s *SellerAuthorizationUpsert) {
+		s.ClearExpiringNotifiedAt()
 	})
 }
 
@@ -901,6 +1015,48 @@ func (u *SellerAuthorizationUpsertBulk) UpdateRevokedAt() *SellerAuthorizationUp
 func (u *SellerAuthorizationUpsertBulk) ClearRevokedAt() *SellerAuthorizationUpsertBulk {
 	return u.Update(func(s *SellerAuthorizationUpsert) {
 		s.ClearRevokedAt()
+	})
+}
+
+// SetGrantExpiresAt sets the "grant_expires_at" field.
+func (u *SellerAuthorizationUpsertBulk) SetGrantExpiresAt(v time.Time) *SellerAuthorizationUpsertBulk {
+	return u.Update(func(s *SellerAuthorizationUpsert) {
+		s.SetGrantExpiresAt(v)
+	})
+}
+
+// UpdateGrantExpiresAt sets the "grant_expires_at" field to the value that was provided on create.
+func (u *SellerAuthorizationUpsertBulk) UpdateGrantExpiresAt() *SellerAuthorizationUpsertBulk {
+	return u.Update(func(s *SellerAuthorizationUpsert) {
+		s.UpdateGrantExpiresAt()
+	})
+}
+
+// ClearGrantExpiresAt clears the value of the "grant_expires_at" field.
+func (u *SellerAuthorizationUpsertBulk) ClearGrantExpiresAt() *SellerAuthorizationUpsertBulk {
+	return u.Update(func(s *SellerAuthorizationUpsert) {
+		s.ClearGrantExpiresAt()
+	})
+}
+
+// SetExpiringNotifiedAt sets the "expiring_notified_at" field.
+func (u *SellerAuthorizationUpsertBulk) SetExpiringNotifiedAt(v time.Time) *SellerAuthorizationUpsertBulk {
+	return u.Update(func(s *SellerAuthorizationUpsert) {
+		s.SetExpiringNotifiedAt(v)
+	})
+}
+
+// UpdateExpiringNotifiedAt sets the "expiring_notified_at" field to the value that was provided on create.
+func (u *SellerAuthorizationUpsertBulk) UpdateExpiringNotifiedAt() *SellerAuthorizationUpsertBulk {
+	return u.Update(func(s *SellerAuthorizationUpsert) {
+		s.UpdateExpiringNotifiedAt()
+	})
+}
+
+// ClearExpiringNotifiedAt clears the value of the "expiring_notified_at" field.
+func (u *SellerAuthorizationUpsertBulk) ClearExpiringNotifiedAt() *SellerAuthorizationUpsertBulk {
+	return u.Update(func(s *SellerAuthorizationUpsert) {
+		s.ClearExpiringNotifiedAt()
 	})
 }
 

@@ -118,6 +118,46 @@ func (_u *SellerAuthorizationUpdate) ClearRevokedAt() *SellerAuthorizationUpdate
 	return _u
 }
 
+// SetGrantExpiresAt sets the "grant_expires_at" field.
+func (_u *SellerAuthorizationUpdate) SetGrantExpiresAt(v time.Time) *SellerAuthorizationUpdate {
+	_u.mutation.SetGrantExpiresAt(v)
+	return _u
+}
+
+// SetNillableGrantExpiresAt sets the "grant_expires_at" field if the given value is not nil.
+func (_u *SellerAuthorizationUpdate) SetNillableGrantExpiresAt(v *time.Time) *SellerAuthorizationUpdate {
+	if v != nil {
+		_u.SetGrantExpiresAt(*v)
+	}
+	return _u
+}
+
+// ClearGrantExpiresAt clears the value of the "grant_expires_at" field.
+func (_u *SellerAuthorizationUpdate) ClearGrantExpiresAt() *SellerAuthorizationUpdate {
+	_u.mutation.ClearGrantExpiresAt()
+	return _u
+}
+
+// SetExpiringNotifiedAt sets the "expiring_notified_at" field.
+func (_u *SellerAuthorizationUpdate) SetExpiringNotifiedAt(v time.Time) *SellerAuthorizationUpdate {
+	_u.mutation.SetExpiringNotifiedAt(v)
+	return _u
+}
+
+// SetNillableExpiringNotifiedAt sets the "expiring_notified_at" field if the given value is not nil.
+func (_u *SellerAuthorizationUpdate) SetNillableExpiringNotifiedAt(v *time.Time) *SellerAuthorizationUpdate {
+	if v != nil {
+		_u.SetExpiringNotifiedAt(*v)
+	}
+	return _u
+}
+
+// ClearExpiringNotifiedAt clears the value of the "expiring_notified_at" field.
+func (_u *SellerAuthorizationUpdate) ClearExpiringNotifiedAt() *SellerAuthorizationUpdate {
+	_u.mutation.ClearExpiringNotifiedAt()
+	return _u
+}
+
 // Mutation returns the SellerAuthorizationMutation object of the builder.
 func (_u *SellerAuthorizationUpdate) Mutation() *SellerAuthorizationMutation {
 	return _u.mutation
@@ -214,6 +254,18 @@ func (_u *SellerAuthorizationUpdate) sqlSave(ctx context.Context) (_node int, er
 	}
 	if _u.mutation.RevokedAtCleared() {
 		_spec.ClearField(sellerauthorization.FieldRevokedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.GrantExpiresAt(); ok {
+		_spec.SetField(sellerauthorization.FieldGrantExpiresAt, field.TypeTime, value)
+	}
+	if _u.mutation.GrantExpiresAtCleared() {
+		_spec.ClearField(sellerauthorization.FieldGrantExpiresAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.ExpiringNotifiedAt(); ok {
+		_spec.SetField(sellerauthorization.FieldExpiringNotifiedAt, field.TypeTime, value)
+	}
+	if _u.mutation.ExpiringNotifiedAtCleared() {
+		_spec.ClearField(sellerauthorization.FieldExpiringNotifiedAt, field.TypeTime)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
@@ -322,6 +374,46 @@ func (_u *SellerAuthorizationUpdateOne) SetNillableRevokedAt(v *time.Time) *Sell
 // ClearRevokedAt clears the value of the "revoked_at" field.
 func (_u *SellerAuthorizationUpdateOne) ClearRevokedAt() *SellerAuthorizationUpdateOne {
 	_u.mutation.ClearRevokedAt()
+	return _u
+}
+
+// SetGrantExpiresAt sets the "grant_expires_at" field.
+func (_u *SellerAuthorizationUpdateOne) SetGrantExpiresAt(v time.Time) *SellerAuthorizationUpdateOne {
+	_u.mutation.SetGrantExpiresAt(v)
+	return _u
+}
+
+// SetNillableGrantExpiresAt sets the "grant_expires_at" field if the given value is not nil.
+func (_u *SellerAuthorizationUpdateOne) SetNillableGrantExpiresAt(v *time.Time) *SellerAuthorizationUpdateOne {
+	if v != nil {
+		_u.SetGrantExpiresAt(*v)
+	}
+	return _u
+}
+
+// ClearGrantExpiresAt clears the value of the "grant_expires_at" field.
+func (_u *SellerAuthorizationUpdateOne) ClearGrantExpiresAt() *SellerAuthorizationUpdateOne {
+	_u.mutation.ClearGrantExpiresAt()
+	return _u
+}
+
+// SetExpiringNotifiedAt sets the "expiring_notified_at" field.
+func (_u *SellerAuthorizationUpdateOne) SetExpiringNotifiedAt(v time.Time) *SellerAuthorizationUpdateOne {
+	_u.mutation.SetExpiringNotifiedAt(v)
+	return _u
+}
+
+// SetNillableExpiringNotifiedAt sets the "expiring_notified_at" field if the given value is not nil.
+func (_u *SellerAuthorizationUpdateOne) SetNillableExpiringNotifiedAt(v *time.Time) *SellerAuthorizationUpdateOne {
+	if v != nil {
+		_u.SetExpiringNotifiedAt(*v)
+	}
+	return _u
+}
+
+// ClearExpiringNotifiedAt clears the value of the "expiring_notified_at" field.
+func (_u *SellerAuthorizationUpdateOne) ClearExpiringNotifiedAt() *SellerAuthorizationUpdateOne {
+	_u.mutation.ClearExpiringNotifiedAt()
 	return _u
 }
 
@@ -451,6 +543,18 @@ func (_u *SellerAuthorizationUpdateOne) sqlSave(ctx context.Context) (_node *Sel
 	}
 	if _u.mutation.RevokedAtCleared() {
 		_spec.ClearField(sellerauthorization.FieldRevokedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.GrantExpiresAt(); ok {
+		_spec.SetField(sellerauthorization.FieldGrantExpiresAt, field.TypeTime, value)
+	}
+	if _u.mutation.GrantExpiresAtCleared() {
+		_spec.ClearField(sellerauthorization.FieldGrantExpiresAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.ExpiringNotifiedAt(); ok {
+		_spec.SetField(sellerauthorization.FieldExpiringNotifiedAt, field.TypeTime, value)
+	}
+	if _u.mutation.ExpiringNotifiedAtCleared() {
+		_spec.ClearField(sellerauthorization.FieldExpiringNotifiedAt, field.TypeTime)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &SellerAuthorization{config: _u.config}

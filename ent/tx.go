@@ -16,6 +16,10 @@ type Tx struct {
 	config
 	// App is the client for interacting with the App builders.
 	App *AppClient
+	// AuthorizationCode is the client for interacting with the AuthorizationCode builders.
+	AuthorizationCode *AuthorizationCodeClient
+	// AuthorizationSession is the client for interacting with the AuthorizationSession builders.
+	AuthorizationSession *AuthorizationSessionClient
 	// Category is the client for interacting with the Category builders.
 	Category *CategoryClient
 	// CategoryAttribute is the client for interacting with the CategoryAttribute builders.
@@ -38,10 +42,14 @@ type Tx struct {
 	Product *ProductClient
 	// ProductVariant is the client for interacting with the ProductVariant builders.
 	ProductVariant *ProductVariantClient
+	// RetiredRefreshToken is the client for interacting with the RetiredRefreshToken builders.
+	RetiredRefreshToken *RetiredRefreshTokenClient
 	// Seller is the client for interacting with the Seller builders.
 	Seller *SellerClient
 	// SellerAuthorization is the client for interacting with the SellerAuthorization builders.
 	SellerAuthorization *SellerAuthorizationClient
+	// SellerLogin is the client for interacting with the SellerLogin builders.
+	SellerLogin *SellerLoginClient
 	// WebhookDelivery is the client for interacting with the WebhookDelivery builders.
 	WebhookDelivery *WebhookDeliveryClient
 	// WebhookSubscription is the client for interacting with the WebhookSubscription builders.
@@ -178,6 +186,8 @@ func (tx *Tx) Client() *Client {
 
 func (tx *Tx) init() {
 	tx.App = NewAppClient(tx.config)
+	tx.AuthorizationCode = NewAuthorizationCodeClient(tx.config)
+	tx.AuthorizationSession = NewAuthorizationSessionClient(tx.config)
 	tx.Category = NewCategoryClient(tx.config)
 	tx.CategoryAttribute = NewCategoryAttributeClient(tx.config)
 	tx.DeveloperAccount = NewDeveloperAccountClient(tx.config)
@@ -189,8 +199,10 @@ func (tx *Tx) init() {
 	tx.OrderItem = NewOrderItemClient(tx.config)
 	tx.Product = NewProductClient(tx.config)
 	tx.ProductVariant = NewProductVariantClient(tx.config)
+	tx.RetiredRefreshToken = NewRetiredRefreshTokenClient(tx.config)
 	tx.Seller = NewSellerClient(tx.config)
 	tx.SellerAuthorization = NewSellerAuthorizationClient(tx.config)
+	tx.SellerLogin = NewSellerLoginClient(tx.config)
 	tx.WebhookDelivery = NewWebhookDeliveryClient(tx.config)
 	tx.WebhookSubscription = NewWebhookSubscriptionClient(tx.config)
 }

@@ -35,6 +35,8 @@ const (
 	FieldPreviousSecretCiphertext = "previous_secret_ciphertext"
 	// FieldPreviousSecretExpiresAt holds the string denoting the previous_secret_expires_at field in the database.
 	FieldPreviousSecretExpiresAt = "previous_secret_expires_at"
+	// FieldSecretCreatedAt holds the string denoting the secret_created_at field in the database.
+	FieldSecretCreatedAt = "secret_created_at"
 	// FieldRedirectUris holds the string denoting the redirect_uris field in the database.
 	FieldRedirectUris = "redirect_uris"
 	// FieldCreatedAt holds the string denoting the created_at field in the database.
@@ -76,6 +78,7 @@ var Columns = []string{
 	FieldSecretCiphertext,
 	FieldPreviousSecretCiphertext,
 	FieldPreviousSecretExpiresAt,
+	FieldSecretCreatedAt,
 	FieldRedirectUris,
 	FieldCreatedAt,
 	FieldUpdatedAt,
@@ -182,6 +185,11 @@ func ByRateLimitPerMinute(opts ...sql.OrderTermOption) OrderOption {
 // ByPreviousSecretExpiresAt orders the results by the previous_secret_expires_at field.
 func ByPreviousSecretExpiresAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPreviousSecretExpiresAt, opts...).ToFunc()
+}
+
+// BySecretCreatedAt orders the results by the secret_created_at field.
+func BySecretCreatedAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSecretCreatedAt, opts...).ToFunc()
 }
 
 // ByCreatedAt orders the results by the created_at field.

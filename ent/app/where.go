@@ -105,6 +105,11 @@ func PreviousSecretExpiresAt(v time.Time) predicate.App {
 	return predicate.App(sql.FieldEQ(FieldPreviousSecretExpiresAt, v))
 }
 
+// SecretCreatedAt applies equality check predicate on the "secret_created_at" field. It's identical to SecretCreatedAtEQ.
+func SecretCreatedAt(v time.Time) predicate.App {
+	return predicate.App(sql.FieldEQ(FieldSecretCreatedAt, v))
+}
+
 // CreatedAt applies equality check predicate on the "created_at" field. It's identical to CreatedAtEQ.
 func CreatedAt(v time.Time) predicate.App {
 	return predicate.App(sql.FieldEQ(FieldCreatedAt, v))
@@ -528,6 +533,56 @@ func PreviousSecretExpiresAtIsNil() predicate.App {
 // PreviousSecretExpiresAtNotNil applies the NotNil predicate on the "previous_secret_expires_at" field.
 func PreviousSecretExpiresAtNotNil() predicate.App {
 	return predicate.App(sql.FieldNotNull(FieldPreviousSecretExpiresAt))
+}
+
+// SecretCreatedAtEQ applies the EQ predicate on the "secret_created_at" field.
+func SecretCreatedAtEQ(v time.Time) predicate.App {
+	return predicate.App(sql.FieldEQ(FieldSecretCreatedAt, v))
+}
+
+// SecretCreatedAtNEQ applies the NEQ predicate on the "secret_created_at" field.
+func SecretCreatedAtNEQ(v time.Time) predicate.App {
+	return predicate.App(sql.FieldNEQ(FieldSecretCreatedAt, v))
+}
+
+// SecretCreatedAtIn applies the In predicate on the "secret_created_at" field.
+func SecretCreatedAtIn(vs ...time.Time) predicate.App {
+	return predicate.App(sql.FieldIn(FieldSecretCreatedAt, vs...))
+}
+
+// SecretCreatedAtNotIn applies the NotIn predicate on the "secret_created_at" field.
+func SecretCreatedAtNotIn(vs ...time.Time) predicate.App {
+	return predicate.App(sql.FieldNotIn(FieldSecretCreatedAt, vs...))
+}
+
+// SecretCreatedAtGT applies the GT predicate on the "secret_created_at" field.
+func SecretCreatedAtGT(v time.Time) predicate.App {
+	return predicate.App(sql.FieldGT(FieldSecretCreatedAt, v))
+}
+
+// SecretCreatedAtGTE applies the GTE predicate on the "secret_created_at" field.
+func SecretCreatedAtGTE(v time.Time) predicate.App {
+	return predicate.App(sql.FieldGTE(FieldSecretCreatedAt, v))
+}
+
+// SecretCreatedAtLT applies the LT predicate on the "secret_created_at" field.
+func SecretCreatedAtLT(v time.Time) predicate.App {
+	return predicate.App(sql.FieldLT(FieldSecretCreatedAt, v))
+}
+
+// SecretCreatedAtLTE applies the LTE predicate on the "secret_created_at" field.
+func SecretCreatedAtLTE(v time.Time) predicate.App {
+	return predicate.App(sql.FieldLTE(FieldSecretCreatedAt, v))
+}
+
+// SecretCreatedAtIsNil applies the IsNil predicate on the "secret_created_at" field.
+func SecretCreatedAtIsNil() predicate.App {
+	return predicate.App(sql.FieldIsNull(FieldSecretCreatedAt))
+}
+
+// SecretCreatedAtNotNil applies the NotNil predicate on the "secret_created_at" field.
+func SecretCreatedAtNotNil() predicate.App {
+	return predicate.App(sql.FieldNotNull(FieldSecretCreatedAt))
 }
 
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.

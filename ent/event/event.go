@@ -15,6 +15,8 @@ const (
 	FieldEventID = "event_id"
 	// FieldSellerID holds the string denoting the seller_id field in the database.
 	FieldSellerID = "seller_id"
+	// FieldAppID holds the string denoting the app_id field in the database.
+	FieldAppID = "app_id"
 	// FieldType holds the string denoting the type field in the database.
 	FieldType = "type"
 	// FieldResourceID holds the string denoting the resource_id field in the database.
@@ -36,6 +38,7 @@ var Columns = []string{
 	FieldID,
 	FieldEventID,
 	FieldSellerID,
+	FieldAppID,
 	FieldType,
 	FieldResourceID,
 	FieldSequence,
@@ -85,6 +88,11 @@ func ByEventID(opts ...sql.OrderTermOption) OrderOption {
 // BySellerID orders the results by the seller_id field.
 func BySellerID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldSellerID, opts...).ToFunc()
+}
+
+// ByAppID orders the results by the app_id field.
+func ByAppID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldAppID, opts...).ToFunc()
 }
 
 // ByType orders the results by the type field.

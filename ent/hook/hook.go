@@ -21,6 +21,30 @@ func (f AppFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) 
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.AppMutation", m)
 }
 
+// The AuthorizationCodeFunc type is an adapter to allow the use of ordinary
+// function as AuthorizationCode mutator.
+type AuthorizationCodeFunc func(context.Context, *ent.AuthorizationCodeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f AuthorizationCodeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.AuthorizationCodeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.AuthorizationCodeMutation", m)
+}
+
+// The AuthorizationSessionFunc type is an adapter to allow the use of ordinary
+// function as AuthorizationSession mutator.
+type AuthorizationSessionFunc func(context.Context, *ent.AuthorizationSessionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f AuthorizationSessionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.AuthorizationSessionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.AuthorizationSessionMutation", m)
+}
+
 // The CategoryFunc type is an adapter to allow the use of ordinary
 // function as Category mutator.
 type CategoryFunc func(context.Context, *ent.CategoryMutation) (ent.Value, error)
@@ -153,6 +177,18 @@ func (f ProductVariantFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Val
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ProductVariantMutation", m)
 }
 
+// The RetiredRefreshTokenFunc type is an adapter to allow the use of ordinary
+// function as RetiredRefreshToken mutator.
+type RetiredRefreshTokenFunc func(context.Context, *ent.RetiredRefreshTokenMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f RetiredRefreshTokenFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.RetiredRefreshTokenMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RetiredRefreshTokenMutation", m)
+}
+
 // The SellerFunc type is an adapter to allow the use of ordinary
 // function as Seller mutator.
 type SellerFunc func(context.Context, *ent.SellerMutation) (ent.Value, error)
@@ -175,6 +211,18 @@ func (f SellerAuthorizationFunc) Mutate(ctx context.Context, m ent.Mutation) (en
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SellerAuthorizationMutation", m)
+}
+
+// The SellerLoginFunc type is an adapter to allow the use of ordinary
+// function as SellerLogin mutator.
+type SellerLoginFunc func(context.Context, *ent.SellerLoginMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SellerLoginFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SellerLoginMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SellerLoginMutation", m)
 }
 
 // The WebhookDeliveryFunc type is an adapter to allow the use of ordinary

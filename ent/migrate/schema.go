@@ -21,6 +21,7 @@ var (
 		{Name: "secret_ciphertext", Type: field.TypeBytes},
 		{Name: "previous_secret_ciphertext", Type: field.TypeBytes, Nullable: true},
 		{Name: "previous_secret_expires_at", Type: field.TypeTime, Nullable: true},
+		{Name: "secret_created_at", Type: field.TypeTime, Nullable: true},
 		{Name: "redirect_uris", Type: field.TypeJSON},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
@@ -34,7 +35,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "apps_developer_accounts_apps",
-				Columns:    []*schema.Column{AppsColumns[13]},
+				Columns:    []*schema.Column{AppsColumns[14]},
 				RefColumns: []*schema.Column{DeveloperAccountsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -43,7 +44,65 @@ var (
 			{
 				Name:    "app_account_id",
 				Unique:  false,
-				Columns: []*schema.Column{AppsColumns[13]},
+				Columns: []*schema.Column{AppsColumns[14]},
+			},
+		},
+	}
+	// AuthorizationCodesColumns holds the columns for the "authorization_codes" table.
+	AuthorizationCodesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "code_hash", Type: field.TypeString, Unique: true, Size: 64},
+		{Name: "app_id", Type: field.TypeString},
+		{Name: "seller_id", Type: field.TypeString},
+		{Name: "redirect_uri", Type: field.TypeString, Size: 2048},
+		{Name: "scopes", Type: field.TypeJSON},
+		{Name: "code_challenge", Type: field.TypeString, Nullable: true, Size: 128},
+		{Name: "expires_at", Type: field.TypeTime},
+		{Name: "used_at", Type: field.TypeTime, Nullable: true},
+		{Name: "authorization_id", Type: field.TypeString, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// AuthorizationCodesTable holds the schema information for the "authorization_codes" table.
+	AuthorizationCodesTable = &schema.Table{
+		Name:       "authorization_codes",
+		Columns:    AuthorizationCodesColumns,
+		PrimaryKey: []*schema.Column{AuthorizationCodesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "authorizationcode_expires_at",
+				Unique:  false,
+				Columns: []*schema.Column{AuthorizationCodesColumns[7]},
+			},
+		},
+	}
+	// AuthorizationSessionsColumns holds the columns for the "authorization_sessions" table.
+	AuthorizationSessionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "token_hash", Type: field.TypeString, Unique: true, Size: 64},
+		{Name: "app_id", Type: field.TypeString},
+		{Name: "redirect_uri", Type: field.TypeString, Size: 2048},
+		{Name: "state", Type: field.TypeString, Size: 1024, Default: ""},
+		{Name: "scopes", Type: field.TypeJSON},
+		{Name: "code_challenge", Type: field.TypeString, Nullable: true, Size: 128},
+		{Name: "expires_at", Type: field.TypeTime},
+		{Name: "seller_id", Type: field.TypeString, Nullable: true},
+		{Name: "cookie_hash", Type: field.TypeString, Unique: true, Nullable: true, Size: 64},
+		{Name: "otp_hash", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "otp_expires_at", Type: field.TypeTime, Nullable: true},
+		{Name: "otp_verified_at", Type: field.TypeTime, Nullable: true},
+		{Name: "consumed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// AuthorizationSessionsTable holds the schema information for the "authorization_sessions" table.
+	AuthorizationSessionsTable = &schema.Table{
+		Name:       "authorization_sessions",
+		Columns:    AuthorizationSessionsColumns,
+		PrimaryKey: []*schema.Column{AuthorizationSessionsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "authorizationsession_expires_at",
+				Unique:  false,
+				Columns: []*schema.Column{AuthorizationSessionsColumns[7]},
 			},
 		},
 	}
@@ -135,6 +194,7 @@ var (
 		{Name: "id", Type: field.TypeInt64, Increment: true},
 		{Name: "event_id", Type: field.TypeString, Unique: true, Size: 64},
 		{Name: "seller_id", Type: field.TypeString},
+		{Name: "app_id", Type: field.TypeString, Nullable: true},
 		{Name: "type", Type: field.TypeString, Size: 64},
 		{Name: "resource_id", Type: field.TypeString, Size: 120},
 		{Name: "sequence", Type: field.TypeInt64},
@@ -156,17 +216,17 @@ var (
 			{
 				Name:    "event_seller_id_type_id",
 				Unique:  false,
-				Columns: []*schema.Column{EventsColumns[2], EventsColumns[3], EventsColumns[0]},
+				Columns: []*schema.Column{EventsColumns[2], EventsColumns[4], EventsColumns[0]},
 			},
 			{
 				Name:    "event_resource_id_sequence",
 				Unique:  true,
-				Columns: []*schema.Column{EventsColumns[4], EventsColumns[5]},
+				Columns: []*schema.Column{EventsColumns[5], EventsColumns[6]},
 			},
 			{
 				Name:    "event_recorded_at",
 				Unique:  false,
-				Columns: []*schema.Column{EventsColumns[8]},
+				Columns: []*schema.Column{EventsColumns[9]},
 			},
 		},
 	}
@@ -421,6 +481,32 @@ var (
 			},
 		},
 	}
+	// RetiredRefreshTokensColumns holds the columns for the "retired_refresh_tokens" table.
+	RetiredRefreshTokensColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "token_hash", Type: field.TypeString, Unique: true, Size: 64},
+		{Name: "authorization_id", Type: field.TypeString},
+		{Name: "expires_at", Type: field.TypeTime},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// RetiredRefreshTokensTable holds the schema information for the "retired_refresh_tokens" table.
+	RetiredRefreshTokensTable = &schema.Table{
+		Name:       "retired_refresh_tokens",
+		Columns:    RetiredRefreshTokensColumns,
+		PrimaryKey: []*schema.Column{RetiredRefreshTokensColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "retiredrefreshtoken_authorization_id",
+				Unique:  false,
+				Columns: []*schema.Column{RetiredRefreshTokensColumns[2]},
+			},
+			{
+				Name:    "retiredrefreshtoken_expires_at",
+				Unique:  false,
+				Columns: []*schema.Column{RetiredRefreshTokensColumns[3]},
+			},
+		},
+	}
 	// SellersColumns holds the columns for the "sellers" table.
 	SellersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -445,6 +531,8 @@ var (
 		{Name: "refresh_token_hash", Type: field.TypeString, Unique: true, Size: 64},
 		{Name: "refresh_expires_at", Type: field.TypeTime},
 		{Name: "revoked_at", Type: field.TypeTime, Nullable: true},
+		{Name: "grant_expires_at", Type: field.TypeTime, Nullable: true},
+		{Name: "expiring_notified_at", Type: field.TypeTime, Nullable: true},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "app_id", Type: field.TypeString},
 		{Name: "seller_id", Type: field.TypeString},
@@ -457,13 +545,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "seller_authorizations_apps_seller_authorizations",
-				Columns:    []*schema.Column{SellerAuthorizationsColumns[8]},
+				Columns:    []*schema.Column{SellerAuthorizationsColumns[10]},
 				RefColumns: []*schema.Column{AppsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "seller_authorizations_sellers_authorizations",
-				Columns:    []*schema.Column{SellerAuthorizationsColumns[9]},
+				Columns:    []*schema.Column{SellerAuthorizationsColumns[11]},
 				RefColumns: []*schema.Column{SellersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -472,14 +560,33 @@ var (
 			{
 				Name:    "sellerauthorization_app_id_seller_id",
 				Unique:  false,
-				Columns: []*schema.Column{SellerAuthorizationsColumns[8], SellerAuthorizationsColumns[9]},
+				Columns: []*schema.Column{SellerAuthorizationsColumns[10], SellerAuthorizationsColumns[11]},
 			},
 			{
 				Name:    "sellerauthorization_seller_id",
 				Unique:  false,
-				Columns: []*schema.Column{SellerAuthorizationsColumns[9]},
+				Columns: []*schema.Column{SellerAuthorizationsColumns[11]},
 			},
 		},
+	}
+	// SellerLoginsColumns holds the columns for the "seller_logins" table.
+	SellerLoginsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "seller_id", Type: field.TypeString, Unique: true},
+		{Name: "username", Type: field.TypeString, Unique: true, Size: 254},
+		{Name: "password_hash", Type: field.TypeString},
+		{Name: "otp_destination", Type: field.TypeString, Size: 254},
+		{Name: "fixed_otp_hash", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "otp_failures", Type: field.TypeInt, Default: 0},
+		{Name: "locked_until", Type: field.TypeTime, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+	}
+	// SellerLoginsTable holds the schema information for the "seller_logins" table.
+	SellerLoginsTable = &schema.Table{
+		Name:       "seller_logins",
+		Columns:    SellerLoginsColumns,
+		PrimaryKey: []*schema.Column{SellerLoginsColumns[0]},
 	}
 	// WebhookDeliveriesColumns holds the columns for the "webhook_deliveries" table.
 	WebhookDeliveriesColumns = []*schema.Column{
@@ -554,6 +661,8 @@ var (
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		AppsTable,
+		AuthorizationCodesTable,
+		AuthorizationSessionsTable,
 		CategoriesTable,
 		CategoryAttributesTable,
 		DeveloperAccountsTable,
@@ -565,8 +674,10 @@ var (
 		OrderItemsTable,
 		ProductsTable,
 		ProductVariantsTable,
+		RetiredRefreshTokensTable,
 		SellersTable,
 		SellerAuthorizationsTable,
+		SellerLoginsTable,
 		WebhookDeliveriesTable,
 		WebhookSubscriptionsTable,
 	}

@@ -9,6 +9,12 @@ import (
 // App is the predicate function for app builders.
 type App func(*sql.Selector)
 
+// AuthorizationCode is the predicate function for authorizationcode builders.
+type AuthorizationCode func(*sql.Selector)
+
+// AuthorizationSession is the predicate function for authorizationsession builders.
+type AuthorizationSession func(*sql.Selector)
+
 // Category is the predicate function for category builders.
 type Category func(*sql.Selector)
 
@@ -42,11 +48,17 @@ type Product func(*sql.Selector)
 // ProductVariant is the predicate function for productvariant builders.
 type ProductVariant func(*sql.Selector)
 
+// RetiredRefreshToken is the predicate function for retiredrefreshtoken builders.
+type RetiredRefreshToken func(*sql.Selector)
+
 // Seller is the predicate function for seller builders.
 type Seller func(*sql.Selector)
 
 // SellerAuthorization is the predicate function for sellerauthorization builders.
 type SellerAuthorization func(*sql.Selector)
+
+// SellerLogin is the predicate function for sellerlogin builders.
+type SellerLogin func(*sql.Selector)
 
 // WebhookDelivery is the predicate function for webhookdelivery builders.
 type WebhookDelivery func(*sql.Selector)

@@ -34,6 +34,9 @@ func (App) Fields() []ent.Field {
 		// previous_secret_expires_at, so partners can roll without downtime.
 		field.Bytes("previous_secret_ciphertext").Optional().Nillable().Sensitive(),
 		field.Time("previous_secret_expires_at").Optional().Nillable(),
+		// When the current secret was issued (at creation or the last
+		// rotation); unset on apps from before it was kept: created_at.
+		field.Time("secret_created_at").Optional().Nillable(),
 		field.JSON("redirect_uris", []string{}).Default([]string{}),
 		createdAt(),
 		updatedAt(),

@@ -24,6 +24,9 @@ func (Event) Fields() []ent.Field {
 		// The public id ("evt_…").
 		field.String("event_id").NotEmpty().MaxLen(64).Unique().Immutable(),
 		field.String("seller_id").NotEmpty().Immutable(),
+		// Set on an event addressed to one app alone (a seller's grant to
+		// it: authorization.*): other apps neither read nor receive it.
+		field.String("app_id").Optional().Immutable(),
 		// The catalogue's wire name ("order.cancelled").
 		field.String("type").NotEmpty().MaxLen(64).Immutable(),
 		// The resource the event is about ("ord_…", "prd_…").

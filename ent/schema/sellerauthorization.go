@@ -14,8 +14,11 @@ import (
 var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 // SellerAuthorization is a seller's grant to an app, created by the consent
-// flow. Tokens are never stored, only their SHA-256 so a database leak does not
-// leak usable credentials; lookups hash the presented token first.
+// flow (or an operator), with the grant's current token pair: a refresh
+// rotates both in place and retires the old refresh token
+// (RetiredRefreshToken), so presenting it again is detected as reuse. Tokens
+// are never stored, only their SHA-256 so a database leak does not leak
+// usable credentials; lookups hash the presented token first.
 type SellerAuthorization struct {
 	ent.Schema
 }
@@ -31,6 +34,13 @@ func (SellerAuthorization) Fields() []ent.Field {
 		field.String("refresh_token_hash").MaxLen(64).Match(sha256Hex).Unique().Sensitive(),
 		field.Time("refresh_expires_at"),
 		field.Time("revoked_at").Optional().Nillable(),
+		// When the grant itself ends (365 days after consent): no refresh
+		// goes past it and the app must send the seller through consent
+		// again. Unset on grants from before it was kept: refresh_expires_at.
+		field.Time("grant_expires_at").Optional().Nillable(),
+		// When authorization.expiring was recorded for this grant (the
+		// worker's job records it once, 7 days before grant_expires_at).
+		field.Time("expiring_notified_at").Optional().Nillable(),
 		createdAt(),
 	}
 }

@@ -30,6 +30,10 @@ const (
 	FieldRefreshExpiresAt = "refresh_expires_at"
 	// FieldRevokedAt holds the string denoting the revoked_at field in the database.
 	FieldRevokedAt = "revoked_at"
+	// FieldGrantExpiresAt holds the string denoting the grant_expires_at field in the database.
+	FieldGrantExpiresAt = "grant_expires_at"
+	// FieldExpiringNotifiedAt holds the string denoting the expiring_notified_at field in the database.
+	FieldExpiringNotifiedAt = "expiring_notified_at"
 	// FieldCreatedAt holds the string denoting the created_at field in the database.
 	FieldCreatedAt = "created_at"
 	// EdgeApp holds the string denoting the app edge name in mutations.
@@ -65,6 +69,8 @@ var Columns = []string{
 	FieldRefreshTokenHash,
 	FieldRefreshExpiresAt,
 	FieldRevokedAt,
+	FieldGrantExpiresAt,
+	FieldExpiringNotifiedAt,
 	FieldCreatedAt,
 }
 
@@ -136,6 +142,16 @@ func ByRefreshExpiresAt(opts ...sql.OrderTermOption) OrderOption {
 // ByRevokedAt orders the results by the revoked_at field.
 func ByRevokedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldRevokedAt, opts...).ToFunc()
+}
+
+// ByGrantExpiresAt orders the results by the grant_expires_at field.
+func ByGrantExpiresAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldGrantExpiresAt, opts...).ToFunc()
+}
+
+// ByExpiringNotifiedAt orders the results by the expiring_notified_at field.
+func ByExpiringNotifiedAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldExpiringNotifiedAt, opts...).ToFunc()
 }
 
 // ByCreatedAt orders the results by the created_at field.

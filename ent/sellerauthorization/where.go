@@ -100,6 +100,16 @@ func RevokedAt(v time.Time) predicate.SellerAuthorization {
 	return predicate.SellerAuthorization(sql.FieldEQ(FieldRevokedAt, v))
 }
 
+// GrantExpiresAt applies equality check predicate on the "grant_expires_at" field. It's identical to GrantExpiresAtEQ.
+func GrantExpiresAt(v time.Time) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldEQ(FieldGrantExpiresAt, v))
+}
+
+// ExpiringNotifiedAt applies equality check predicate on the "expiring_notified_at" field. It's identical to ExpiringNotifiedAtEQ.
+func ExpiringNotifiedAt(v time.Time) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldEQ(FieldExpiringNotifiedAt, v))
+}
+
 // CreatedAt applies equality check predicate on the "created_at" field. It's identical to CreatedAtEQ.
 func CreatedAt(v time.Time) predicate.SellerAuthorization {
 	return predicate.SellerAuthorization(sql.FieldEQ(FieldCreatedAt, v))
@@ -493,6 +503,106 @@ func RevokedAtIsNil() predicate.SellerAuthorization {
 // RevokedAtNotNil applies the NotNil predicate on the "revoked_at" field.
 func RevokedAtNotNil() predicate.SellerAuthorization {
 	return predicate.SellerAuthorization(sql.FieldNotNull(FieldRevokedAt))
+}
+
+// GrantExpiresAtEQ applies the EQ predicate on the "grant_expires_at" field.
+func GrantExpiresAtEQ(v time.Time) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldEQ(FieldGrantExpiresAt, v))
+}
+
+// GrantExpiresAtNEQ applies the NEQ predicate on the "grant_expires_at" field.
+func GrantExpiresAtNEQ(v time.Time) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldNEQ(FieldGrantExpiresAt, v))
+}
+
+// GrantExpiresAtIn applies the In predicate on the "grant_expires_at" field.
+func GrantExpiresAtIn(vs ...time.Time) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldIn(FieldGrantExpiresAt, vs...))
+}
+
+// GrantExpiresAtNotIn applies the NotIn predicate on the "grant_expires_at" field.
+func GrantExpiresAtNotIn(vs ...time.Time) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldNotIn(FieldGrantExpiresAt, vs...))
+}
+
+// GrantExpiresAtGT applies the GT predicate on the "grant_expires_at" field.
+func GrantExpiresAtGT(v time.Time) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldGT(FieldGrantExpiresAt, v))
+}
+
+// GrantExpiresAtGTE applies the GTE predicate on the "grant_expires_at" field.
+func GrantExpiresAtGTE(v time.Time) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldGTE(FieldGrantExpiresAt, v))
+}
+
+// GrantExpiresAtLT applies the LT predicate on the "grant_expires_at" field.
+func GrantExpiresAtLT(v time.Time) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldLT(FieldGrantExpiresAt, v))
+}
+
+// GrantExpiresAtLTE applies the LTE predicate on the "grant_expires_at" field.
+func GrantExpiresAtLTE(v time.Time) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldLTE(FieldGrantExpiresAt, v))
+}
+
+// GrantExpiresAtIsNil applies the IsNil predicate on the "grant_expires_at" field.
+func GrantExpiresAtIsNil() predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldIsNull(FieldGrantExpiresAt))
+}
+
+// GrantExpiresAtNotNil applies the NotNil predicate on the "grant_expires_at" field.
+func GrantExpiresAtNotNil() predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldNotNull(FieldGrantExpiresAt))
+}
+
+// ExpiringNotifiedAtEQ applies the EQ predicate on the "expiring_notified_at" field.
+func ExpiringNotifiedAtEQ(v time.Time) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldEQ(FieldExpiringNotifiedAt, v))
+}
+
+// ExpiringNotifiedAtNEQ applies the NEQ predicate on the "expiring_notified_at" field.
+func ExpiringNotifiedAtNEQ(v time.Time) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldNEQ(FieldExpiringNotifiedAt, v))
+}
+
+// ExpiringNotifiedAtIn applies the In predicate on the "expiring_notified_at" field.
+func ExpiringNotifiedAtIn(vs ...time.Time) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldIn(FieldExpiringNotifiedAt, vs...))
+}
+
+// ExpiringNotifiedAtNotIn applies the NotIn predicate on the "expiring_notified_at" field.
+func ExpiringNotifiedAtNotIn(vs ...time.Time) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldNotIn(FieldExpiringNotifiedAt, vs...))
+}
+
+// ExpiringNotifiedAtGT applies the GT predicate on the "expiring_notified_at" field.
+func ExpiringNotifiedAtGT(v time.Time) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldGT(FieldExpiringNotifiedAt, v))
+}
+
+// ExpiringNotifiedAtGTE applies the GTE predicate on the "expiring_notified_at" field.
+func ExpiringNotifiedAtGTE(v time.Time) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldGTE(FieldExpiringNotifiedAt, v))
+}
+
+// ExpiringNotifiedAtLT applies the LT predicate on the "expiring_notified_at" field.
+func ExpiringNotifiedAtLT(v time.Time) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldLT(FieldExpiringNotifiedAt, v))
+}
+
+// ExpiringNotifiedAtLTE applies the LTE predicate on the "expiring_notified_at" field.
+func ExpiringNotifiedAtLTE(v time.Time) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldLTE(FieldExpiringNotifiedAt, v))
+}
+
+// ExpiringNotifiedAtIsNil applies the IsNil predicate on the "expiring_notified_at" field.
+func ExpiringNotifiedAtIsNil() predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldIsNull(FieldExpiringNotifiedAt))
+}
+
+// ExpiringNotifiedAtNotNil applies the NotNil predicate on the "expiring_notified_at" field.
+func ExpiringNotifiedAtNotNil() predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldNotNull(FieldExpiringNotifiedAt))
 }
 
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.

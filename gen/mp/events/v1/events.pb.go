@@ -40,33 +40,45 @@ const (
 	EventType_EVENT_TYPE_ORDER_RETURN_REFUND EventType = 7
 	EventType_EVENT_TYPE_PRODUCT_CREATED     EventType = 8
 	EventType_EVENT_TYPE_PRODUCT_UPDATED     EventType = 9
+	// A seller's grant to an app: addressed to that app alone, readable with
+	// any scope.
+	EventType_EVENT_TYPE_AUTHORIZATION_GRANTED EventType = 10
+	EventType_EVENT_TYPE_AUTHORIZATION_REVOKED EventType = 11
+	// Recorded 7 days before the grant ends (365 days after consent).
+	EventType_EVENT_TYPE_AUTHORIZATION_EXPIRING EventType = 12
 )
 
 // Enum value maps for EventType.
 var (
 	EventType_name = map[int32]string{
-		0: "EVENT_TYPE_UNSPECIFIED",
-		1: "EVENT_TYPE_ORDER_CREATED",
-		2: "EVENT_TYPE_ORDER_PAID",
-		3: "EVENT_TYPE_ORDER_READY_TO_SHIP",
-		4: "EVENT_TYPE_ORDER_SHIPPED",
-		5: "EVENT_TYPE_ORDER_DELIVERED",
-		6: "EVENT_TYPE_ORDER_CANCELLED",
-		7: "EVENT_TYPE_ORDER_RETURN_REFUND",
-		8: "EVENT_TYPE_PRODUCT_CREATED",
-		9: "EVENT_TYPE_PRODUCT_UPDATED",
+		0:  "EVENT_TYPE_UNSPECIFIED",
+		1:  "EVENT_TYPE_ORDER_CREATED",
+		2:  "EVENT_TYPE_ORDER_PAID",
+		3:  "EVENT_TYPE_ORDER_READY_TO_SHIP",
+		4:  "EVENT_TYPE_ORDER_SHIPPED",
+		5:  "EVENT_TYPE_ORDER_DELIVERED",
+		6:  "EVENT_TYPE_ORDER_CANCELLED",
+		7:  "EVENT_TYPE_ORDER_RETURN_REFUND",
+		8:  "EVENT_TYPE_PRODUCT_CREATED",
+		9:  "EVENT_TYPE_PRODUCT_UPDATED",
+		10: "EVENT_TYPE_AUTHORIZATION_GRANTED",
+		11: "EVENT_TYPE_AUTHORIZATION_REVOKED",
+		12: "EVENT_TYPE_AUTHORIZATION_EXPIRING",
 	}
 	EventType_value = map[string]int32{
-		"EVENT_TYPE_UNSPECIFIED":         0,
-		"EVENT_TYPE_ORDER_CREATED":       1,
-		"EVENT_TYPE_ORDER_PAID":          2,
-		"EVENT_TYPE_ORDER_READY_TO_SHIP": 3,
-		"EVENT_TYPE_ORDER_SHIPPED":       4,
-		"EVENT_TYPE_ORDER_DELIVERED":     5,
-		"EVENT_TYPE_ORDER_CANCELLED":     6,
-		"EVENT_TYPE_ORDER_RETURN_REFUND": 7,
-		"EVENT_TYPE_PRODUCT_CREATED":     8,
-		"EVENT_TYPE_PRODUCT_UPDATED":     9,
+		"EVENT_TYPE_UNSPECIFIED":            0,
+		"EVENT_TYPE_ORDER_CREATED":          1,
+		"EVENT_TYPE_ORDER_PAID":             2,
+		"EVENT_TYPE_ORDER_READY_TO_SHIP":    3,
+		"EVENT_TYPE_ORDER_SHIPPED":          4,
+		"EVENT_TYPE_ORDER_DELIVERED":        5,
+		"EVENT_TYPE_ORDER_CANCELLED":        6,
+		"EVENT_TYPE_ORDER_RETURN_REFUND":    7,
+		"EVENT_TYPE_PRODUCT_CREATED":        8,
+		"EVENT_TYPE_PRODUCT_UPDATED":        9,
+		"EVENT_TYPE_AUTHORIZATION_GRANTED":  10,
+		"EVENT_TYPE_AUTHORIZATION_REVOKED":  11,
+		"EVENT_TYPE_AUTHORIZATION_EXPIRING": 12,
 	}
 )
 
@@ -439,7 +451,7 @@ const file_mp_events_v1_events_proto_rawDesc = "" +
 	"\x0fGetEventRequest\x12\x19\n" +
 	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\x02id\"8\n" +
 	"\rEventResponse\x12'\n" +
-	"\x04data\x18\x01 \x01(\v2\x13.mp.events.v1.EventR\x04data*\x82\x04\n" +
+	"\x04data\x18\x01 \x01(\v2\x13.mp.events.v1.EventR\x04data*\xc7\x05\n" +
 	"\tEventType\x12\x1a\n" +
 	"\x16EVENT_TYPE_UNSPECIFIED\x10\x00\x12/\n" +
 	"\x18EVENT_TYPE_ORDER_CREATED\x10\x01\x1a\x11\xb2\xbb\x18\rorder.created\x12)\n" +
@@ -451,7 +463,11 @@ const file_mp_events_v1_events_proto_rawDesc = "" +
 	"\x1aEVENT_TYPE_ORDER_CANCELLED\x10\x06\x1a\x13\xb2\xbb\x18\x0forder.cancelled\x12;\n" +
 	"\x1eEVENT_TYPE_ORDER_RETURN_REFUND\x10\a\x1a\x17\xb2\xbb\x18\x13order.return_refund\x123\n" +
 	"\x1aEVENT_TYPE_PRODUCT_CREATED\x10\b\x1a\x13\xb2\xbb\x18\x0fproduct.created\x123\n" +
-	"\x1aEVENT_TYPE_PRODUCT_UPDATED\x10\t\x1a\x13\xb2\xbb\x18\x0fproduct.updated2\xeb\x01\n" +
+	"\x1aEVENT_TYPE_PRODUCT_UPDATED\x10\t\x1a\x13\xb2\xbb\x18\x0fproduct.updated\x12?\n" +
+	" EVENT_TYPE_AUTHORIZATION_GRANTED\x10\n" +
+	"\x1a\x19\xb2\xbb\x18\x15authorization.granted\x12?\n" +
+	" EVENT_TYPE_AUTHORIZATION_REVOKED\x10\v\x1a\x19\xb2\xbb\x18\x15authorization.revoked\x12A\n" +
+	"!EVENT_TYPE_AUTHORIZATION_EXPIRING\x10\f\x1a\x1a\xb2\xbb\x18\x16authorization.expiring2\xeb\x01\n" +
 	"\rEventsService\x12n\n" +
 	"\n" +
 	"ListEvents\x12\x1f.mp.events.v1.ListEventsRequest\x1a .mp.events.v1.ListEventsResponse\"\x1d\xa2\xbb\x18\x02\x10\x01\x82\xd3\xe4\x93\x02\x11\x12\x0f/open/v1/events\x12j\n" +

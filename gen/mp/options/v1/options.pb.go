@@ -361,7 +361,15 @@ type Field struct {
 	// A bytes field that holds JSON the platform rendered itself (an event's
 	// resource view, kept as it was at that moment): written verbatim as a
 	// JSON value, never accepted in a request.
-	RawJson       bool `protobuf:"varint,3,opt,name=raw_json,json=rawJson,proto3" json:"raw_json,omitempty"`
+	RawJson bool `protobuf:"varint,3,opt,name=raw_json,json=rawJson,proto3" json:"raw_json,omitempty"`
+	// A string field holding a path (or URL) the answer redirects to: the
+	// gateway sends it, made absolute on the platform's public address, as
+	// the Location header (and in the body, absolute too).
+	Location bool `protobuf:"varint,4,opt,name=location,proto3" json:"location,omitempty"`
+	// A string field holding the consent session cookie's value: the gateway
+	// sends it as an HttpOnly, SameSite=Strict cookie and leaves it out of the
+	// body, so page scripts never see it.
+	SessionCookie bool `protobuf:"varint,5,opt,name=session_cookie,json=sessionCookie,proto3" json:"session_cookie,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -413,6 +421,20 @@ func (x *Field) GetObjectEntries() bool {
 func (x *Field) GetRawJson() bool {
 	if x != nil {
 		return x.RawJson
+	}
+	return false
+}
+
+func (x *Field) GetLocation() bool {
+	if x != nil {
+		return x.Location
+	}
+	return false
+}
+
+func (x *Field) GetSessionCookie() bool {
+	if x != nil {
+		return x.SessionCookie
 	}
 	return false
 }
@@ -566,11 +588,13 @@ const file_mp_options_v1_options_proto_rawDesc = "" +
 	"\x0emax_body_bytes\x18\x04 \x01(\x03R\fmaxBodyBytes\x12\x18\n" +
 	"\asandbox\x18\x05 \x01(\bR\asandbox\x12'\n" +
 	"\x04auth\x18\x06 \x01(\x0e2\x13.mp.options.v1.AuthR\x04auth\x12<\n" +
-	"\vidempotency\x18\a \x01(\x0e2\x1a.mp.options.v1.IdempotencyR\vidempotency\"~\n" +
+	"\vidempotency\x18\a \x01(\x0e2\x1a.mp.options.v1.IdempotencyR\vidempotency\"\xc1\x01\n" +
 	"\x05Field\x123\n" +
 	"\bpresence\x18\x01 \x01(\x0e2\x17.mp.options.v1.PresenceR\bpresence\x12%\n" +
 	"\x0eobject_entries\x18\x02 \x01(\bR\robjectEntries\x12\x19\n" +
-	"\braw_json\x18\x03 \x01(\bR\arawJson\"A\n" +
+	"\braw_json\x18\x03 \x01(\bR\arawJson\x12\x1a\n" +
+	"\blocation\x18\x04 \x01(\bR\blocation\x12%\n" +
+	"\x0esession_cookie\x18\x05 \x01(\bR\rsessionCookie\"A\n" +
 	"\rServicePolicy\x120\n" +
 	"\acallers\x18\x01 \x01(\x0e2\x16.mp.options.v1.CallersR\acallers*B\n" +
 	"\x04Auth\x12\x19\n" +
