@@ -179,6 +179,10 @@ func describe(m *policy.Method) string {
 		lines = append(lines, "**Not built yet.** The route is declared with its contract (request rules, scope, seller token), "+
 			"checks requests as described, then answers 501 NOT_IMPLEMENTED. The success response below is the answer it will give once built.")
 	}
+	if m.GatewayOwned() && len(p.GetMediaTypes()) > 0 {
+		lines = append(lines, "Unsigned: the gateway answers it itself, for the seller's browser. The body is "+strings.Join(p.GetMediaTypes(), " or ")+", not the success envelope.")
+		return strings.Join(lines, "\n\n")
+	}
 	if m.GatewayOwned() {
 		lines = append(lines, "Unsigned: the gateway answers it itself, from the same descriptors, policy and error catalogue the interface is built from. The body is the document itself, not inside the success envelope.")
 		return strings.Join(lines, "\n\n")
@@ -447,7 +451,18 @@ func (b *builder) responses(m *policy.Method) *node {
 	resp := obj()
 	status := strconv.Itoa(m.SuccessStatus())
 	out := m.Desc.Output()
-	if out.FullName() == httpBody {
+	if out.FullName() == httpBody && len(m.Policy.GetMediaTypes()) > 0 {
+		// A page or an asset for a browser: its own media types, a string body.
+		content := obj()
+		for _, mt := range m.Policy.GetMediaTypes() {
+			content.set(mt, obj("schema", obj("type", "string")))
+		}
+		resp.set(status, obj(
+			"description", http.StatusText(m.SuccessStatus()),
+			"headers", commonHeaders(m),
+			"content", content,
+		))
+	} else if out.FullName() == httpBody {
 		resp.set(status, obj(
 			"description", "The OpenAPI 3.1 document of this interface.",
 			"headers", commonHeaders(m),

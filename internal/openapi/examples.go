@@ -8,6 +8,7 @@ import (
 
 	catalogv1 "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
 	commonv1 "github.com/mallplatform/partnerapi/gen/mp/common/v1"
+	consentv1 "github.com/mallplatform/partnerapi/gen/mp/consent/v1"
 	eventsv1 "github.com/mallplatform/partnerapi/gen/mp/events/v1"
 	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
 	sandboxv1 "github.com/mallplatform/partnerapi/gen/mp/sandbox/v1"
@@ -78,6 +79,8 @@ var examples = map[string]proto.Message{
 		Replay: &webhooksv1.Replay{Since: timestamppb.New(time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC))}},
 	"/mp.webhooks.v1.WebhooksService/TestWebhook":         &webhooksv1.TestWebhookRequest{SubscriptionId: exampleWebhook},
 	"/mp.webhooks.v1.WebhooksService/RotateWebhookSecret": &webhooksv1.RotateWebhookSecretRequest{Id: exampleWebhook},
+	"/mp.consent.v1.ConsentPageService/GetPage":           &consentv1.GetPageRequest{Session: "cs_3b1f0c2d9e8a7f6b5c4d3e2f1a0b9c8d"},
+	"/mp.consent.v1.ConsentPageService/GetAsset":          &consentv1.GetAssetRequest{Name: "consent.3f2a9c1b7d4e.css"},
 	"/mp.sandbox.v1.SandboxService/TransitionTestOrder": &sandboxv1.TransitionTestOrderRequest{
 		Id: "ord_01kaq3m8v5yq6b7c9d0e1f2g3h", Transition: &sandboxv1.TestOrderTransition{To: ordersv1.OrderStatus_ORDER_STATUS_PAID},
 	},

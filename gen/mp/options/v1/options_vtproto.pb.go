@@ -48,6 +48,15 @@ func (m *Policy) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i -= len(m.unknownFields)
 		copy(dAtA[i:], m.unknownFields)
 	}
+	if len(m.MediaTypes) > 0 {
+		for iNdEx := len(m.MediaTypes) - 1; iNdEx >= 0; iNdEx-- {
+			i -= len(m.MediaTypes[iNdEx])
+			copy(dAtA[i:], m.MediaTypes[iNdEx])
+			i = protohelpers.EncodeVarint(dAtA, i, uint64(len(m.MediaTypes[iNdEx])))
+			i--
+			dAtA[i] = 0x42
+		}
+	}
 	if m.Idempotency != 0 {
 		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.Idempotency))
 		i--
@@ -241,6 +250,12 @@ func (m *Policy) SizeVT() (n int) {
 	}
 	if m.Idempotency != 0 {
 		n += 1 + protohelpers.SizeOfVarint(uint64(m.Idempotency))
+	}
+	if len(m.MediaTypes) > 0 {
+		for _, s := range m.MediaTypes {
+			l = len(s)
+			n += 1 + l + protohelpers.SizeOfVarint(uint64(l))
+		}
 	}
 	n += len(m.unknownFields)
 	return n
@@ -461,6 +476,38 @@ func (m *Policy) UnmarshalVT(dAtA []byte) error {
 					break
 				}
 			}
+		case 8:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field MediaTypes", wireType)
+			}
+			var stringLen uint64
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				stringLen |= uint64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			intStringLen := int(stringLen)
+			if intStringLen < 0 {
+				return protohelpers.ErrInvalidLength
+			}
+			postIndex := iNdEx + intStringLen
+			if postIndex < 0 {
+				return protohelpers.ErrInvalidLength
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.MediaTypes = append(m.MediaTypes, string(dAtA[iNdEx:postIndex]))
+			iNdEx = postIndex
 		default:
 			iNdEx = preIndex
 			skippy, err := protohelpers.Skip(dAtA[iNdEx:])
