@@ -142,6 +142,7 @@
       });
     }, function (data) {
       f.password.value = "";
+      document.getElementById("intro").hidden = true;
       if (data.masked_destination) {
         document.getElementById("destination").textContent = data.masked_destination;
       }
