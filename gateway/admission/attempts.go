@@ -157,6 +157,19 @@ func (s *Memory) Attempt(_ context.Context, req AttemptRequest) (AttemptResult, 
 	return s.attempts.attempt(req), nil
 }
 
+// NewMemoryAttempts is an AttemptStore in memory alone (no nonces or
+// buckets), for a gateway whose admission store is not one.
+func NewMemoryAttempts() AttemptStore { return &memoryAttempts{} }
+
+type memoryAttempts struct{ log attemptLog }
+
+func (s *memoryAttempts) Attempt(_ context.Context, req AttemptRequest) (AttemptResult, error) {
+	if err := req.check(); err != nil {
+		return AttemptResult{}, err
+	}
+	return s.log.attempt(req), nil
+}
+
 // attemptLog is the Memory store's log of attempts per key.
 type attemptLog struct {
 	mu    sync.Mutex
