@@ -505,6 +505,26 @@ func (b *builder) responses(m *policy.Method) *node {
 			"content", obj("application/json", obj("schema", sch)),
 		))
 	}
+	// A page answers its refusals with a page of its own (HTML), beside
+	// the error body of the pipeline's refusals at the same status.
+	for _, ps := range m.Policy.GetPageStatuses() {
+		if len(m.Policy.GetMediaTypes()) == 0 {
+			b.errs = append(b.errs, m.FullMethod+": page statuses without a media type")
+			break
+		}
+		key := strconv.Itoa(int(ps))
+		page := obj("schema", obj("type", "string"))
+		if r, ok := resp.get(key).(*node); ok {
+			r.get("content").(*node).set(m.Policy.GetMediaTypes()[0], page)
+			r.set("description", r.get("description").(string)+"; or a page that says the link cannot be used")
+			continue
+		}
+		resp.set(key, obj(
+			"description", http.StatusText(int(ps))+": a page that says the link cannot be used",
+			"headers", commonHeaders(m),
+			"content", obj(m.Policy.GetMediaTypes()[0], page),
+		))
+	}
 	return resp
 }
 

@@ -7,6 +7,7 @@
 package consentv1
 
 import (
+	_ "github.com/mallplatform/partnerapi/gen/mp/errors/v1"
 	_ "github.com/mallplatform/partnerapi/gen/mp/options/v1"
 	_ "google.golang.org/genproto/googleapis/api/annotations"
 	httpbody "google.golang.org/genproto/googleapis/api/httpbody"
@@ -118,14 +119,14 @@ var File_mp_consent_v1_consent_proto protoreflect.FileDescriptor
 
 const file_mp_consent_v1_consent_proto_rawDesc = "" +
 	"\n" +
-	"\x1bmp/consent/v1/consent.proto\x12\rmp.consent.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x19google/api/httpbody.proto\x1a\x1bmp/options/v1/options.proto\"*\n" +
+	"\x1bmp/consent/v1/consent.proto\x12\rmp.consent.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x19google/api/httpbody.proto\x1a\x19mp/errors/v1/errors.proto\x1a\x1bmp/options/v1/options.proto\"*\n" +
 	"\x0eGetPageRequest\x12\x18\n" +
 	"\asession\x18\x01 \x01(\tR\asession\"%\n" +
 	"\x0fGetAssetRequest\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name2\xc2\x02\n" +
-	"\x12ConsentPageService\x12}\n" +
-	"\aGetPage\x12\x1d.mp.consent.v1.GetPageRequest\x1a\x14.google.api.HttpBody\"=\xa2\xbb\x18\x1c0\x01B\x18text/html; charset=utf-8\x82\xd3\xe4\x93\x02\x17\x12\x15/open/v1/auth/consent\x12\xa4\x01\n" +
-	"\bGetAsset\x12\x1e.mp.consent.v1.GetAssetRequest\x1a\x14.google.api.HttpBody\"b\xa2\xbb\x18;0\x01B\x17text/css; charset=utf-8B\x1etext/javascript; charset=utf-8\x82\xd3\xe4\x93\x02\x1d\x12\x1b/open/v1/auth/assets/{name}\x1a\x06ʻ\x18\x02\b\x03B\xb7\x01\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name2\xd2\x02\n" +
+	"\x12ConsentPageService\x12\x87\x01\n" +
+	"\aGetPage\x12\x1d.mp.consent.v1.GetPageRequest\x1a\x14.google.api.HttpBody\"G\xa2\xbb\x18&0\x01B\x18text/html; charset=utf-8J\b\x90\x03\x9a\x03\xf4\x03\xf7\x03\x82\xd3\xe4\x93\x02\x17\x12\x15/open/v1/auth/consent\x12\xa9\x01\n" +
+	"\bGetAsset\x12\x1e.mp.consent.v1.GetAssetRequest\x1a\x14.google.api.HttpBody\"g\xa2\xbb\x18;0\x01B\x17text/css; charset=utf-8B\x1etext/javascript; charset=utf-8һ\x18\x01\x15\x82\xd3\xe4\x93\x02\x1d\x12\x1b/open/v1/auth/assets/{name}\x1a\x06ʻ\x18\x02\b\x03B\xb7\x01\n" +
 	"\x11com.mp.consent.v1B\fConsentProtoP\x01Z>github.com/mallplatform/partnerapi/gen/mp/consent/v1;consentv1\xa2\x02\x03MCX\xaa\x02\rMp.Consent.V1\xca\x02\rMp\\Consent\\V1\xe2\x02\x19Mp\\Consent\\V1\\GPBMetadata\xea\x02\x0fMp::Consent::V1b\x06proto3"
 
 var (

@@ -35,8 +35,10 @@ const (
 // they are unsigned, HTML and assets rather than the JSON envelope.
 type ConsentPageServiceClient interface {
 	// The consent page of an authorization session: sign in, enter the
-	// one-time code, then allow or deny the app. An unknown or expired
-	// session answers 410 with a page that says to start again from the app.
+	// one-time code, then allow or deny the app. A link that cannot be used
+	// answers a page that says to start again from the app: 400 without a
+	// session, 410 for an unknown, used or expired one, 503 when the platform
+	// is briefly unavailable, 500 otherwise.
 	GetPage(ctx context.Context, in *GetPageRequest, opts ...grpc.CallOption) (*httpbody.HttpBody, error)
 	// A stylesheet or script of the consent page. Names carry a digest of the
 	// content, so an answer may be cached for a year.
@@ -82,8 +84,10 @@ func (c *consentPageServiceClient) GetAsset(ctx context.Context, in *GetAssetReq
 // they are unsigned, HTML and assets rather than the JSON envelope.
 type ConsentPageServiceServer interface {
 	// The consent page of an authorization session: sign in, enter the
-	// one-time code, then allow or deny the app. An unknown or expired
-	// session answers 410 with a page that says to start again from the app.
+	// one-time code, then allow or deny the app. A link that cannot be used
+	// answers a page that says to start again from the app: 400 without a
+	// session, 410 for an unknown, used or expired one, 503 when the platform
+	// is briefly unavailable, 500 otherwise.
 	GetPage(context.Context, *GetPageRequest) (*httpbody.HttpBody, error)
 	// A stylesheet or script of the consent page. Names carry a digest of the
 	// content, so an answer may be cached for a year.
