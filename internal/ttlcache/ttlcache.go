@@ -58,3 +58,10 @@ func (c *Cache[V]) Len() int {
 	defer c.mu.RUnlock()
 	return len(c.entries)
 }
+
+// Delete drops key's entry, if any.
+func (c *Cache[V]) Delete(key string) {
+	c.mu.Lock()
+	delete(c.entries, key)
+	c.mu.Unlock()
+}

@@ -66,6 +66,8 @@ type Store interface {
 	RotateSecret(ctx context.Context, appID string, newCiphertext []byte, previousExpires, now time.Time) error
 	// SetAppActive activates or deactivates an app.
 	SetAppActive(ctx context.Context, appID string, active bool, now time.Time) error
+	// CreateLogin gives a seller a consent-page login.
+	CreateLogin(ctx context.Context, l *SellerLogin, now time.Time) error
 	InternalCallerStore
 }
 

@@ -42,7 +42,7 @@ func (s *EntStore) Append(ctx context.Context, e Event, recordedAt time.Time) (E
 		e.Sequence = *last[0].Max + 1
 	}
 	row, err := c.Event.Create().
-		SetEventID(e.ID).SetSellerID(e.SellerID).SetType(e.Type).SetResourceID(e.ResourceID).
+		SetEventID(e.ID).SetSellerID(e.SellerID).SetNillableAppID(appID(e)).SetType(e.Type).SetResourceID(e.ResourceID).
 		SetSequence(e.Sequence).SetData(e.Data).SetCreatedAt(e.CreatedAt).SetRecordedAt(recordedAt).
 		Save(ctx)
 	if err != nil {
@@ -87,7 +87,7 @@ func (s *EntStore) AppendMany(ctx context.Context, es []Event, recordedAt time.T
 		for i, e := range chunk {
 			next[e.ResourceID]++
 			builders[i] = c.Event.Create().
-				SetEventID(e.ID).SetSellerID(e.SellerID).SetType(e.Type).SetResourceID(e.ResourceID).
+				SetEventID(e.ID).SetSellerID(e.SellerID).SetNillableAppID(appID(e)).SetType(e.Type).SetResourceID(e.ResourceID).
 				SetSequence(next[e.ResourceID]).SetData(e.Data).SetCreatedAt(e.CreatedAt).SetRecordedAt(recordedAt)
 		}
 		if err := c.Event.CreateBulk(builders...).Exec(ctx); err != nil {
@@ -134,8 +134,12 @@ func (s *EntStore) Count(ctx context.Context, sellerID string, f Filter) (int64,
 }
 
 // Get implements Store.
-func (s *EntStore) Get(ctx context.Context, sellerID, id string) (Event, error) {
-	row, err := s.sellerEvents(ctx, sellerID).Where(event.EventID(id)).Only(ctx)
+func (s *EntStore) Get(ctx context.Context, sellerID string, a Audience, id string) (Event, error) {
+	q := s.sellerEvents(ctx, sellerID).Where(event.EventID(id))
+	if p := audiencePredicate(a); p != nil {
+		q = q.Where(p)
+	}
+	row, err := q.Only(ctx)
 	if ent.IsNotFound(err) {
 		return Event{}, ErrNotFound
 	}
@@ -183,12 +187,35 @@ func filter(f Filter) []predicate.Event {
 	if f.CreatedAfter != nil {
 		ps = append(ps, event.CreatedAtGTE(*f.CreatedAfter))
 	}
+	if p := audiencePredicate(f.Audience); p != nil {
+		ps = append(ps, p)
+	}
 	return ps
+}
+
+// audiencePredicate keeps the events a sees: the unaddressed ones and
+// those addressed to its app (nil: every event).
+func audiencePredicate(a Audience) predicate.Event {
+	switch {
+	case a.AnyApp:
+		return nil
+	case a.AppID == "":
+		return event.AppIDIsNil()
+	}
+	return event.Or(event.AppIDIsNil(), event.AppID(a.AppID))
+}
+
+// appID is e's app as stored: NULL when unaddressed.
+func appID(e Event) *string {
+	if e.AppID == "" {
+		return nil
+	}
+	return &e.AppID
 }
 
 func fromEnt(r *ent.Event) Event {
 	return Event{
-		Position: r.ID, ID: r.EventID, SellerID: r.SellerID, Type: r.Type, ResourceID: r.ResourceID,
+		Position: r.ID, ID: r.EventID, SellerID: r.SellerID, AppID: r.AppID, Type: r.Type, ResourceID: r.ResourceID,
 		Sequence: r.Sequence, Data: r.Data, CreatedAt: r.CreatedAt,
 	}
 }
