@@ -54,6 +54,7 @@ func TestConformance(t *testing.T) {
 	for _, op := range c.operations() {
 		t.Run(op.id, func(t *testing.T) { c.checkOperation(t, op, orderID) })
 	}
+	t.Run("consent flow", func(t *testing.T) { c.checkConsentFlow(t) })
 	t.Run("rate limited", func(t *testing.T) { c.checkRateLimited(t) })
 	t.Run("database faults", func(t *testing.T) { c.checkDatabaseFaults(t) })
 
@@ -255,7 +256,7 @@ func (c *checker) send(t *testing.T, op operation, hr *http.Request, body []byte
 		}
 		hr.Body = io.NopCloser(bytes.NewReader(body))
 	}
-	resp, err := http.DefaultClient.Do(hr)
+	resp, err := noRedirects.Do(hr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -407,6 +408,10 @@ func (c *checker) checkOperation(t *testing.T, op operation, orderID string) {
 		expect(t, "example with its illustrative id", a, http.StatusNotFound, "NOT_FOUND")
 	case op.notBuilt():
 		expect(t, "example of a route not built", a, http.StatusNotImplemented, "NOT_IMPLEMENTED")
+	case flowExamples[op.id].status != 0:
+		// The flow's examples carry illustrative client ids, codes and
+		// tokens; checkConsentFlow sends live ones.
+		expect(t, "example with illustrative values", a, flowExamples[op.id].status, flowExamples[op.id].code)
 	default:
 		expect(t, "example", a, success, "")
 	}
