@@ -46,7 +46,7 @@ type Gateway struct {
 	traced http.Handler
 	// fields are the response fields sent as HTTP (a location, the
 	// consent cookie), by response message.
-	fields map[protoreflect.FullName]*responseFields
+	fields map[protoreflect.FullName]*policy.ResponseFields
 	// publicURL is Config.PublicURL parsed (nil: each request's own).
 	publicURL *url.URL
 	// crossOrigin refuses cross-origin POSTs on the consent flow's routes.

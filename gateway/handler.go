@@ -126,7 +126,7 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// The consent flow's unsigned and session routes.
-	if unsigned(method) {
+	if method.Unsigned() {
 		g.serveUnsigned(sw, r, rid, method, start, ip)
 		return
 	}

@@ -27,7 +27,7 @@ import (
 // A response with a location field (fields) is a redirect: its route must
 // declare a 3xx success status, and a 3xx route must have such a field to
 // send as the Location header.
-func checkRoutes(routes []*policy.Route, owned map[string]http.HandlerFunc, fields map[protoreflect.FullName]*responseFields) error {
+func checkRoutes(routes []*policy.Route, owned map[string]http.HandlerFunc, fields map[protoreflect.FullName]*policy.ResponseFields) error {
 	handled := map[string]bool{}
 	for _, rt := range routes {
 		p := rt.Method.Policy
@@ -54,15 +54,15 @@ func checkRoutes(routes []*policy.Route, owned map[string]http.HandlerFunc, fiel
 		}
 	}
 	for _, rt := range routes {
-		var rf *responseFields
+		var rf *policy.ResponseFields
 		if rt.Method.Desc != nil {
 			rf = fields[rt.Method.Desc.Output().FullName()]
 		}
 		redirect := rt.Method.SuccessStatus() >= 300 && rt.Method.SuccessStatus() < 400
 		switch {
-		case rf != nil && rf.location != nil && !redirect:
+		case rf != nil && rf.Location != nil && !redirect:
 			return fmt.Errorf("gateway: route %s %s answers a location field but declares success status %d, not a redirect", rt.HTTPMethod, rt.Template, rt.Method.SuccessStatus())
-		case redirect && (rf == nil || rf.location == nil):
+		case redirect && (rf == nil || rf.Location == nil):
 			return fmt.Errorf("gateway: route %s %s declares success status %d but its response has no location field for the Location header", rt.HTTPMethod, rt.Template, rt.Method.SuccessStatus())
 		}
 	}

@@ -74,11 +74,11 @@ func TestCheckRoutesRedirects(t *testing.T) {
 		t.Error("a 302 route without a location field was accepted")
 	}
 	rf := fields[authorize.Method.Desc.Output().FullName()]
-	if rf == nil || len(rf.location) != 2 || rf.location[1].Name() != "location" {
+	if rf == nil || len(rf.Location) != 2 || rf.Location[1].Name() != "location" {
 		t.Errorf("authorize's location field: %+v", rf)
 	}
 	verify := route0(table, authv1.AuthorizationService_VerifySeller_FullMethodName)
-	if rf := fields[verify.Method.Desc.Output().FullName()]; rf == nil || len(rf.cookies) != 1 || rf.location != nil {
+	if rf := fields[verify.Method.Desc.Output().FullName()]; rf == nil || len(rf.Cookies) != 1 || rf.Location != nil {
 		t.Errorf("seller-verify's cookie field: %+v", rf)
 	}
 }

@@ -18,10 +18,10 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/mallplatform/partnerapi/gateway/admission"
-	authv1 "github.com/mallplatform/partnerapi/gen/mp/auth/v1"
 	optionsv1 "github.com/mallplatform/partnerapi/gen/mp/options/v1"
 	"github.com/mallplatform/partnerapi/internal/apierr"
 	"github.com/mallplatform/partnerapi/internal/policy"
+	"github.com/mallplatform/partnerapi/internal/principal"
 	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/sdk/signing"
 )
@@ -29,7 +29,8 @@ import (
 // The consent session cookie: set from a response field marked
 // (mp.options.v1.field).session_cookie, read back on AUTH_SESSION routes.
 const (
-	ConsentCookie = "mp_consent"
+	// ConsentCookie is the cookie's name.
+	ConsentCookie = principal.ConsentCookie
 	// consentCookiePath scopes the cookie to the authorization routes (the
 	// consent pages and the calls they make).
 	consentCookiePath = "/open/v1/auth"
@@ -39,30 +40,10 @@ const (
 	maxCookieValue = 512
 )
 
-// The seller sign-in limits: every attempt counts (whatever core answers),
-// in a rolling window, per client address and per username as typed;
-// a refused attempt is not recorded.
-const (
-	SignInWindow      = 15 * time.Minute
-	SignInPerAddress  = 10
-	SignInPerUsername = 5
-	// signInTag is the Redis Cluster hash tag of every sign-in key: one
-	// call checks an address's and a username's keys together, so they
-	// share a slot (sign-ins are few; one slot carries them easily).
-	signInTag = "{sv}"
-)
-
-// signInLimited names the methods the sign-in limits apply to.
-var signInLimited = map[string]bool{
-	authv1.AuthorizationService_VerifySeller_FullMethodName: true,
-}
-
-// unsigned reports whether a route is served without the app's signature:
-// the consent flow's AUTH_NONE and AUTH_SESSION routes.
-func unsigned(m *policy.Method) bool {
-	a := m.Policy.GetAuth()
-	return a == optionsv1.Auth_AUTH_NONE || a == optionsv1.Auth_AUTH_SESSION
-}
+// signInTag is the Redis Cluster hash tag of every sign-in key: one call
+// checks an address's and a username's keys together, so they share a slot
+// (sign-ins are few; one slot carries them easily).
+const signInTag = "{sv}"
 
 // serveUnsigned is the request path of the consent flow's routes (after the
 // request id, the address limiter, the canonical path and the route match):
@@ -102,7 +83,7 @@ func (g *Gateway) serveUnsigned(sw *statusWriter, r *http.Request, rid string, m
 		}
 		st.consentSession = consentSession(r)
 	}
-	if signInLimited[m.FullMethod] {
+	if policy.SignInLimited(m.FullMethod) {
 		if err := g.chargeSignIn(r.Context(), ip, body, now, sw.Header()); err != nil {
 			writeRefusal(sw, rid, err)
 			return
@@ -168,13 +149,13 @@ func validCookieValue(v string) bool {
 // X-RateLimit-* headers.
 func (g *Gateway) chargeSignIn(ctx context.Context, ip string, body []byte, now time.Time, out http.Header) error {
 	limits := make([]admission.AttemptLimit, 1, 2)
-	limits[0] = admission.AttemptLimit{Key: signInTag + ":ip:" + ip, Limit: SignInPerAddress}
+	limits[0] = admission.AttemptLimit{Key: signInTag + ":ip:" + ip, Limit: policy.SignInPerAddress}
 	if u := signInUsername(body); u != "" {
 		sum := sha256.Sum256([]byte(u))
-		limits = append(limits, admission.AttemptLimit{Key: signInTag + ":user:" + hex.EncodeToString(sum[:]), Limit: SignInPerUsername})
+		limits = append(limits, admission.AttemptLimit{Key: signInTag + ":user:" + hex.EncodeToString(sum[:]), Limit: policy.SignInPerUsername})
 	}
 	ctx, cancel := context.WithTimeout(ctx, g.cfg.AdmissionTimeout)
-	res, err := g.attempts.Attempt(ctx, admission.AttemptRequest{Limits: limits, Window: SignInWindow, Now: now})
+	res, err := g.attempts.Attempt(ctx, admission.AttemptRequest{Limits: limits, Window: policy.SignInWindow, Now: now})
 	cancel()
 	if err != nil {
 		g.log.Error("sign-in attempt store failed", zap.Error(err))
@@ -230,20 +211,9 @@ func (g *Gateway) publicBase(r *http.Request) *url.URL {
 	return &url.URL{Scheme: scheme, Host: r.Host}
 }
 
-// responseFields are the fields of a response message that the gateway
-// turns into HTTP: the location (at most one) and the session cookies.
-type responseFields struct {
-	location fieldPath
-	cookies  []fieldPath
-}
-
-// fieldPath leads from a response message to one of its fields through
-// singular message fields.
-type fieldPath []protoreflect.FieldDescriptor
-
 // resolve returns the message holding the path's last field, when every
 // message on the way is set.
-func (p fieldPath) resolve(m protoreflect.Message) (protoreflect.Message, protoreflect.FieldDescriptor, bool) {
+func resolve(p policy.FieldPath, m protoreflect.Message) (protoreflect.Message, protoreflect.FieldDescriptor, bool) {
 	for _, fd := range p[:len(p)-1] {
 		if !m.Has(fd) {
 			return nil, nil, false
@@ -253,21 +223,18 @@ func (p fieldPath) resolve(m protoreflect.Message) (protoreflect.Message, protor
 	return m, p[len(p)-1], true
 }
 
-// responseFieldPlans finds, on the response message of every routed
-// method, the fields marked location or session_cookie, by message name.
-func responseFieldPlans(routes []*policy.Route) (map[protoreflect.FullName]*responseFields, error) {
-	out := map[protoreflect.FullName]*responseFields{}
+// responseFieldPlans finds the response fields sent as HTTP on the response
+// message of every routed method, by message name.
+func responseFieldPlans(routes []*policy.Route) (map[protoreflect.FullName]*policy.ResponseFields, error) {
+	out := map[protoreflect.FullName]*policy.ResponseFields{}
 	for _, rt := range routes {
 		md := rt.Method.Desc.Output()
 		if _, done := out[md.FullName()]; done {
 			continue
 		}
-		rf := &responseFields{}
-		if err := rf.collect(md, nil, map[protoreflect.FullName]bool{}); err != nil {
-			return nil, fmt.Errorf("gateway: response %s of %s: %w", md.FullName(), rt.Method.FullMethod, err)
-		}
-		if rf.location == nil && rf.cookies == nil {
-			rf = nil
+		rf, err := policy.FindResponseFields(md)
+		if err != nil {
+			return nil, fmt.Errorf("gateway: %s: %w", rt.Method.FullMethod, err)
 		}
 		out[md.FullName()] = rf
 	}
@@ -277,41 +244,6 @@ func responseFieldPlans(routes []*policy.Route) (map[protoreflect.FullName]*resp
 		}
 	}
 	return out, nil
-}
-
-func (rf *responseFields) collect(md protoreflect.MessageDescriptor, path fieldPath, seen map[protoreflect.FullName]bool) error {
-	if seen[md.FullName()] {
-		return nil
-	}
-	seen[md.FullName()] = true
-	defer delete(seen, md.FullName())
-	fields := md.Fields()
-	for i := 0; i < fields.Len(); i++ {
-		fd := fields.Get(i)
-		here := append(append(fieldPath(nil), path...), fd)
-		opt, _ := proto.GetExtension(fd.Options(), optionsv1.E_Field).(*optionsv1.Field)
-		if opt.GetLocation() || opt.GetSessionCookie() {
-			if fd.Kind() != protoreflect.StringKind || fd.IsList() || fd.IsMap() {
-				return fmt.Errorf("field %s is marked location or session_cookie but is not a singular string", fd.FullName())
-			}
-			if opt.GetLocation() {
-				if rf.location != nil {
-					return fmt.Errorf("fields %s and %s are both marked location", rf.location[len(rf.location)-1].FullName(), fd.FullName())
-				}
-				rf.location = here
-			}
-			if opt.GetSessionCookie() {
-				rf.cookies = append(rf.cookies, here)
-			}
-			continue
-		}
-		if fd.Kind() == protoreflect.MessageKind && !fd.IsList() && !fd.IsMap() {
-			if err := rf.collect(fd.Message(), here, seen); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }
 
 // applyResponseFields runs on every successful answer before it is written
@@ -330,8 +262,8 @@ func (g *Gateway) applyResponseFields(ctx context.Context, w http.ResponseWriter
 	if st == nil || st.base == nil {
 		return errors.New("gateway: a response with a location or cookie field outside the request path")
 	}
-	if rf.location != nil {
-		if parent, fd, ok := rf.location.resolve(m); ok {
+	if rf.Location != nil {
+		if parent, fd, ok := resolve(rf.Location, m); ok {
 			if v := parent.Get(fd).String(); v != "" {
 				abs, err := absoluteOn(st.base, v)
 				if err != nil {
@@ -342,8 +274,8 @@ func (g *Gateway) applyResponseFields(ctx context.Context, w http.ResponseWriter
 			}
 		}
 	}
-	for _, p := range rf.cookies {
-		parent, fd, ok := p.resolve(m)
+	for _, p := range rf.Cookies {
+		parent, fd, ok := resolve(p, m)
 		if !ok {
 			continue
 		}

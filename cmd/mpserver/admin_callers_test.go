@@ -32,7 +32,7 @@ func sqliteFile(t *testing.T) string {
 func admin(t *testing.T, path string, args ...string) (map[string]any, error) {
 	t.Helper()
 	var out bytes.Buffer
-	err := runAdmin(context.Background(), append(args, "--db-driver", "sqlite", "--database-url", path), &out, io.Discard)
+	err := runAdmin(context.Background(), append(args, "--db-driver", "sqlite", "--database-url", path), strings.NewReader(""), &out, io.Discard)
 	if err != nil {
 		return nil, err
 	}

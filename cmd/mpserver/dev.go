@@ -89,6 +89,7 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	c, err := platform.NewCore(platform.CoreConfig{
 		DB: d, GatewayToken: gatewayToken, SecretKey: secretKey, Clock: clock.System{}, Logger: log.Named("core"), Metrics: core.NewMetrics(reg),
 		Tracing: tracing, ServerOptions: platform.GRPCServerMetrics(reg), Callbacks: callback.Policy{Allow: allow},
+		OTPSender: &consoleOTPSender{w: stderr},
 	})
 	if err != nil {
 		return err

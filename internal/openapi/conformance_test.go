@@ -55,6 +55,7 @@ func TestConformance(t *testing.T) {
 	for _, op := range c.operations() {
 		t.Run(op.id, func(t *testing.T) { c.checkOperation(t, op, orderID) })
 	}
+	t.Run("consent flow", func(t *testing.T) { c.checkConsentFlow(t) })
 	t.Run("rate limited", func(t *testing.T) { c.checkRateLimited(t) })
 	t.Run("database faults", func(t *testing.T) { c.checkDatabaseFaults(t) })
 
@@ -161,6 +162,9 @@ func (o operation) successStatus() int {
 }
 
 func (o operation) signed() bool     { return o.policy()["auth"] == "hmac-v3" }
+func (o operation) session() bool    { return o.policy()["auth"] == "session" }
+func (o operation) owned() bool      { return o.policy()["gatewayOwned"] == true }
+func (o operation) signIn() bool     { return o.policy()["signInLimits"] != nil }
 func (o operation) seller() bool     { return o.policy()["sellerToken"] == true }
 func (o operation) sandbox() bool    { return o.policy()["sandbox"] == true }
 func (o operation) notBuilt() bool   { return o.policy()["notBuilt"] == true }
@@ -261,7 +265,7 @@ func (c *checker) send(t *testing.T, op operation, hr *http.Request, body []byte
 		}
 		hr.Body = io.NopCloser(bytes.NewReader(body))
 	}
-	resp, err := http.DefaultClient.Do(hr)
+	resp, err := noRedirects.Do(hr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,6 +306,12 @@ func (c *checker) do(t *testing.T, op operation, cl *sdk.Client, req sdk.Request
 		hr, err := http.NewRequest(req.Method, c.env.BaseURL+req.Path+query(req.RawQuery), bytes.NewReader(req.Body))
 		if err != nil {
 			t.Fatal(err)
+		}
+		if req.Body != nil {
+			hr.Header.Set("Content-Type", "application/json")
+		}
+		for k, v := range req.ExtraHeaders {
+			hr.Header[k] = v
 		}
 		return c.send(t, op, hr, req.Body, validRequest)
 	}
@@ -385,7 +395,11 @@ func (c *checker) firstOrderID() string {
 
 func (c *checker) checkOperation(t *testing.T, op operation, orderID string) {
 	if !op.signed() {
-		c.checkUnsigned(t, op)
+		if op.owned() {
+			c.checkUnsigned(t, op)
+		} else {
+			c.checkConsent(t, op)
+		}
 		return
 	}
 	full := c.client(t, "full", op)
@@ -403,6 +417,10 @@ func (c *checker) checkOperation(t *testing.T, op operation, orderID string) {
 		expect(t, "example with its illustrative id", a, http.StatusNotFound, "NOT_FOUND")
 	case op.notBuilt():
 		expect(t, "example of a route not built", a, http.StatusNotImplemented, "NOT_IMPLEMENTED")
+	case flowExamples[op.id].status != 0:
+		// The flow's examples carry illustrative client ids, codes and
+		// tokens; checkConsentFlow sends live ones.
+		expect(t, "example with illustrative values", a, flowExamples[op.id].status, flowExamples[op.id].code)
 	default:
 		expect(t, "example", a, success, "")
 	}
@@ -550,6 +568,53 @@ func (c *checker) checkUnsigned(t *testing.T, op operation) {
 	expect(t, "unknown query parameter", c.do(t, op, nil, req, false), http.StatusBadRequest, "VALIDATION_ERROR")
 	req.RawQuery = "a=%zz"
 	expect(t, "malformed query", c.do(t, op, nil, req, false), http.StatusBadRequest, "BAD_REQUEST")
+}
+
+// checkConsent checks a route the consent pages call from the seller's
+// browser (unsigned, or with the consent session cookie).
+func (c *checker) checkConsent(t *testing.T, op operation) {
+	example := c.exampleRequest(op, nil)
+	// The example's session is illustrative, and the session routes'
+	// examples carry no cookie: core answers that the session is over.
+	expect(t, "example without a live session", c.do(t, op, nil, example, true), http.StatusUnauthorized, "SESSION_EXPIRED")
+
+	req := example
+	req.ExtraHeaders = http.Header{"Sec-Fetch-Site": {"cross-site"}}
+	expect(t, "a cross-site browser request", c.do(t, op, nil, req, false), http.StatusForbidden, "FORBIDDEN")
+	req.ExtraHeaders = http.Header{"Origin": {"https://elsewhere.example"}}
+	expect(t, "a request from another origin", c.do(t, op, nil, req, false), http.StatusForbidden, "FORBIDDEN")
+	req = example
+	req.RawQuery = "no_such_parameter=1"
+	expect(t, "unknown query parameter", c.do(t, op, nil, req, false), http.StatusBadRequest, "VALIDATION_ERROR")
+	if op.op.RequestBody != nil {
+		req = example
+		req.Body = []byte(`{"code":`)
+		expect(t, "body that is not JSON", c.do(t, op, nil, req, false), http.StatusBadRequest, "INVALID_JSON")
+		req.Body = []byte(`{"no_such_field":1}`)
+		expect(t, "body with an unknown field", c.do(t, op, nil, req, false), http.StatusBadRequest, "VALIDATION_ERROR")
+		max, _ := op.policy()["maxBodyBytes"].(float64)
+		req.Body = bytes.Repeat([]byte(" "), int(max)+1)
+		expect(t, "body over the cap", c.do(t, op, nil, req, false), http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE")
+	}
+	if op.session() {
+		// The app's signature is optional; sent, it must verify.
+		req = example
+		req.ExtraHeaders = http.Header{signing.HeaderSignature: {strings.Repeat("0", 64)}}
+		expect(t, "a wrong signature", c.do(t, op, c.env.Client(t, "full", -1), req, false), http.StatusUnauthorized, "INVALID_SIGNATURE")
+	}
+	if op.signIn() {
+		// The example's username runs out of attempts.
+		var a answer
+		for range 12 {
+			if a = c.do(t, op, nil, example, false); a.status == http.StatusTooManyRequests {
+				break
+			}
+		}
+		expect(t, "attempts over the sign-in limit", a, http.StatusTooManyRequests, "RATE_LIMITED")
+		if a.header.Get(sdk.HeaderRetryAfter) == "" {
+			t.Errorf("%s: 429 without Retry-After", op.id)
+		}
+	}
 }
 
 // checkRateLimited sends every route's example on a platform whose app

@@ -58,6 +58,9 @@ type CoreConfig struct {
 	// Callbacks is the webhook callback URL policy (MP_WEBHOOK_ALLOW_CIDRS,
 	// and the resolver in tests); plain http follows each app's environment.
 	Callbacks callback.Policy
+	// OTPSender delivers sellers' one-time codes (nil: only test shops'
+	// fixed sandbox codes work; other sign-ins answer 503).
+	OTPSender auth.OTPSender
 }
 
 // Validate reports missing parts.
@@ -122,8 +125,13 @@ func NewCore(cfg CoreConfig) (*Core, error) {
 	}
 	recorder := events.NewRecorder(events.NewEntStore(cfg.DB), cfg.Clock).
 		WithDispatcher(webhooks.NewDispatcher(webhooks.NewEntStore(cfg.DB), jobs, cfg.Clock))
+	flow, err := auth.NewFlow(auth.FlowConfig{Store: auth.NewFlowEntStore(cfg.DB.Ent), Sealer: sealer,
+		Events: auth.RecordedGrantEvents{Recorder: recorder}, Sender: cfg.OTPSender, Tokens: authSvc, Clock: cfg.Clock})
+	if err != nil {
+		return nil, err
+	}
 	parts := serviceset.Parts{DB: cfg.DB, Auth: authSvc, Business: cfg.Business, Cursors: cursors,
-		Events: recorder, Webhooks: hooks}
+		Events: recorder, Webhooks: hooks, Flow: flow}
 	guard, err := idempotency.New(idempotency.Config{Store: idempotency.NewEntStore(cfg.DB.Ent), Clock: cfg.Clock})
 	if err != nil {
 		return nil, err

@@ -45,6 +45,11 @@ const (
 	KeyClientIP = "x-mp-client-ip"
 )
 
+// ConsentCookie is the name of the cookie the gateway keeps the consent
+// session in, in the seller's browser (Path=/open/v1/auth, HttpOnly,
+// SameSite=Strict).
+const ConsentCookie = "mp_consent"
+
 // ConsentSession returns the consent session cookie's value the gateway
 // forwarded with the call, or "".
 func ConsentSession(ctx context.Context) string {

@@ -45,6 +45,8 @@ type Parts struct {
 	Events *events.Recorder
 	// Webhooks manages subscriptions (built with the secret key's sealer).
 	Webhooks *webhooks.Service
+	// Flow is the seller authorization flow.
+	Flow *auth.Flow
 }
 
 // orders is the orders service over p: the orders routes and the sandbox's
@@ -78,6 +80,14 @@ func All() []Service {
 					return err
 				}
 				// The seller authorization flow.
+				return authv1.RegisterAuthorizationServiceHandlerClient(ctx, mux, authv1.NewAuthorizationServiceClient(conn))
+			},
+		},
+		{
+			// The seller authorization flow: the gateway's alone on core.
+			Name: "authorization",
+			Core: func(p Parts) core.Registrar { return auth.NewFlowServer(p.Flow).Register },
+			Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
 				return authv1.RegisterAuthorizationServiceHandlerClient(ctx, mux, authv1.NewAuthorizationServiceClient(conn))
 			},
 		},

@@ -11,10 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mallplatform/partnerapi/ent"
 	"github.com/mallplatform/partnerapi/internal/apierr"
 	"github.com/mallplatform/partnerapi/internal/clock"
-	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/ids"
 	"github.com/mallplatform/partnerapi/internal/principal"
 )
@@ -25,8 +23,6 @@ const (
 	SessionTTL = 10 * time.Minute
 	OTPTTL     = 5 * time.Minute
 	CodeTTL    = 10 * time.Minute
-	AccessTTL  = 4 * time.Hour
-	RefreshTTL = 30 * 24 * time.Hour
 	GrantTTL   = 365 * 24 * time.Hour
 	// OTPAttempts wrong codes in a row lock the seller's login for
 	// lockout, which is not disclosed to clients.
@@ -45,8 +41,6 @@ type GrantEvents interface {
 
 // FlowConfig configures the seller authorization flow.
 type FlowConfig struct {
-	// Client runs the flow's transactions; Store reads and writes on them.
-	Client *ent.Client
 	Store  FlowStore
 	Sealer *Sealer
 	Events GrantEvents
@@ -60,8 +54,8 @@ type FlowConfig struct {
 
 // Validate reports missing dependencies.
 func (c FlowConfig) Validate() error {
-	if c.Client == nil || c.Store == nil || c.Sealer == nil || c.Events == nil || c.Tokens == nil {
-		return errors.New("auth: the flow needs a client, a store, a sealer, events and the token service")
+	if c.Store == nil || c.Sealer == nil || c.Events == nil || c.Tokens == nil {
+		return errors.New("auth: the flow needs a store, a sealer, events and the token service")
 	}
 	return nil
 }
@@ -87,7 +81,7 @@ func NewFlow(cfg FlowConfig) (*Flow, error) {
 func (f *Flow) now() time.Time { return f.cfg.Clock.Now() }
 
 func (f *Flow) inTx(ctx context.Context, fn func(ctx context.Context) error) error {
-	return db.InTx(ctx, f.cfg.Client, fn)
+	return f.cfg.Store.InTx(ctx, fn)
 }
 
 func callingApp(ctx context.Context) (*principal.Principal, error) {
@@ -459,7 +453,7 @@ func (f *Flow) ExchangeCode(ctx context.Context, code, redirectURI, verifier str
 	g := &Grant{Authorization: Authorization{ID: ids.NewAt("sau", now), AppID: c.AppID, SellerID: c.SellerID,
 		Scopes: intersect(app.Scopes, c.Scopes), AccessTokenHash: HashToken(access), RefreshTokenHash: HashToken(refresh)},
 		ExpiresAt: now.Add(GrantTTL), CreatedAt: now}
-	g.AccessExpiresAt, g.RefreshExpiresAt = now.Add(AccessTTL), now.Add(RefreshTTL)
+	g.AccessExpiresAt, g.RefreshExpiresAt = now.Add(AccessTokenTTL), now.Add(RefreshTokenTTL)
 	err = f.inTx(ctx, func(ctx context.Context) error {
 		used, err := f.cfg.Store.UseCode(ctx, c.ID, g.ID, now)
 		if err != nil {
@@ -495,7 +489,7 @@ func (f *Flow) ExchangeCode(ctx context.Context, code, redirectURI, verifier str
 	if err != nil {
 		return nil, err
 	}
-	return &Issued{AccessToken: access, RefreshToken: refresh, AccessExpiresIn: AccessTTL, RefreshExpiresIn: RefreshTTL,
+	return &Issued{AccessToken: access, RefreshToken: refresh, AccessExpiresIn: AccessTokenTTL, RefreshExpiresIn: RefreshTokenTTL,
 		SellerID: g.SellerID, Scopes: g.Scopes}, nil
 }
 
@@ -580,7 +574,7 @@ func (f *Flow) Refresh(ctx context.Context, refreshToken string) (*Issued, error
 		return nil, apierr.New(apierr.RefreshTokenExpired, "the refresh token has expired; send the seller through authorize again")
 	}
 	access, refresh := newTokenPair()
-	accessExp, refreshExp := earliest(now.Add(AccessTTL), g.ExpiresAt), earliest(now.Add(RefreshTTL), g.ExpiresAt)
+	accessExp, refreshExp := earliest(now.Add(AccessTokenTTL), g.ExpiresAt), earliest(now.Add(RefreshTokenTTL), g.ExpiresAt)
 	var rotated bool
 	err = f.inTx(ctx, func(ctx context.Context) error {
 		var err error

@@ -91,7 +91,7 @@ func newFlowEnv(t *testing.T, d *db.DB) *flowEnv {
 	if e.svc, err = auth.NewService(auth.Config{Store: auth.NewEntStore(d.Ent), Sealer: sealer, Clock: e.clk}); err != nil {
 		t.Fatal(err)
 	}
-	if e.flow, err = auth.NewFlow(auth.FlowConfig{Client: d.Ent, Store: auth.NewFlowEntStore(d.Ent), Sealer: sealer,
+	if e.flow, err = auth.NewFlow(auth.FlowConfig{Store: auth.NewFlowEntStore(d.Ent), Sealer: sealer,
 		Events: e.events, Sender: e.sent, Tokens: e.svc, Clock: e.clk}); err != nil {
 		t.Fatal(err)
 	}
@@ -347,7 +347,7 @@ func TestTokenExchange(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if issued.AccessExpiresIn != auth.AccessTTL || issued.RefreshExpiresIn != auth.RefreshTTL {
+		if issued.AccessExpiresIn != auth.AccessTokenTTL || issued.RefreshExpiresIn != auth.RefreshTokenTTL {
 			t.Fatalf("lifetimes %+v", issued)
 		}
 		ctx := context.Background()
@@ -428,21 +428,21 @@ func TestRefreshRotatesAndReuseRevokes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e.clk.Advance(auth.RefreshTTL)
+		e.clk.Advance(auth.RefreshTokenTTL)
 		_, err = e.flow.Refresh(signedBy(e.app), third.RefreshToken)
 		wantCode(t, err, apierr.RefreshTokenExpired)
 		// Kept fresh by refreshes, a grant still ends after 365 days.
-		e.clk.Advance(-auth.RefreshTTL)
+		e.clk.Advance(-auth.RefreshTokenTTL)
 		tok := third.RefreshToken
 		for range 12 {
-			e.clk.Advance(auth.RefreshTTL - time.Hour)
+			e.clk.Advance(auth.RefreshTokenTTL - time.Hour)
 			next, err := e.flow.Refresh(signedBy(e.app), tok)
 			if err != nil {
 				t.Fatal(err)
 			}
 			tok = next.RefreshToken
 		}
-		e.clk.Advance(auth.RefreshTTL - time.Hour)
+		e.clk.Advance(auth.RefreshTokenTTL - time.Hour)
 		_, err = e.flow.Refresh(signedBy(e.app), tok)
 		wantCode(t, err, apierr.ReAuthorizationRequired)
 	})

@@ -10,11 +10,11 @@ import (
 	"github.com/mallplatform/partnerapi/internal/ids"
 )
 
-// Token lifetimes. Issued tokens of the consent flow use the first pair; the
-// sandbox's seeded tokens live longer so a developer's credential file stays
-// useful for a while.
+// Token lifetimes. Issued tokens of the consent flow use the first pair
+// (and its grant GrantTTL); the sandbox's seeded tokens live longer so a
+// developer's credential file stays useful for a while.
 const (
-	AccessTokenTTL         = 7 * 24 * time.Hour
+	AccessTokenTTL         = 4 * time.Hour
 	RefreshTokenTTL        = 30 * 24 * time.Hour
 	SandboxAccessTokenTTL  = 365 * 24 * time.Hour
 	SandboxRefreshTokenTTL = 2 * 365 * 24 * time.Hour
@@ -75,6 +75,11 @@ func (s *Service) CreateApp(ctx context.Context, in NewApp) (*CreatedApp, error)
 	for _, sc := range in.Scopes {
 		if !knownScope(sc) {
 			return nil, apierr.Newf(apierr.ValidationError, "unknown scope %q", sc)
+		}
+	}
+	for _, u := range in.RedirectURIs {
+		if err := checkRedirectURI(in.Environment, u); err != nil {
+			return nil, err
 		}
 	}
 	if in.RateLimitPerMinute != nil && *in.RateLimitPerMinute <= 0 {

@@ -105,6 +105,8 @@ func (s *EntStore) CreateAuthorization(ctx context.Context, a *Authorization, no
 		SetID(a.ID).SetAppID(a.AppID).SetSellerID(a.SellerID).SetScopes(a.Scopes).
 		SetAccessTokenHash(a.AccessTokenHash).SetAccessExpiresAt(a.AccessExpiresAt).
 		SetRefreshTokenHash(a.RefreshTokenHash).SetRefreshExpiresAt(a.RefreshExpiresAt).
+		// An operator's grant ends with its refresh token.
+		SetGrantExpiresAt(a.RefreshExpiresAt).
 		SetCreatedAt(now).Exec(ctx)
 }
 

@@ -26,6 +26,11 @@ func NewFlowEntStore(client *ent.Client) *FlowEntStore { return &FlowEntStore{cl
 
 func (s *FlowEntStore) db(ctx context.Context) *ent.Client { return db.Client(ctx, s.client) }
 
+// InTx runs fn in a transaction.
+func (s *FlowEntStore) InTx(ctx context.Context, fn func(ctx context.Context) error) error {
+	return db.InTx(ctx, s.client, fn)
+}
+
 // AppByID loads an app.
 func (s *FlowEntStore) AppByID(ctx context.Context, appID string) (*App, error) {
 	row, err := s.db(ctx).App.Get(ctx, appID)

@@ -63,6 +63,9 @@ type Grant struct {
 // FlowStore is the consent flow's storage. Every method runs on the
 // transaction the context carries, if any (internal/db).
 type FlowStore interface {
+	// InTx runs fn in a transaction (the one ctx carries, if any) that
+	// the events fn records join.
+	InTx(ctx context.Context, fn func(ctx context.Context) error) error
 	AppByID(ctx context.Context, appID string) (*App, error)
 	CreateSession(ctx context.Context, s *ConsentSession, now time.Time) error
 	SessionByTokenHash(ctx context.Context, hash string) (*ConsentSession, error)
