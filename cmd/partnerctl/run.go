@@ -30,6 +30,7 @@ const defaultCredentials = "data/sandbox-credentials.json"
 const usageText = `usage: partnerctl [flags] METHOD PATH [BODY|@file|-]
        partnerctl [flags] sign METHOD PATH [BODY|@file|-]
        partnerctl [flags] listen --forward URL (partnerctl listen -h)
+       partnerctl [flags] authorize [--login] [--save] (partnerctl authorize -h)
 
 Signs and sends one Open API request and prints the status line and the
 pretty-printed JSON body. Exit status 0 for a 2xx answer, 1 otherwise.
@@ -108,6 +109,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	rest := fs.Args()
 	if len(rest) > 0 && rest[0] == "listen" {
 		return runListen(&o, rest[1:], stdout, stderr)
+	}
+	if len(rest) > 0 && rest[0] == "authorize" {
+		return runAuthorize(&o, rest[1:], stdout, stderr)
 	}
 	signOnly := len(rest) > 0 && rest[0] == "sign"
 	if signOnly {
