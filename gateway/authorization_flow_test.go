@@ -114,3 +114,32 @@ func TestSellerAuthorizationFlow(t *testing.T) {
 		t.Errorf("revoke: %d %s", r.Status, r.Body)
 	}
 }
+
+// TestSignInLimitsWithCore: against core's real sign-in, a seller's username
+// and a username nobody has are limited alike (5 attempts each, whatever
+// core answered), and the sixth is refused before core even with the right
+// password.
+func TestSignInLimitsWithCore(t *testing.T) {
+	env := testenv.Start(t, testenv.Options{})
+	app := env.Creds.Apps["full"]
+	seller := env.Creds.Sellers[0]
+	q := url.Values{"client_id": {app.ClientID}, "redirect_uri": {app.RedirectURIs[0]}}
+	r := send(t, env.Client(t, "full", -1), sdk.Request{Method: "GET", Path: "/open/v1/auth/authorize", RawQuery: q.Encode()})
+	loc, err := url.Parse(r.Header.Get("Location"))
+	if r.Status != http.StatusFound || err != nil {
+		t.Fatalf("authorize: %d %s", r.Status, r.Body)
+	}
+	session := loc.Query().Get("session")
+	signIn := func(username, password string) *sdk.Response {
+		b, _ := json.Marshal(map[string]string{"session": session, "username": username, "password": password})
+		return browser(t, env, "/open/v1/auth/seller-verify", string(b), nil)
+	}
+	for _, username := range []string{seller.Login.Username, "nobody.here"} {
+		for i := range 5 {
+			if r := signIn(username, "wrong password"); r.Status == http.StatusTooManyRequests || r.Status < 400 {
+				t.Fatalf("%s attempt %d: %d %s, want core's refusal", username, i+1, r.Status, r.Body)
+			}
+		}
+		expectError(t, signIn(username, seller.Login.Password), 429, "RATE_LIMITED")
+	}
+}
