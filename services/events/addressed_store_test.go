@@ -79,6 +79,13 @@ func TestAddressedEventsInTheStore(t *testing.T) {
 			t.Fatal("RecordMany recorded an authorization event without an app")
 		}
 
+		// An order event concerns every app granted orders:read: it takes
+		// no app.
+		if _, err := rec.Record(ctx, events.Change{SellerID: "sel_1", AppID: "app_a", Type: eventsv1.EventType_EVENT_TYPE_ORDER_PAID,
+			ResourceID: "ord_2", At: now, View: grant}); err == nil {
+			t.Fatal("an order event addressed to one app was recorded")
+		}
+
 		types := []string{"authorization.granted", "order.paid"}
 		for _, c := range []struct {
 			name string

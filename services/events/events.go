@@ -113,8 +113,9 @@ func NewRecorder(store Store, wall clock.Clock) *Recorder {
 // Change is one state change to record.
 type Change struct {
 	SellerID string
-	// AppID addresses the event to one app alone (required for the types
-	// of an app's grant, authorization.*; see Addressed).
+	// AppID addresses the event to one app alone: required for the types
+	// of an app's grant (authorization.*, see Addressed), refused on the
+	// others.
 	AppID      string
 	Type       Type
 	ResourceID string
@@ -176,9 +177,14 @@ func newEvent(c Change) (Event, error) {
 	if c.SellerID == "" || c.ResourceID == "" {
 		return Event{}, errors.New("events: an event needs its seller and resource")
 	}
-	if Addressed(c.Type) && c.AppID == "" {
+	switch {
+	case Addressed(c.Type) && c.AppID == "":
 		// Unaddressed, it would reach every app the seller granted.
 		return Event{}, fmt.Errorf("events: a %s event is addressed to one app and needs it", name)
+	case !Addressed(c.Type) && c.AppID != "":
+		// Every app granted the type's scope reads it: the store counts
+		// such events without looking at their app.
+		return Event{}, fmt.Errorf("events: a %s event concerns every app the seller granted, not one", name)
 	}
 	data, err := wirejson.Marshal(c.View)
 	if err != nil {
