@@ -563,6 +563,12 @@ func (c *checker) checkUnsigned(t *testing.T, op operation) {
 		// consent page links (its page for a link without a session).
 		req = c.exampleRequest(op, map[string]string{"name": c.consentAsset(t)})
 	}
+	if op.id == "GetPage" {
+		// The example's session is nobody's: the page says the link has
+		// expired. A live session is one authorize started.
+		expect(t, "example with an illustrative session", c.do(t, op, nil, req, true), http.StatusGone, "")
+		req.RawQuery = "session=" + url.QueryEscape(c.liveConsentSession(t))
+	}
 	expect(t, "unsigned example", c.do(t, op, nil, req, true), op.successStatus(), "")
 	req.RawQuery = "no_such_parameter=1"
 	expect(t, "unknown query parameter", c.do(t, op, nil, req, false), http.StatusBadRequest, "VALIDATION_ERROR")
@@ -764,4 +770,20 @@ func (c *checker) consentAsset(t *testing.T) string {
 		t.Fatalf("the consent page links no stylesheet: %d %s", resp.StatusCode, page)
 	}
 	return string(m[1])
+}
+
+// liveConsentSession starts an authorization of the full app (to its first
+// registered redirect URI) and returns the session of the consent link.
+func (c *checker) liveConsentSession(t *testing.T) string {
+	t.Helper()
+	q := url.Values{"client_id": {c.env.Creds.Apps["full"].ClientID}, "redirect_uri": {c.env.Creds.Apps["full"].RedirectURIs[0]}, "state": {"st-page"}}
+	r, err := c.env.Client(t, "full", -1).Do(context.Background(), http.MethodGet, "/open/v1/auth/authorize?"+q.Encode(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := url.Parse(r.Header.Get("Location"))
+	if r.Status != http.StatusFound || err != nil || u.Query().Get("session") == "" {
+		t.Fatalf("authorize: %d Location %q %s", r.Status, r.Header.Get("Location"), r.Body)
+	}
+	return u.Query().Get("session")
 }
