@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -112,13 +113,14 @@ func (b *browser) text(t *testing.T, sel string) string {
 	return run(t, b, chromedp.Text(chromedp.CSS(sel)))
 }
 
-// waitText waits until sel's text contains want.
+// waitText waits until sel is rendered (not hidden, nor inside a hidden
+// step) and its text contains want.
 func (b *browser) waitText(t *testing.T, sel, want string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
 	defer cancel()
 	for {
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(function(){var e=document.querySelector(`+jsString(sel)+`);return e&&!e.hidden?e.textContent:""})()`))
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(function(){var e=document.querySelector(`+jsString(sel)+`);return e&&e.checkVisibility()?e.textContent:""})()`))
 		if err == nil && strings.Contains(v, want) {
 			return
 		}
@@ -171,6 +173,16 @@ func (b *browser) shot(t *testing.T, name string) {
 	// page is in it, then returns to the phone's.
 	h := max(run(t, b, chromedp.Evaluate[int64](`document.documentElement.scrollHeight`)), phoneHeight)
 	b.do(t, phoneViewport(h))
+	// Let the page lay out at the new size before the shot.
+	// The shot documents the page and asserts nothing: a page that has not
+	// settled within the wait is shot as it is, and the sizes are logged.
+	ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool](`window.innerHeight >= `+strconv.FormatInt(h, 10)+` && document.documentElement.scrollHeight <= window.innerHeight`))
+	cancel()
+	if err != nil {
+		t.Logf("screenshot %s: the page did not settle at height %d (inner height, scroll height: %s)", name, h,
+			run(t, b, chromedp.Evaluate[string](`window.innerHeight+", "+document.documentElement.scrollHeight`)))
+	}
 	png := run(t, b, chromedp.FullScreenshot(100))
 	b.do(t, phoneViewport(phoneHeight))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
