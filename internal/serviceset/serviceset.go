@@ -76,11 +76,7 @@ func All() []Service {
 			Name: "auth",
 			Core: func(p Parts) core.Registrar { return auth.NewServer(p.Auth).Register },
 			Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
-				if err := authv1.RegisterAuthServiceHandlerClient(ctx, mux, authv1.NewAuthServiceClient(conn)); err != nil {
-					return err
-				}
-				// The seller authorization flow.
-				return authv1.RegisterAuthorizationServiceHandlerClient(ctx, mux, authv1.NewAuthorizationServiceClient(conn))
+				return authv1.RegisterAuthServiceHandlerClient(ctx, mux, authv1.NewAuthServiceClient(conn))
 			},
 		},
 		{
