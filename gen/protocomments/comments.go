@@ -7,10 +7,18 @@ package protocomments
 // Leading is a declaration's leading comment, by full name.
 var Leading = map[string]string{
 	"mp.auth.v1.AuthService":                                     "AuthService answers questions about the calling app's own standing.",
+	"mp.auth.v1.AuthService.GetCredentials":                      "The calling app's credentials as the platform holds them: its client id, environment and when its secret was issued, and, while a rotated-out secret still verifies, when it stops. Never a secret.",
 	"mp.auth.v1.AuthService.GetUsage":                            "A signed GET that answers 200 when signing is correct, with the app's current rate limits and how much of each window is used.",
+	"mp.auth.v1.AuthService.RotateClientSecret":                  "Issues a new client secret, which verifies at once; the previous one keeps verifying until previous_secret_expires_at (24 hours unless the platform says otherwise). Rotating again inside that window ends the older secret: only the current and the previous secret ever verify. Idempotency-Key is not honoured: a stored answer would keep the secret.",
+	"mp.auth.v1.ClientCredentials":                               "ClientCredentials describes the calling app's credentials, without a secret.",
+	"mp.auth.v1.ClientCredentials.environment":                   "\"sandbox\" or \"production\".",
+	"mp.auth.v1.ClientCredentials.previous_secret_expires_at":    "When the previous secret stops verifying; absent unless it still does.",
+	"mp.auth.v1.ClientCredentials.secret_created_at":             "When the current secret was issued.",
 	"mp.auth.v1.RateLimitUsage":                                  "RateLimitUsage is the state of one rate bucket after charging this request.",
 	"mp.auth.v1.RateLimitUsage.bucket":                           "\"app\", \"account\" or \"sandbox\".",
 	"mp.auth.v1.RateLimitUsage.reset_at":                         "When the current window ends.",
+	"mp.auth.v1.RotatedSecret":                                   "RotatedSecret is a new client secret, shown this once.",
+	"mp.auth.v1.RotatedSecret.previous_secret_expires_at":        "When the secret in use before this rotation stops verifying.",
 	"mp.auth.v1.Usage":                                           "Usage describes the calling app.",
 	"mp.auth.v1.Usage.environment":                               "\"sandbox\" or \"production\".",
 	"mp.catalog.v1.ATTRIBUTE_INPUT_TYPE_BOOLEAN":                 "A JSON boolean.",
