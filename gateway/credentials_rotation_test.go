@@ -38,6 +38,9 @@ func rotateSecret(t *testing.T, c *sdk.Client) rotation {
 	if r.Status != http.StatusOK {
 		t.Fatalf("rotate: %d %s", r.Status, r.Body)
 	}
+	if cc := r.Header.Get("Cache-Control"); cc != "no-store" {
+		t.Fatalf("the answer holding the secret has Cache-Control %q, want no-store", cc)
+	}
 	var env struct {
 		Success bool
 		Data    map[string]any

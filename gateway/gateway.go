@@ -125,11 +125,13 @@ func New(cfg Config) (*Gateway, error) {
 // afterCore runs on each success answer of core before it is written: an
 // app that rotated its secret through this gateway has its cached
 // credentials dropped before it reads the new secret, so its next request
-// here verifies with it whatever the cache held.
-func (g *Gateway) afterCore(ctx context.Context, _ http.ResponseWriter, m proto.Message) error {
+// here verifies with it whatever the cache held; and the answer, which holds
+// the secret, is marked for no cache to keep.
+func (g *Gateway) afterCore(ctx context.Context, w http.ResponseWriter, m proto.Message) error {
 	if _, ok := m.(*authv1.RotatedSecretResponse); !ok {
 		return nil
 	}
+	w.Header().Set("Cache-Control", "no-store")
 	if st, ok := ctx.Value(stateKey{}).(*requestState); ok && st.principal != nil {
 		g.creds.drop(st.principal.ClientID)
 	}
