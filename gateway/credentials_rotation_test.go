@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -254,6 +255,24 @@ func TestSignatureMismatchRefetchIsBounded(t *testing.T) {
 	expectError(t, send(t, forged, usage), 401, "INVALID_SIGNATURE")
 	if n := lookups.Load(); n != 3 {
 		t.Fatalf("%d lookups a second later, want 3", n)
+	}
+
+	// Forged signatures at once share one re-fetch.
+	env.Clock.Advance(time.Second)
+	var wg sync.WaitGroup
+	for range 30 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, err := forged.DoSigned(ctx, usage)
+			if err != nil || r.Status != http.StatusUnauthorized {
+				t.Errorf("concurrent forged signature: %v %v", r, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := lookups.Load(); n != 4 {
+		t.Fatalf("%d lookups after 30 concurrent forged signatures, want 4", n)
 	}
 
 	// The gateway that relays a rotation forgets the app before answering:
