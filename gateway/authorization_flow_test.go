@@ -4,10 +4,14 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/mallplatform/partnerapi/gateway"
 	"github.com/mallplatform/partnerapi/internal/testenv"
@@ -19,8 +23,26 @@ import (
 // this host), sign-in (the session cookie), one-time code, consent, then the
 // code's exchange, a seller call with the token, refresh and revoke; and a
 // second authorization the seller denies, with the app's signature on deny.
+// Neither tier logs a password, code, session or token of it, at any level.
 func TestSellerAuthorizationFlow(t *testing.T) {
-	env := testenv.Start(t, testenv.Options{})
+	coreCore, coreLogs := observer.New(zap.DebugLevel)
+	gwCore, gwLogs := observer.New(zap.DebugLevel)
+	env := testenv.Start(t, testenv.Options{CoreLogger: zap.New(coreCore),
+		Mutate: func(c *gateway.Config) { c.Logger = zap.New(gwCore) }})
+	var secrets []string
+	defer func() {
+		for _, entry := range append(coreLogs.All(), gwLogs.All()...) {
+			line := fmt.Sprint(entry.Message, entry.ContextMap())
+			for _, s := range secrets {
+				if s != "" && strings.Contains(line, s) {
+					t.Errorf("a log line holds a secret of the flow: %s", line)
+				}
+			}
+		}
+		if len(coreLogs.All())+len(gwLogs.All()) == 0 {
+			t.Error("no log line to check: the loggers are not the tiers'")
+		}
+	}()
 	app := env.Creds.Apps["full"]
 	partner := env.Client(t, "full", -1)
 	seller := env.Creds.Sellers[0]
@@ -45,6 +67,7 @@ func TestSellerAuthorizationFlow(t *testing.T) {
 		if err != nil || loc.Scheme+"://"+loc.Host != env.BaseURL || loc.Path != "/open/v1/auth/consent" || loc.Query().Get("session") == "" {
 			t.Fatalf("Location %q is not the consent page on this host", r.Header.Get("Location"))
 		}
+		secrets = append(secrets, loc.Query().Get("session"), seller.Login.Password, seller.Login.OTP)
 		body, _ := json.Marshal(map[string]string{"session": loc.Query().Get("session"), "username": seller.Login.Username, "password": seller.Login.Password})
 		r = browser(t, env, "/open/v1/auth/seller-verify", string(body), http.Header{"Sec-Fetch-Site": {"same-origin"}})
 		if r.Status != 200 || strings.Contains(string(r.Body), "session_cookie") {
@@ -58,6 +81,7 @@ func TestSellerAuthorizationFlow(t *testing.T) {
 		if r := browser(t, env, "/open/v1/auth/seller-verify-otp", `{"code":"`+seller.Login.OTP+`"}`, session); r.Status != 200 {
 			t.Fatalf("seller-verify-otp: %d %s", r.Status, r.Body)
 		}
+		secrets = append(secrets, cookies[0].Value)
 		return cookies[0]
 	}
 	redirectOf := func(r *sdk.Response) url.Values {
@@ -92,6 +116,7 @@ func TestSellerAuthorizationFlow(t *testing.T) {
 	if r.Status != 200 || json.Unmarshal(r.Body, &tokens) != nil || tokens.Data.SellerID != seller.SellerID {
 		t.Fatalf("token: %d %s", r.Status, r.Body)
 	}
+	secrets = append(secrets, q.Get("code"), tokens.Data.AccessToken, tokens.Data.RefreshToken)
 	if r := send(t, partner.WithSeller(seller.SellerID, tokens.Data.AccessToken), sdk.Request{Method: "GET", Path: "/open/v1/orders"}); r.Status != 200 {
 		t.Errorf("orders with the new token: %d %s", r.Status, r.Body)
 	}

@@ -433,3 +433,25 @@ func signInLimitsCase(t *testing.T, envs []*testenv.Env, calls func() int) {
 		t.Errorf("after the window: %d %s", r.Status, r.Body)
 	}
 }
+
+// failingAttempts is an attempt store that cannot answer.
+type failingAttempts struct{}
+
+func (failingAttempts) Attempt(context.Context, admission.AttemptRequest) (admission.AttemptResult, error) {
+	return admission.AttemptResult{}, context.DeadlineExceeded
+}
+
+// TestSignInFailsClosed: when the attempts cannot be counted, the sign-in
+// answers 503 with Retry-After and core is not asked.
+func TestSignInFailsClosed(t *testing.T) {
+	env, fake := startWithFakeAuthorization(t, testenv.Options{Mutate: func(c *gateway.Config) { c.Attempts = failingAttempts{} }})
+	r := browser(t, env, "/open/v1/auth/seller-verify", `{"session":"s","username":"u","password":"p"}`, nil)
+	expectError(t, r, 503, "SERVICE_UNAVAILABLE")
+	if r.Header.Get("Retry-After") == "" || fake.count() != 0 {
+		t.Errorf("Retry-After %q, %d calls to core", r.Header.Get("Retry-After"), fake.count())
+	}
+	// The other session routes do not count attempts.
+	if r := browser(t, env, "/open/v1/auth/seller-verify-otp", `{"code":"123456"}`, withCookie("cs_1")); r.Status != 200 {
+		t.Errorf("seller-verify-otp: %d %s", r.Status, r.Body)
+	}
+}

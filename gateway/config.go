@@ -71,7 +71,10 @@ type Config struct {
 	// every replica shares the count), memory otherwise.
 	Attempts admission.AttemptStore
 	// CredentialTTL is how long app credentials fetched from core are cached
-	// (default 30 s); a rotation or deactivation takes effect within it.
+	// (default 30 s); a deactivation, or the end of a secret, takes effect
+	// within it. A new secret verifies at once: a signature the cached
+	// secrets do not verify has the app fetched again (at most once a
+	// second per app).
 	CredentialTTL time.Duration
 	// RequestTimeout bounds each call to core (default 10 s).
 	RequestTimeout time.Duration

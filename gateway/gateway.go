@@ -17,6 +17,7 @@ import (
 
 	"github.com/mallplatform/partnerapi/gateway/admission"
 	"github.com/mallplatform/partnerapi/gateway/iplimit"
+	authv1 "github.com/mallplatform/partnerapi/gen/mp/auth/v1"
 	credentialsv1 "github.com/mallplatform/partnerapi/gen/mp/credentials/v1"
 	"github.com/mallplatform/partnerapi/internal/apierr"
 	"github.com/mallplatform/partnerapi/internal/clock"
@@ -129,6 +130,7 @@ func New(cfg Config) (*Gateway, error) {
 		runtime.WithOutgoingHeaderMatcher(outgoingHeader),
 		runtime.WithOutgoingTrailerMatcher(func(string) (string, bool) { return "", false }),
 		runtime.WithMetadata(annotate),
+		runtime.WithForwardResponseOption(g.afterCore),
 		runtime.WithDisableHTTPMethodOverride(),
 		runtime.SetQueryParameterParser(queryParser{}),
 		runtime.WithForwardResponseOption(g.applyResponseFields),
@@ -149,6 +151,22 @@ func New(cfg Config) (*Gateway, error) {
 		g.traced = cfg.Tracing.HTTPHandler(http.HandlerFunc(g.serve), "open/v1")
 	}
 	return g, nil
+}
+
+// afterCore runs on each success answer of core before it is written: an
+// app that rotated its secret through this gateway has its cached
+// credentials dropped before it reads the new secret, so its next request
+// here verifies with it whatever the cache held; and the answer, which holds
+// the secret, is marked for no cache to keep.
+func (g *Gateway) afterCore(ctx context.Context, w http.ResponseWriter, m proto.Message) error {
+	if _, ok := m.(*authv1.RotatedSecretResponse); !ok {
+		return nil
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	if st, ok := ctx.Value(stateKey{}).(*requestState); ok && st.principal != nil {
+		g.creds.drop(st.principal.ClientID)
+	}
+	return nil
 }
 
 // queryShape is a method's request type and the fields its query may not set

@@ -296,7 +296,33 @@ func (c *checker) send(t *testing.T, op operation, hr *http.Request, body []byte
 	if resp.StatusCode >= 400 && json.Unmarshal(got, &env) == nil {
 		a.code = env.Error.Code
 	}
+	if resp.StatusCode == http.StatusOK && op.method == http.MethodPost && op.path == "/open/v1/credentials/rotate" {
+		c.adoptSecret(t, hr.Header.Get(signing.HeaderPartnerID), got)
+	}
 	return a
+}
+
+// adoptSecret makes the secret a rotation issued the one the app signs with
+// from now on, as a partner would: the previous secret verifies for a while
+// only, and a second rotation ends it.
+func (c *checker) adoptSecret(t *testing.T, clientID string, body []byte) {
+	t.Helper()
+	var rotated struct {
+		Data struct {
+			ClientSecret string `json:"client_secret"`
+		}
+	}
+	if err := json.Unmarshal(body, &rotated); err != nil || rotated.Data.ClientSecret == "" {
+		t.Fatalf("a rotation answered 200 without a secret: %s", body)
+	}
+	for name, app := range c.env.Creds.Apps {
+		if app.ClientID == clientID {
+			app.ClientSecret = rotated.Data.ClientSecret
+			c.env.Creds.Apps[name] = app
+			return
+		}
+	}
+	t.Fatalf("a rotation by unknown client id %s", clientID)
 }
 
 // do signs req as cl and sends it.

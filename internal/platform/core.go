@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"time"
 
 	"go.uber.org/zap"
 	"google.golang.org/grpc"
@@ -40,6 +41,9 @@ type CoreConfig struct {
 	GatewayCertName string
 	// SecretKey is the base64 AES-256 key app secrets are sealed with.
 	SecretKey string
+	// SecretRotationOverlap is how long a partner's rotated-out secret keeps
+	// verifying (MP_SECRET_ROTATION_OVERLAP; 0: auth.DefaultRotationOverlap).
+	SecretRotationOverlap time.Duration
 	// Clock is security time: token and secret expiry, caches (default
 	// the wall clock).
 	Clock clock.Clock
@@ -104,7 +108,7 @@ func NewCore(cfg CoreConfig) (*Core, error) {
 	if err != nil {
 		return nil, err
 	}
-	authSvc, err := auth.NewService(auth.Config{Store: auth.NewEntStore(cfg.DB.Ent), Sealer: sealer, Clock: cfg.Clock})
+	authSvc, err := auth.NewService(auth.Config{Store: auth.NewEntStore(cfg.DB.Ent), Sealer: sealer, Clock: cfg.Clock, RotationOverlap: cfg.SecretRotationOverlap})
 	if err != nil {
 		return nil, err
 	}

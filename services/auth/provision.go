@@ -173,8 +173,10 @@ const MaxRotationGrace = 7 * 24 * time.Hour
 
 // RotateSecret issues a new secret for an app. The old secret keeps
 // verifying for grace (at most MaxRotationGrace) so the partner can roll its
-// deployments without failed requests; gateways pick the change up within
-// their credential cache TTL.
+// deployments without failed requests; a previous secret from an earlier
+// rotation stops verifying. Gateways verify the new secret at once (they
+// fetch the app again when a signature does not verify) and drop an ended
+// secret within their credential cache TTL.
 func (s *Service) RotateSecret(ctx context.Context, appID string, grace time.Duration) (string, time.Time, error) {
 	if grace < 0 || grace > MaxRotationGrace {
 		return "", time.Time{}, apierr.Newf(apierr.ValidationError, "grace must be between 0 and %s", MaxRotationGrace)
