@@ -145,6 +145,25 @@ func (b *browser) consoleText() string {
 	return strings.Join(lines, "\n")
 }
 
+// refused reports a console message of a script error or of something
+// the Content Security Policy refused.
+func refused(m chromedp.ConsoleMessage) bool {
+	return m.IsException() || strings.Contains(m.Text, "Content Security Policy") || (m.Type == "error" && m.Source == "security")
+}
+
+// violations counts the refusals so far.
+func (b *browser) violations() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n := 0
+	for _, m := range b.console {
+		if refused(m) {
+			n++
+		}
+	}
+	return n
+}
+
 // checkConsole fails on any script error and on anything the Content
 // Security Policy refused: the page needs nothing its policy forbids.
 func (b *browser) checkConsole(t *testing.T) {
@@ -152,7 +171,7 @@ func (b *browser) checkConsole(t *testing.T) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, m := range b.console {
-		if m.IsException() || strings.Contains(m.Text, "Content Security Policy") || (m.Type == "error" && m.Source == "security") {
+		if refused(m) {
 			t.Errorf("console: %s %s: %s", m.Type, m.Source, m.Text)
 		}
 	}

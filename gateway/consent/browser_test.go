@@ -2,6 +2,7 @@ package consent_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -395,4 +397,29 @@ func TestConsentPageAt320Pixels(t *testing.T) {
 // clearField empties an input (as selecting its text and deleting it would).
 func clearField(id string) chromedp.Action[chromedp.Void] {
 	return chromedp.Evaluate[chromedp.Void](`void (document.getElementById(` + jsString(id) + `).value = "")`)
+}
+
+// The console check sees what the policy refuses: a page with an inline
+// script and an inline style, under the consent page's policy, is reported.
+func TestBrowserReportsPolicyViolations(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Content-Security-Policy", consent.ContentSecurityPolicy)
+		_, _ = io.WriteString(w, `<!doctype html><html lang="en"><title>t</title><p style="color:red">x</p><script>document.title="ran"</script>`)
+	}))
+	t.Cleanup(srv.Close)
+	b := newBrowser(t)
+	b.do(t, chromedp.Navigate(srv.URL))
+	if title := run(t, b, chromedp.Title()); title == "ran" {
+		t.Fatalf("the policy let an inline script run")
+	}
+	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	defer cancel()
+	for ctx.Err() == nil {
+		if n := b.violations(); n >= 2 {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("the console check saw %d of the 2 violations:\n%s", b.violations(), b.consoleText())
 }
