@@ -226,6 +226,7 @@ func TestConsentPageInBrowserAllowsFewerScopes(t *testing.T) {
 	}
 	b.do(t, chromedp.WaitEnabled(chromedp.CSS("#signin button")))
 	b.shot(t, "1-sign-in")
+	b.checkAccessibility(t, "1-sign-in")
 
 	// A wrong password is read out in the live region; the page stays.
 	b.do(t,
@@ -235,6 +236,7 @@ func TestConsentPageInBrowserAllowsFewerScopes(t *testing.T) {
 	)
 	b.waitText(t, "#message", "The username or password is not right.")
 	b.shot(t, "1b-sign-in-refused")
+	b.checkAccessibility(t, "1b-sign-in-refused")
 
 	b.do(t,
 		clearField("password"),
@@ -249,6 +251,7 @@ func TestConsentPageInBrowserAllowsFewerScopes(t *testing.T) {
 		t.Errorf("the refusal stays on screen after a successful sign-in")
 	}
 	b.shot(t, "2-code")
+	b.checkAccessibility(t, "2-code")
 
 	b.do(t, chromedp.SendKeys(chromedp.CSS("#code"), "000000"), chromedp.Click(chromedp.CSS("#code-form button")))
 	b.waitText(t, "#message", "That code is not right.")
@@ -259,6 +262,7 @@ func TestConsentPageInBrowserAllowsFewerScopes(t *testing.T) {
 		b.waitText(t, "#consent-form", words)
 	}
 	b.shot(t, "3-consent")
+	b.checkAccessibility(t, "3-consent")
 
 	// Unticking one permission grants the others, named in the body.
 	b.do(t, chromedp.Click(chromedp.CSS(`input[value="customer:email:read"]`)), chromedp.Click(chromedp.CSS("#consent-form button[type=submit]")))
@@ -380,6 +384,7 @@ func TestExpiredLinkInBrowser(t *testing.T) {
 	}
 	b.waitText(t, "main", "Go back to the app and start again.")
 	b.shot(t, "4-expired-link")
+	b.checkAccessibility(t, "4-expired-link")
 	b.checkConsole(t)
 }
 
