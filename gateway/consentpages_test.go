@@ -2,6 +2,7 @@ package gateway_test
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"net/http"
 	"regexp"
@@ -9,6 +10,8 @@ import (
 	"sync"
 	"testing"
 
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
@@ -47,7 +50,7 @@ func (d *describeOnly) DescribeSession(ctx context.Context, in *authv1.DescribeS
 
 // startWithDescribe starts the platform with the gateway's DescribeSession
 // calls answered by d (core's flow is not needed to render the page).
-func startWithDescribe(t *testing.T, d *describeOnly) *testenv.Env {
+func startWithDescribe(t *testing.T, d *describeOnly, logger ...*zap.Logger) *testenv.Env {
 	t.Helper()
 	srv := grpc.NewServer()
 	authv1.RegisterAuthorizationServiceServer(srv, d)
@@ -70,6 +73,9 @@ func startWithDescribe(t *testing.T, d *describeOnly) *testenv.Env {
 		}
 		t.Cleanup(func() { _ = conn.Close() })
 		c.Core = conn
+		if len(logger) > 0 {
+			c.Logger = logger[0]
+		}
 	}})
 }
 
@@ -90,7 +96,8 @@ func getPage(t *testing.T, env *testenv.Env, method, path string) *sdk.Response 
 // that are not pages go through the one error writer.
 func TestConsentPageRoutes(t *testing.T) {
 	d := &describeOnly{}
-	env := startWithDescribe(t, d)
+	logs, observed := observer.New(zap.DebugLevel)
+	env := startWithDescribe(t, d, zap.New(logs))
 
 	r := getPage(t, env, "GET", "/open/v1/auth/consent?session=sess_live")
 	if r.Status != http.StatusOK || !strings.Contains(string(r.Body), "Acme OMS wants to use your shop") ||
@@ -140,6 +147,20 @@ func TestConsentPageRoutes(t *testing.T) {
 	}
 	expectError(t, getPage(t, env, "GET", "/open/v1/auth/consent?session=sess_live&next=https://evil.example"), http.StatusBadRequest, "VALIDATION_ERROR")
 	expectError(t, getPage(t, env, "POST", "/open/v1/auth/consent?session=sess_live"), http.StatusMethodNotAllowed, "INVALID_REQUEST")
+
+	// The session token of the link is never written down.
+	if observed.Len() == 0 {
+		t.Fatal("no access log lines were observed")
+	}
+	for _, e := range observed.All() {
+		line := e.Message
+		for k, v := range e.ContextMap() {
+			line += " " + k + "=" + fmt.Sprint(v)
+		}
+		if strings.Contains(line, "sess_live") || strings.Contains(line, "sess_gone") {
+			t.Errorf("a log line holds the session token: %s", line)
+		}
+	}
 }
 
 // TestConsentScriptRoutesExist: every route the page's script calls,
