@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/mallplatform/partnerapi/gateway/consent"
 	authv1 "github.com/mallplatform/partnerapi/gen/mp/auth/v1"
@@ -362,16 +363,15 @@ func TestConsentPageInBrowserRefusals(t *testing.T) {
 	b.checkConsole(t)
 }
 
-// signInAndCode opens the page and goes through sign-in and code.
+// signInAndCode opens the page and goes through sign-in and code from the
+// keyboard alone: Enter in a field submits its step.
 func signInAndCode(t *testing.T, b *browser, base string) {
 	t.Helper()
 	b.do(t, chromedp.Navigate(base+"/open/v1/auth/consent?session="+session), chromedp.WaitEnabled(chromedp.CSS("#signin button")),
 		chromedp.SendKeys(chromedp.CSS("#username"), stubUser),
-		chromedp.SendKeys(chromedp.CSS("#password"), stubPassword),
-		chromedp.Click(chromedp.CSS("#signin button")),
+		chromedp.SendKeys(chromedp.CSS("#password"), stubPassword+kb.Enter),
 		chromedp.WaitVisible(chromedp.CSS("#code")),
-		chromedp.SendKeys(chromedp.CSS("#code"), stubCode),
-		chromedp.Click(chromedp.CSS("#code-form button")),
+		chromedp.SendKeys(chromedp.CSS("#code"), stubCode+kb.Enter),
 		chromedp.WaitVisible(chromedp.CSS("#step-consent")))
 }
 
