@@ -44,7 +44,6 @@ and consents: no browser.
 type authorizeFlow struct {
 	app         *sdk.Client
 	creds       *sdk.Credentials
-	baseURL     string
 	redirectURI string
 	seller      int
 	state       string
@@ -65,25 +64,12 @@ func runAuthorize(o *options, args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		return exitUsage
 	}
-	creds, err := sdk.LoadCredentials(o.credentials)
+	creds, app, err := o.appFromFile()
 	if err != nil {
 		fmt.Fprintf(stderr, "partnerctl: %v\n", err)
 		return exitFail
 	}
-	f.creds = creds
-	cfg, err := creds.Config(o.app)
-	if err != nil {
-		fmt.Fprintf(stderr, "partnerctl: %v\n", err)
-		return exitFail
-	}
-	if o.baseURL != "" {
-		cfg.BaseURL = o.baseURL
-	}
-	f.baseURL = cfg.BaseURL
-	if f.app, err = sdk.New(cfg); err != nil {
-		fmt.Fprintf(stderr, "partnerctl: %v\n", err)
-		return exitFail
-	}
+	f.creds, f.app = creds, app
 	tokens, err := f.run(context.Background(), login)
 	if err != nil {
 		fmt.Fprintf(stderr, "partnerctl: %v\n", err)

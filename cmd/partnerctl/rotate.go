@@ -32,20 +32,7 @@ func runRotate(o *options, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "partnerctl: rotate-secret updates a credential file (--credentials FILE); with credentials from the environment, send POST "+rotatePath+" and keep data.client_secret yourself")
 		return exitUsage
 	}
-	creds, err := sdk.LoadCredentials(o.credentials)
-	if err != nil {
-		fmt.Fprintf(stderr, "partnerctl: %v\n", err)
-		return exitFail
-	}
-	cfg, err := creds.Config(o.app)
-	if err != nil {
-		fmt.Fprintf(stderr, "partnerctl: %v\n", err)
-		return exitFail
-	}
-	if o.baseURL != "" {
-		cfg.BaseURL = o.baseURL
-	}
-	client, err := sdk.New(cfg)
+	creds, client, err := o.appFromFile()
 	if err != nil {
 		fmt.Fprintf(stderr, "partnerctl: %v\n", err)
 		return exitFail
@@ -80,6 +67,6 @@ func runRotate(o *options, args []string, stdout, stderr io.Writer) int {
 		return exitFail
 	}
 	fmt.Fprintf(stdout, "rotated the secret of app %s (%s) and wrote it to %s; the previous secret verifies until %s\n",
-		o.app, cfg.ClientID, o.credentials, answer.Data.PreviousSecretExpiresAt)
+		o.app, client.ClientID(), o.credentials, answer.Data.PreviousSecretExpiresAt)
 	return exitOK
 }

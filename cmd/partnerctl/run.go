@@ -210,6 +210,24 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
+// appFromFile loads the credential file and the app's client (no seller):
+// the commands that change the file (authorize, rotate-secret) use it.
+func (o *options) appFromFile() (*sdk.Credentials, *sdk.Client, error) {
+	creds, err := sdk.LoadCredentials(o.credentials)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg, err := creds.Config(o.app)
+	if err != nil {
+		return nil, nil, err
+	}
+	if o.baseURL != "" {
+		cfg.BaseURL = o.baseURL
+	}
+	c, err := sdk.New(cfg)
+	return creds, c, err
+}
+
 // client builds the SDK client from the credential file or the environment.
 func (o *options) client(stderr io.Writer) (*sdk.Client, error) {
 	envID, envSecret := os.Getenv("PARTNER_CLIENT_ID"), os.Getenv("PARTNER_CLIENT_SECRET")

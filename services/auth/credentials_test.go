@@ -1,9 +1,9 @@
 package auth_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -33,48 +33,19 @@ func newApp(t *testing.T, svc *auth.Service) *auth.CreatedApp {
 func appRow(t *testing.T, d *db.DB, appID string) map[string]any {
 	t.Helper()
 	// The id is the platform's own (letters, digits, _), not input.
-	rows, err := d.SQL.QueryContext(context.Background(), fmt.Sprintf("SELECT * FROM apps WHERE id = '%s'", appID))
-	if err != nil {
-		t.Fatal(err)
+	rows := dbtest.Query(t, d.SQL, fmt.Sprintf("SELECT * FROM apps WHERE id = '%s'", appID))
+	if len(rows) != 1 {
+		t.Fatalf("%d rows for %s", len(rows), appID)
 	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !rows.Next() {
-		t.Fatalf("no row for %s", appID)
-	}
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	if err := rows.Scan(ptrs...); err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]any{}
-	for i, c := range cols {
-		out[c] = vals[i]
-	}
-	return out
+	return rows[0]
 }
 
 // inClear reports the columns of row that hold any of secrets in clear.
 func inClear(row map[string]any, secrets ...string) []string {
 	var found []string
 	for col, v := range row {
-		var b []byte
-		switch v := v.(type) {
-		case []byte:
-			b = v
-		case string:
-			b = []byte(v)
-		default:
-			b = fmt.Append(nil, v)
-		}
 		for _, s := range secrets {
-			if bytes.Contains(b, []byte(s)) {
+			if s != "" && strings.Contains(dbtest.Text(v), s) {
 				found = append(found, col)
 			}
 		}

@@ -498,36 +498,11 @@ func TestNothingInClear(t *testing.T) {
 			refreshed.AccessToken, refreshed.RefreshToken}
 		for _, table := range []string{"seller_logins", "authorization_sessions", "authorization_codes",
 			"seller_authorizations", "retired_refresh_tokens"} {
-			rows, err := d.SQL.QueryContext(context.Background(), "SELECT * FROM "+table)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cols, _ := rows.Columns()
-			for rows.Next() {
-				vals := make([]any, len(cols))
-				ptrs := make([]any, len(cols))
-				for i := range vals {
-					ptrs[i] = &vals[i]
-				}
-				if err := rows.Scan(ptrs...); err != nil {
-					t.Fatal(err)
-				}
-				for i, v := range vals {
-					var s string
-					switch v := v.(type) {
-					case string:
-						s = v
-					case []byte:
-						s = string(v)
-					}
-					for _, secret := range secrets {
-						if s != "" && strings.Contains(s, secret) {
-							t.Errorf("%s.%s holds a secret in clear", table, cols[i])
-						}
-					}
+			for _, row := range dbtest.Query(t, d.SQL, "SELECT * FROM "+table) {
+				for _, col := range inClear(row, secrets...) {
+					t.Errorf("%s.%s holds a secret in clear", table, col)
 				}
 			}
-			rows.Close()
 		}
 	})
 }
