@@ -33,6 +33,8 @@ type flowStub struct {
 	calls       []stubCall
 	// refusals answer the next call of a route with an error.
 	refusals map[string]refusal
+	// redirectURL, when set, is what consent answers as redirect_url.
+	redirectURL string
 }
 
 type refusal struct {
@@ -139,7 +141,13 @@ func (s *flowStub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
-		s.ok(w, map[string]string{"redirect_url": s.redirectURI + "?code=ac_stub&state=" + url.QueryEscape(s.state)})
+		s.mu.Lock()
+		target := s.redirectURL
+		s.mu.Unlock()
+		if target == "" {
+			target = s.redirectURI + "?code=ac_stub&state=" + url.QueryEscape(s.state)
+		}
+		s.ok(w, map[string]string{"redirect_url": target})
 	case "deny":
 		if len(body) > 0 {
 			s.fail(w, http.StatusBadRequest, "VALIDATION_ERROR", "the body must be empty")
@@ -427,4 +435,20 @@ func TestBrowserReportsPolicyViolations(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatalf("the console check saw %d of the 2 violations:\n%s", b.violations(), b.consoleText())
+}
+
+// The page leaves only for a web address: a redirect_url of another kind
+// (javascript:, data:) is refused on the page.
+func TestConsentPageInBrowserFollowsOnlyWebAddresses(t *testing.T) {
+	base, stub, _ := startStubFlow(t, "")
+	stub.mu.Lock()
+	stub.redirectURL = "javascript:document.title='ran'"
+	stub.mu.Unlock()
+	b := newBrowser(t)
+	signInAndCode(t, b, base)
+	b.do(t, chromedp.Click(chromedp.CSS("#consent-form button[type=submit]")))
+	b.waitText(t, "#message", "Something went wrong. Go back to the app and start again.")
+	if title := run(t, b, chromedp.Title()); title == "ran" {
+		t.Fatal("the page ran the redirect_url as a script")
+	}
 }

@@ -121,8 +121,16 @@
     });
   }
 
+  // leave goes back to the app: only to a web address, whatever the
+  // answer holds.
   function leave(data) {
-    if (typeof data.redirect_url !== "string" || data.redirect_url === "") {
+    var target = null;
+    try {
+      target = new URL(data.redirect_url);
+    } catch (e) {
+      target = null;
+    }
+    if (!target || (target.protocol !== "https:" && target.protocol !== "http:")) {
       say("Something went wrong. Go back to the app and start again.");
       return;
     }
