@@ -168,3 +168,23 @@ func TestSignInLimitsWithCore(t *testing.T) {
 		expectError(t, signIn(username, seller.Login.Password), 429, "RATE_LIMITED")
 	}
 }
+
+// Authorize's own refusals through the gateway: a state over 1,024
+// characters, a redirect URI not registered exactly, another app's client
+// id. A state of exactly 1,024 characters comes back unchanged.
+func TestAuthorizeRefusals(t *testing.T) {
+	env := testenv.Start(t, testenv.Options{})
+	app := env.Creds.Apps["full"]
+	partner := env.Client(t, "full", -1)
+	authorize := func(clientID, redirectURI, state string) *sdk.Response {
+		q := url.Values{"client_id": {clientID}, "redirect_uri": {redirectURI}, "state": {state}}
+		return send(t, partner, sdk.Request{Method: "GET", Path: "/open/v1/auth/authorize", RawQuery: q.Encode()})
+	}
+	expectError(t, authorize(app.ClientID, app.RedirectURIs[0], strings.Repeat("s", 1025)), 400, "VALIDATION_ERROR")
+	expectError(t, authorize(app.ClientID, app.RedirectURIs[0]+"/other", "s"), 400, "REDIRECT_URL_MISMATCH")
+	expectError(t, authorize(app.ClientID, "https://evil.example/cb", "s"), 400, "REDIRECT_URL_MISMATCH")
+	expectError(t, authorize(env.Creds.Apps["limited"].ClientID, app.RedirectURIs[0], "s"), 400, "VALIDATION_ERROR")
+	if r := authorize(app.ClientID, app.RedirectURIs[0], strings.Repeat("s", 1024)); r.Status != 302 {
+		t.Fatalf("a state of 1,024 characters: %d %s", r.Status, r.Body)
+	}
+}
