@@ -24,6 +24,7 @@ type coreFlags struct {
 	grpcAddr, metricsAddr, databaseURL, gatewayToken, secretKey string
 	tlsCert, tlsKey, clientCA, gatewayCertName                  string
 	webhookAllow                                                string
+	otpRelayURL, otpRelaySecret                                 string
 	maxConns                                                    int
 	rotationOverlap                                             time.Duration
 	log                                                         logFlags
@@ -41,6 +42,8 @@ func (c *coreFlags) register(f *flagSet) {
 	f.secret(&c.secretKey, "secret-key", "MP_SECRET_KEY", "base64 32-byte key that seals app secrets at rest")
 	f.dur(&c.rotationOverlap, "secret-rotation-overlap", "MP_SECRET_ROTATION_OVERLAP", auth.DefaultRotationOverlap, "how long an app's previous secret keeps verifying after the partner rotates it (at most 168h)")
 	f.integer(&c.maxConns, "db-max-conns", "MP_DB_MAX_CONNS", 0, "PostgreSQL pool size (0: pgx default)")
+	f.str(&c.otpRelayURL, "otp-relay-url", "MP_OTP_RELAY_URL", "", "the messaging relay sellers' one-time codes are POSTed to (empty: only test shops' fixed sandbox codes work)")
+	f.secret(&c.otpRelaySecret, "otp-relay-secret", "MP_OTP_RELAY_SECRET", "the secret (32+ characters) the one-time code relay's requests are signed with")
 	f.str(&c.webhookAllow, "webhook-allow-cidrs", "MP_WEBHOOK_ALLOW_CIDRS", "", "comma-separated CIDRs webhook callback URLs may resolve to although not public (on-premises receivers)")
 	c.log.register(f)
 }
@@ -51,6 +54,14 @@ func runCore(ctx context.Context, args []string, stderr io.Writer) error {
 	cf.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	var otp auth.OTPSender
+	if cf.otpRelayURL != "" {
+		relay, err := auth.NewRelaySender(cf.otpRelayURL, cf.otpRelaySecret)
+		if err != nil {
+			return err
+		}
+		otp = relay
 	}
 	if err := checkRotationOverlap(cf.rotationOverlap); err != nil {
 		return err
@@ -94,7 +105,7 @@ func runCore(ctx context.Context, args []string, stderr io.Writer) error {
 	reg := platform.NewRegistry()
 	reg.MustRegister(db.PoolCollector(d.Pool))
 	c, err := platform.NewCore(platform.CoreConfig{
-		DB: d, GatewayToken: cf.gatewayToken, TLS: serverTLS, GatewayCertName: cf.gatewayCertName, SecretKey: cf.secretKey, SecretRotationOverlap: cf.rotationOverlap, Logger: log, Metrics: core.NewMetrics(reg),
+		DB: d, GatewayToken: cf.gatewayToken, TLS: serverTLS, GatewayCertName: cf.gatewayCertName, SecretKey: cf.secretKey, SecretRotationOverlap: cf.rotationOverlap, OTPSender: otp, Logger: log, Metrics: core.NewMetrics(reg),
 		Tracing: tracing, ServerOptions: platform.GRPCServerMetrics(reg), Callbacks: callback.Policy{Allow: allow},
 	})
 	if err != nil {
