@@ -3,8 +3,8 @@
 package paginationtest
 
 import (
-	"crypto/sha256"
 	"bytes"
+	"crypto/sha256"
 	"encoding/base64"
 	"testing"
 )
