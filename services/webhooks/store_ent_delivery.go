@@ -101,6 +101,16 @@ type Attempt struct {
 // counts one more and keeps when the run of failures began, which it
 // returns.
 func (s *EntStore) RecordAttempt(ctx context.Context, a Attempt, failing bool) (failingSince *time.Time, err error) {
+	// The attempt and the subscription's health change together: a reader
+	// never sees a success logged beside the failure count it reset.
+	err = db.InTx(ctx, s.client, func(ctx context.Context) error {
+		failingSince, err = s.recordAttempt(ctx, a, failing)
+		return err
+	})
+	return failingSince, err
+}
+
+func (s *EntStore) recordAttempt(ctx context.Context, a Attempt, failing bool) (failingSince *time.Time, err error) {
 	status := webhookdelivery.StatusFailed
 	if a.Succeeded {
 		status = webhookdelivery.StatusSucceeded
