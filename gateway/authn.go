@@ -141,6 +141,23 @@ func (g *Gateway) verify(r *http.Request, body []byte, m *policy.Method, sh sign
 		return nil, apierr.New(apierr.BadRequest, "the query string has an invalid percent-escape")
 	}
 	if matched == nil {
+		// The secret may have been rotated through another gateway since
+		// this one cached the app: ask core once more (at most once per app
+		// per short interval) before answering INVALID_SIGNATURE.
+		fresh, err := g.creds.refresh(r.Context(), sh.clientID, creds, now)
+		if err != nil {
+			g.log.Warn("credential lookup failed", zap.Error(err))
+			return nil, apierr.New(apierr.ServiceUnavailable, "credentials could not be checked; retry with backoff")
+		}
+		if fresh == nil || fresh.environment != g.cfg.Environment {
+			return nil, apierr.New(apierr.InvalidCredentials, "unknown client id")
+		}
+		if fresh != creds {
+			creds = fresh
+			matched, _ = signing.VerifyRequest(&req, sh.signature, creds.liveKeys(now, keyBuf[:0])...)
+		}
+	}
+	if matched == nil {
 		return nil, g.signatureMismatch(&req)
 	}
 	if !creds.active {

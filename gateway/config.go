@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"net/url"
 	"time"
 
 	"go.uber.org/zap"
@@ -58,8 +59,22 @@ type Config struct {
 	IPLimit iplimit.Config
 	// TrustedProxies are the load balancers whose X-Forwarded-For is believed.
 	TrustedProxies []netip.Prefix
+	// PublicURL is the platform's public address as partners and sellers'
+	// browsers reach it, an origin such as https://api.mall.example
+	// (MP_PUBLIC_URL): redirects to the consent page are made absolute on
+	// it, the consent cookie is Secure when it is https, and it is a
+	// trusted origin of the consent pages' POSTs. Empty: each request's
+	// own scheme and Host.
+	PublicURL string
+	// Attempts counts the seller sign-in attempts (rolling windows per
+	// address and per username). Nil: Admission when it is one (Redis, so
+	// every replica shares the count), memory otherwise.
+	Attempts admission.AttemptStore
 	// CredentialTTL is how long app credentials fetched from core are cached
-	// (default 30 s); a rotation or deactivation takes effect within it.
+	// (default 30 s); a deactivation, or the end of a secret, takes effect
+	// within it. A new secret verifies at once: a signature the cached
+	// secrets do not verify has the app fetched again (at most once a
+	// second per app).
 	CredentialTTL time.Duration
 	// RequestTimeout bounds each call to core (default 10 s).
 	RequestTimeout time.Duration
@@ -110,6 +125,9 @@ func (c *Config) Validate() error {
 	if err := c.IPLimit.Validate(); err != nil {
 		errs = append(errs, err)
 	}
+	if _, err := parsePublicURL(c.PublicURL); err != nil {
+		errs = append(errs, err)
+	}
 	if c.RequestTimeout < 0 || c.CredentialTimeout < 0 || c.AdmissionTimeout < 0 || c.ReadyTimeout < 0 {
 		errs = append(errs, errors.New("gateway: timeouts must not be negative"))
 	}
@@ -150,4 +168,18 @@ func (c *Config) setDefaults() {
 	if c.Logger == nil {
 		c.Logger = zap.NewNop()
 	}
+}
+
+// parsePublicURL reads Config.PublicURL: empty, or an http or https origin
+// (no path beyond "/", no query, fragment or user).
+func parsePublicURL(s string) (*url.URL, error) {
+	if s == "" {
+		return nil, nil
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil ||
+		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" {
+		return nil, fmt.Errorf("gateway: the public URL %q must be an origin such as https://api.example.com (no path, query or user)", s)
+	}
+	return &url.URL{Scheme: u.Scheme, Host: u.Host}, nil
 }

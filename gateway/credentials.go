@@ -21,12 +21,24 @@ type appCredentials struct {
 	appPerMinute, accountPerMinute          int64
 	keys                                    []*signing.Key
 	keyExpiry                               []time.Time // zero: no expiry
+	// refreshed is when a signature that did not verify had this entry
+	// fetched again (refresh); zero when it was fetched on a miss.
+	refreshed time.Time
 }
+
+// credentialRefreshInterval is how often a signature that does not verify
+// may have one app's credentials fetched again: a secret rotated through
+// another gateway verifies here at once, and forged signatures under a real
+// client id cost core at most one lookup per app per interval per gateway.
+const credentialRefreshInterval = time.Second
 
 // credentialCache fetches app credentials from core and keeps them briefly:
 // one core call per app per TTL instead of one per request. Concurrent misses
 // for one client id share a single fetch, and unknown ids are remembered for
 // a shorter time so a flood of made-up ids does not reach core each time.
+// A signature that the cached secrets do not verify has them fetched again
+// (refresh), and a rotation relayed by this gateway drops the app's entry
+// (drop): a new secret verifies at once on every replica, not after the TTL.
 type credentialCache struct {
 	client  credentialsv1.CredentialServiceClient
 	ttl     time.Duration
@@ -35,10 +47,13 @@ type credentialCache struct {
 	// entries hold nil for an unknown client id (a negative entry).
 	entries *ttlcache.Cache[*appCredentials]
 	group   singleflight.Group
+	// refreshEvery bounds refresh to one fetch per app per interval.
+	refreshEvery time.Duration
 }
 
 func newCredentialCache(client credentialsv1.CredentialServiceClient, ttl, timeout time.Duration) *credentialCache {
-	return &credentialCache{client: client, ttl: ttl, negTTL: 5 * time.Second, timeout: timeout, entries: ttlcache.New[*appCredentials](100_000)}
+	return &credentialCache{client: client, ttl: ttl, negTTL: 5 * time.Second, timeout: timeout,
+		entries: ttlcache.New[*appCredentials](100_000), refreshEvery: credentialRefreshInterval}
 }
 
 // get returns the app's credentials, nil for an unknown client id, or an
@@ -66,6 +81,48 @@ func (c *credentialCache) get(ctx context.Context, clientID string, now time.Tim
 		c.entries.Put(clientID, creds, now.Add(ttl))
 		return creds, nil
 	})
+	return wait(ctx, ch)
+}
+
+// refresh fetches clientID's credentials again because a signature did not
+// verify under stale, the entry get returned: the app may have rotated its
+// secret through another gateway. It returns the fresh credentials (nil when
+// core no longer knows the client id), or stale itself when stale was
+// refreshed less than refreshEvery ago, so that forged signatures do not
+// turn into one core call each. Concurrent refreshes of one app share one
+// fetch, and one that finds the entry already replaced takes the
+// replacement without a fetch of its own.
+func (c *credentialCache) refresh(ctx context.Context, clientID string, stale *appCredentials, now time.Time) (*appCredentials, error) {
+	if !stale.refreshed.IsZero() && now.Sub(stale.refreshed) < c.refreshEvery {
+		return stale, nil
+	}
+	ch := c.group.DoChan("refresh\x00"+clientID, func() (any, error) {
+		if cur, ok := c.entries.Get(clientID, now); ok && cur != stale {
+			return cur, nil
+		}
+		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.timeout)
+		defer cancel()
+		creds, err := c.fetch(fctx, clientID)
+		if err != nil {
+			return nil, err
+		}
+		if creds == nil {
+			c.entries.Put(clientID, nil, now.Add(c.negTTL))
+			return creds, nil
+		}
+		creds.refreshed = now
+		c.entries.Put(clientID, creds, now.Add(c.ttl))
+		return creds, nil
+	})
+	return wait(ctx, ch)
+}
+
+// drop forgets clientID's credentials: the app's secret changed.
+func (c *credentialCache) drop(clientID string) { c.entries.Delete(clientID) }
+
+// wait returns a shared fetch's credentials, or ctx's error when it ends
+// first.
+func wait(ctx context.Context, ch <-chan singleflight.Result) (*appCredentials, error) {
 	select {
 	case res := <-ch:
 		if res.Err != nil {

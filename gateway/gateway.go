@@ -15,7 +15,9 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 
+	"github.com/mallplatform/partnerapi/gateway/admission"
 	"github.com/mallplatform/partnerapi/gateway/iplimit"
+	authv1 "github.com/mallplatform/partnerapi/gen/mp/auth/v1"
 	credentialsv1 "github.com/mallplatform/partnerapi/gen/mp/credentials/v1"
 	"github.com/mallplatform/partnerapi/internal/apierr"
 	"github.com/mallplatform/partnerapi/internal/clock"
@@ -43,6 +45,15 @@ type Gateway struct {
 	owned map[string]http.HandlerFunc
 	// traced is serve inside its span, with tracing on (nil: off).
 	traced http.Handler
+	// fields are the response fields sent as HTTP (a location, the
+	// consent cookie), by response message.
+	fields map[protoreflect.FullName]*policy.ResponseFields
+	// publicURL is Config.PublicURL parsed (nil: each request's own).
+	publicURL *url.URL
+	// crossOrigin refuses cross-origin POSTs on the consent flow's routes.
+	crossOrigin *http.CrossOriginProtection
+	// attempts counts seller sign-in attempts.
+	attempts admission.AttemptStore
 }
 
 // New builds the gateway. It fails when a routed method lacks a policy or a
@@ -69,6 +80,26 @@ func New(cfg Config) (*Gateway, error) {
 		creds:     newCredentialCache(credentialsv1.NewCredentialServiceClient(cfg.Core), cfg.CredentialTTL, cfg.CredentialTimeout),
 		ipLimiter: ipl,
 		queries:   map[string]queryShape{},
+	}
+	if g.publicURL, err = parsePublicURL(cfg.PublicURL); err != nil {
+		return nil, err
+	}
+	g.crossOrigin = http.NewCrossOriginProtection()
+	if g.publicURL != nil {
+		if err := g.crossOrigin.AddTrustedOrigin(g.publicURL.String()); err != nil {
+			return nil, fmt.Errorf("gateway: public URL: %w", err)
+		}
+	}
+	g.attempts = cfg.Attempts
+	if g.attempts == nil {
+		if a, ok := cfg.Admission.(admission.AttemptStore); ok {
+			g.attempts = a
+		} else {
+			g.attempts = admission.NewMemoryAttempts()
+		}
+	}
+	if g.fields, err = responseFieldPlans(table.Routes()); err != nil {
+		return nil, err
 	}
 	for _, m := range table.Methods() {
 		ex := map[string]bool{}
@@ -99,8 +130,10 @@ func New(cfg Config) (*Gateway, error) {
 		runtime.WithOutgoingHeaderMatcher(outgoingHeader),
 		runtime.WithOutgoingTrailerMatcher(func(string) (string, bool) { return "", false }),
 		runtime.WithMetadata(annotate),
+		runtime.WithForwardResponseOption(g.afterCore),
 		runtime.WithDisableHTTPMethodOverride(),
 		runtime.SetQueryParameterParser(queryParser{}),
+		runtime.WithForwardResponseOption(g.applyResponseFields),
 	)
 	ctx := context.Background()
 	for _, svc := range serviceset.All() {
@@ -111,13 +144,29 @@ func New(cfg Config) (*Gateway, error) {
 	if g.owned, err = g.ownedRoutes(); err != nil {
 		return nil, err
 	}
-	if err := checkRoutes(table.Routes(), g.owned); err != nil {
+	if err := checkRoutes(table.Routes(), g.owned, g.fields); err != nil {
 		return nil, err
 	}
 	if cfg.Tracing.Enabled() {
 		g.traced = cfg.Tracing.HTTPHandler(http.HandlerFunc(g.serve), "open/v1")
 	}
 	return g, nil
+}
+
+// afterCore runs on each success answer of core before it is written: an
+// app that rotated its secret through this gateway has its cached
+// credentials dropped before it reads the new secret, so its next request
+// here verifies with it whatever the cache held; and the answer, which holds
+// the secret, is marked for no cache to keep.
+func (g *Gateway) afterCore(ctx context.Context, w http.ResponseWriter, m proto.Message) error {
+	if _, ok := m.(*authv1.RotatedSecretResponse); !ok {
+		return nil
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	if st, ok := ctx.Value(stateKey{}).(*requestState); ok && st.principal != nil {
+		g.creds.drop(st.principal.ClientID)
+	}
+	return nil
 }
 
 // queryShape is a method's request type and the fields its query may not set
@@ -140,6 +189,12 @@ func annotate(ctx context.Context, _ *http.Request) metadata.MD {
 	}
 	if st.idempotency != "" {
 		kv = append(kv, principal.KeyIdempotency, st.idempotency, principal.KeyFingerprint, st.fingerprint)
+	}
+	if st.clientIP != "" {
+		kv = append(kv, principal.KeyClientIP, st.clientIP)
+	}
+	if st.consentSession != "" {
+		kv = append(kv, principal.KeyConsentSession, st.consentSession)
 	}
 	return metadata.Pairs(kv...)
 }

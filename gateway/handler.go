@@ -30,14 +30,23 @@ type requestState struct {
 	idempotency string
 	// fingerprint binds the idempotency key to what the partner signed.
 	fingerprint string
+	// clientIP is the address an unsigned call is attributed to.
+	clientIP string
+	// consentSession is the consent cookie's value on AUTH_SESSION routes.
+	consentSession string
+	// base is the public origin a response's location field is made
+	// absolute on (set when the method's response has one).
+	base *url.URL
 }
 
 type stateKey struct{}
 
 // ServeHTTP runs the request path of the design, in order: request id,
 // recovery, pre-authentication limiter, route lookup, body cap, HMAC v3,
-// nonce and rate buckets, route policy, strict query, then core. With
-// tracing on, the request runs in a server span.
+// nonce and rate buckets, route policy, strict query, then core. The
+// consent flow's unsigned and session routes take serveUnsigned's path
+// after the route lookup. With tracing on, the request runs in a server
+// span.
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if g.traced != nil {
 		g.traced.ServeHTTP(w, r)
@@ -116,6 +125,11 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 		owned(sw, r)
 		return
 	}
+	// The consent flow's unsigned and session routes.
+	if method.Unsigned() {
+		g.serveUnsigned(sw, r, rid, method, start, ip)
+		return
+	}
 
 	body, err := readBody(r, method.MaxBodyBytes())
 	if err != nil {
@@ -133,12 +147,7 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 
 	p, err := g.authenticate(r, body, method, start, sw.Header())
 	if err != nil {
-		var rl *rateLimitedError
-		if errors.As(err, &rl) {
-			sw.bucket = rl.bucket
-			sw.Header().Set(sdk.HeaderRetryAfter, strconv.Itoa(int(rl.retryAfter/time.Second)))
-		}
-		writeAPIError(sw, rid, err)
+		writeRefusal(sw, rid, err)
 		return
 	}
 	sw.clientID = p.ClientID
@@ -148,7 +157,8 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	st := &requestState{requestID: rid, principal: p, idempotency: idempotencyKey}
+	st := g.newState(r, rid, method)
+	st.principal, st.idempotency = p, idempotencyKey
 	if idempotencyKey != "" {
 		st.fingerprint = requestFingerprint(r, body)
 	}

@@ -61,7 +61,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Namespace: "mp",
 			Subsystem: "gateway",
 			Name:      "rejections_total",
-			Help:      "Requests refused by the gateway's own checks, by reason (signature, timestamp, replay, credentials, rate_limit, body_size) and, for rate_limit, the bucket (ip, app, account, sandbox).",
+			Help:      "Requests refused by the gateway's own checks, by reason (signature, timestamp, replay, credentials, rate_limit, body_size) and, for rate_limit, the bucket (ip, app, account, sandbox, sign_in).",
 		}, []string{"reason", "bucket"}),
 	}
 	reg.MustRegister(m.duration, m.requests, m.rejections)

@@ -30,15 +30,18 @@ func (g *Gateway) ownedRoutes() (map[string]http.HandlerFunc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)
 	}
-	return map[string]http.HandlerFunc{
-		openapiv1.OpenAPIService_GetDocument_FullMethodName: func(w http.ResponseWriter, _ *http.Request) {
-			h := w.Header()
-			h.Set("Content-Type", "application/json")
-			h.Set("Content-Length", strconv.Itoa(len(doc)))
-			// It changes only with a deployment.
-			h.Set("Cache-Control", "public, max-age=300")
-			w.WriteHeader(http.StatusOK)
-			_, _ = w.Write(doc)
-		},
-	}, nil
+	owned, err := g.consentRoutes()
+	if err != nil {
+		return nil, err
+	}
+	owned[openapiv1.OpenAPIService_GetDocument_FullMethodName] = func(w http.ResponseWriter, _ *http.Request) {
+		h := w.Header()
+		h.Set("Content-Type", "application/json")
+		h.Set("Content-Length", strconv.Itoa(len(doc)))
+		// It changes only with a deployment.
+		h.Set("Cache-Control", "public, max-age=300")
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(doc)
+	}
+	return owned, nil
 }

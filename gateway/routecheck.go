@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"google.golang.org/protobuf/reflect/protoreflect"
+
 	optionsv1 "github.com/mallplatform/partnerapi/gen/mp/options/v1"
 	"github.com/mallplatform/partnerapi/internal/policy"
 )
@@ -16,11 +18,16 @@ import (
 //
 // Unsigned (AUTH_NONE) routes are implemented for the routes the gateway
 // answers itself (owned, from services declared CALLERS_NONE_GATEWAY_OWNED)
-// and for nothing else: such a route has no app, so its policy may name no
-// scope, seller token, sandbox limit or idempotency, which would need one.
-// Every gateway-owned method needs a handler in owned, and every handler a
-// gateway-owned method.
-func checkRoutes(routes []*policy.Route, owned map[string]http.HandlerFunc) error {
+// and for core's routes of the consent flow, as are session (AUTH_SESSION)
+// routes for core's: such a route has no signed app, so its policy may name
+// no scope, seller token, sandbox limit or idempotency, which would need
+// one. Every gateway-owned method needs a handler in owned, and every
+// handler a gateway-owned method.
+//
+// A response with a location field (fields) is a redirect: its route must
+// declare a 3xx success status, and a 3xx route must have such a field to
+// send as the Location header.
+func checkRoutes(routes []*policy.Route, owned map[string]http.HandlerFunc, fields map[protoreflect.FullName]*policy.ResponseFields) error {
 	handled := map[string]bool{}
 	for _, rt := range routes {
 		p := rt.Method.Policy
@@ -38,12 +45,25 @@ func checkRoutes(routes []*policy.Route, owned map[string]http.HandlerFunc) erro
 		handled[rt.Method.FullMethod] = true
 		switch a := p.GetAuth(); {
 		case a == optionsv1.Auth_AUTH_HMAC_UNSPECIFIED && !isOwned:
-		case a == optionsv1.Auth_AUTH_NONE && isOwned:
+		case a == optionsv1.Auth_AUTH_NONE, a == optionsv1.Auth_AUTH_SESSION && !isOwned:
 			if p.GetScope() != "" || p.GetSellerToken() || p.GetSandbox() || p.GetIdempotency() != optionsv1.Idempotency_IDEMPOTENCY_NONE_UNSPECIFIED {
-				return fmt.Errorf("gateway: unsigned route %s %s declares a scope, seller token, sandbox limit or idempotency, which need a signed app", rt.HTTPMethod, rt.Template)
+				return fmt.Errorf("gateway: %s route %s %s declares a scope, seller token, sandbox limit or idempotency, which need a signed app", a, rt.HTTPMethod, rt.Template)
 			}
 		default:
 			return fmt.Errorf("gateway: route %s %s declares authentication %s, which this gateway does not implement for it", rt.HTTPMethod, rt.Template, a)
+		}
+	}
+	for _, rt := range routes {
+		var rf *policy.ResponseFields
+		if rt.Method.Desc != nil {
+			rf = fields[rt.Method.Desc.Output().FullName()]
+		}
+		redirect := rt.Method.SuccessStatus() >= 300 && rt.Method.SuccessStatus() < 400
+		switch {
+		case rf != nil && rf.Location != nil && !redirect:
+			return fmt.Errorf("gateway: route %s %s answers a location field but declares success status %d, not a redirect", rt.HTTPMethod, rt.Template, rt.Method.SuccessStatus())
+		case redirect && (rf == nil || rf.Location == nil):
+			return fmt.Errorf("gateway: route %s %s declares success status %d but its response has no location field for the Location header", rt.HTTPMethod, rt.Template, rt.Method.SuccessStatus())
 		}
 	}
 	for m := range owned {

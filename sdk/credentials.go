@@ -29,6 +29,9 @@ type AppCredentials struct {
 	ClientID     string   `json:"client_id"`
 	ClientSecret string   `json:"client_secret"`
 	Scopes       []string `json:"scopes"`
+	// RedirectURIs are the app's registered redirect URIs of the consent
+	// flow (matched exactly).
+	RedirectURIs []string `json:"redirect_uris,omitempty"`
 }
 
 // SellerCredentials are one seeded seller and the tokens it granted, keyed by
@@ -36,6 +39,16 @@ type AppCredentials struct {
 type SellerCredentials struct {
 	SellerID string               `json:"seller_id"`
 	Tokens   map[string]TokenPair `json:"tokens"`
+	// Login signs the test shop in on the consent pages.
+	Login *SellerLogin `json:"login,omitempty"`
+}
+
+// SellerLogin is a test shop's sign-in on the consent pages: in the
+// sandbox, its one-time code is fixed.
+type SellerLogin struct {
+	Username string `json:"username"`
+	Password string `json:"password"`
+	OTP      string `json:"otp"`
 }
 
 // TokenPair is a seller's access and refresh token for one app.

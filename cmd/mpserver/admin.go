@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -23,8 +24,13 @@ const adminUsage = `usage: mpserver admin <command> [flags]
 
 commands (each prints JSON; secrets and tokens are shown once):
   create-account    --name N --email E [--rate-limit PER_MINUTE]
-  create-app        --account ID --name N --environment sandbox|production --scopes a,b [--rate-limit PER_MINUTE] [--redirect-uris u1,u2]
-  create-test-shop  --name N --shop-name S
+  create-app        --account ID --name N --environment sandbox|production --scopes a,b [--rate-limit PER_MINUTE]
+                    [--redirect-uri U ...]   (the consent flow's redirect URIs, matched exactly; repeatable)
+  create-test-shop  --name N --shop-name S [--username U --otp-destination +639… --otp NNNNNN]
+                    (with --username: its consent-page login, the password read from standard input,
+                    and the sandbox's fixed one-time code)
+  create-seller-login --seller ID --username U --otp-destination +639…|EMAIL
+                    (a shop's consent-page login; the password is read from standard input)
   authorize-seller  --app ID --seller ID [--scopes a,b]   (issues seller tokens, as the consent flow would)
   rotate-secret     --app ID [--grace 24h]   (new secret; the old one verifies until the grace ends)
   deactivate-app    --app ID
@@ -43,13 +49,32 @@ common flags: --database-url ($MP_DATABASE_URL), --db-driver postgres|sqlite ($M
 not needed by the internal-caller commands)
 `
 
-func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// listFlag is a repeatable string flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+// createLogin reads the password from the first line of stdin (never a
+// flag: command lines end up in shell histories and process lists).
+func createLogin(ctx context.Context, svc *auth.Service, stdin io.Reader, in auth.NewSellerLogin, testShop bool) error {
+	line, err := bufio.NewReader(stdin).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("read the password from standard input: %w", err)
+	}
+	in.Password = strings.TrimRight(line, "\r\n")
+	return svc.CreateSellerLogin(ctx, in, testShop)
+}
+
+func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
 		fmt.Fprint(stdout, adminUsage)
 		return nil
 	}
 	cmd, rest := args[0], args[1:]
-	var dsn, driver, secretKey, name, email, account, environment, scopes, shopName, appID, sellerID, redirects string
+	var dsn, driver, secretKey, name, email, account, environment, scopes, shopName, appID, sellerID string
+	var username, otpDestination, otp string
+	var redirects listFlag
 	var rateLimit int
 	var credsFile, baseURL, grpcAddress, callerID, services, taxonomyFile string
 	var grace time.Duration
@@ -65,7 +90,10 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&shopName, "shop-name", "", "shop name")
 	fs.StringVar(&appID, "app", "", "app id")
 	fs.StringVar(&sellerID, "seller", "", "seller id")
-	fs.StringVar(&redirects, "redirect-uris", "", "comma-separated redirect URIs of the consent flow")
+	fs.Var(&redirects, "redirect-uri", "a redirect URI of the consent flow (repeatable)")
+	fs.StringVar(&username, "username", "", "a seller's consent-page username")
+	fs.StringVar(&otpDestination, "otp-destination", "", "where a seller's one-time codes go (+639… or an e-mail address)")
+	fs.StringVar(&otp, "otp", "", "a test shop's fixed sandbox one-time code (6 digits)")
 	fs.IntVar(&rateLimit, "rate-limit", 0, "per-minute override (0: platform default)")
 	fs.DurationVar(&grace, "grace", 24*time.Hour, "how long the previous secret keeps verifying after rotate-secret")
 	fs.StringVar(&credsFile, "credentials-file", "", "where seed-sandbox writes the credentials")
@@ -108,17 +136,29 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		out = map[string]any{"account_id": a.ID, "name": a.Name, "email": a.Email, "rate_limit_per_minute": a.RateLimitPerMinute}
 	case "create-app":
-		a, err := svc.CreateApp(ctx, auth.NewApp{AccountID: account, Name: name, Environment: environment, Scopes: splitList(scopes), RateLimitPerMinute: override, RedirectURIs: splitList(redirects)})
+		a, err := svc.CreateApp(ctx, auth.NewApp{AccountID: account, Name: name, Environment: environment, Scopes: splitList(scopes), RateLimitPerMinute: override, RedirectURIs: redirects})
 		if err != nil {
 			return err
 		}
-		out = map[string]any{"app_id": a.App.ID, "client_id": a.App.ClientID, "client_secret": a.ClientSecret, "environment": a.App.Environment, "scopes": a.App.Scopes, "rate_limit_per_minute": a.App.RateLimitPerMinute}
+		out = map[string]any{"app_id": a.App.ID, "client_id": a.App.ClientID, "client_secret": a.ClientSecret, "environment": a.App.Environment, "scopes": a.App.Scopes, "rate_limit_per_minute": a.App.RateLimitPerMinute, "redirect_uris": a.App.RedirectURIs}
 	case "create-test-shop":
 		s, err := svc.CreateTestShop(ctx, name, shopName)
 		if err != nil {
 			return err
 		}
-		out = map[string]any{"seller_id": s.ID, "name": s.Name, "shop_name": s.ShopName, "test_shop": s.TestShop}
+		if username != "" {
+			if err := createLogin(ctx, svc, stdin, auth.NewSellerLogin{SellerID: s.ID, Username: username,
+				Destination: otpDestination, FixedOTP: otp}, true); err != nil {
+				return err
+			}
+		}
+		out = map[string]any{"seller_id": s.ID, "name": s.Name, "shop_name": s.ShopName, "test_shop": s.TestShop, "username": auth.NormalizeUsername(username)}
+	case "create-seller-login":
+		if err := createLogin(ctx, svc, stdin, auth.NewSellerLogin{SellerID: sellerID, Username: username,
+			Destination: otpDestination}, false); err != nil {
+			return err
+		}
+		out = map[string]any{"seller_id": sellerID, "username": auth.NormalizeUsername(username)}
 	case "authorize-seller":
 		t, err := svc.AuthorizeSeller(ctx, appID, sellerID, splitList(scopes), auth.AccessTokenTTL, auth.RefreshTokenTTL)
 		if err != nil {

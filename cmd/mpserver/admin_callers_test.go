@@ -31,8 +31,15 @@ func sqliteFile(t *testing.T) string {
 
 func admin(t *testing.T, path string, args ...string) (map[string]any, error) {
 	t.Helper()
+	return adminWithInput(t, path, "", args...)
+}
+
+// adminWithInput runs an admin command with stdin (a password) and decodes
+// its JSON.
+func adminWithInput(t *testing.T, path, stdin string, args ...string) (map[string]any, error) {
+	t.Helper()
 	var out bytes.Buffer
-	err := runAdmin(context.Background(), append(args, "--db-driver", "sqlite", "--database-url", path), &out, io.Discard)
+	err := runAdmin(context.Background(), append(args, "--db-driver", "sqlite", "--database-url", path), strings.NewReader(stdin), &out, io.Discard)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/platform"
 	"github.com/mallplatform/partnerapi/internal/tlsfiles"
+	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/webhooks/callback"
 )
 
@@ -22,7 +24,9 @@ type coreFlags struct {
 	grpcAddr, metricsAddr, databaseURL, gatewayToken, secretKey string
 	tlsCert, tlsKey, clientCA, gatewayCertName                  string
 	webhookAllow                                                string
+	otpRelayURL, otpRelaySecret                                 string
 	maxConns                                                    int
+	rotationOverlap                                             time.Duration
 	log                                                         logFlags
 }
 
@@ -36,7 +40,10 @@ func (c *coreFlags) register(f *flagSet) {
 	f.str(&c.clientCA, "grpc-client-ca", "MP_GRPC_CLIENT_CA", "", "PEM CA bundle: every caller must present a client certificate it signed (mutual TLS)")
 	f.str(&c.gatewayCertName, "grpc-gateway-cert-name", "MP_GRPC_GATEWAY_CERT_NAME", "", "with mutual TLS: the gateway token counts only from a client certificate with this DNS name or common name")
 	f.secret(&c.secretKey, "secret-key", "MP_SECRET_KEY", "base64 32-byte key that seals app secrets at rest")
+	f.dur(&c.rotationOverlap, "secret-rotation-overlap", "MP_SECRET_ROTATION_OVERLAP", auth.DefaultRotationOverlap, "how long an app's previous secret keeps verifying after the partner rotates it (at most 168h)")
 	f.integer(&c.maxConns, "db-max-conns", "MP_DB_MAX_CONNS", 0, "PostgreSQL pool size (0: pgx default)")
+	f.str(&c.otpRelayURL, "otp-relay-url", "MP_OTP_RELAY_URL", "", "the messaging relay sellers' one-time codes are POSTed to (empty: only test shops' fixed sandbox codes work)")
+	f.secret(&c.otpRelaySecret, "otp-relay-secret", "MP_OTP_RELAY_SECRET", "the secret (32+ characters) the one-time code relay's requests are signed with")
 	f.str(&c.webhookAllow, "webhook-allow-cidrs", "MP_WEBHOOK_ALLOW_CIDRS", "", "comma-separated CIDRs webhook callback URLs may resolve to although not public (on-premises receivers)")
 	c.log.register(f)
 }
@@ -46,6 +53,17 @@ func runCore(ctx context.Context, args []string, stderr io.Writer) error {
 	fs := newFlagSet("core", stderr)
 	cf.register(fs)
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	var otp auth.OTPSender
+	if cf.otpRelayURL != "" {
+		relay, err := auth.NewRelaySender(cf.otpRelayURL, cf.otpRelaySecret)
+		if err != nil {
+			return err
+		}
+		otp = relay
+	}
+	if err := checkRotationOverlap(cf.rotationOverlap); err != nil {
 		return err
 	}
 	if err := refuseRetiredToken(); err != nil {
@@ -87,13 +105,22 @@ func runCore(ctx context.Context, args []string, stderr io.Writer) error {
 	reg := platform.NewRegistry()
 	reg.MustRegister(db.PoolCollector(d.Pool))
 	c, err := platform.NewCore(platform.CoreConfig{
-		DB: d, GatewayToken: cf.gatewayToken, TLS: serverTLS, GatewayCertName: cf.gatewayCertName, SecretKey: cf.secretKey, Logger: log, Metrics: core.NewMetrics(reg),
+		DB: d, GatewayToken: cf.gatewayToken, TLS: serverTLS, GatewayCertName: cf.gatewayCertName, SecretKey: cf.secretKey, SecretRotationOverlap: cf.rotationOverlap, OTPSender: otp, Logger: log, Metrics: core.NewMetrics(reg),
 		Tracing: tracing, ServerOptions: platform.GRPCServerMetrics(reg), Callbacks: callback.Policy{Allow: allow},
 	})
 	if err != nil {
 		return err
 	}
 	return serveCore(ctx, log, c.Server, cf.grpcAddr, cf.metricsAddr, platform.MetricsHandler(reg, platform.DatabaseReady(d)))
+}
+
+// checkRotationOverlap refuses an overlap the auth service would not take,
+// and zero, which it would read as the default rather than as no overlap.
+func checkRotationOverlap(d time.Duration) error {
+	if d <= 0 || d > auth.MaxRotationGrace {
+		return fmt.Errorf("MP_SECRET_ROTATION_OVERLAP must be more than 0 and at most %s, got %s", auth.MaxRotationGrace, d)
+	}
+	return nil
 }
 
 // refuseRetiredToken stops a tier configured the old way. MP_INTERNAL_TOKEN

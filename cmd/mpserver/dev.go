@@ -30,6 +30,7 @@ import (
 func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var dataDir, httpAddr, grpcAddr, credsPath, metricsAddr, webhookAllow string
 	var logs logFlags
+	var rotationOverlap time.Duration
 	fs := newFlagSet("dev", stderr)
 	fs.str(&dataDir, "data-dir", "MP_DATA_DIR", "data", "directory of the SQLite file, the secret key and the sandbox credentials")
 	fs.str(&httpAddr, "http-addr", "MP_HTTP_ADDR", "127.0.0.1:8080", "address of the partner-facing HTTP listener")
@@ -37,11 +38,15 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.str(&metricsAddr, "metrics-addr", "MP_METRICS_ADDR", "127.0.0.1:8081", "address of the internal /metrics, /healthz and /readyz listener (empty: none)")
 	fs.str(&credsPath, "credentials-file", "MP_CREDENTIALS_FILE", "", "where the sandbox credentials are written (default DATA_DIR/sandbox-credentials.json)")
 	fs.str(&webhookAllow, "webhook-allow-cidrs", "MP_WEBHOOK_ALLOW_CIDRS", "127.0.0.0/8,::1/128", "comma-separated CIDRs webhook callback URLs may resolve to although not public (dev: loopback, for receivers on this machine)")
+	fs.dur(&rotationOverlap, "secret-rotation-overlap", "MP_SECRET_ROTATION_OVERLAP", auth.DefaultRotationOverlap, "how long an app's previous secret keeps verifying after the partner rotates it (at most 168h)")
 	logs.register(fs)
 	if err := fs.Set("log-format", "console"); err != nil {
 		return err
 	}
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := checkRotationOverlap(rotationOverlap); err != nil {
 		return err
 	}
 	if credsPath == "" {
@@ -87,8 +92,9 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	defer stopTracing()
 	reg := platform.NewRegistry()
 	c, err := platform.NewCore(platform.CoreConfig{
-		DB: d, GatewayToken: gatewayToken, SecretKey: secretKey, Clock: clock.System{}, Logger: log.Named("core"), Metrics: core.NewMetrics(reg),
+		DB: d, GatewayToken: gatewayToken, SecretKey: secretKey, SecretRotationOverlap: rotationOverlap, Clock: clock.System{}, Logger: log.Named("core"), Metrics: core.NewMetrics(reg),
 		Tracing: tracing, ServerOptions: platform.GRPCServerMetrics(reg), Callbacks: callback.Policy{Allow: allow},
+		OTPSender: &consoleOTPSender{w: stderr},
 	})
 	if err != nil {
 		return err

@@ -24,6 +24,8 @@ type gatewayFlags struct {
 	// Redis by URL, and how long a stopping gateway drains.
 	redisURL      string
 	shutdownDelay time.Duration
+	// The platform's public address (redirects, the consent cookie).
+	publicURL string
 }
 
 func (g *gatewayFlags) register(f *flagSet) {
@@ -39,6 +41,7 @@ func (g *gatewayFlags) register(f *flagSet) {
 	f.secretURL(&g.redisURL, "redis-url", "MP_REDIS_URL", "Redis for nonces and rate buckets shared by gateway replicas: redis://[user:password@]host[:port][/db], rediss:// for TLS (empty, and no --redis-addr: in memory, single replica only)")
 	f.str(&g.redisAddr, "redis-addr", "MP_REDIS_ADDR", "", "shorthand for --redis-url redis://HOST:PORT (no password, no TLS)")
 	f.dur(&g.shutdownDelay, "shutdown-delay", "MP_SHUTDOWN_DELAY", 5*time.Second, "on SIGTERM, how long to keep serving with readiness failed and every answer closing its connection, before stopping")
+	f.str(&g.publicURL, "public-url", "MP_PUBLIC_URL", "", "the platform's public origin as partners and sellers' browsers reach it, e.g. https://api.mall.example: redirects to the consent page are absolute on it and the consent cookie is Secure when it is https (empty: each request's own scheme and Host)")
 	f.str(&g.trustedProxies, "trusted-proxies", "MP_TRUSTED_PROXIES", "", "comma-separated CIDRs of load balancers whose X-Forwarded-For is trusted")
 	f.dur(&g.window, "timestamp-window", "MP_TIMESTAMP_WINDOW", gateway.DefaultTimestampWindow, "freshness window of signed timestamps (30s to 300s)")
 	f.integer(&g.ipRate, "ip-rate-per-minute", "MP_IP_RATE_PER_MINUTE", 0, "pre-authentication limit per source address (0: default 3000, burst 300)")
@@ -98,6 +101,7 @@ func runGateway(ctx context.Context, args []string, stderr io.Writer) error {
 		TimestampWindow: gf.window,
 		Admission:       store,
 		TrustedProxies:  proxies,
+		PublicURL:       gf.publicURL,
 		IPLimit:         iplimit.Config{RatePerMinute: gf.ipRate},
 		Limits:          admission.Limits{AppPerMinute: int64(gf.appRate), AccountPerMinute: int64(gf.accountRate), SandboxPerMinute: int64(gf.sandboxRate)},
 		Logger:          log,

@@ -74,7 +74,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "migrate":
 		return runMigrate(ctx, rest, stdout, stderr)
 	case "admin":
-		return runAdmin(ctx, rest, stdout, stderr)
+		return runAdmin(ctx, rest, os.Stdin, stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -14,6 +14,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/worker"
 	"github.com/mallplatform/partnerapi/internal/worker/retention"
 	"github.com/mallplatform/partnerapi/services/auth"
+	"github.com/mallplatform/partnerapi/services/auth/expiring"
 	"github.com/mallplatform/partnerapi/services/events"
 	"github.com/mallplatform/partnerapi/services/webhooks"
 	"github.com/mallplatform/partnerapi/services/webhooks/callback"
@@ -59,6 +60,16 @@ func workerJobs(d *db.DB, log *zap.Logger, s jobSettings) (*worker.Jobs, error) 
 		return nil, err
 	}
 	if err := worker.Add[webhooks.DeliverArgs](jobs, webhooks.NewDeliverer(svc, store, events.NewEntStore(d), nil).WithMetrics(webhooks.NewMetrics(s.Metrics))); err != nil {
+		return nil, err
+	}
+	// Events the worker records get their webhook deliveries in the
+	// recording transaction, as core's do.
+	inserter, err := worker.NewInserter(d)
+	if err != nil {
+		return nil, err
+	}
+	recorder := events.NewRecorder(events.NewEntStore(d), nil).WithDispatcher(webhooks.NewDispatcher(store, inserter, nil))
+	if err := expiring.Register(jobs, expiring.NewEntStore(d), recorder, nil, log.Named(expiring.Kind)); err != nil {
 		return nil, err
 	}
 	if s.WebhookConcurrency == 0 {

@@ -30,11 +30,16 @@ const defaultCredentials = "data/sandbox-credentials.json"
 const usageText = `usage: partnerctl [flags] METHOD PATH [BODY|@file|-]
        partnerctl [flags] sign METHOD PATH [BODY|@file|-]
        partnerctl [flags] listen --forward URL (partnerctl listen -h)
+       partnerctl [flags] authorize [--login] [--save] (partnerctl authorize -h)
+       partnerctl [flags] rotate-secret
 
 Signs and sends one Open API request and prints the status line and the
 pretty-printed JSON body. Exit status 0 for a 2xx answer, 1 otherwise.
 With sign, it sends nothing and prints the request's headers instead, one
 "Name: value" a line, for any HTTP tool (curl -H @file reads such a file).
+rotate-secret rotates the --app's client secret and writes the new one into
+the credential file in place of the old (which keeps verifying for a while,
+24 h by default); the secret is not printed.
 
   partnerctl GET '/open/v1/orders?status=SHIPPED'
   partnerctl -H 'Idempotency-Key: k1' POST /open/v1/orders/bulk-cancel @cancel.json
@@ -108,6 +113,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	rest := fs.Args()
 	if len(rest) > 0 && rest[0] == "listen" {
 		return runListen(&o, rest[1:], stdout, stderr)
+	}
+	if len(rest) > 0 && rest[0] == "authorize" {
+		return runAuthorize(&o, rest[1:], stdout, stderr)
+	}
+	if len(rest) > 0 && rest[0] == "rotate-secret" {
+		return runRotate(&o, rest[1:], stdout, stderr)
 	}
 	signOnly := len(rest) > 0 && rest[0] == "sign"
 	if signOnly {
@@ -197,6 +208,24 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitFail
 	}
 	return exitOK
+}
+
+// appFromFile loads the credential file and the app's client (no seller):
+// the commands that change the file (authorize, rotate-secret) use it.
+func (o *options) appFromFile() (*sdk.Credentials, *sdk.Client, error) {
+	creds, err := sdk.LoadCredentials(o.credentials)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg, err := creds.Config(o.app)
+	if err != nil {
+		return nil, nil, err
+	}
+	if o.baseURL != "" {
+		cfg.BaseURL = o.baseURL
+	}
+	c, err := sdk.New(cfg)
+	return creds, c, err
 }
 
 // client builds the SDK client from the credential file or the environment.

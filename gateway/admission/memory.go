@@ -51,6 +51,8 @@ type Memory struct {
 	// epoch is the Unix second (wall time) the store was made: requests
 	// signed earlier may be replays of what an earlier process admitted.
 	epoch int64
+	// attempts is the log of Attempt (rolling windows).
+	attempts attemptLog
 
 	closed atomic.Bool
 	stop   chan struct{}

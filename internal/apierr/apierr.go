@@ -46,6 +46,18 @@ const (
 	ServiceUnavailable        = errorsv1.ErrorCode_ERROR_CODE_SERVICE_UNAVAILABLE
 	UpstreamTimeout           = errorsv1.ErrorCode_ERROR_CODE_UPSTREAM_TIMEOUT
 	UpstreamError             = errorsv1.ErrorCode_ERROR_CODE_UPSTREAM_ERROR
+	// The seller authorization flow's.
+	AuthCodeUsed             = errorsv1.ErrorCode_ERROR_CODE_AUTH_CODE_USED
+	AuthCodeExpired          = errorsv1.ErrorCode_ERROR_CODE_AUTH_CODE_EXPIRED
+	InvalidAuthorizationCode = errorsv1.ErrorCode_ERROR_CODE_INVALID_AUTHORIZATION_CODE
+	TokenRevoked             = errorsv1.ErrorCode_ERROR_CODE_TOKEN_REVOKED
+	InvalidRefreshToken      = errorsv1.ErrorCode_ERROR_CODE_INVALID_REFRESH_TOKEN
+	RefreshTokenExpired      = errorsv1.ErrorCode_ERROR_CODE_REFRESH_TOKEN_EXPIRED
+	RefreshTokenReused       = errorsv1.ErrorCode_ERROR_CODE_REFRESH_TOKEN_REUSED
+	ReAuthorizationRequired  = errorsv1.ErrorCode_ERROR_CODE_RE_AUTHORIZATION_REQUIRED
+	RedirectURLMismatch      = errorsv1.ErrorCode_ERROR_CODE_REDIRECT_URL_MISMATCH
+	SessionExpired           = errorsv1.ErrorCode_ERROR_CODE_SESSION_EXPIRED
+	AccountLocked            = errorsv1.ErrorCode_ERROR_CODE_ACCOUNT_LOCKED
 )
 
 // Error is a failure with a catalogued code and a message safe to show a

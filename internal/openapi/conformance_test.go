@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -54,6 +55,7 @@ func TestConformance(t *testing.T) {
 	for _, op := range c.operations() {
 		t.Run(op.id, func(t *testing.T) { c.checkOperation(t, op, orderID) })
 	}
+	t.Run("consent flow", func(t *testing.T) { c.checkConsentFlow(t) })
 	t.Run("rate limited", func(t *testing.T) { c.checkRateLimited(t) })
 	t.Run("database faults", func(t *testing.T) { c.checkDatabaseFaults(t) })
 
@@ -115,6 +117,14 @@ type checker struct {
 	subscriptions int
 }
 
+// The consent page and its assets answer HTML, CSS and JavaScript: their
+// bodies are validated as the strings the document says they are.
+func init() {
+	for _, ct := range []string{"text/html", "text/css", "text/javascript"} {
+		openapi3filter.RegisterBodyDecoder(ct, openapi3filter.PlainBodyDecoder)
+	}
+}
+
 func newChecker(t *testing.T, raw []byte, env *testenv.Env) *checker {
 	loader := openapi3.NewLoader()
 	doc, err := loader.LoadFromData(raw)
@@ -152,6 +162,9 @@ func (o operation) successStatus() int {
 }
 
 func (o operation) signed() bool     { return o.policy()["auth"] == "hmac-v3" }
+func (o operation) session() bool    { return o.policy()["auth"] == "session" }
+func (o operation) owned() bool      { return o.policy()["gatewayOwned"] == true }
+func (o operation) signIn() bool     { return o.policy()["signInLimits"] != nil }
 func (o operation) seller() bool     { return o.policy()["sellerToken"] == true }
 func (o operation) sandbox() bool    { return o.policy()["sandbox"] == true }
 func (o operation) notBuilt() bool   { return o.policy()["notBuilt"] == true }
@@ -252,7 +265,7 @@ func (c *checker) send(t *testing.T, op operation, hr *http.Request, body []byte
 		}
 		hr.Body = io.NopCloser(bytes.NewReader(body))
 	}
-	resp, err := http.DefaultClient.Do(hr)
+	resp, err := noRedirects.Do(hr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +296,33 @@ func (c *checker) send(t *testing.T, op operation, hr *http.Request, body []byte
 	if resp.StatusCode >= 400 && json.Unmarshal(got, &env) == nil {
 		a.code = env.Error.Code
 	}
+	if resp.StatusCode == http.StatusOK && op.method == http.MethodPost && op.path == "/open/v1/credentials/rotate" {
+		c.adoptSecret(t, hr.Header.Get(signing.HeaderPartnerID), got)
+	}
 	return a
+}
+
+// adoptSecret makes the secret a rotation issued the one the app signs with
+// from now on, as a partner would: the previous secret verifies for a while
+// only, and a second rotation ends it.
+func (c *checker) adoptSecret(t *testing.T, clientID string, body []byte) {
+	t.Helper()
+	var rotated struct {
+		Data struct {
+			ClientSecret string `json:"client_secret"`
+		}
+	}
+	if err := json.Unmarshal(body, &rotated); err != nil || rotated.Data.ClientSecret == "" {
+		t.Fatalf("a rotation answered 200 without a secret: %s", body)
+	}
+	for name, app := range c.env.Creds.Apps {
+		if app.ClientID == clientID {
+			app.ClientSecret = rotated.Data.ClientSecret
+			c.env.Creds.Apps[name] = app
+			return
+		}
+	}
+	t.Fatalf("a rotation by unknown client id %s", clientID)
 }
 
 // do signs req as cl and sends it.
@@ -293,6 +332,12 @@ func (c *checker) do(t *testing.T, op operation, cl *sdk.Client, req sdk.Request
 		hr, err := http.NewRequest(req.Method, c.env.BaseURL+req.Path+query(req.RawQuery), bytes.NewReader(req.Body))
 		if err != nil {
 			t.Fatal(err)
+		}
+		if req.Body != nil {
+			hr.Header.Set("Content-Type", "application/json")
+		}
+		for k, v := range req.ExtraHeaders {
+			hr.Header[k] = v
 		}
 		return c.send(t, op, hr, req.Body, validRequest)
 	}
@@ -376,7 +421,11 @@ func (c *checker) firstOrderID() string {
 
 func (c *checker) checkOperation(t *testing.T, op operation, orderID string) {
 	if !op.signed() {
-		c.checkUnsigned(t, op)
+		if op.owned() {
+			c.checkUnsigned(t, op)
+		} else {
+			c.checkConsent(t, op)
+		}
 		return
 	}
 	full := c.client(t, "full", op)
@@ -394,6 +443,10 @@ func (c *checker) checkOperation(t *testing.T, op operation, orderID string) {
 		expect(t, "example with its illustrative id", a, http.StatusNotFound, "NOT_FOUND")
 	case op.notBuilt():
 		expect(t, "example of a route not built", a, http.StatusNotImplemented, "NOT_IMPLEMENTED")
+	case flowExamples[op.id].status != 0:
+		// The flow's examples carry illustrative client ids, codes and
+		// tokens; checkConsentFlow sends live ones.
+		expect(t, "example with illustrative values", a, flowExamples[op.id].status, flowExamples[op.id].code)
 	default:
 		expect(t, "example", a, success, "")
 	}
@@ -531,11 +584,69 @@ func (c *checker) checkOperation(t *testing.T, op operation, orderID string) {
 // checkUnsigned checks a route the gateway answers itself, unsigned.
 func (c *checker) checkUnsigned(t *testing.T, op operation) {
 	req := c.exampleRequest(op, nil)
+	if op.id == "GetAsset" {
+		// Asset names carry a digest of their content: take the one the
+		// consent page links (its page for a link without a session).
+		req = c.exampleRequest(op, map[string]string{"name": c.consentAsset(t)})
+	}
+	if op.id == "GetPage" {
+		// The example's session is nobody's: the page says the link has
+		// expired. A live session is one authorize started.
+		expect(t, "example with an illustrative session", c.do(t, op, nil, req, true), http.StatusGone, "")
+		req.RawQuery = "session=" + url.QueryEscape(c.liveConsentSession(t))
+	}
 	expect(t, "unsigned example", c.do(t, op, nil, req, true), op.successStatus(), "")
 	req.RawQuery = "no_such_parameter=1"
 	expect(t, "unknown query parameter", c.do(t, op, nil, req, false), http.StatusBadRequest, "VALIDATION_ERROR")
 	req.RawQuery = "a=%zz"
 	expect(t, "malformed query", c.do(t, op, nil, req, false), http.StatusBadRequest, "BAD_REQUEST")
+}
+
+// checkConsent checks a route the consent pages call from the seller's
+// browser (unsigned, or with the consent session cookie).
+func (c *checker) checkConsent(t *testing.T, op operation) {
+	example := c.exampleRequest(op, nil)
+	// The example's session is illustrative, and the session routes'
+	// examples carry no cookie: core answers that the session is over.
+	expect(t, "example without a live session", c.do(t, op, nil, example, true), http.StatusUnauthorized, "SESSION_EXPIRED")
+
+	req := example
+	req.ExtraHeaders = http.Header{"Sec-Fetch-Site": {"cross-site"}}
+	expect(t, "a cross-site browser request", c.do(t, op, nil, req, false), http.StatusForbidden, "FORBIDDEN")
+	req.ExtraHeaders = http.Header{"Origin": {"https://elsewhere.example"}}
+	expect(t, "a request from another origin", c.do(t, op, nil, req, false), http.StatusForbidden, "FORBIDDEN")
+	req = example
+	req.RawQuery = "no_such_parameter=1"
+	expect(t, "unknown query parameter", c.do(t, op, nil, req, false), http.StatusBadRequest, "VALIDATION_ERROR")
+	if op.op.RequestBody != nil {
+		req = example
+		req.Body = []byte(`{"code":`)
+		expect(t, "body that is not JSON", c.do(t, op, nil, req, false), http.StatusBadRequest, "INVALID_JSON")
+		req.Body = []byte(`{"no_such_field":1}`)
+		expect(t, "body with an unknown field", c.do(t, op, nil, req, false), http.StatusBadRequest, "VALIDATION_ERROR")
+		max, _ := op.policy()["maxBodyBytes"].(float64)
+		req.Body = bytes.Repeat([]byte(" "), int(max)+1)
+		expect(t, "body over the cap", c.do(t, op, nil, req, false), http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE")
+	}
+	if op.session() {
+		// The app's signature is optional; sent, it must verify.
+		req = example
+		req.ExtraHeaders = http.Header{signing.HeaderSignature: {strings.Repeat("0", 64)}}
+		expect(t, "a wrong signature", c.do(t, op, c.env.Client(t, "full", -1), req, false), http.StatusUnauthorized, "INVALID_SIGNATURE")
+	}
+	if op.signIn() {
+		// The example's username runs out of attempts.
+		var a answer
+		for range 12 {
+			if a = c.do(t, op, nil, example, false); a.status == http.StatusTooManyRequests {
+				break
+			}
+		}
+		expect(t, "attempts over the sign-in limit", a, http.StatusTooManyRequests, "RATE_LIMITED")
+		if a.header.Get(sdk.HeaderRetryAfter) == "" {
+			t.Errorf("%s: 429 without Retry-After", op.id)
+		}
+	}
 }
 
 // checkRateLimited sends every route's example on a platform whose app
@@ -669,4 +780,36 @@ func setMember(t *testing.T, body []byte, name string, value any) ([]byte, bool)
 		t.Fatal(err)
 	}
 	return out, true
+}
+
+// consentAsset is the name of the stylesheet the consent page links.
+func (c *checker) consentAsset(t *testing.T) string {
+	t.Helper()
+	resp, err := http.Get(c.env.BaseURL + "/open/v1/auth/consent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	page, _ := io.ReadAll(resp.Body)
+	m := regexp.MustCompile(`href="assets/([^"]+)"`).FindSubmatch(page)
+	if m == nil {
+		t.Fatalf("the consent page links no stylesheet: %d %s", resp.StatusCode, page)
+	}
+	return string(m[1])
+}
+
+// liveConsentSession starts an authorization of the full app (to its first
+// registered redirect URI) and returns the session of the consent link.
+func (c *checker) liveConsentSession(t *testing.T) string {
+	t.Helper()
+	q := url.Values{"client_id": {c.env.Creds.Apps["full"].ClientID}, "redirect_uri": {c.env.Creds.Apps["full"].RedirectURIs[0]}, "state": {"st-page"}}
+	r, err := c.env.Client(t, "full", -1).Do(context.Background(), http.MethodGet, "/open/v1/auth/authorize?"+q.Encode(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := url.Parse(r.Header.Get("Location"))
+	if r.Status != http.StatusFound || err != nil || u.Query().Get("session") == "" {
+		t.Fatalf("authorize: %d Location %q %s", r.Status, r.Header.Get("Location"), r.Body)
+	}
+	return u.Query().Get("session")
 }

@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -23,6 +24,7 @@ import (
 	optionsv1 "github.com/mallplatform/partnerapi/gen/mp/options/v1"
 	"github.com/mallplatform/partnerapi/internal/apierr"
 	"github.com/mallplatform/partnerapi/internal/policy"
+	"github.com/mallplatform/partnerapi/internal/principal"
 	"github.com/mallplatform/partnerapi/internal/wirejson"
 	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/sdk/signing"
@@ -75,7 +77,7 @@ const infoDescription = `HTTP/JSON interface through which partner apps manage a
 
 Every answer that succeeds is {"success": true, "data": ...}, lists add "meta" {page, limit, total, next_cursor}. Every failure is {"success": false, "error": {"code", "message"}, "requestId"}: clients branch on error.code, messages may change. Money is integer centavos (PHP) and every count and amount is a JSON integer, never a string. Timestamps are ISO-8601 date-times, in UTC with milliseconds in answers. In request bodies, JSON null means the field is not sent.
 
-Every route but this document is signed with HMAC-SHA256, signature version 3: the string {timestamp}:{clientId}:{METHOD}:{path}:{canonicalQuery}:{sha256(body)}:{nonce} keyed with the app's client secret, sent in the five X-Platform-* signing headers (see the security schemes). Seller-scoped routes add the seller's access token and shop id.
+Every route is signed with HMAC-SHA256, signature version 3: the string {timestamp}:{clientId}:{METHOD}:{path}:{canonicalQuery}:{sha256(body)}:{nonce} keyed with the app's client secret, sent in the five X-Platform-* signing headers (see the security schemes). Seller-scoped routes add the seller's access token and shop id. The exceptions are this document and the calls the consent pages make from the seller's browser in the seller authorization flow: the sign-in is unsigned, and the later steps carry the consent session cookie (mp_consent) that the sign-in's answer sets; cross-origin browser requests to them are refused.
 
 Every answer carries X-Request-Id and the X-RateLimit-* headers of the most constrained bucket; 429, 409 and 503 carry Retry-After. A path no route has answers 404 NOT_FOUND; a path with another method answers 405 INVALID_REQUEST with an Allow header.`
 
@@ -179,11 +181,37 @@ func describe(m *policy.Method) string {
 		lines = append(lines, "**Not built yet.** The route is declared with its contract (request rules, scope, seller token), "+
 			"checks requests as described, then answers 501 NOT_IMPLEMENTED. The success response below is the answer it will give once built.")
 	}
+	if m.GatewayOwned() && len(p.GetMediaTypes()) > 0 {
+		lines = append(lines, "Unsigned: the gateway answers it itself, for the seller's browser. The body is "+strings.Join(p.GetMediaTypes(), " or ")+", not the success envelope.")
+		return strings.Join(lines, "\n\n")
+	}
 	if m.GatewayOwned() {
 		lines = append(lines, "Unsigned: the gateway answers it itself, from the same descriptors, policy and error catalogue the interface is built from. The body is the document itself, not inside the success envelope.")
 		return strings.Join(lines, "\n\n")
 	}
-	if s := p.GetScope(); s != "" {
+	switch p.GetAuth() {
+	case optionsv1.Auth_AUTH_NONE:
+		lines = append(lines, "Unsigned: the consent pages call it from the seller's browser. A cross-origin browser request (Sec-Fetch-Site cross-site or same-site, or an Origin other than the host) is refused with 403 FORBIDDEN.")
+	case optionsv1.Auth_AUTH_SESSION:
+		lines = append(lines, "Session: the consent session cookie ("+principal.ConsentCookie+") identifies the authorization; without it the answer is 401 SESSION_EXPIRED. "+
+			"The app's signing headers may be sent too, and are then verified as on any signed route. A cross-origin browser request is refused with 403 FORBIDDEN.")
+	}
+	if policy.SignInLimited(m.FullMethod) {
+		lines = append(lines, fmt.Sprintf("Attempts: %d per client address and %d per username (as typed, whether or not a seller has it) in a rolling %d minutes; every attempt counts, "+
+			"a refused one is not counted and does not extend the window; over either limit the answer is 429 RATE_LIMITED with Retry-After (seconds until the oldest counted attempt leaves the window).",
+			policy.SignInPerAddress, policy.SignInPerUsername, int(policy.SignInWindow/time.Minute)))
+	}
+	if rf := responseFields(m); rf != nil {
+		if rf.Location != nil {
+			lines = append(lines, "Redirect: the answer's Location header is the body's `"+rf.Location[len(rf.Location)-1].JSONName()+"`, absolute on the platform's address.")
+		}
+		if rf.Cookies != nil {
+			lines = append(lines, "The answer sets the consent session cookie ("+principal.ConsentCookie+"; Path=/open/v1/auth; Max-Age=600; HttpOnly; SameSite=Strict; Secure on https), which the following steps send.")
+		}
+	}
+	if m.Unsigned() {
+		// No app: no scope.
+	} else if s := p.GetScope(); s != "" {
 		lines = append(lines, "Scope: `"+s+"` (held by the app and, on seller routes, granted by the seller).")
 	} else {
 		lines = append(lines, "Scope: none; any verified app may call it.")
@@ -210,10 +238,16 @@ func describe(m *policy.Method) string {
 func policyExtension(m *policy.Method) *node {
 	p := m.Policy
 	auth := "hmac-v3"
-	if p.GetAuth() == optionsv1.Auth_AUTH_NONE {
+	switch p.GetAuth() {
+	case optionsv1.Auth_AUTH_NONE:
 		auth = "none"
+	case optionsv1.Auth_AUTH_SESSION:
+		auth = "session"
 	}
 	x := obj("auth", auth, "successStatus", m.SuccessStatus())
+	if policy.SignInLimited(m.FullMethod) {
+		x.set("signInLimits", obj("perAddress", policy.SignInPerAddress, "perUsername", policy.SignInPerUsername, "windowSeconds", int(policy.SignInWindow/time.Second)))
+	}
 	if s := p.GetScope(); s != "" {
 		x.set("scope", s)
 	}
@@ -235,6 +269,9 @@ func policyExtension(m *policy.Method) *node {
 	if NotBuilt(m) {
 		x.set("notBuilt", true)
 	}
+	if m.GatewayOwned() {
+		x.set("gatewayOwned", true)
+	}
 	return x
 }
 
@@ -248,11 +285,19 @@ const (
 	schemeSignature        = "Signature"
 	schemeAccessToken      = "SellerAccessToken"
 	schemeSellerID         = "SellerId"
+	schemeConsentSession   = "ConsentSession"
 )
 
 func security(m *policy.Method) []any {
-	if m.Policy.GetAuth() == optionsv1.Auth_AUTH_NONE {
+	switch m.Policy.GetAuth() {
+	case optionsv1.Auth_AUTH_NONE:
 		return []any{}
+	case optionsv1.Auth_AUTH_SESSION:
+		// The session alone, or with the app's signature (then verified).
+		return []any{
+			obj(schemeConsentSession, []any{}),
+			obj(schemeConsentSession, []any{}, schemePartnerID, []any{}, schemeTimestamp, []any{}, schemeSignatureVersion, []any{}, schemeNonce, []any{}, schemeSignature, []any{}),
+		}
 	}
 	scopes := []any{}
 	if s := m.Policy.GetScope(); s != "" {
@@ -284,6 +329,8 @@ func securitySchemes() *node {
 		schemeSignature, header(signing.HeaderSignature, "Lowercase hex HMAC-SHA256, keyed with the client secret, of {timestamp}:{clientId}:{METHOD}:{path}:{canonicalQuery}:{sha256(body)}:{nonce}."),
 		schemeAccessToken, header(signing.HeaderAccessToken, "The seller's access token from the consent flow; not part of the signed string."),
 		schemeSellerID, header(signing.HeaderSellerID, "The seller's shop id; not part of the signed string."),
+		schemeConsentSession, obj("type", "apiKey", "in", "cookie", "name", principal.ConsentCookie,
+			"description", "The consent session: set HttpOnly by the sign-in's answer in the seller's browser, sent back by the consent pages' later calls."),
 	)
 }
 
@@ -440,14 +487,26 @@ func (b *builder) requestBody(m *policy.Method, ex map[string]json.RawMessage) *
 		example = exampleValue(ex[fd.JSONName()])
 	}
 	media := obj("schema", sch, "example", example)
-	return obj("required", true, "content", obj("application/json", media))
+	// The consent flow's routes take an empty body as an empty request.
+	return obj("required", !m.Unsigned(), "content", obj("application/json", media))
 }
 
 func (b *builder) responses(m *policy.Method) *node {
 	resp := obj()
 	status := strconv.Itoa(m.SuccessStatus())
 	out := m.Desc.Output()
-	if out.FullName() == httpBody {
+	if out.FullName() == httpBody && len(m.Policy.GetMediaTypes()) > 0 {
+		// A page or an asset for a browser: its own media types, a string body.
+		content := obj()
+		for _, mt := range m.Policy.GetMediaTypes() {
+			content.set(mt, obj("schema", obj("type", "string")))
+		}
+		resp.set(status, obj(
+			"description", http.StatusText(m.SuccessStatus()),
+			"headers", commonHeaders(m),
+			"content", content,
+		))
+	} else if out.FullName() == httpBody {
 		resp.set(status, obj(
 			"description", "The OpenAPI 3.1 document of this interface.",
 			"headers", commonHeaders(m),
@@ -458,9 +517,20 @@ func (b *builder) responses(m *policy.Method) *node {
 		if NotBuilt(m) {
 			desc += " (once built; today the route answers 501)"
 		}
+		headers := commonHeaders(m)
+		if rf := responseFields(m); rf != nil {
+			if rf.Location != nil {
+				headers.set("Location", obj("description", "Where to send the browser: the body's "+rf.Location[len(rf.Location)-1].JSONName()+", absolute on the platform's address.",
+					"required", true, "schema", obj("type", "string", "format", "uri")))
+			}
+			if rf.Cookies != nil {
+				headers.set("Set-Cookie", obj("description", "The consent session: "+principal.ConsentCookie+"=…; Path=/open/v1/auth; Max-Age=600; HttpOnly; SameSite=Strict (Secure on https). It is not in the body.",
+					"required", true, "schema", obj("type", "string")))
+			}
+		}
 		resp.set(status, obj(
 			"description", desc,
-			"headers", commonHeaders(m),
+			"headers", headers,
 			"content", obj("application/json", obj("schema", b.schemas.envelope(out))),
 		))
 	}
@@ -490,7 +560,34 @@ func (b *builder) responses(m *policy.Method) *node {
 			"content", obj("application/json", obj("schema", sch)),
 		))
 	}
+	// A page answers its refusals with a page of its own (HTML), beside
+	// the error body of the pipeline's refusals at the same status.
+	for _, ps := range m.Policy.GetPageStatuses() {
+		if len(m.Policy.GetMediaTypes()) == 0 {
+			b.errs = append(b.errs, m.FullMethod+": page statuses without a media type")
+			break
+		}
+		key := strconv.Itoa(int(ps))
+		page := obj("schema", obj("type", "string"))
+		if r, ok := resp.get(key).(*node); ok {
+			r.get("content").(*node).set(m.Policy.GetMediaTypes()[0], page)
+			r.set("description", r.get("description").(string)+"; or a page that says the link cannot be used")
+			continue
+		}
+		resp.set(key, obj(
+			"description", http.StatusText(int(ps))+": a page that says the link cannot be used",
+			"headers", commonHeaders(m),
+			"content", obj(m.Policy.GetMediaTypes()[0], page),
+		))
+	}
 	return resp
+}
+
+// responseFields are the fields of m's response sent as HTTP (nil: none,
+// or a response the gateway would refuse to start with).
+func responseFields(m *policy.Method) *policy.ResponseFields {
+	rf, _ := policy.FindResponseFields(m.Desc.Output())
+	return rf
 }
 
 const (

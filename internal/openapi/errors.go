@@ -41,6 +41,10 @@ var (
 	// Idempotent writes: a key in flight or reused with another request.
 	idempotentRoute = []apierr.Code{errorsv1.ErrorCode_ERROR_CODE_IDEMPOTENCY_KEY_REUSED, errorsv1.ErrorCode_ERROR_CODE_IDEMPOTENCY_KEY_IN_PROGRESS}
 	keyRequired     = []apierr.Code{errorsv1.ErrorCode_ERROR_CODE_IDEMPOTENCY_KEY_REQUIRED}
+	// The consent flow's unsigned and session routes: cross-origin
+	// refusal, body cap, then the call to core (availability, deadline;
+	// on the sign-in, the attempts' store).
+	consentRoute = []apierr.Code{apierr.Forbidden, apierr.PayloadTooLarge, apierr.ServiceUnavailable, apierr.UpstreamTimeout}
 )
 
 // RouteCodes lists the error codes a method's routes can answer, sorted by
@@ -54,6 +58,16 @@ func RouteCodes(m *policy.Method) []apierr.Code {
 	}
 	add(everyRoute)
 	p := m.Policy
+	if m.Unsigned() && !m.GatewayOwned() {
+		add(consentRoute)
+		if m.BodyField != "" {
+			add(bodyRoute)
+		}
+		if p.GetAuth() == optionsv1.Auth_AUTH_SESSION {
+			// The app's signature is optional, and verified when sent.
+			add(signedRoute)
+		}
+	}
 	if p.GetAuth() == optionsv1.Auth_AUTH_HMAC_UNSPECIFIED {
 		add(signedRoute)
 		if m.BodyField != "" {

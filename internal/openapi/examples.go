@@ -6,8 +6,10 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
+	authv1 "github.com/mallplatform/partnerapi/gen/mp/auth/v1"
 	catalogv1 "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
 	commonv1 "github.com/mallplatform/partnerapi/gen/mp/common/v1"
+	consentv1 "github.com/mallplatform/partnerapi/gen/mp/consent/v1"
 	eventsv1 "github.com/mallplatform/partnerapi/gen/mp/events/v1"
 	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
 	sandboxv1 "github.com/mallplatform/partnerapi/gen/mp/sandbox/v1"
@@ -23,9 +25,25 @@ import (
 // (services/catalog/taxonomy), so the product examples are accepted as
 // they stand.
 var examples = map[string]proto.Message{
-	"/mp.catalog.v1.CatalogService/ListCategories":         &catalogv1.ListCategoriesRequest{Limit: proto.Int32(20)},
-	"/mp.catalog.v1.CatalogService/ListCategoryAttributes": &catalogv1.ListCategoryAttributesRequest{Id: exampleCategory},
-	"/mp.catalog.v1.CatalogService/CreateProduct":          &catalogv1.CreateProductRequest{Product: exampleProduct()},
+	authv1.AuthorizationService_Authorize_FullMethodName: &authv1.AuthorizeRequest{
+		ClientId: "test_m9s346q3d25vt4f5v37e3s3e", RedirectUri: "https://oms.example.ph/oauth/callback", State: "b7f3c1d2",
+		CodeChallenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", CodeChallengeMethod: "S256",
+	},
+	authv1.AuthorizationService_VerifySeller_FullMethodName: &authv1.VerifySellerRequest{
+		Session: "cs_4q1x8m2v7k3n9p5r6t0w", Username: "seller@shop.example.ph", Password: "correct horse battery staple",
+	},
+	authv1.AuthorizationService_VerifySellerOtp_FullMethodName: &authv1.VerifySellerOtpRequest{Code: "123456"},
+	authv1.AuthorizationService_Consent_FullMethodName:         &authv1.ConsentRequest{},
+	authv1.AuthorizationService_Deny_FullMethodName:            &authv1.DenyRequest{},
+	authv1.AuthorizationService_ExchangeCode_FullMethodName: &authv1.ExchangeCodeRequest{
+		Code: "ac_7h2k9m4p1q8r3s6t0v5w", RedirectUri: "https://oms.example.ph/oauth/callback",
+		CodeVerifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk",
+	},
+	authv1.AuthorizationService_RefreshToken_FullMethodName: &authv1.RefreshTokenRequest{RefreshToken: "rt_2n8q5v1x7z3b9d4f6h0k"},
+	authv1.AuthorizationService_Revoke_FullMethodName:       &authv1.RevokeRequest{SellerId: "slr_01kaq3m8v5yq6b7c9d0e1f2g3h"},
+	"/mp.catalog.v1.CatalogService/ListCategories":          &catalogv1.ListCategoriesRequest{Limit: proto.Int32(20)},
+	"/mp.catalog.v1.CatalogService/ListCategoryAttributes":  &catalogv1.ListCategoryAttributesRequest{Id: exampleCategory},
+	"/mp.catalog.v1.CatalogService/CreateProduct":           &catalogv1.CreateProductRequest{Product: exampleProduct()},
 	"/mp.catalog.v1.CatalogService/UpdateProduct": &catalogv1.UpdateProductRequest{
 		Id: "prd_01kaq3m8v5yq6b7c9d0e1f2g3h",
 		Product: &catalogv1.ProductUpdateInput{
@@ -78,6 +96,8 @@ var examples = map[string]proto.Message{
 		Replay: &webhooksv1.Replay{Since: timestamppb.New(time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC))}},
 	"/mp.webhooks.v1.WebhooksService/TestWebhook":         &webhooksv1.TestWebhookRequest{SubscriptionId: exampleWebhook},
 	"/mp.webhooks.v1.WebhooksService/RotateWebhookSecret": &webhooksv1.RotateWebhookSecretRequest{Id: exampleWebhook},
+	"/mp.consent.v1.ConsentPageService/GetPage":           &consentv1.GetPageRequest{Session: "cs_3b1f0c2d9e8a7f6b5c4d3e2f1a0b9c8d"},
+	"/mp.consent.v1.ConsentPageService/GetAsset":          &consentv1.GetAssetRequest{Name: "consent.3f2a9c1b7d4e.css"},
 	"/mp.sandbox.v1.SandboxService/TransitionTestOrder": &sandboxv1.TransitionTestOrderRequest{
 		Id: "ord_01kaq3m8v5yq6b7c9d0e1f2g3h", Transition: &sandboxv1.TestOrderTransition{To: ordersv1.OrderStatus_ORDER_STATUS_PAID},
 	},

@@ -190,9 +190,10 @@ func (s *schemas) fieldSchema(f wirejson.FieldShape, dir direction) (*node, bool
 		return sch, false
 	case wirejson.WrittenOmittedWhenUnset:
 		// An optional scalar is left out when unset. A message field
-		// is set on every answer the services build; the conformance
-		// test holds them to it.
-		return sch, fd.Kind() == protoreflect.MessageKind
+		// is set on every answer the services build (the conformance
+		// test holds them to it) unless the proto declares it
+		// `optional`: absent where it does not apply.
+		return sch, fd.Kind() == protoreflect.MessageKind && !fd.HasOptionalKeyword()
 	}
 	return sch, true
 }

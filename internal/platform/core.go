@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"time"
 
 	"go.uber.org/zap"
 	"google.golang.org/grpc"
@@ -40,6 +41,9 @@ type CoreConfig struct {
 	GatewayCertName string
 	// SecretKey is the base64 AES-256 key app secrets are sealed with.
 	SecretKey string
+	// SecretRotationOverlap is how long a partner's rotated-out secret keeps
+	// verifying (MP_SECRET_ROTATION_OVERLAP; 0: auth.DefaultRotationOverlap).
+	SecretRotationOverlap time.Duration
 	// Clock is security time: token and secret expiry, caches (default
 	// the wall clock).
 	Clock clock.Clock
@@ -58,6 +62,9 @@ type CoreConfig struct {
 	// Callbacks is the webhook callback URL policy (MP_WEBHOOK_ALLOW_CIDRS,
 	// and the resolver in tests); plain http follows each app's environment.
 	Callbacks callback.Policy
+	// OTPSender delivers sellers' one-time codes (nil: only test shops'
+	// fixed sandbox codes work; other sign-ins answer 503).
+	OTPSender auth.OTPSender
 }
 
 // Validate reports missing parts.
@@ -101,7 +108,7 @@ func NewCore(cfg CoreConfig) (*Core, error) {
 	if err != nil {
 		return nil, err
 	}
-	authSvc, err := auth.NewService(auth.Config{Store: auth.NewEntStore(cfg.DB.Ent), Sealer: sealer, Clock: cfg.Clock})
+	authSvc, err := auth.NewService(auth.Config{Store: auth.NewEntStore(cfg.DB.Ent), Sealer: sealer, Clock: cfg.Clock, RotationOverlap: cfg.SecretRotationOverlap})
 	if err != nil {
 		return nil, err
 	}
@@ -122,8 +129,13 @@ func NewCore(cfg CoreConfig) (*Core, error) {
 	}
 	recorder := events.NewRecorder(events.NewEntStore(cfg.DB), cfg.Clock).
 		WithDispatcher(webhooks.NewDispatcher(webhooks.NewEntStore(cfg.DB), jobs, cfg.Clock))
+	flow, err := auth.NewFlow(auth.FlowConfig{Store: auth.NewFlowEntStore(cfg.DB.Ent), Sealer: sealer,
+		Events: auth.RecordedGrantEvents{Recorder: recorder}, Sender: cfg.OTPSender, Tokens: authSvc, Clock: cfg.Clock})
+	if err != nil {
+		return nil, err
+	}
 	parts := serviceset.Parts{DB: cfg.DB, Auth: authSvc, Business: cfg.Business, Cursors: cursors,
-		Events: recorder, Webhooks: hooks}
+		Events: recorder, Webhooks: hooks, Flow: flow}
 	guard, err := idempotency.New(idempotency.Config{Store: idempotency.NewEntStore(cfg.DB.Ent), Clock: cfg.Clock})
 	if err != nil {
 		return nil, err

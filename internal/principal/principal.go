@@ -36,7 +36,26 @@ const (
 	// KeyReplayOf, beside KeyReplayed, is the request id of the request
 	// whose answer is replayed.
 	KeyReplayOf = "x-mp-replay-of"
+	// KeyConsentSession carries the consent session cookie's value, as the
+	// seller's browser sent it, on the consent pages' session-bound calls.
+	KeyConsentSession = "x-mp-consent-session"
+	// KeyClientIP is the address the gateway attributes an unsigned call
+	// to (the TCP peer, or what a trusted proxy reported), for the
+	// consent pages' audit trail.
+	KeyClientIP = "x-mp-client-ip"
 )
+
+// ConsentCookie is the name of the cookie the gateway keeps the consent
+// session in, in the seller's browser (Path=/open/v1/auth, HttpOnly,
+// SameSite=Strict).
+const ConsentCookie = "mp_consent"
+
+// ConsentSession returns the consent session cookie's value the gateway
+// forwarded with the call, or "".
+func ConsentSession(ctx context.Context) string {
+	md, _ := metadata.FromIncomingContext(ctx)
+	return First(md, KeyConsentSession)
+}
 
 // Principal is a verified partner app, and the seller it acts for when the
 // call carries seller headers.

@@ -45,6 +45,8 @@ type Parts struct {
 	Events *events.Recorder
 	// Webhooks manages subscriptions (built with the secret key's sealer).
 	Webhooks *webhooks.Service
+	// Flow is the seller authorization flow.
+	Flow *auth.Flow
 }
 
 // orders is the orders service over p: the orders routes and the sandbox's
@@ -75,6 +77,14 @@ func All() []Service {
 			Core: func(p Parts) core.Registrar { return auth.NewServer(p.Auth).Register },
 			Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
 				return authv1.RegisterAuthServiceHandlerClient(ctx, mux, authv1.NewAuthServiceClient(conn))
+			},
+		},
+		{
+			// The seller authorization flow: the gateway's alone on core.
+			Name: "authorization",
+			Core: func(p Parts) core.Registrar { return auth.NewFlowServer(p.Flow).Register },
+			Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+				return authv1.RegisterAuthorizationServiceHandlerClient(ctx, mux, authv1.NewAuthorizationServiceClient(conn))
 			},
 		},
 		{

@@ -12,12 +12,13 @@ import (
 )
 
 // DialCore connects to the environment's core with token as the bearer (the
-// gateway's, an internal caller's, or anything a test wants refused).
-func (e *Env) DialCore(t testing.TB, token string) *grpc.ClientConn {
+// gateway's, an internal caller's, or anything a test wants refused), with
+// opts added to the connection.
+func (e *Env) DialCore(t testing.TB, token string, opts ...grpc.DialOption) *grpc.ClientConn {
 	t.Helper()
-	conn, err := platform.DialCore("passthrough:///core", token, grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) {
+	conn, err := platform.DialCore("passthrough:///core", token, append(opts, grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) {
 		return e.dial(ctx)
-	}))
+	}))...)
 	if err != nil {
 		t.Fatal(err)
 	}

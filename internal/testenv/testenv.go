@@ -68,6 +68,9 @@ type Options struct {
 	// Metrics receives core's RPC metrics and the standard gRPC server and
 	// client metrics of the link, wired as the roles wire them.
 	Metrics prometheus.Registerer
+	// SecretRotationOverlap is core's MP_SECRET_ROTATION_OVERLAP (0: the
+	// default).
+	SecretRotationOverlap time.Duration
 }
 
 // Env is a running platform.
@@ -92,6 +95,9 @@ type Env struct {
 	GatewayToken string
 	// dial reaches core's in-memory listener.
 	dial func(context.Context) (net.Conn, error)
+	// gateway is the first gateway's configuration, which AnotherGateway
+	// starts more replicas with.
+	gateway gateway.Config
 }
 
 // secretKey is every environment's MP_SECRET_KEY (32 bytes, base64). It
@@ -122,7 +128,8 @@ func Start(t testing.TB, opts Options) *Env {
 	token := ids.Token(24)
 	var business *clock.Manual
 	ccfg := platform.CoreConfig{DB: d, GatewayToken: token, SecretKey: secretKey, Clock: clk, Tracing: opts.Tracing, Logger: opts.CoreLogger,
-		Callbacks: callback.Policy{Resolver: exampleResolver{}, Allow: opts.WebhookAllow}}
+		Callbacks:             callback.Policy{Resolver: exampleResolver{}, Allow: opts.WebhookAllow},
+		SecretRotationOverlap: opts.SecretRotationOverlap}
 	dialOpts := opts.Tracing.DialOptions()
 	if opts.Metrics != nil {
 		ccfg.Metrics = core.NewMetrics(opts.Metrics)
@@ -179,7 +186,24 @@ func Start(t testing.TB, opts Options) *Env {
 		c.Server.GRPC.Stop()
 		_ = store.Close()
 	})
-	return &Env{SecretKey: secretKey, BaseURL: srv.URL, Creds: creds, Clock: clk, Business: business, DB: d, DBProxy: proxy, Auth: c.Auth, Conn: conn, GatewayToken: token, dial: lis.DialContext}
+	return &Env{SecretKey: secretKey, BaseURL: srv.URL, Creds: creds, Clock: clk, Business: business, DB: d, DBProxy: proxy, Auth: c.Auth, Conn: conn, GatewayToken: token, dial: lis.DialContext, gateway: cfg}
+}
+
+// AnotherGateway starts one more gateway replica over the same core, with a
+// connection of its own (dialOpts added to it, e.g. an interceptor that
+// counts calls) and a credential cache of its own, sharing the admission
+// store as replicas share Redis; it returns the replica's base URL.
+func (e *Env) AnotherGateway(t testing.TB, dialOpts ...grpc.DialOption) string {
+	t.Helper()
+	cfg := e.gateway
+	cfg.Core = e.DialCore(t, e.GatewayToken, dialOpts...)
+	gw, err := gateway.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(gw)
+	t.Cleanup(srv.Close)
+	return srv.URL
 }
 
 // Client returns an SDK client for a seeded app ("full", "limited", "live"),

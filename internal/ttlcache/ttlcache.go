@@ -52,6 +52,13 @@ func (c *Cache[V]) Put(key string, value V, until time.Time) {
 	c.mu.Unlock()
 }
 
+// Delete drops key's entry, if any.
+func (c *Cache[V]) Delete(key string) {
+	c.mu.Lock()
+	delete(c.entries, key)
+	c.mu.Unlock()
+}
+
 // Len reports the number of entries, live or not.
 func (c *Cache[V]) Len() int {
 	c.mu.RLock()

@@ -128,6 +128,11 @@ func buildPlan(md protoreflect.MessageDescriptor) *messagePlan {
 		}
 		fp.key = append(appendString(nil, fp.name), ':')
 		if opt, ok := proto.GetExtension(fd.Options(), optionsv1.E_Field).(*optionsv1.Field); ok && opt != nil {
+			if opt.GetSessionCookie() {
+				// The gateway sends it as a cookie; it never travels in
+				// JSON, either way.
+				continue
+			}
 			fp.presence = opt.GetPresence()
 			fp.objectEntries = opt.GetObjectEntries()
 			fp.rawJSON = opt.GetRawJson() && fd.Kind() == protoreflect.BytesKind && !fd.IsList()

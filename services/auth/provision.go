@@ -10,11 +10,11 @@ import (
 	"github.com/mallplatform/partnerapi/internal/ids"
 )
 
-// Token lifetimes. Issued tokens of the consent flow use the first pair; the
-// sandbox's seeded tokens live longer so a developer's credential file stays
-// useful for a while.
+// Token lifetimes. Issued tokens of the consent flow use the first pair
+// (and its grant GrantTTL); the sandbox's seeded tokens live longer so a
+// developer's credential file stays useful for a while.
 const (
-	AccessTokenTTL         = 7 * 24 * time.Hour
+	AccessTokenTTL         = 4 * time.Hour
 	RefreshTokenTTL        = 30 * 24 * time.Hour
 	SandboxAccessTokenTTL  = 365 * 24 * time.Hour
 	SandboxRefreshTokenTTL = 2 * 365 * 24 * time.Hour
@@ -75,6 +75,11 @@ func (s *Service) CreateApp(ctx context.Context, in NewApp) (*CreatedApp, error)
 	for _, sc := range in.Scopes {
 		if !knownScope(sc) {
 			return nil, apierr.Newf(apierr.ValidationError, "unknown scope %q", sc)
+		}
+	}
+	for _, u := range in.RedirectURIs {
+		if err := checkRedirectURI(in.Environment, u); err != nil {
+			return nil, err
 		}
 	}
 	if in.RateLimitPerMinute != nil && *in.RateLimitPerMinute <= 0 {
@@ -168,8 +173,10 @@ const MaxRotationGrace = 7 * 24 * time.Hour
 
 // RotateSecret issues a new secret for an app. The old secret keeps
 // verifying for grace (at most MaxRotationGrace) so the partner can roll its
-// deployments without failed requests; gateways pick the change up within
-// their credential cache TTL.
+// deployments without failed requests; a previous secret from an earlier
+// rotation stops verifying. Gateways verify the new secret at once (they
+// fetch the app again when a signature does not verify) and drop an ended
+// secret within their credential cache TTL.
 func (s *Service) RotateSecret(ctx context.Context, appID string, grace time.Duration) (string, time.Time, error) {
 	if grace < 0 || grace > MaxRotationGrace {
 		return "", time.Time{}, apierr.Newf(apierr.ValidationError, "grace must be between 0 and %s", MaxRotationGrace)

@@ -3,7 +3,9 @@ package auth
 import (
 	"crypto/aes"
 	"crypto/cipher"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -18,6 +20,8 @@ const sealVersion byte = 1
 // and never from the database.
 type Sealer struct {
 	aead cipher.AEAD
+	// macRoot derives the keys of MACKey, never the sealing key itself.
+	macRoot []byte
 }
 
 // NewSealer builds a sealer from a base64 (standard or URL, padded or not)
@@ -35,7 +39,18 @@ func NewSealer(keyBase64 string) (*Sealer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("auth: secret key: %w", err)
 	}
-	return &Sealer{aead: aead}, nil
+	root := hmac.New(sha256.New, key)
+	root.Write([]byte("mp-mac-root-v1"))
+	return &Sealer{aead: aead, macRoot: root.Sum(nil)}, nil
+}
+
+// MACKey derives a 32-byte key for one purpose (one-time codes, say) from
+// the platform's secret key: a copy of the database without the key cannot
+// check guesses against what was stored under it.
+func (s *Sealer) MACKey(purpose string) []byte {
+	m := hmac.New(sha256.New, s.macRoot)
+	m.Write([]byte(purpose))
+	return m.Sum(nil)
 }
 
 func decodeKey(s string) ([]byte, error) {

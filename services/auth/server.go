@@ -78,3 +78,35 @@ func (s *Server) GetUsage(ctx context.Context, _ *authv1.GetUsageRequest) (*auth
 	}
 	return &authv1.UsageResponse{Data: u}, nil
 }
+
+// GetCredentials describes the calling app's credentials, never a secret.
+func (s *Server) GetCredentials(ctx context.Context, _ *authv1.GetCredentialsRequest) (*authv1.CredentialsResponse, error) {
+	p, ok := principal.FromContext(ctx)
+	if !ok {
+		return nil, apierr.New(apierr.Unauthorized, "credentials are described to partner apps only")
+	}
+	v, err := s.svc.Credentials(ctx, p.ClientID)
+	if err != nil {
+		return nil, err
+	}
+	out := &authv1.ClientCredentials{ClientId: v.ClientID, Environment: v.Environment, SecretCreatedAt: timestamppb.New(v.SecretCreatedAt)}
+	if v.PreviousExpiresAt != nil {
+		out.PreviousSecretExpiresAt = timestamppb.New(*v.PreviousExpiresAt)
+	}
+	return &authv1.CredentialsResponse{Data: out}, nil
+}
+
+// RotateClientSecret issues the calling app a new secret.
+func (s *Server) RotateClientSecret(ctx context.Context, _ *authv1.RotateClientSecretRequest) (*authv1.RotatedSecretResponse, error) {
+	p, ok := principal.FromContext(ctx)
+	if !ok {
+		return nil, apierr.New(apierr.Unauthorized, "a secret is rotated by the partner app it belongs to")
+	}
+	secret, expires, err := s.svc.RotateClientSecret(ctx, p.AppID)
+	if err != nil {
+		return nil, err
+	}
+	return &authv1.RotatedSecretResponse{Data: &authv1.RotatedSecret{
+		ClientSecret: secret, PreviousSecretExpiresAt: timestamppb.New(expires),
+	}}, nil
+}

@@ -10,6 +10,7 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/mallplatform/partnerapi/internal/apierr"
@@ -23,27 +24,39 @@ const (
 	EnvProduction = "production"
 )
 
+// DefaultRotationOverlap is how long a secret a partner rotated out keeps
+// verifying unless the operator sets another overlap.
+const DefaultRotationOverlap = 24 * time.Hour
+
 // Config configures the auth service.
 type Config struct {
 	Store  Store
 	Sealer *Sealer
 	Clock  clock.Clock
+	// RotationOverlap is how long the previous secret keeps verifying after
+	// a partner rotates its secret (POST /open/v1/credentials/rotate):
+	// default DefaultRotationOverlap, at most MaxRotationGrace.
+	RotationOverlap time.Duration
 }
 
-// Validate reports missing dependencies.
+// Validate reports missing dependencies and a rotation overlap out of range.
 func (c Config) Validate() error {
 	if c.Store == nil || c.Sealer == nil {
 		return errors.New("auth: a store and a sealer are required")
+	}
+	if c.RotationOverlap < 0 || c.RotationOverlap > MaxRotationGrace {
+		return fmt.Errorf("auth: the secret rotation overlap must be positive and at most %s", MaxRotationGrace)
 	}
 	return nil
 }
 
 // Service implements the auth use cases.
 type Service struct {
-	store  Store
-	sealer *Sealer
-	clock  clock.Clock
-	tokens *ttlcache.Cache[tokenEntry]
+	store   Store
+	sealer  *Sealer
+	clock   clock.Clock
+	overlap time.Duration
+	tokens  *ttlcache.Cache[tokenEntry]
 	// callers holds verified internal callers by their token's hash.
 	callers *ttlcache.Cache[*InternalCaller]
 }
@@ -56,7 +69,10 @@ func NewService(cfg Config) (*Service, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = clock.System{}
 	}
-	return &Service{store: cfg.Store, sealer: cfg.Sealer, clock: cfg.Clock, tokens: ttlcache.New[tokenEntry](tokenCacheMax), callers: ttlcache.New[*InternalCaller](internalCallerCacheMax)}, nil
+	if cfg.RotationOverlap == 0 {
+		cfg.RotationOverlap = DefaultRotationOverlap
+	}
+	return &Service{store: cfg.Store, sealer: cfg.Sealer, clock: cfg.Clock, overlap: cfg.RotationOverlap, tokens: ttlcache.New[tokenEntry](tokenCacheMax), callers: ttlcache.New[*InternalCaller](internalCallerCacheMax)}, nil
 }
 
 // Credentials is what the gateway needs to verify and meter one app.

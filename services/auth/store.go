@@ -18,7 +18,11 @@ type App struct {
 	SecretCiphertext   []byte
 	PreviousCiphertext []byte
 	PreviousExpiresAt  *time.Time
-	RedirectURIs       []string
+	// SecretCreatedAt is when the current secret was issued; nil on apps
+	// from before it was kept (their secret dates from CreatedAt).
+	SecretCreatedAt *time.Time
+	CreatedAt       time.Time
+	RedirectURIs    []string
 	// AccountRateLimitPerMinute is the owning account's override, if any.
 	AccountRateLimitPerMinute *int
 }
@@ -61,11 +65,16 @@ type Store interface {
 	CreateSeller(ctx context.Context, s *Seller, now time.Time) error
 	CreateAuthorization(ctx context.Context, a *Authorization, now time.Time) error
 	CountApps(ctx context.Context) (int, error)
-	// RotateSecret replaces an app's secret, keeping the old one as the
-	// previous secret until previousExpires.
+	// RotateSecret replaces an app's secret, keeping the one it replaces as
+	// the previous secret until previousExpires (whatever previous secret
+	// there was is gone), and records now as the new secret's issue time.
+	// Concurrent rotations of one app each keep the secret the other
+	// issued: none is lost.
 	RotateSecret(ctx context.Context, appID string, newCiphertext []byte, previousExpires, now time.Time) error
 	// SetAppActive activates or deactivates an app.
 	SetAppActive(ctx context.Context, appID string, active bool, now time.Time) error
+	// CreateLogin gives a seller a consent-page login.
+	CreateLogin(ctx context.Context, l *SellerLogin, now time.Time) error
 	InternalCallerStore
 }
 

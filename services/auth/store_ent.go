@@ -5,10 +5,11 @@ import (
 	"errors"
 	"time"
 
+	"entgo.io/ent/dialect/sql"
+
 	"github.com/mallplatform/partnerapi/ent"
 	"github.com/mallplatform/partnerapi/ent/app"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
-	"github.com/mallplatform/partnerapi/internal/db"
 )
 
 // EntStore is Store on ent.
@@ -39,6 +40,8 @@ func (s *EntStore) AppByClientID(ctx context.Context, clientID string) (*App, er
 		RateLimitPerMinute: row.RateLimitPerMinute,
 		SecretCiphertext:   row.SecretCiphertext,
 		PreviousExpiresAt:  row.PreviousSecretExpiresAt,
+		SecretCreatedAt:    row.SecretCreatedAt,
+		CreatedAt:          row.CreatedAt,
 		RedirectURIs:       row.RedirectUris,
 	}
 	if row.PreviousSecretCiphertext != nil {
@@ -86,7 +89,7 @@ func (s *EntStore) CreateApp(ctx context.Context, a *App, now time.Time) error {
 		SetID(a.ID).SetClientID(a.ClientID).SetName(a.Name).SetAccountID(a.AccountID).
 		SetEnvironment(app.Environment(a.Environment)).SetScopes(a.Scopes).SetActive(a.Active).
 		SetNillableRateLimitPerMinute(a.RateLimitPerMinute).
-		SetSecretCiphertext(a.SecretCiphertext).
+		SetSecretCiphertext(a.SecretCiphertext).SetSecretCreatedAt(now).
 		SetRedirectUris(nonNil(a.RedirectURIs)).
 		SetCreatedAt(now).SetUpdatedAt(now)
 	return c.Exec(ctx)
@@ -105,6 +108,8 @@ func (s *EntStore) CreateAuthorization(ctx context.Context, a *Authorization, no
 		SetID(a.ID).SetAppID(a.AppID).SetSellerID(a.SellerID).SetScopes(a.Scopes).
 		SetAccessTokenHash(a.AccessTokenHash).SetAccessExpiresAt(a.AccessExpiresAt).
 		SetRefreshTokenHash(a.RefreshTokenHash).SetRefreshExpiresAt(a.RefreshExpiresAt).
+		// An operator's grant ends with its refresh token.
+		SetGrantExpiresAt(a.RefreshExpiresAt).
 		SetCreatedAt(now).Exec(ctx)
 }
 
@@ -126,22 +131,27 @@ func isNotFound(err error) bool {
 }
 
 // RotateSecret moves the current secret to the previous slot and stores the
-// new one, in one statement-level transaction so no request sees neither.
+// new one in one UPDATE whose previous secret is the row's secret_ciphertext
+// as the statement finds it: no request sees neither secret, and of two
+// concurrent rotations the second (PostgreSQL re-reads the row it waited
+// for; SQLite runs one writer at a time) keeps the first one's secret as
+// its previous one rather than a secret read before the first committed.
 func (s *EntStore) RotateSecret(ctx context.Context, appID string, newCiphertext []byte, previousExpires, now time.Time) error {
-	return db.WithTx(ctx, s.client, func(tx *ent.Tx) error {
-		row, err := tx.App.Get(ctx, appID)
-		if ent.IsNotFound(err) {
-			return notFoundError{"app"}
-		}
-		if err != nil {
-			return err
-		}
-		return tx.App.UpdateOneID(appID).
-			SetPreviousSecretCiphertext(row.SecretCiphertext).
-			SetPreviousSecretExpiresAt(previousExpires).
-			SetSecretCiphertext(newCiphertext).
-			SetUpdatedAt(now).Exec(ctx)
-	})
+	n, err := s.client.App.Update().Where(app.ID(appID)).
+		Modify(func(u *sql.UpdateBuilder) {
+			u.Set(app.FieldPreviousSecretCiphertext, sql.ExprFunc(func(b *sql.Builder) { b.Ident(app.FieldSecretCiphertext) }))
+		}).
+		SetPreviousSecretExpiresAt(previousExpires).
+		SetSecretCiphertext(newCiphertext).
+		SetSecretCreatedAt(now).
+		SetUpdatedAt(now).Save(ctx)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return notFoundError{"app"}
+	}
+	return nil
 }
 
 // SetAppActive flips an app's active flag.

@@ -16,3 +16,7 @@ type tokenEntry struct {
 	scopes          []string  // what the seller granted
 	expires         time.Time // the token's own expiry
 }
+
+// forget drops a token from this replica's cache (a revocation or a
+// rotation made here); other replicas drop it within TokenCacheTTL.
+func (s *Service) forget(accessHash string) { s.tokens.Delete(accessHash) }

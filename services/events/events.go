@@ -32,9 +32,12 @@ type Type = eventsv1.EventType
 // Event is one recorded state change.
 type Event struct {
 	// Position orders the feed (assigned by the database).
-	Position   int64
-	ID         string
-	SellerID   string
+	Position int64
+	ID       string
+	SellerID string
+	// AppID is set on an event addressed to one app alone (a seller's grant
+	// to it): no other app reads or receives it.
+	AppID      string
 	Type       string
 	ResourceID string
 	Sequence   int64
@@ -109,7 +112,11 @@ func NewRecorder(store Store, wall clock.Clock) *Recorder {
 
 // Change is one state change to record.
 type Change struct {
-	SellerID   string
+	SellerID string
+	// AppID addresses the event to one app alone: required for the types
+	// of an app's grant (authorization.*, see Addressed), refused on the
+	// others.
+	AppID      string
 	Type       Type
 	ResourceID string
 	// At is the business time of the change.
@@ -170,10 +177,19 @@ func newEvent(c Change) (Event, error) {
 	if c.SellerID == "" || c.ResourceID == "" {
 		return Event{}, errors.New("events: an event needs its seller and resource")
 	}
+	switch {
+	case Addressed(c.Type) && c.AppID == "":
+		// Unaddressed, it would reach every app the seller granted.
+		return Event{}, fmt.Errorf("events: a %s event is addressed to one app and needs it", name)
+	case !Addressed(c.Type) && c.AppID != "":
+		// Every app granted the type's scope reads it: the store counts
+		// such events without looking at their app.
+		return Event{}, fmt.Errorf("events: a %s event concerns every app the seller granted, not one", name)
+	}
 	data, err := wirejson.Marshal(c.View)
 	if err != nil {
 		return Event{}, fmt.Errorf("events: render %s: %w", name, err)
 	}
-	return Event{ID: ids.NewAt("evt", c.At), SellerID: c.SellerID, Type: name, ResourceID: c.ResourceID,
+	return Event{ID: ids.NewAt("evt", c.At), SellerID: c.SellerID, AppID: c.AppID, Type: name, ResourceID: c.ResourceID,
 		Data: data, CreatedAt: c.At}, nil
 }

@@ -14,17 +14,31 @@ import (
 
 // readScopes maps a resource (the wire name's prefix) to the scope that
 // reads it: an event of the resource is readable, and subscribable, with
-// that scope.
+// that scope. A resource not listed needs none (authorization: an app's own
+// grant, addressed to it alone).
 var readScopes = map[string]string{
 	"order":   "orders:read",
 	"product": "catalog:read",
 }
 
-// ReadScope is the scope that reads events of type t.
-func ReadScope(t Type) string {
-	resource, _, _ := strings.Cut(WireName(t), ".")
-	return readScopes[resource]
+// addressedResources are the resources whose events concern one app: a
+// seller's grant to it. Their events carry the app and reach it alone.
+var addressedResources = map[string]bool{
+	"authorization": true,
 }
+
+func resource(t Type) string {
+	r, _, _ := strings.Cut(WireName(t), ".")
+	return r
+}
+
+// ReadScope is the scope that reads events of type t ("" for none).
+func ReadScope(t Type) string { return readScopes[resource(t)] }
+
+// Addressed reports whether events of type t are addressed to one app
+// (Change.AppID): read from the feed and delivered by webhooks to that app
+// alone, whatever the seller granted.
+func Addressed(t Type) bool { return addressedResources[resource(t)] }
 
 // Service is the events feed.
 type Service struct {
@@ -56,6 +70,15 @@ type ListResult struct {
 	Limit      int32
 	Total      int64
 	NextCursor string
+}
+
+// audience is who reads: a partner app its own addressed events beside
+// the unaddressed ones, an internal caller every event.
+func audience(ctx context.Context) Audience {
+	if p, isPartner := principal.FromContext(ctx); isPartner {
+		return Audience{AppID: p.AppID}
+	}
+	return Audience{AnyApp: true}
 }
 
 // readable is the wire names of the types the call may read: those whose
@@ -93,12 +116,12 @@ func (s *Service) List(ctx context.Context, p ListParams) (ListResult, error) {
 	if len(types) == 0 {
 		return ListResult{}, apierr.Newf(apierr.Forbidden, "reading events needs the scope %s", strings.Join(sortedScopes(), " or "))
 	}
-	f := Filter{Types: types, CreatedAfter: p.CreatedAfter}
+	f := Filter{Types: types, CreatedAfter: p.CreatedAfter, Audience: audience(ctx)}
 	after := ""
 	if p.CreatedAfter != nil {
 		after = p.CreatedAfter.UTC().Format(time.RFC3339Nano)
 	}
-	fp := pagination.Fingerprint("events", seller, strings.Join(types, ","), after)
+	fp := pagination.Fingerprint("events", seller, f.Audience.key(), strings.Join(types, ","), after)
 	w, err := s.cursors.Resolve(pagination.Request{Limit: p.Limit, Cursor: p.Cursor}, fp)
 	if err != nil {
 		return ListResult{}, err
@@ -132,7 +155,8 @@ func (s *Service) Get(ctx context.Context, id string) (Event, error) {
 	if err != nil {
 		return Event{}, err
 	}
-	e, err := s.store.Get(ctx, seller, id)
+	// Another app's addressed event is as missing as another seller's.
+	e, err := s.store.Get(ctx, seller, audience(ctx), id)
 	if errors.Is(err, ErrNotFound) {
 		return Event{}, apierr.New(apierr.NotFound, "event not found")
 	}

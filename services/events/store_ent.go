@@ -42,7 +42,7 @@ func (s *EntStore) Append(ctx context.Context, e Event, recordedAt time.Time) (E
 		e.Sequence = *last[0].Max + 1
 	}
 	row, err := c.Event.Create().
-		SetEventID(e.ID).SetSellerID(e.SellerID).SetType(e.Type).SetResourceID(e.ResourceID).
+		SetEventID(e.ID).SetSellerID(e.SellerID).SetNillableAppID(appID(e)).SetType(e.Type).SetResourceID(e.ResourceID).
 		SetSequence(e.Sequence).SetData(e.Data).SetCreatedAt(e.CreatedAt).SetRecordedAt(recordedAt).
 		Save(ctx)
 	if err != nil {
@@ -87,7 +87,7 @@ func (s *EntStore) AppendMany(ctx context.Context, es []Event, recordedAt time.T
 		for i, e := range chunk {
 			next[e.ResourceID]++
 			builders[i] = c.Event.Create().
-				SetEventID(e.ID).SetSellerID(e.SellerID).SetType(e.Type).SetResourceID(e.ResourceID).
+				SetEventID(e.ID).SetSellerID(e.SellerID).SetNillableAppID(appID(e)).SetType(e.Type).SetResourceID(e.ResourceID).
 				SetSequence(next[e.ResourceID]).SetData(e.Data).SetCreatedAt(e.CreatedAt).SetRecordedAt(recordedAt)
 		}
 		if err := c.Event.CreateBulk(builders...).Exec(ctx); err != nil {
@@ -122,10 +122,44 @@ func (s *EntStore) List(ctx context.Context, sellerID string, f Filter, afterPos
 }
 
 // Count implements Store.
+// Only addressed types carry an app (the Recorder sees to it), so the
+// unaddressed ones are counted without the audience: on the (seller, type,
+// id) index alone, as before there were addressed events. The addressed
+// ones, a few per grant, are counted apart.
 func (s *EntStore) Count(ctx context.Context, sellerID string, f Filter) (int64, error) {
 	if len(f.Types) == 0 {
 		return 0, nil
 	}
+	if f.Audience.AnyApp {
+		return s.count(ctx, sellerID, f)
+	}
+	var plain, addressed []string
+	for _, name := range f.Types {
+		if t, ok := ParseType(name); ok && Addressed(t) {
+			addressed = append(addressed, name)
+		} else {
+			plain = append(plain, name)
+		}
+	}
+	var total int64
+	if len(plain) > 0 {
+		n, err := s.count(ctx, sellerID, Filter{Types: plain, CreatedAfter: f.CreatedAfter, Audience: Audience{AnyApp: true}})
+		if err != nil {
+			return 0, err
+		}
+		total += n
+	}
+	if len(addressed) > 0 && f.Audience.AppID != "" {
+		n, err := s.count(ctx, sellerID, Filter{Types: addressed, CreatedAfter: f.CreatedAfter, Audience: f.Audience})
+		if err != nil {
+			return 0, err
+		}
+		total += n
+	}
+	return total, nil
+}
+
+func (s *EntStore) count(ctx context.Context, sellerID string, f Filter) (int64, error) {
 	n, err := s.sellerEvents(ctx, sellerID).Where(filter(f)...).Count(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("events: count: %w", err)
@@ -134,8 +168,12 @@ func (s *EntStore) Count(ctx context.Context, sellerID string, f Filter) (int64,
 }
 
 // Get implements Store.
-func (s *EntStore) Get(ctx context.Context, sellerID, id string) (Event, error) {
-	row, err := s.sellerEvents(ctx, sellerID).Where(event.EventID(id)).Only(ctx)
+func (s *EntStore) Get(ctx context.Context, sellerID string, a Audience, id string) (Event, error) {
+	q := s.sellerEvents(ctx, sellerID).Where(event.EventID(id))
+	if p := audiencePredicate(a); p != nil {
+		q = q.Where(p)
+	}
+	row, err := q.Only(ctx)
 	if ent.IsNotFound(err) {
 		return Event{}, ErrNotFound
 	}
@@ -183,12 +221,35 @@ func filter(f Filter) []predicate.Event {
 	if f.CreatedAfter != nil {
 		ps = append(ps, event.CreatedAtGTE(*f.CreatedAfter))
 	}
+	if p := audiencePredicate(f.Audience); p != nil {
+		ps = append(ps, p)
+	}
 	return ps
+}
+
+// audiencePredicate keeps the events a sees: the unaddressed ones and
+// those addressed to its app (nil: every event).
+func audiencePredicate(a Audience) predicate.Event {
+	switch {
+	case a.AnyApp:
+		return nil
+	case a.AppID == "":
+		return event.AppIDIsNil()
+	}
+	return event.Or(event.AppIDIsNil(), event.AppID(a.AppID))
+}
+
+// appID is e's app as stored: NULL when unaddressed.
+func appID(e Event) *string {
+	if e.AppID == "" {
+		return nil
+	}
+	return &e.AppID
 }
 
 func fromEnt(r *ent.Event) Event {
 	return Event{
-		Position: r.ID, ID: r.EventID, SellerID: r.SellerID, Type: r.Type, ResourceID: r.ResourceID,
+		Position: r.ID, ID: r.EventID, SellerID: r.SellerID, AppID: r.AppID, Type: r.Type, ResourceID: r.ResourceID,
 		Sequence: r.Sequence, Data: r.Data, CreatedAt: r.CreatedAt,
 	}
 }

@@ -71,13 +71,16 @@ func NewDispatcher(store *EntStore, jobs *worker.Inserter, wall clock.Clock) *Di
 	return &Dispatcher{store: store, jobs: jobs, wall: wall}
 }
 
-// Dispatch implements events.Dispatcher.
+// Dispatch implements events.Dispatcher. An event addressed to an app goes
+// to that app's subscriptions alone, without the grant check (a revocation
+// is sent after the grant ended); any other event to every app holding the
+// seller's grant of the type's scope.
 func (d *Dispatcher) Dispatch(ctx context.Context, es []events.Event) error {
-	type key struct{ seller, typ string }
+	type key struct{ seller, typ, app string }
 	matches := map[key][]*Subscription{}
 	var params []river.InsertManyParams
 	for _, e := range es {
-		k := key{e.SellerID, e.Type}
+		k := key{e.SellerID, e.Type, e.AppID}
 		subs, seen := matches[k]
 		if !seen {
 			t, ok := events.ParseType(e.Type)
@@ -85,7 +88,12 @@ func (d *Dispatcher) Dispatch(ctx context.Context, es []events.Event) error {
 				return fmt.Errorf("webhooks: event type %q is not in the catalogue", e.Type)
 			}
 			var err error
-			if subs, err = d.store.Matching(ctx, e.SellerID, e.Type, events.ReadScope(t), d.wall.Now()); err != nil {
+			if e.AppID != "" {
+				subs, err = d.store.AppMatching(ctx, e.AppID, e.Type)
+			} else {
+				subs, err = d.store.Matching(ctx, e.SellerID, e.Type, events.ReadScope(t), d.wall.Now())
+			}
+			if err != nil {
 				return err
 			}
 			matches[k] = subs
@@ -171,6 +179,10 @@ func (d *Deliverer) Work(ctx context.Context, job *river.Job[DeliverArgs]) error
 		return nil // past retention
 	} else if err != nil {
 		return err
+	}
+	if ev.AppID != "" && ev.AppID != sub.AppID {
+		// Addressed to another app: never this subscription's to send.
+		return river.JobCancel(fmt.Errorf("webhooks: event %s is addressed to another app", ev.ID))
 	}
 	msg := events.ToProto(ev)
 	if job.Args.Test {

@@ -74,30 +74,12 @@ func explain(t *testing.T, ctx context.Context, d *db.DB, q string, args []any) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
 	var plan strings.Builder
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
-		for _, v := range vals {
-			switch v := v.(type) {
-			case string:
-				plan.WriteString(v + " ")
-			case []byte:
-				plan.Write(append(v, ' '))
-			}
+	for _, row := range dbtest.Rows(t, rows) {
+		for _, v := range row {
+			plan.WriteString(dbtest.Text(v) + " ")
 		}
 		plan.WriteByte('\n')
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
 	}
 	return plan.String()
 }

@@ -61,8 +61,9 @@ func (s *Service) Retry(ctx context.Context, id, deliveryID string) (int, error)
 	return 1, s.queue(ctx, DeliverArgs{SubscriptionID: v.ID, EventID: a.EventID, Test: a.Test})
 }
 
-// Replay queues every event of the subscription's type since since, of every
-// seller whose grant to the app includes the type's scope.
+// Replay queues every event of the subscription's type since since: those
+// addressed to the app, and the others of every seller whose grant to the
+// app includes the type's scope.
 func (s *Service) Replay(ctx context.Context, id string, since time.Time) (int, error) {
 	v, err := s.Get(ctx, id)
 	if err != nil {

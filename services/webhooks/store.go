@@ -52,8 +52,9 @@ type Store interface {
 	// Attempt returns one logged attempt of the subscription.
 	Attempt(ctx context.Context, subscriptionID, id string) (Attempt, error)
 	// ReplayEvents returns the ids of the events of sub's type recorded at
-	// or after since, of every seller whose active grant to sub's app
-	// includes scope, oldest first, at most limit.
+	// or after since, oldest first, at most limit: those addressed to sub's
+	// app, and the unaddressed ones of every seller whose active grant to
+	// sub's app includes scope.
 	ReplayEvents(ctx context.Context, sub *Subscription, scope string, since, now time.Time, limit int) ([]string, error)
 	// InTx runs fn in a transaction (joining one ctx carries).
 	InTx(ctx context.Context, fn func(ctx context.Context) error) error

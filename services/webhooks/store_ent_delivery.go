@@ -51,6 +51,22 @@ func (s *EntStore) Matching(ctx context.Context, sellerID, eventType, scope stri
 	return out, nil
 }
 
+// AppMatching returns the app's active subscriptions to eventType: the
+// subscriptions an event addressed to the app is delivered to.
+func (s *EntStore) AppMatching(ctx context.Context, appID, eventType string) ([]*Subscription, error) {
+	rows, err := s.appSubscriptions(ctx, appID).
+		Where(webhooksubscription.EventType(eventType), webhooksubscription.IsActive(true)).
+		Order(ent.Asc(webhooksubscription.FieldID)).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("webhooks: subscriptions: %w", err)
+	}
+	out := make([]*Subscription, len(rows))
+	for i, r := range rows {
+		out[i] = fromEnt(r)
+	}
+	return out, nil
+}
+
 // ByID returns a subscription whatever its app, for the delivery worker.
 func (s *EntStore) ByID(ctx context.Context, id string) (*Subscription, error) {
 	r, err := s.db(ctx).WebhookSubscription.Get(ctx, id)
@@ -85,6 +101,16 @@ type Attempt struct {
 // counts one more and keeps when the run of failures began, which it
 // returns.
 func (s *EntStore) RecordAttempt(ctx context.Context, a Attempt, failing bool) (failingSince *time.Time, err error) {
+	// The attempt and the subscription's health change together: a reader
+	// never sees a success logged beside the failure count it reset.
+	err = db.InTx(ctx, s.client, func(ctx context.Context) error {
+		failingSince, err = s.recordAttempt(ctx, a, failing)
+		return err
+	})
+	return failingSince, err
+}
+
+func (s *EntStore) recordAttempt(ctx context.Context, a Attempt, failing bool) (failingSince *time.Time, err error) {
 	status := webhookdelivery.StatusFailed
 	if a.Succeeded {
 		status = webhookdelivery.StatusSucceeded
@@ -193,11 +219,15 @@ func (s *EntStore) ReplayEvents(ctx context.Context, sub *Subscription, scope st
 			sellers = append(sellers, g.SellerID)
 		}
 	}
-	if len(sellers) == 0 {
-		return nil, nil
+	// The events addressed to the app, whatever its grants now (a revoked
+	// grant's authorization.revoked); the unaddressed ones of the sellers
+	// granting the scope.
+	of := event.AppID(sub.AppID)
+	if len(sellers) > 0 {
+		of = event.Or(of, event.And(event.AppIDIsNil(), event.SellerIDIn(sellers...)))
 	}
 	return c.Event.Query().
-		Where(event.TypeEQ(sub.EventType), event.SellerIDIn(sellers...), event.CreatedAtGTE(since)).
+		Where(event.TypeEQ(sub.EventType), event.CreatedAtGTE(since), of).
 		Order(ent.Asc(event.FieldID)).Limit(limit).Select(event.FieldEventID).Strings(ctx)
 }
 

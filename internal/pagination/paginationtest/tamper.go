@@ -4,6 +4,7 @@ package paginationtest
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/base64"
 	"testing"
 )
@@ -19,8 +20,10 @@ func Tampered(t testing.TB, genuine string) map[string]string {
 	if err != nil {
 		t.Fatalf("cursor %q is not base64url: %v", genuine, err)
 	}
-	end := bytes.LastIndexByte(raw, '}') + 1
-	if end == 0 {
+	// The tag is the last sha256.Size bytes (internal/pagination): split
+	// there, not at the last '}', which the tag's own bytes may hold.
+	end := len(raw) - sha256.Size
+	if end < 2 || raw[end-1] != '}' {
 		t.Fatalf("cursor %q holds no JSON position", genuine)
 	}
 	payload, tag := raw[:end], raw[end:]

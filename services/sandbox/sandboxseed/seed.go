@@ -11,6 +11,7 @@ import (
 
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/db"
+	"github.com/mallplatform/partnerapi/internal/ids"
 	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/services/auth"
 )
@@ -29,17 +30,23 @@ type Deps struct {
 type appSpec struct {
 	name, environment string
 	scopes            []string
+	redirectURIs      []string
 }
+
+// sandboxRedirectURIs are the sandbox apps' registered redirect URIs: a
+// partner's https callback, and the loopback one `partnerctl authorize`
+// listens on.
+var sandboxRedirectURIs = []string{"https://partner.example.ph/oauth/callback", "http://127.0.0.1:8765/callback"}
 
 var apps = []appSpec{
-	{"full", auth.EnvSandbox, []string{"catalog:read", "catalog:write", "orders:read", "orders:write", "customer:email:read"}},
-	{"limited", auth.EnvSandbox, []string{"catalog:read", "orders:read"}},
-	{"live", auth.EnvProduction, []string{"catalog:read"}},
+	{"full", auth.EnvSandbox, []string{"catalog:read", "catalog:write", "orders:read", "orders:write", "customer:email:read"}, sandboxRedirectURIs},
+	{"limited", auth.EnvSandbox, []string{"catalog:read", "orders:read"}, sandboxRedirectURIs},
+	{"live", auth.EnvProduction, []string{"catalog:read"}, nil},
 }
 
-var shops = []struct{ name, shop string }{
-	{"Maria Santos", "Santos Home & Living"},
-	{"Jose Reyes", "Reyes Gadget Hub"},
+var shops = []struct{ name, shop, username, mobile string }{
+	{"Maria Santos", "Santos Home & Living", "maria.santos", "+639171234567"},
+	{"Jose Reyes", "Reyes Gadget Hub", "jose.reyes", "+639281234567"},
 }
 
 // Seed writes the sandbox and returns its credentials (base URL and gRPC
@@ -60,19 +67,28 @@ func Seed(ctx context.Context, d Deps) (*sdk.Credentials, error) {
 	}
 	appIDs := map[string]string{}
 	for _, a := range apps {
-		created, err := d.Auth.CreateApp(ctx, auth.NewApp{AccountID: account.ID, Name: "Sandbox " + a.name + " app", Environment: a.environment, Scopes: a.scopes})
+		created, err := d.Auth.CreateApp(ctx, auth.NewApp{AccountID: account.ID, Name: "Sandbox " + a.name + " app", Environment: a.environment,
+			Scopes: a.scopes, RedirectURIs: a.redirectURIs})
 		if err != nil {
 			return nil, fmt.Errorf("seed app %s: %w", a.name, err)
 		}
 		appIDs[a.name] = created.App.ID
-		creds.Apps[a.name] = sdk.AppCredentials{ClientID: created.App.ClientID, ClientSecret: created.ClientSecret, Scopes: a.scopes}
+		creds.Apps[a.name] = sdk.AppCredentials{ClientID: created.App.ClientID, ClientSecret: created.ClientSecret, Scopes: a.scopes,
+			RedirectURIs: a.redirectURIs}
 	}
 	for _, s := range shops {
 		seller, err := d.Auth.CreateTestShop(ctx, s.name, s.shop)
 		if err != nil {
 			return nil, fmt.Errorf("seed seller: %w", err)
 		}
-		sc := sdk.SellerCredentials{SellerID: seller.ID, Tokens: map[string]sdk.TokenPair{}}
+		// The consent pages' sign-in: a random password and fixed code per
+		// sandbox, written to its credentials.
+		login := &sdk.SellerLogin{Username: s.username, Password: ids.Token(12), OTP: fmt.Sprintf("%06d", rng.IntN(1_000_000))}
+		if err := d.Auth.CreateSellerLogin(ctx, auth.NewSellerLogin{SellerID: seller.ID, Username: login.Username,
+			Password: login.Password, Destination: s.mobile, FixedOTP: login.OTP}, true); err != nil {
+			return nil, fmt.Errorf("seed seller login: %w", err)
+		}
+		sc := sdk.SellerCredentials{SellerID: seller.ID, Tokens: map[string]sdk.TokenPair{}, Login: login}
 		for _, name := range []string{"full", "limited"} {
 			t, err := d.Auth.AuthorizeSeller(ctx, appIDs[name], seller.ID, creds.Apps[name].Scopes, auth.SandboxAccessTokenTTL, auth.SandboxRefreshTokenTTL)
 			if err != nil {

@@ -261,6 +261,293 @@ func (x *UsageResponse) GetData() *Usage {
 	return nil
 }
 
+type GetCredentialsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetCredentialsRequest) Reset() {
+	*x = GetCredentialsRequest{}
+	mi := &file_mp_auth_v1_auth_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetCredentialsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetCredentialsRequest) ProtoMessage() {}
+
+func (x *GetCredentialsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_auth_v1_auth_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetCredentialsRequest.ProtoReflect.Descriptor instead.
+func (*GetCredentialsRequest) Descriptor() ([]byte, []int) {
+	return file_mp_auth_v1_auth_proto_rawDescGZIP(), []int{4}
+}
+
+// ClientCredentials describes the calling app's credentials, without a
+// secret.
+type ClientCredentials struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	ClientId string                 `protobuf:"bytes,1,opt,name=client_id,proto3" json:"client_id,omitempty"`
+	// "sandbox" or "production".
+	Environment string `protobuf:"bytes,2,opt,name=environment,proto3" json:"environment,omitempty"`
+	// When the current secret was issued.
+	SecretCreatedAt *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=secret_created_at,proto3" json:"secret_created_at,omitempty"`
+	// When the previous secret stops verifying; absent unless it still does.
+	PreviousSecretExpiresAt *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=previous_secret_expires_at,proto3,oneof" json:"previous_secret_expires_at,omitempty"`
+	unknownFields           protoimpl.UnknownFields
+	sizeCache               protoimpl.SizeCache
+}
+
+func (x *ClientCredentials) Reset() {
+	*x = ClientCredentials{}
+	mi := &file_mp_auth_v1_auth_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ClientCredentials) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ClientCredentials) ProtoMessage() {}
+
+func (x *ClientCredentials) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_auth_v1_auth_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ClientCredentials.ProtoReflect.Descriptor instead.
+func (*ClientCredentials) Descriptor() ([]byte, []int) {
+	return file_mp_auth_v1_auth_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *ClientCredentials) GetClientId() string {
+	if x != nil {
+		return x.ClientId
+	}
+	return ""
+}
+
+func (x *ClientCredentials) GetEnvironment() string {
+	if x != nil {
+		return x.Environment
+	}
+	return ""
+}
+
+func (x *ClientCredentials) GetSecretCreatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.SecretCreatedAt
+	}
+	return nil
+}
+
+func (x *ClientCredentials) GetPreviousSecretExpiresAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.PreviousSecretExpiresAt
+	}
+	return nil
+}
+
+type CredentialsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Data          *ClientCredentials     `protobuf:"bytes,1,opt,name=data,proto3" json:"data,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CredentialsResponse) Reset() {
+	*x = CredentialsResponse{}
+	mi := &file_mp_auth_v1_auth_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CredentialsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CredentialsResponse) ProtoMessage() {}
+
+func (x *CredentialsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_auth_v1_auth_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CredentialsResponse.ProtoReflect.Descriptor instead.
+func (*CredentialsResponse) Descriptor() ([]byte, []int) {
+	return file_mp_auth_v1_auth_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *CredentialsResponse) GetData() *ClientCredentials {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+type RotateClientSecretRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RotateClientSecretRequest) Reset() {
+	*x = RotateClientSecretRequest{}
+	mi := &file_mp_auth_v1_auth_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RotateClientSecretRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RotateClientSecretRequest) ProtoMessage() {}
+
+func (x *RotateClientSecretRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_auth_v1_auth_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RotateClientSecretRequest.ProtoReflect.Descriptor instead.
+func (*RotateClientSecretRequest) Descriptor() ([]byte, []int) {
+	return file_mp_auth_v1_auth_proto_rawDescGZIP(), []int{7}
+}
+
+// RotatedSecret is a new client secret, shown this once.
+type RotatedSecret struct {
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	ClientSecret string                 `protobuf:"bytes,1,opt,name=client_secret,proto3" json:"client_secret,omitempty"`
+	// When the secret in use before this rotation stops verifying.
+	PreviousSecretExpiresAt *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=previous_secret_expires_at,proto3" json:"previous_secret_expires_at,omitempty"`
+	unknownFields           protoimpl.UnknownFields
+	sizeCache               protoimpl.SizeCache
+}
+
+func (x *RotatedSecret) Reset() {
+	*x = RotatedSecret{}
+	mi := &file_mp_auth_v1_auth_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RotatedSecret) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RotatedSecret) ProtoMessage() {}
+
+func (x *RotatedSecret) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_auth_v1_auth_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RotatedSecret.ProtoReflect.Descriptor instead.
+func (*RotatedSecret) Descriptor() ([]byte, []int) {
+	return file_mp_auth_v1_auth_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *RotatedSecret) GetClientSecret() string {
+	if x != nil {
+		return x.ClientSecret
+	}
+	return ""
+}
+
+func (x *RotatedSecret) GetPreviousSecretExpiresAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.PreviousSecretExpiresAt
+	}
+	return nil
+}
+
+type RotatedSecretResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Data          *RotatedSecret         `protobuf:"bytes,1,opt,name=data,proto3" json:"data,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RotatedSecretResponse) Reset() {
+	*x = RotatedSecretResponse{}
+	mi := &file_mp_auth_v1_auth_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RotatedSecretResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RotatedSecretResponse) ProtoMessage() {}
+
+func (x *RotatedSecretResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_auth_v1_auth_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RotatedSecretResponse.ProtoReflect.Descriptor instead.
+func (*RotatedSecretResponse) Descriptor() ([]byte, []int) {
+	return file_mp_auth_v1_auth_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *RotatedSecretResponse) GetData() *RotatedSecret {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
 var File_mp_auth_v1_auth_proto protoreflect.FileDescriptor
 
 const file_mp_auth_v1_auth_proto_rawDesc = "" +
@@ -281,9 +568,26 @@ const file_mp_auth_v1_auth_proto_rawDesc = "" +
 	"\vrate_limits\x18\x04 \x03(\v2\x1a.mp.auth.v1.RateLimitUsageR\vrate_limits\"\x11\n" +
 	"\x0fGetUsageRequest\"6\n" +
 	"\rUsageResponse\x12%\n" +
-	"\x04data\x18\x01 \x01(\v2\x11.mp.auth.v1.UsageR\x04data2m\n" +
+	"\x04data\x18\x01 \x01(\v2\x11.mp.auth.v1.UsageR\x04data\"\x17\n" +
+	"\x15GetCredentialsRequest\"\x9d\x02\n" +
+	"\x11ClientCredentials\x12\x1c\n" +
+	"\tclient_id\x18\x01 \x01(\tR\tclient_id\x12 \n" +
+	"\venvironment\x18\x02 \x01(\tR\venvironment\x12H\n" +
+	"\x11secret_created_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\x11secret_created_at\x12_\n" +
+	"\x1aprevious_secret_expires_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampH\x00R\x1aprevious_secret_expires_at\x88\x01\x01B\x1d\n" +
+	"\x1b_previous_secret_expires_at\"H\n" +
+	"\x13CredentialsResponse\x121\n" +
+	"\x04data\x18\x01 \x01(\v2\x1d.mp.auth.v1.ClientCredentialsR\x04data\"\x1b\n" +
+	"\x19RotateClientSecretRequest\"\x91\x01\n" +
+	"\rRotatedSecret\x12$\n" +
+	"\rclient_secret\x18\x01 \x01(\tR\rclient_secret\x12Z\n" +
+	"\x1aprevious_secret_expires_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x1aprevious_secret_expires_at\"F\n" +
+	"\x15RotatedSecretResponse\x12-\n" +
+	"\x04data\x18\x01 \x01(\v2\x19.mp.auth.v1.RotatedSecretR\x04data2\xef\x02\n" +
 	"\vAuthService\x12^\n" +
-	"\bGetUsage\x12\x1b.mp.auth.v1.GetUsageRequest\x1a\x19.mp.auth.v1.UsageResponse\"\x1a\xa2\xbb\x18\x00\x82\xd3\xe4\x93\x02\x10\x12\x0e/open/v1/usageB\x9f\x01\n" +
+	"\bGetUsage\x12\x1b.mp.auth.v1.GetUsageRequest\x1a\x19.mp.auth.v1.UsageResponse\"\x1a\xa2\xbb\x18\x00\x82\xd3\xe4\x93\x02\x10\x12\x0e/open/v1/usage\x12v\n" +
+	"\x0eGetCredentials\x12!.mp.auth.v1.GetCredentialsRequest\x1a\x1f.mp.auth.v1.CredentialsResponse\" \xa2\xbb\x18\x00\x82\xd3\xe4\x93\x02\x16\x12\x14/open/v1/credentials\x12\x87\x01\n" +
+	"\x12RotateClientSecret\x12%.mp.auth.v1.RotateClientSecretRequest\x1a!.mp.auth.v1.RotatedSecretResponse\"'\xa2\xbb\x18\x00\x82\xd3\xe4\x93\x02\x1d\"\x1b/open/v1/credentials/rotateB\x9f\x01\n" +
 	"\x0ecom.mp.auth.v1B\tAuthProtoP\x01Z8github.com/mallplatform/partnerapi/gen/mp/auth/v1;authv1\xa2\x02\x03MAX\xaa\x02\n" +
 	"Mp.Auth.V1\xca\x02\n" +
 	"Mp\\Auth\\V1\xe2\x02\x16Mp\\Auth\\V1\\GPBMetadata\xea\x02\fMp::Auth::V1b\x06proto3"
@@ -300,25 +604,40 @@ func file_mp_auth_v1_auth_proto_rawDescGZIP() []byte {
 	return file_mp_auth_v1_auth_proto_rawDescData
 }
 
-var file_mp_auth_v1_auth_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
+var file_mp_auth_v1_auth_proto_msgTypes = make([]protoimpl.MessageInfo, 10)
 var file_mp_auth_v1_auth_proto_goTypes = []any{
-	(*RateLimitUsage)(nil),        // 0: mp.auth.v1.RateLimitUsage
-	(*Usage)(nil),                 // 1: mp.auth.v1.Usage
-	(*GetUsageRequest)(nil),       // 2: mp.auth.v1.GetUsageRequest
-	(*UsageResponse)(nil),         // 3: mp.auth.v1.UsageResponse
-	(*timestamppb.Timestamp)(nil), // 4: google.protobuf.Timestamp
+	(*RateLimitUsage)(nil),            // 0: mp.auth.v1.RateLimitUsage
+	(*Usage)(nil),                     // 1: mp.auth.v1.Usage
+	(*GetUsageRequest)(nil),           // 2: mp.auth.v1.GetUsageRequest
+	(*UsageResponse)(nil),             // 3: mp.auth.v1.UsageResponse
+	(*GetCredentialsRequest)(nil),     // 4: mp.auth.v1.GetCredentialsRequest
+	(*ClientCredentials)(nil),         // 5: mp.auth.v1.ClientCredentials
+	(*CredentialsResponse)(nil),       // 6: mp.auth.v1.CredentialsResponse
+	(*RotateClientSecretRequest)(nil), // 7: mp.auth.v1.RotateClientSecretRequest
+	(*RotatedSecret)(nil),             // 8: mp.auth.v1.RotatedSecret
+	(*RotatedSecretResponse)(nil),     // 9: mp.auth.v1.RotatedSecretResponse
+	(*timestamppb.Timestamp)(nil),     // 10: google.protobuf.Timestamp
 }
 var file_mp_auth_v1_auth_proto_depIdxs = []int32{
-	4, // 0: mp.auth.v1.RateLimitUsage.reset_at:type_name -> google.protobuf.Timestamp
-	0, // 1: mp.auth.v1.Usage.rate_limits:type_name -> mp.auth.v1.RateLimitUsage
-	1, // 2: mp.auth.v1.UsageResponse.data:type_name -> mp.auth.v1.Usage
-	2, // 3: mp.auth.v1.AuthService.GetUsage:input_type -> mp.auth.v1.GetUsageRequest
-	3, // 4: mp.auth.v1.AuthService.GetUsage:output_type -> mp.auth.v1.UsageResponse
-	4, // [4:5] is the sub-list for method output_type
-	3, // [3:4] is the sub-list for method input_type
-	3, // [3:3] is the sub-list for extension type_name
-	3, // [3:3] is the sub-list for extension extendee
-	0, // [0:3] is the sub-list for field type_name
+	10, // 0: mp.auth.v1.RateLimitUsage.reset_at:type_name -> google.protobuf.Timestamp
+	0,  // 1: mp.auth.v1.Usage.rate_limits:type_name -> mp.auth.v1.RateLimitUsage
+	1,  // 2: mp.auth.v1.UsageResponse.data:type_name -> mp.auth.v1.Usage
+	10, // 3: mp.auth.v1.ClientCredentials.secret_created_at:type_name -> google.protobuf.Timestamp
+	10, // 4: mp.auth.v1.ClientCredentials.previous_secret_expires_at:type_name -> google.protobuf.Timestamp
+	5,  // 5: mp.auth.v1.CredentialsResponse.data:type_name -> mp.auth.v1.ClientCredentials
+	10, // 6: mp.auth.v1.RotatedSecret.previous_secret_expires_at:type_name -> google.protobuf.Timestamp
+	8,  // 7: mp.auth.v1.RotatedSecretResponse.data:type_name -> mp.auth.v1.RotatedSecret
+	2,  // 8: mp.auth.v1.AuthService.GetUsage:input_type -> mp.auth.v1.GetUsageRequest
+	4,  // 9: mp.auth.v1.AuthService.GetCredentials:input_type -> mp.auth.v1.GetCredentialsRequest
+	7,  // 10: mp.auth.v1.AuthService.RotateClientSecret:input_type -> mp.auth.v1.RotateClientSecretRequest
+	3,  // 11: mp.auth.v1.AuthService.GetUsage:output_type -> mp.auth.v1.UsageResponse
+	6,  // 12: mp.auth.v1.AuthService.GetCredentials:output_type -> mp.auth.v1.CredentialsResponse
+	9,  // 13: mp.auth.v1.AuthService.RotateClientSecret:output_type -> mp.auth.v1.RotatedSecretResponse
+	11, // [11:14] is the sub-list for method output_type
+	8,  // [8:11] is the sub-list for method input_type
+	8,  // [8:8] is the sub-list for extension type_name
+	8,  // [8:8] is the sub-list for extension extendee
+	0,  // [0:8] is the sub-list for field type_name
 }
 
 func init() { file_mp_auth_v1_auth_proto_init() }
@@ -326,13 +645,14 @@ func file_mp_auth_v1_auth_proto_init() {
 	if File_mp_auth_v1_auth_proto != nil {
 		return
 	}
+	file_mp_auth_v1_auth_proto_msgTypes[5].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mp_auth_v1_auth_proto_rawDesc), len(file_mp_auth_v1_auth_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   4,
+			NumMessages:   10,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -19,7 +19,9 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	AuthService_GetUsage_FullMethodName = "/mp.auth.v1.AuthService/GetUsage"
+	AuthService_GetUsage_FullMethodName           = "/mp.auth.v1.AuthService/GetUsage"
+	AuthService_GetCredentials_FullMethodName     = "/mp.auth.v1.AuthService/GetCredentials"
+	AuthService_RotateClientSecret_FullMethodName = "/mp.auth.v1.AuthService/RotateClientSecret"
 )
 
 // AuthServiceClient is the client API for AuthService service.
@@ -31,6 +33,16 @@ type AuthServiceClient interface {
 	// A signed GET that answers 200 when signing is correct, with the app's
 	// current rate limits and how much of each window is used.
 	GetUsage(ctx context.Context, in *GetUsageRequest, opts ...grpc.CallOption) (*UsageResponse, error)
+	// The calling app's credentials as the platform holds them: its client
+	// id, environment and when its secret was issued, and, while a rotated-out
+	// secret still verifies, when it stops. Never a secret.
+	GetCredentials(ctx context.Context, in *GetCredentialsRequest, opts ...grpc.CallOption) (*CredentialsResponse, error)
+	// Issues a new client secret, which verifies at once; the previous one
+	// keeps verifying until previous_secret_expires_at (24 hours unless the
+	// platform says otherwise). Rotating again inside that window ends the
+	// older secret: only the current and the previous secret ever verify.
+	// Idempotency-Key is not honoured: a stored answer would keep the secret.
+	RotateClientSecret(ctx context.Context, in *RotateClientSecretRequest, opts ...grpc.CallOption) (*RotatedSecretResponse, error)
 }
 
 type authServiceClient struct {
@@ -51,6 +63,26 @@ func (c *authServiceClient) GetUsage(ctx context.Context, in *GetUsageRequest, o
 	return out, nil
 }
 
+func (c *authServiceClient) GetCredentials(ctx context.Context, in *GetCredentialsRequest, opts ...grpc.CallOption) (*CredentialsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CredentialsResponse)
+	err := c.cc.Invoke(ctx, AuthService_GetCredentials_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *authServiceClient) RotateClientSecret(ctx context.Context, in *RotateClientSecretRequest, opts ...grpc.CallOption) (*RotatedSecretResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RotatedSecretResponse)
+	err := c.cc.Invoke(ctx, AuthService_RotateClientSecret_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // AuthServiceServer is the server API for AuthService service.
 // All implementations must embed UnimplementedAuthServiceServer
 // for forward compatibility.
@@ -60,6 +92,16 @@ type AuthServiceServer interface {
 	// A signed GET that answers 200 when signing is correct, with the app's
 	// current rate limits and how much of each window is used.
 	GetUsage(context.Context, *GetUsageRequest) (*UsageResponse, error)
+	// The calling app's credentials as the platform holds them: its client
+	// id, environment and when its secret was issued, and, while a rotated-out
+	// secret still verifies, when it stops. Never a secret.
+	GetCredentials(context.Context, *GetCredentialsRequest) (*CredentialsResponse, error)
+	// Issues a new client secret, which verifies at once; the previous one
+	// keeps verifying until previous_secret_expires_at (24 hours unless the
+	// platform says otherwise). Rotating again inside that window ends the
+	// older secret: only the current and the previous secret ever verify.
+	// Idempotency-Key is not honoured: a stored answer would keep the secret.
+	RotateClientSecret(context.Context, *RotateClientSecretRequest) (*RotatedSecretResponse, error)
 	mustEmbedUnimplementedAuthServiceServer()
 }
 
@@ -72,6 +114,12 @@ type UnimplementedAuthServiceServer struct{}
 
 func (UnimplementedAuthServiceServer) GetUsage(context.Context, *GetUsageRequest) (*UsageResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetUsage not implemented")
+}
+func (UnimplementedAuthServiceServer) GetCredentials(context.Context, *GetCredentialsRequest) (*CredentialsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetCredentials not implemented")
+}
+func (UnimplementedAuthServiceServer) RotateClientSecret(context.Context, *RotateClientSecretRequest) (*RotatedSecretResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RotateClientSecret not implemented")
 }
 func (UnimplementedAuthServiceServer) mustEmbedUnimplementedAuthServiceServer() {}
 func (UnimplementedAuthServiceServer) testEmbeddedByValue()                     {}
@@ -112,6 +160,42 @@ func _AuthService_GetUsage_Handler(srv interface{}, ctx context.Context, dec fun
 	return interceptor(ctx, in, info, handler)
 }
 
+func _AuthService_GetCredentials_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetCredentialsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AuthServiceServer).GetCredentials(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: AuthService_GetCredentials_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AuthServiceServer).GetCredentials(ctx, req.(*GetCredentialsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AuthService_RotateClientSecret_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RotateClientSecretRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AuthServiceServer).RotateClientSecret(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: AuthService_RotateClientSecret_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AuthServiceServer).RotateClientSecret(ctx, req.(*RotateClientSecretRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // AuthService_ServiceDesc is the grpc.ServiceDesc for AuthService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -122,6 +206,14 @@ var AuthService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetUsage",
 			Handler:    _AuthService_GetUsage_Handler,
+		},
+		{
+			MethodName: "GetCredentials",
+			Handler:    _AuthService_GetCredentials_Handler,
+		},
+		{
+			MethodName: "RotateClientSecret",
+			Handler:    _AuthService_RotateClientSecret_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

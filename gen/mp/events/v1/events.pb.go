@@ -123,7 +123,7 @@ type Event struct {
 	Sequence int64 `protobuf:"varint,5,opt,name=sequence,proto3" json:"sequence,omitempty"`
 	// The resource's partner-safe view at that moment, as its GET renders it:
 	// an Order for order events (never with buyerEmail), a Product for product
-	// events.
+	// events, a Grant for authorization events.
 	Data []byte `protobuf:"bytes,6,opt,name=data,proto3" json:"data,omitempty"`
 	// Set on the synthetic events POST /open/v1/webhooks/test sends; absent on
 	// every real event.
@@ -211,6 +211,106 @@ func (x *Event) GetTest() bool {
 	return false
 }
 
+// Grant is a seller's authorization of one app, the data of the
+// authorization events (addressed to that app alone).
+type Grant struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The seller authorization's id.
+	Id       string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	SellerId string `protobuf:"bytes,2,opt,name=seller_id,proto3" json:"seller_id,omitempty"`
+	// The app's client id.
+	ClientId string `protobuf:"bytes,3,opt,name=client_id,proto3" json:"client_id,omitempty"`
+	// The scopes the seller granted.
+	Scopes    []string               `protobuf:"bytes,4,rep,name=scopes,proto3" json:"scopes,omitempty"`
+	GrantedAt *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=granted_at,proto3" json:"granted_at,omitempty"`
+	// When the grant ends: no token of it is valid past this instant, and the
+	// app sends the seller through consent again.
+	ExpiresAt *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=expires_at,proto3" json:"expires_at,omitempty"`
+	// Set once the grant was revoked (authorization.revoked).
+	RevokedAt     *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=revoked_at,proto3,oneof" json:"revoked_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Grant) Reset() {
+	*x = Grant{}
+	mi := &file_mp_events_v1_events_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Grant) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Grant) ProtoMessage() {}
+
+func (x *Grant) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_events_v1_events_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Grant.ProtoReflect.Descriptor instead.
+func (*Grant) Descriptor() ([]byte, []int) {
+	return file_mp_events_v1_events_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *Grant) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *Grant) GetSellerId() string {
+	if x != nil {
+		return x.SellerId
+	}
+	return ""
+}
+
+func (x *Grant) GetClientId() string {
+	if x != nil {
+		return x.ClientId
+	}
+	return ""
+}
+
+func (x *Grant) GetScopes() []string {
+	if x != nil {
+		return x.Scopes
+	}
+	return nil
+}
+
+func (x *Grant) GetGrantedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.GrantedAt
+	}
+	return nil
+}
+
+func (x *Grant) GetExpiresAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ExpiresAt
+	}
+	return nil
+}
+
+func (x *Grant) GetRevokedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.RevokedAt
+	}
+	return nil
+}
+
 type ListEventsRequest struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
 	Limit  *int32                 `protobuf:"varint,1,opt,name=limit,proto3,oneof" json:"limit,omitempty"`
@@ -225,7 +325,7 @@ type ListEventsRequest struct {
 
 func (x *ListEventsRequest) Reset() {
 	*x = ListEventsRequest{}
-	mi := &file_mp_events_v1_events_proto_msgTypes[1]
+	mi := &file_mp_events_v1_events_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -237,7 +337,7 @@ func (x *ListEventsRequest) String() string {
 func (*ListEventsRequest) ProtoMessage() {}
 
 func (x *ListEventsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_events_v1_events_proto_msgTypes[1]
+	mi := &file_mp_events_v1_events_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -250,7 +350,7 @@ func (x *ListEventsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListEventsRequest.ProtoReflect.Descriptor instead.
 func (*ListEventsRequest) Descriptor() ([]byte, []int) {
-	return file_mp_events_v1_events_proto_rawDescGZIP(), []int{1}
+	return file_mp_events_v1_events_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *ListEventsRequest) GetLimit() int32 {
@@ -291,7 +391,7 @@ type ListEventsResponse struct {
 
 func (x *ListEventsResponse) Reset() {
 	*x = ListEventsResponse{}
-	mi := &file_mp_events_v1_events_proto_msgTypes[2]
+	mi := &file_mp_events_v1_events_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -303,7 +403,7 @@ func (x *ListEventsResponse) String() string {
 func (*ListEventsResponse) ProtoMessage() {}
 
 func (x *ListEventsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_events_v1_events_proto_msgTypes[2]
+	mi := &file_mp_events_v1_events_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -316,7 +416,7 @@ func (x *ListEventsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListEventsResponse.ProtoReflect.Descriptor instead.
 func (*ListEventsResponse) Descriptor() ([]byte, []int) {
-	return file_mp_events_v1_events_proto_rawDescGZIP(), []int{2}
+	return file_mp_events_v1_events_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *ListEventsResponse) GetData() []*Event {
@@ -342,7 +442,7 @@ type GetEventRequest struct {
 
 func (x *GetEventRequest) Reset() {
 	*x = GetEventRequest{}
-	mi := &file_mp_events_v1_events_proto_msgTypes[3]
+	mi := &file_mp_events_v1_events_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -354,7 +454,7 @@ func (x *GetEventRequest) String() string {
 func (*GetEventRequest) ProtoMessage() {}
 
 func (x *GetEventRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_events_v1_events_proto_msgTypes[3]
+	mi := &file_mp_events_v1_events_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -367,7 +467,7 @@ func (x *GetEventRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetEventRequest.ProtoReflect.Descriptor instead.
 func (*GetEventRequest) Descriptor() ([]byte, []int) {
-	return file_mp_events_v1_events_proto_rawDescGZIP(), []int{3}
+	return file_mp_events_v1_events_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *GetEventRequest) GetId() string {
@@ -386,7 +486,7 @@ type EventResponse struct {
 
 func (x *EventResponse) Reset() {
 	*x = EventResponse{}
-	mi := &file_mp_events_v1_events_proto_msgTypes[4]
+	mi := &file_mp_events_v1_events_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -398,7 +498,7 @@ func (x *EventResponse) String() string {
 func (*EventResponse) ProtoMessage() {}
 
 func (x *EventResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_events_v1_events_proto_msgTypes[4]
+	mi := &file_mp_events_v1_events_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -411,7 +511,7 @@ func (x *EventResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EventResponse.ProtoReflect.Descriptor instead.
 func (*EventResponse) Descriptor() ([]byte, []int) {
-	return file_mp_events_v1_events_proto_rawDescGZIP(), []int{4}
+	return file_mp_events_v1_events_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *EventResponse) GetData() *Event {
@@ -436,7 +536,22 @@ const file_mp_events_v1_events_proto_rawDesc = "" +
 	"\bsequence\x18\x05 \x01(\x03R\bsequence\x12\x1a\n" +
 	"\x04data\x18\x06 \x01(\fB\x06\xaa\xbb\x18\x02\x18\x01R\x04data\x12\x17\n" +
 	"\x04test\x18\a \x01(\bH\x00R\x04test\x88\x01\x01B\a\n" +
-	"\x05_test\"\xfc\x01\n" +
+	"\x05_test\"\xb3\x02\n" +
+	"\x05Grant\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1c\n" +
+	"\tseller_id\x18\x02 \x01(\tR\tseller_id\x12\x1c\n" +
+	"\tclient_id\x18\x03 \x01(\tR\tclient_id\x12\x16\n" +
+	"\x06scopes\x18\x04 \x03(\tR\x06scopes\x12:\n" +
+	"\n" +
+	"granted_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"granted_at\x12:\n" +
+	"\n" +
+	"expires_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"expires_at\x12?\n" +
+	"\n" +
+	"revoked_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampH\x00R\n" +
+	"revoked_at\x88\x01\x01B\r\n" +
+	"\v_revoked_at\"\xfc\x01\n" +
 	"\x11ListEventsRequest\x12$\n" +
 	"\x05limit\x18\x01 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x00R\x05limit\x88\x01\x01\x12%\n" +
 	"\x06cursor\x18\x02 \x01(\tB\b\xbaH\x05r\x03\x18\x80\x04H\x01R\x06cursor\x88\x01\x01\x12:\n" +
@@ -487,34 +602,38 @@ func file_mp_events_v1_events_proto_rawDescGZIP() []byte {
 }
 
 var file_mp_events_v1_events_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_mp_events_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
+var file_mp_events_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 6)
 var file_mp_events_v1_events_proto_goTypes = []any{
 	(EventType)(0),                // 0: mp.events.v1.EventType
 	(*Event)(nil),                 // 1: mp.events.v1.Event
-	(*ListEventsRequest)(nil),     // 2: mp.events.v1.ListEventsRequest
-	(*ListEventsResponse)(nil),    // 3: mp.events.v1.ListEventsResponse
-	(*GetEventRequest)(nil),       // 4: mp.events.v1.GetEventRequest
-	(*EventResponse)(nil),         // 5: mp.events.v1.EventResponse
-	(*timestamppb.Timestamp)(nil), // 6: google.protobuf.Timestamp
-	(*v1.PageMeta)(nil),           // 7: mp.common.v1.PageMeta
+	(*Grant)(nil),                 // 2: mp.events.v1.Grant
+	(*ListEventsRequest)(nil),     // 3: mp.events.v1.ListEventsRequest
+	(*ListEventsResponse)(nil),    // 4: mp.events.v1.ListEventsResponse
+	(*GetEventRequest)(nil),       // 5: mp.events.v1.GetEventRequest
+	(*EventResponse)(nil),         // 6: mp.events.v1.EventResponse
+	(*timestamppb.Timestamp)(nil), // 7: google.protobuf.Timestamp
+	(*v1.PageMeta)(nil),           // 8: mp.common.v1.PageMeta
 }
 var file_mp_events_v1_events_proto_depIdxs = []int32{
-	0, // 0: mp.events.v1.Event.type:type_name -> mp.events.v1.EventType
-	6, // 1: mp.events.v1.Event.created_at:type_name -> google.protobuf.Timestamp
-	0, // 2: mp.events.v1.ListEventsRequest.type:type_name -> mp.events.v1.EventType
-	6, // 3: mp.events.v1.ListEventsRequest.created_after:type_name -> google.protobuf.Timestamp
-	1, // 4: mp.events.v1.ListEventsResponse.data:type_name -> mp.events.v1.Event
-	7, // 5: mp.events.v1.ListEventsResponse.meta:type_name -> mp.common.v1.PageMeta
-	1, // 6: mp.events.v1.EventResponse.data:type_name -> mp.events.v1.Event
-	2, // 7: mp.events.v1.EventsService.ListEvents:input_type -> mp.events.v1.ListEventsRequest
-	4, // 8: mp.events.v1.EventsService.GetEvent:input_type -> mp.events.v1.GetEventRequest
-	3, // 9: mp.events.v1.EventsService.ListEvents:output_type -> mp.events.v1.ListEventsResponse
-	5, // 10: mp.events.v1.EventsService.GetEvent:output_type -> mp.events.v1.EventResponse
-	9, // [9:11] is the sub-list for method output_type
-	7, // [7:9] is the sub-list for method input_type
-	7, // [7:7] is the sub-list for extension type_name
-	7, // [7:7] is the sub-list for extension extendee
-	0, // [0:7] is the sub-list for field type_name
+	0,  // 0: mp.events.v1.Event.type:type_name -> mp.events.v1.EventType
+	7,  // 1: mp.events.v1.Event.created_at:type_name -> google.protobuf.Timestamp
+	7,  // 2: mp.events.v1.Grant.granted_at:type_name -> google.protobuf.Timestamp
+	7,  // 3: mp.events.v1.Grant.expires_at:type_name -> google.protobuf.Timestamp
+	7,  // 4: mp.events.v1.Grant.revoked_at:type_name -> google.protobuf.Timestamp
+	0,  // 5: mp.events.v1.ListEventsRequest.type:type_name -> mp.events.v1.EventType
+	7,  // 6: mp.events.v1.ListEventsRequest.created_after:type_name -> google.protobuf.Timestamp
+	1,  // 7: mp.events.v1.ListEventsResponse.data:type_name -> mp.events.v1.Event
+	8,  // 8: mp.events.v1.ListEventsResponse.meta:type_name -> mp.common.v1.PageMeta
+	1,  // 9: mp.events.v1.EventResponse.data:type_name -> mp.events.v1.Event
+	3,  // 10: mp.events.v1.EventsService.ListEvents:input_type -> mp.events.v1.ListEventsRequest
+	5,  // 11: mp.events.v1.EventsService.GetEvent:input_type -> mp.events.v1.GetEventRequest
+	4,  // 12: mp.events.v1.EventsService.ListEvents:output_type -> mp.events.v1.ListEventsResponse
+	6,  // 13: mp.events.v1.EventsService.GetEvent:output_type -> mp.events.v1.EventResponse
+	12, // [12:14] is the sub-list for method output_type
+	10, // [10:12] is the sub-list for method input_type
+	10, // [10:10] is the sub-list for extension type_name
+	10, // [10:10] is the sub-list for extension extendee
+	0,  // [0:10] is the sub-list for field type_name
 }
 
 func init() { file_mp_events_v1_events_proto_init() }
@@ -524,13 +643,14 @@ func file_mp_events_v1_events_proto_init() {
 	}
 	file_mp_events_v1_events_proto_msgTypes[0].OneofWrappers = []any{}
 	file_mp_events_v1_events_proto_msgTypes[1].OneofWrappers = []any{}
+	file_mp_events_v1_events_proto_msgTypes[2].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mp_events_v1_events_proto_rawDesc), len(file_mp_events_v1_events_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   5,
+			NumMessages:   6,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -34,9 +34,11 @@ type EventsServiceClient interface {
 	// Lists the seller's events, oldest first. An event type is readable with
 	// the scope that reads its resource (order events orders:read, product
 	// events catalog:read); without a type filter, the listing holds the types
-	// the call may read.
+	// the call may read. Authorization events (the seller's grant to an app)
+	// need no scope and are listed only for the app they concern.
 	ListEvents(ctx context.Context, in *ListEventsRequest, opts ...grpc.CallOption) (*ListEventsResponse, error)
-	// Reads one of the seller's events.
+	// Reads one of the seller's events; another app's authorization event is
+	// not found.
 	GetEvent(ctx context.Context, in *GetEventRequest, opts ...grpc.CallOption) (*EventResponse, error)
 }
 
@@ -79,9 +81,11 @@ type EventsServiceServer interface {
 	// Lists the seller's events, oldest first. An event type is readable with
 	// the scope that reads its resource (order events orders:read, product
 	// events catalog:read); without a type filter, the listing holds the types
-	// the call may read.
+	// the call may read. Authorization events (the seller's grant to an app)
+	// need no scope and are listed only for the app they concern.
 	ListEvents(context.Context, *ListEventsRequest) (*ListEventsResponse, error)
-	// Reads one of the seller's events.
+	// Reads one of the seller's events; another app's authorization event is
+	// not found.
 	GetEvent(context.Context, *GetEventRequest) (*EventResponse, error)
 	mustEmbedUnimplementedEventsServiceServer()
 }

@@ -266,7 +266,14 @@ type Policy struct {
 	// How the caller is authenticated at the gateway.
 	Auth Auth `protobuf:"varint,6,opt,name=auth,proto3,enum=mp.options.v1.Auth" json:"auth,omitempty"`
 	// The method mutates state and honours an Idempotency-Key header.
-	Idempotency   Idempotency `protobuf:"varint,7,opt,name=idempotency,proto3,enum=mp.options.v1.Idempotency" json:"idempotency,omitempty"`
+	Idempotency Idempotency `protobuf:"varint,7,opt,name=idempotency,proto3,enum=mp.options.v1.Idempotency" json:"idempotency,omitempty"`
+	// Media types of a raw (google.api.HttpBody) answer, such as the consent
+	// page's HTML; empty means application/json.
+	MediaTypes []string `protobuf:"bytes,8,rep,name=media_types,json=mediaTypes,proto3" json:"media_types,omitempty"`
+	// Statuses at which a page (an HTML answer) answers with a page of its
+	// own rather than the error body, e.g. 410 for a link that can no longer
+	// be used.
+	PageStatuses  []int32 `protobuf:"varint,9,rep,packed,name=page_statuses,json=pageStatuses,proto3" json:"page_statuses,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -348,6 +355,20 @@ func (x *Policy) GetIdempotency() Idempotency {
 		return x.Idempotency
 	}
 	return Idempotency_IDEMPOTENCY_NONE_UNSPECIFIED
+}
+
+func (x *Policy) GetMediaTypes() []string {
+	if x != nil {
+		return x.MediaTypes
+	}
+	return nil
+}
+
+func (x *Policy) GetPageStatuses() []int32 {
+	if x != nil {
+		return x.PageStatuses
+	}
+	return nil
 }
 
 // Field carries the wire conventions of one field.
@@ -580,7 +601,7 @@ var File_mp_options_v1_options_proto protoreflect.FileDescriptor
 
 const file_mp_options_v1_options_proto_rawDesc = "" +
 	"\n" +
-	"\x1bmp/options/v1/options.proto\x12\rmp.options.v1\x1a google/protobuf/descriptor.proto\"\x8f\x02\n" +
+	"\x1bmp/options/v1/options.proto\x12\rmp.options.v1\x1a google/protobuf/descriptor.proto\"\xd5\x02\n" +
 	"\x06Policy\x12\x14\n" +
 	"\x05scope\x18\x01 \x01(\tR\x05scope\x12!\n" +
 	"\fseller_token\x18\x02 \x01(\bR\vsellerToken\x12%\n" +
@@ -588,7 +609,10 @@ const file_mp_options_v1_options_proto_rawDesc = "" +
 	"\x0emax_body_bytes\x18\x04 \x01(\x03R\fmaxBodyBytes\x12\x18\n" +
 	"\asandbox\x18\x05 \x01(\bR\asandbox\x12'\n" +
 	"\x04auth\x18\x06 \x01(\x0e2\x13.mp.options.v1.AuthR\x04auth\x12<\n" +
-	"\vidempotency\x18\a \x01(\x0e2\x1a.mp.options.v1.IdempotencyR\vidempotency\"\xc1\x01\n" +
+	"\vidempotency\x18\a \x01(\x0e2\x1a.mp.options.v1.IdempotencyR\vidempotency\x12\x1f\n" +
+	"\vmedia_types\x18\b \x03(\tR\n" +
+	"mediaTypes\x12#\n" +
+	"\rpage_statuses\x18\t \x03(\x05R\fpageStatuses\"\xc1\x01\n" +
 	"\x05Field\x123\n" +
 	"\bpresence\x18\x01 \x01(\x0e2\x17.mp.options.v1.PresenceR\bpresence\x12%\n" +
 	"\x0eobject_entries\x18\x02 \x01(\bR\robjectEntries\x12\x19\n" +

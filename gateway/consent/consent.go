@@ -1,0 +1,224 @@
+// Package consent serves the seller's side of the authorization flow: the
+// consent page the authorize route redirects the seller's browser to, and
+// its stylesheet and script. The page is rendered on the server
+// (html/template) from what core says about the session; the script, served
+// from this package's embedded files, drives the flow's JSON routes
+// (seller-verify, seller-verify-otp, seller-consent, deny) on the same
+// origin. No inline script or style and no third-party resource: the page's
+// Content-Security-Policy allows only this origin's files.
+package consent
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"net/http"
+	"path"
+	"strconv"
+	"time"
+
+	"go.uber.org/zap"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+
+	authv1 "github.com/mallplatform/partnerapi/gen/mp/auth/v1"
+	errorsv1 "github.com/mallplatform/partnerapi/gen/mp/errors/v1"
+	"github.com/mallplatform/partnerapi/internal/apierr"
+	"github.com/mallplatform/partnerapi/internal/principal"
+)
+
+// ContentSecurityPolicy is the policy of every page this package answers:
+// this origin's script, style, images and fetches only, forms posting to
+// this origin, no <base>, and never inside a frame.
+const ContentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
+	"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+// maxSessionLen is the longest session token core accepts
+// (DescribeSessionRequest.session); a longer one is not a session.
+const maxSessionLen = 128
+
+// Describer is core's view of a session (AuthorizationServiceClient).
+type Describer interface {
+	DescribeSession(ctx context.Context, in *authv1.DescribeSessionRequest, opts ...grpc.CallOption) (*authv1.DescribeSessionResponse, error)
+}
+
+// Config configures the pages.
+type Config struct {
+	// Sessions describes a session (core's AuthorizationService).
+	Sessions Describer
+	// Timeout bounds the call to core (default 5 s).
+	Timeout time.Duration
+	// ClientIP is the address the request is attributed to (sent to core
+	// for its audit trail); nil sends none.
+	ClientIP func(*http.Request) string
+	// WriteError answers a failure of an asset request with the platform's
+	// JSON error body (the gateway's one error writer). Pages answer HTML.
+	WriteError func(w http.ResponseWriter, r *http.Request, code apierr.Code, message string)
+	// CSRFToken, when set, gives the anti-forgery token the page carries for
+	// a session; the page's script sends it in an X-CSRF-Token header on
+	// every call of the flow.
+	CSRFToken func(session string) string
+	Logger    *zap.Logger
+}
+
+// Pages answers the consent page and its assets.
+type Pages struct {
+	cfg    Config
+	tmpl   *template.Template
+	assets map[string]*asset // by digest name
+	css    string
+	js     string
+}
+
+//go:embed web/page.html
+var pageFiles embed.FS
+
+// New builds the pages.
+func New(cfg Config) (*Pages, error) {
+	if cfg.Sessions == nil || cfg.WriteError == nil {
+		return nil, errors.New("consent: a session describer and an error writer are required")
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 5 * time.Second
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = zap.NewNop()
+	}
+	tmpl, err := template.ParseFS(pageFiles, "web/page.html")
+	if err != nil {
+		return nil, fmt.Errorf("consent: %w", err)
+	}
+	byFile, err := loadAssets()
+	if err != nil {
+		return nil, err
+	}
+	p := &Pages{cfg: cfg, tmpl: tmpl, assets: map[string]*asset{}, css: byFile["consent.css"].name, js: byFile["consent.js"].name}
+	for _, a := range byFile {
+		p.assets[a.name] = a
+	}
+	return p, nil
+}
+
+// view is what the template renders.
+type view struct {
+	// Kind is "consent", or the page shown instead: "expired", "invalid",
+	// "unavailable", "failed".
+	Kind    string
+	CSS, JS string
+	App     string
+	Scopes  []scopeItem
+	Session string
+	CSRF    string
+	Minutes int64
+}
+
+// Page answers GET …/consent?session=…: the consent page of a live session,
+// or a page that says the link cannot be used.
+func (p *Pages) Page(w http.ResponseWriter, r *http.Request) {
+	session := r.URL.Query().Get("session")
+	switch {
+	case session == "":
+		p.render(w, http.StatusBadRequest, view{Kind: "invalid"})
+		return
+	case len(session) > maxSessionLen:
+		p.render(w, http.StatusGone, view{Kind: "expired"})
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), p.cfg.Timeout)
+	defer cancel()
+	kv := []string{principal.KeyRequestID, w.Header().Get("X-Request-Id")}
+	if p.cfg.ClientIP != nil {
+		kv = append(kv, principal.KeyClientIP, p.cfg.ClientIP(r))
+	}
+	ctx = metadata.NewOutgoingContext(ctx, metadata.Pairs(kv...))
+	resp, err := p.cfg.Sessions.DescribeSession(ctx, &authv1.DescribeSessionRequest{Session: session})
+	if err != nil {
+		p.failed(w, r, err)
+		return
+	}
+	d := resp.GetData()
+	if d.GetExpiresIn() <= 0 {
+		p.render(w, http.StatusGone, view{Kind: "expired"})
+		return
+	}
+	v := view{
+		Kind:    "consent",
+		App:     d.GetApp().GetName(),
+		Scopes:  describeScopes(d.GetScopes()),
+		Session: session,
+		// Whole minutes left, rounded down: the page never promises more.
+		Minutes: d.GetExpiresIn() / 60,
+	}
+	if p.cfg.CSRFToken != nil {
+		v.CSRF = p.cfg.CSRFToken(session)
+	}
+	p.render(w, http.StatusOK, v)
+}
+
+// failed renders the page for core's refusal: an unknown, used or expired
+// session is the expired page; a core that is down or slow asks to reload.
+func (p *Pages) failed(w http.ResponseWriter, r *http.Request, err error) {
+	code, _ := apierr.FromStatus(status.Convert(err))
+	switch code {
+	case errorsv1.ErrorCode_ERROR_CODE_SESSION_EXPIRED, apierr.NotFound, apierr.Unauthorized,
+		apierr.ValidationError, apierr.InvalidRequest, apierr.BadRequest:
+		p.render(w, http.StatusGone, view{Kind: "expired"})
+	case apierr.ServiceUnavailable, apierr.UpstreamTimeout:
+		w.Header().Set("Retry-After", "5")
+		p.render(w, http.StatusServiceUnavailable, view{Kind: "unavailable"})
+	default:
+		p.cfg.Logger.Error("consent page: describing the session failed",
+			zap.String("request_id", w.Header().Get("X-Request-Id")), zap.String("path", r.URL.Path), zap.Error(err))
+		p.render(w, http.StatusInternalServerError, view{Kind: "failed"})
+	}
+}
+
+func (p *Pages) render(w http.ResponseWriter, status int, v view) {
+	v.CSS, v.JS = p.css, p.js
+	var buf bytes.Buffer
+	if err := p.tmpl.ExecuteTemplate(&buf, "page", v); err != nil {
+		p.cfg.Logger.Error("consent page: rendering failed", zap.Error(err))
+		status, v = http.StatusInternalServerError, view{Kind: "failed", CSS: p.css, JS: p.js}
+		buf.Reset()
+		if err := p.tmpl.ExecuteTemplate(&buf, "page", v); err != nil {
+			http.Error(w, "internal error", http.StatusInternalServerError)
+			return
+		}
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	h.Set("Content-Security-Policy", ContentSecurityPolicy)
+	// The session token is in the page's URL: no Referer may carry it
+	// elsewhere, and no cache may keep the page.
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	// For browsers older than frame-ancestors.
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// Asset answers GET …/assets/{name}: an embedded stylesheet or script under
+// its digest name, cacheable for a year.
+func (p *Pages) Asset(w http.ResponseWriter, r *http.Request) {
+	a, ok := p.assets[path.Base(r.URL.Path)]
+	if !ok {
+		p.cfg.WriteError(w, r, apierr.NotFound, "no such asset")
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", a.contentType)
+	h.Set("Content-Length", strconv.Itoa(len(a.body)))
+	h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(a.body)
+}

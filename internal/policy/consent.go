@@ -1,0 +1,97 @@
+package policy
+
+import (
+	"fmt"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	authv1 "github.com/mallplatform/partnerapi/gen/mp/auth/v1"
+	optionsv1 "github.com/mallplatform/partnerapi/gen/mp/options/v1"
+)
+
+// Unsigned reports whether the method's routes are served without the
+// app's signature: AUTH_NONE or AUTH_SESSION.
+func (m *Method) Unsigned() bool {
+	a := m.Policy.GetAuth()
+	return a == optionsv1.Auth_AUTH_NONE || a == optionsv1.Auth_AUTH_SESSION
+}
+
+// The seller sign-in limits the gateway applies to the methods
+// SignInLimited names: every attempt counts, whatever core answers, in a
+// rolling window, per client address and per username as typed (known or
+// not); a refused attempt is not recorded.
+const (
+	SignInWindow      = 15 * time.Minute
+	SignInPerAddress  = 10
+	SignInPerUsername = 5
+)
+
+// SignInLimited reports whether the sign-in limits apply to a method: the
+// consent pages' sign-in, which checks a seller's password.
+func SignInLimited(fullMethod string) bool {
+	return fullMethod == authv1.AuthorizationService_VerifySeller_FullMethodName
+}
+
+// FieldPath leads from a message to one of its fields through singular
+// message fields.
+type FieldPath []protoreflect.FieldDescriptor
+
+// ResponseFields are the fields of a response message the gateway sends as
+// HTTP rather than JSON: the location ((mp.options.v1.field).location, at
+// most one: the Location header of a redirect) and the session cookies
+// ((mp.options.v1.field).session_cookie).
+type ResponseFields struct {
+	Location FieldPath
+	Cookies  []FieldPath
+}
+
+// FindResponseFields looks for such fields in md and the singular messages
+// it holds; it returns nil when there are none, and an error when a marked
+// field is not a singular string or two fields are marked location.
+func FindResponseFields(md protoreflect.MessageDescriptor) (*ResponseFields, error) {
+	rf := &ResponseFields{}
+	if err := rf.collect(md, nil, map[protoreflect.FullName]bool{}); err != nil {
+		return nil, fmt.Errorf("policy: response %s: %w", md.FullName(), err)
+	}
+	if rf.Location == nil && rf.Cookies == nil {
+		return nil, nil
+	}
+	return rf, nil
+}
+
+func (rf *ResponseFields) collect(md protoreflect.MessageDescriptor, path FieldPath, seen map[protoreflect.FullName]bool) error {
+	if seen[md.FullName()] {
+		return nil
+	}
+	seen[md.FullName()] = true
+	defer delete(seen, md.FullName())
+	fields := md.Fields()
+	for i := 0; i < fields.Len(); i++ {
+		fd := fields.Get(i)
+		here := append(append(FieldPath(nil), path...), fd)
+		opt, _ := proto.GetExtension(fd.Options(), optionsv1.E_Field).(*optionsv1.Field)
+		if opt.GetLocation() || opt.GetSessionCookie() {
+			if fd.Kind() != protoreflect.StringKind || fd.IsList() || fd.IsMap() {
+				return fmt.Errorf("field %s is marked location or session_cookie but is not a singular string", fd.FullName())
+			}
+			if opt.GetLocation() {
+				if rf.Location != nil {
+					return fmt.Errorf("fields %s and %s are both marked location", rf.Location[len(rf.Location)-1].FullName(), fd.FullName())
+				}
+				rf.Location = here
+			}
+			if opt.GetSessionCookie() {
+				rf.Cookies = append(rf.Cookies, here)
+			}
+			continue
+		}
+		if fd.Kind() == protoreflect.MessageKind && !fd.IsList() && !fd.IsMap() {
+			if err := rf.collect(fd.Message(), here, seen); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

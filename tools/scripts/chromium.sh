@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs Debian's chromium when it is missing and prints its path. The
+# consent pages' browser test (gateway/consent) drives it headless from Go
+# (chromedp); under CI=true that test fails rather than skips without it.
+set -euo pipefail
+
+as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
+
+bin=${MP_CHROMIUM:-}
+if [[ -z "$bin" ]]; then
+  bin=$(command -v chromium || true)
+fi
+if [[ -z "$bin" ]]; then
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null
+  bin=$(command -v chromium)
+fi
+"$bin" --version >&2
+printf '%s\n' "$bin"
