@@ -46,6 +46,7 @@ func workerJobs(d *db.DB, log *zap.Logger, s jobSettings) (*worker.Jobs, error) 
 		retention.Target{Name: "events", Keep: events.Retention, Every: time.Hour, Purger: events.NewEntStore(d)},
 		retention.Target{Name: "webhook_deliveries", Keep: webhooks.DeliveryLogRetention, Every: time.Hour,
 			Purger: webhooks.NewEntStore(d).DeliveryLog()},
+		retention.Target{Name: "consent_flow", Keep: auth.FlowRetention, Every: time.Hour, Purger: auth.NewFlowEntStore(d.Ent)},
 	)
 	if err != nil {
 		return nil, err

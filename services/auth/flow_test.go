@@ -506,3 +506,40 @@ func TestNothingInClear(t *testing.T) {
 		}
 	})
 }
+
+// The retention job's purge drops sessions, codes and retired refresh
+// tokens that expired before its cut-off, and keeps the rest.
+func TestFlowPurge(t *testing.T) {
+	dbtest.ForEachDriver(t, func(t *testing.T, d *db.DB) {
+		e := newFlowEnv(t, d)
+		ctx := context.Background()
+		code, _ := e.consent(t, e.app, auth.AuthorizeParams{}, nil)
+		issued, err := e.flow.ExchangeCode(signedBy(e.app), code, redirectURI, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.flow.Refresh(signedBy(e.app), issued.RefreshToken); err != nil {
+			t.Fatal(err)
+		}
+		count := func() (n int) {
+			for _, table := range []string{"authorization_sessions", "authorization_codes", "retired_refresh_tokens"} {
+				n += len(dbtest.Query(t, d.SQL, "SELECT id FROM "+table))
+			}
+			return n
+		}
+		if count() != 3 {
+			t.Fatalf("%d flow rows, want a session, a code and a retired token", count())
+		}
+		store := auth.NewFlowEntStore(d.Ent)
+		if n, err := store.Purge(ctx, e.clk.Now()); err != nil || n != 0 {
+			t.Fatalf("purge before anything expired: %d %v", n, err)
+		}
+		// Past the code's and session's expiry, not the retired token's.
+		if n, err := store.Purge(ctx, e.clk.Now().Add(auth.SessionTTL+time.Second)); err != nil || n != 2 {
+			t.Fatalf("purge past the session's end: %d %v", n, err)
+		}
+		if n, err := store.Purge(ctx, e.clk.Now().Add(auth.RefreshTokenTTL+time.Second)); err != nil || n != 1 {
+			t.Fatalf("purge past the retired token's end: %d %v", n, err)
+		}
+	})
+}
