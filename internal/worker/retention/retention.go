@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
 	"go.uber.org/zap"
 
 	"github.com/mallplatform/partnerapi/internal/clock"
@@ -51,14 +50,10 @@ type Args struct {
 // Kind implements river.JobArgs.
 func (Args) Kind() string { return Kind }
 
-// InsertOpts keeps at most one purge per target queued or running at a
-// time, so ticks piling up behind a slow or stopped worker do not queue
-// duplicate runs.
+// InsertOpts keeps at most one purge per target queued or running
+// (worker.OneAtATime: unique by arguments).
 func (Args) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{MaxAttempts: 3, UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
-		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning,
-		rivertype.JobStateScheduled, rivertype.JobStateRetryable,
-	}}}
+	return worker.OneAtATime(3)
 }
 
 // Job runs purges.
