@@ -15,11 +15,11 @@ import (
 
 	"github.com/riverqueue/river"
 	"go.uber.org/zap"
-	"google.golang.org/protobuf/types/known/timestamppb"
 
 	eventsv1 "github.com/mallplatform/partnerapi/gen/mp/events/v1"
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/worker"
+	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/events"
 )
 
@@ -156,7 +156,7 @@ func (j *Job) notice(ctx context.Context, g Grant, now time.Time) (bool, error) 
 		}
 		_, err = j.recorder.Record(ctx, events.Change{
 			SellerID: g.SellerID, AppID: g.AppID, Type: eventsv1.EventType_EVENT_TYPE_AUTHORIZATION_EXPIRING,
-			ResourceID: g.ID, At: now, View: View(g),
+			ResourceID: g.ID, At: now, View: g.view(),
 		})
 		done = err == nil
 		return err
@@ -164,10 +164,9 @@ func (j *Job) notice(ctx context.Context, g Grant, now time.Time) (bool, error) 
 	return done, err
 }
 
-// View is g as the authorization events carry it.
-func View(g Grant) *eventsv1.Grant {
-	return &eventsv1.Grant{
-		Id: g.ID, SellerId: g.SellerID, ClientId: g.ClientID, Scopes: g.Scopes,
-		GrantedAt: timestamppb.New(g.GrantedAt), ExpiresAt: timestamppb.New(g.ExpiresAt),
-	}
+// view is g as the authorization events carry it, rendered as the flow's
+// own granted and revoked events render theirs.
+func (g Grant) view() *eventsv1.Grant {
+	return auth.GrantView(&auth.Grant{Authorization: auth.Authorization{ID: g.ID, AppID: g.AppID, SellerID: g.SellerID,
+		Scopes: g.Scopes}, ExpiresAt: g.ExpiresAt, CreatedAt: g.GrantedAt}, g.ClientID)
 }
