@@ -95,19 +95,28 @@ func (f *fakeAuthorization) Deny(ctx context.Context, _ *authv1.DenyRequest) (*a
 func startWithFakeAuthorization(t *testing.T, opts testenv.Options) (*testenv.Env, *fakeAuthorization) {
 	t.Helper()
 	fake := &fakeAuthorization{location: "/open/v1/auth/consent?session=sess_1"}
-	srv := grpc.NewServer()
-	authv1.RegisterAuthorizationServiceServer(srv, fake)
+	prefix := "/" + authv1.AuthorizationService_ServiceDesc.ServiceName + "/"
+	return startWithAuthorization(t, opts, fake, func(method string) bool { return strings.HasPrefix(method, prefix) }), fake
+}
+
+// startWithAuthorization starts the platform with the gateway's calls of
+// the methods routed answers answered by srv (an AuthorizationService
+// stand-in); every other call reaches the real core.
+func startWithAuthorization(t *testing.T, opts testenv.Options, srv authv1.AuthorizationServiceServer, routed func(method string) bool) *testenv.Env {
+	t.Helper()
+	gs := grpc.NewServer()
+	authv1.RegisterAuthorizationServiceServer(gs, srv)
 	lis := bufconn.Listen(1 << 20)
-	go func() { _ = srv.Serve(lis) }()
-	t.Cleanup(srv.Stop)
+	go func() { _ = gs.Serve(lis) }()
+	t.Cleanup(gs.Stop)
 	mutate := opts.Mutate
 	opts.Mutate = func(c *gateway.Config) {
 		coreConn := c.Core
-		conn, err := grpc.NewClient("passthrough:///fake",
+		conn, err := grpc.NewClient("passthrough:///stand-in",
 			grpc.WithTransportCredentials(insecure.NewCredentials()),
 			grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
 			grpc.WithUnaryInterceptor(func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, o ...grpc.CallOption) error {
-				if strings.HasPrefix(method, "/"+authv1.AuthorizationService_ServiceDesc.ServiceName+"/") {
+				if routed(method) {
 					return invoker(ctx, method, req, reply, cc, o...)
 				}
 				return coreConn.Invoke(ctx, method, req, reply, o...)
@@ -121,7 +130,7 @@ func startWithFakeAuthorization(t *testing.T, opts testenv.Options) (*testenv.En
 			mutate(c)
 		}
 	}
-	return testenv.Start(t, opts), fake
+	return testenv.Start(t, opts)
 }
 
 // browser sends an unsigned request as the consent pages do.

@@ -3,7 +3,6 @@ package gateway_test
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"regexp"
 	"strings"
@@ -12,10 +11,7 @@ import (
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
-	"google.golang.org/grpc/test/bufconn"
 
 	"github.com/mallplatform/partnerapi/gateway"
 	"github.com/mallplatform/partnerapi/gateway/consent"
@@ -52,31 +48,13 @@ func (d *describeOnly) DescribeSession(ctx context.Context, in *authv1.DescribeS
 // calls answered by d (core's flow is not needed to render the page).
 func startWithDescribe(t *testing.T, d *describeOnly, logger ...*zap.Logger) *testenv.Env {
 	t.Helper()
-	srv := grpc.NewServer()
-	authv1.RegisterAuthorizationServiceServer(srv, d)
-	lis := bufconn.Listen(1 << 20)
-	go func() { _ = srv.Serve(lis) }()
-	t.Cleanup(srv.Stop)
-	return testenv.Start(t, testenv.Options{Mutate: func(c *gateway.Config) {
-		coreConn := c.Core
-		conn, err := grpc.NewClient("passthrough:///describe",
-			grpc.WithTransportCredentials(insecure.NewCredentials()),
-			grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
-			grpc.WithUnaryInterceptor(func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, o ...grpc.CallOption) error {
-				if method == authv1.AuthorizationService_DescribeSession_FullMethodName {
-					return invoker(ctx, method, req, reply, cc, o...)
-				}
-				return coreConn.Invoke(ctx, method, req, reply, o...)
-			}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = conn.Close() })
-		c.Core = conn
-		if len(logger) > 0 {
-			c.Logger = logger[0]
-		}
-	}})
+	var opts testenv.Options
+	if len(logger) > 0 {
+		opts.Mutate = func(c *gateway.Config) { c.Logger = logger[0] }
+	}
+	return startWithAuthorization(t, opts, d, func(method string) bool {
+		return method == authv1.AuthorizationService_DescribeSession_FullMethodName
+	})
 }
 
 func getPage(t *testing.T, env *testenv.Env, method, path string) *sdk.Response {
