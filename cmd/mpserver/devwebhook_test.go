@@ -20,12 +20,8 @@ import (
 func TestDevDeliversWebhooks(t *testing.T) {
 	dir := t.TempDir()
 	internal := freeLocalAddr(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"dev", "--data-dir", dir, "--http-addr", "127.0.0.1:0", "--grpc-addr", "127.0.0.1:0", "--metrics-addr", internal, "--log-level", "error"}, io.Discard, io.Discard)
-	}()
+	stop := startRole(t, "dev", "--data-dir", dir, "--http-addr", "127.0.0.1:0", "--grpc-addr", "127.0.0.1:0", "--metrics-addr", internal, "--log-level", "error")
+	ctx := context.Background()
 	waitStatusWithin(t, "http://"+internal+"/readyz", http.StatusOK, time.Minute)
 	creds, err := sdk.LoadCredentials(filepath.Join(dir, "sandbox-credentials.json"))
 	if err != nil {
@@ -79,13 +75,5 @@ func TestDevDeliversWebhooks(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("dev delivered nothing")
 	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("dev role: %v", err)
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("the dev role did not stop")
-	}
+	stop()
 }

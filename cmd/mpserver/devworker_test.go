@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"database/sql"
-	"io"
 	"net/http"
 	"path/filepath"
 	"testing"
@@ -19,12 +18,7 @@ import (
 func TestDevRunsTheWorkerOnItsSQLiteFile(t *testing.T) {
 	dir := t.TempDir()
 	internal := freeLocalAddr(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"dev", "--data-dir", dir, "--http-addr", "127.0.0.1:0", "--grpc-addr", "127.0.0.1:0", "--metrics-addr", internal, "--log-level", "error"}, io.Discard, io.Discard)
-	}()
+	stop := startRole(t, "dev", "--data-dir", dir, "--http-addr", "127.0.0.1:0", "--grpc-addr", "127.0.0.1:0", "--metrics-addr", internal, "--log-level", "error")
 	waitStatusWithin(t, "http://"+internal+"/readyz", http.StatusOK, time.Minute)
 
 	d, err := db.Open(context.Background(), db.Config{Driver: db.DriverSQLite, DSN: filepath.Join(dir, "dev.db")})
@@ -38,15 +32,7 @@ func TestDevRunsTheWorkerOnItsSQLiteFile(t *testing.T) {
 	}
 	waitPurgeCompleted(t, d.SQL)
 
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("dev role: %v", err)
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("the dev role did not stop")
-	}
+	stop()
 }
 
 // waitPurgeCompleted waits for the three retention.purge jobs to have completed in
@@ -61,17 +47,7 @@ func waitPurgeCompleted(t *testing.T, sqlDB *sql.DB) {
 			return
 		}
 		if time.Now().After(deadline) {
-			var states []string
-			rows, qerr := sqlDB.Query("SELECT state || ': ' || coalesce(CAST(errors AS TEXT), '') FROM river_job")
-			if qerr == nil {
-				for rows.Next() {
-					var s string
-					_ = rows.Scan(&s)
-					states = append(states, s)
-				}
-				rows.Close()
-			}
-			t.Fatalf("retention.purge jobs not completed (%v; jobs: %v)", err, states)
+			t.Fatalf("retention.purge jobs not completed (%v; jobs: %v)", err, riverJobStates(sqlDB, ""))
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

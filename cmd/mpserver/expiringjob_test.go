@@ -44,12 +44,7 @@ func TestWorkerRoleNoticesExpiringGrants(t *testing.T) {
 		SetCreatedAt(now).SetUpdatedAt(now).ExecX(ctx)
 
 	internal := freeLocalAddr(t)
-	rctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() {
-		done <- run(rctx, []string{"worker", "--database-url", dsn, "--secret-key", auth.NewKey(), "--metrics-addr", internal, "--concurrency", "2"}, io.Discard, io.Discard)
-	}()
+	stop := startRole(t, "worker", "--database-url", dsn, "--secret-key", auth.NewKey(), "--metrics-addr", internal, "--concurrency", "2")
 	waitStatusWithin(t, "http://"+internal+"/readyz", http.StatusOK, 30*time.Second)
 
 	deadline := time.Now().Add(30 * time.Second)
@@ -67,17 +62,7 @@ func TestWorkerRoleNoticesExpiringGrants(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			var states []string
-			rows, qerr := d.SQL.QueryContext(ctx, "SELECT kind || ' ' || state || ': ' || coalesce(CAST(errors AS TEXT), '') FROM river_job WHERE kind = $1", expiring.Kind)
-			if qerr == nil {
-				for rows.Next() {
-					var s string
-					_ = rows.Scan(&s)
-					states = append(states, s)
-				}
-				rows.Close()
-			}
-			t.Fatalf("no authorization.expiring event (%v; jobs: %v)", err, states)
+			t.Fatalf("no authorization.expiring event (%v; jobs: %v)", err, riverJobStates(d.SQL, expiring.Kind))
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -85,13 +70,5 @@ func TestWorkerRoleNoticesExpiringGrants(t *testing.T) {
 		t.Error("the grant is not marked noticed")
 	}
 
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("worker role: %v", err)
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("the worker role did not stop")
-	}
+	stop()
 }

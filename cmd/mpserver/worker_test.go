@@ -21,12 +21,7 @@ import (
 func TestWorkerRoleReadyOnlyAfterMigrate(t *testing.T) {
 	dsn := dbtest.EmptyPostgres(t)
 	internal := freeLocalAddr(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"worker", "--database-url", dsn, "--secret-key", auth.NewKey(), "--metrics-addr", internal, "--concurrency", "2"}, io.Discard, io.Discard)
-	}()
+	stop := startRole(t, "worker", "--database-url", dsn, "--secret-key", auth.NewKey(), "--metrics-addr", internal, "--concurrency", "2")
 	waitStatus(t, "http://"+internal+"/healthz", http.StatusOK)
 	resp, err := http.Get("http://" + internal + "/readyz")
 	if err != nil {
@@ -53,15 +48,7 @@ func TestWorkerRoleReadyOnlyAfterMigrate(t *testing.T) {
 	defer d.Close()
 	waitPurgeCompleted(t, d.SQL)
 
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("worker role: %v", err)
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("the worker role did not stop")
-	}
+	stop()
 }
 
 // The worker reads the database URL and core's secret key (webhook signing
