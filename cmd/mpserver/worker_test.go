@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/mallplatform/partnerapi/services/auth"
 	"io"
 	"net/http"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/db/dbtest"
+	"github.com/mallplatform/partnerapi/services/auth"
 )
 
 // The worker role comes up unready on a database the migrate role has not

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/mallplatform/partnerapi/services/events"
 	"testing"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/pagination"
 	"github.com/mallplatform/partnerapi/internal/principal"
 	"github.com/mallplatform/partnerapi/services/catalog"
+	"github.com/mallplatform/partnerapi/services/events"
 )
 
 var backends = []struct {

@@ -53,11 +53,7 @@ func pageRequest(page, limit *int32, cursor *string) pagination.Request {
 }
 
 func pageMeta[T any](p Page[T]) *commonv1.PageMeta {
-	m := &commonv1.PageMeta{Page: p.Page, Limit: p.Limit, Total: p.Total}
-	if p.NextCursor != "" {
-		m.NextCursor = &p.NextCursor
-	}
-	return m
+	return pagination.Meta(p.Page, p.Limit, p.Total, p.NextCursor)
 }
 
 func optional(s string) *string {

@@ -2,7 +2,6 @@ package catalog_test
 
 import (
 	"context"
-	"github.com/mallplatform/partnerapi/services/events"
 	"net"
 	"strings"
 	"testing"
@@ -21,6 +20,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/principal"
 	"github.com/mallplatform/partnerapi/services/catalog"
+	"github.com/mallplatform/partnerapi/services/events"
 )
 
 const internalToken = "test-internal-token-0123456789"

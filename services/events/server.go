@@ -6,9 +6,9 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
-	commonv1 "github.com/mallplatform/partnerapi/gen/mp/common/v1"
 	eventsv1 "github.com/mallplatform/partnerapi/gen/mp/events/v1"
-	"github.com/mallplatform/partnerapi/internal/apierr"
+	"github.com/mallplatform/partnerapi/internal/pagination"
+	"github.com/mallplatform/partnerapi/internal/wirejson"
 )
 
 // Server exposes Service as mp.events.v1.EventsService.
@@ -30,12 +30,9 @@ func (s *Server) ListEvents(ctx context.Context, req *eventsv1.ListEventsRequest
 		t := req.GetType()
 		p.Type = &t
 	}
-	if ts := req.GetCreatedAfter(); ts != nil {
-		if err := ts.CheckValid(); err != nil {
-			return nil, apierr.New(apierr.ValidationError, "created_after: must be a valid date-time")
-		}
-		t := ts.AsTime()
-		p.CreatedAfter = &t
+	var err error
+	if p.CreatedAfter, err = wirejson.Instant("created_after", req.GetCreatedAfter()); err != nil {
+		return nil, err
 	}
 	res, err := s.svc.List(ctx, p)
 	if err != nil {
@@ -43,13 +40,10 @@ func (s *Server) ListEvents(ctx context.Context, req *eventsv1.ListEventsRequest
 	}
 	out := &eventsv1.ListEventsResponse{
 		Data: make([]*eventsv1.Event, len(res.Events)),
-		Meta: &commonv1.PageMeta{Page: res.Page, Limit: res.Limit, Total: res.Total},
+		Meta: pagination.Meta(res.Page, res.Limit, res.Total, res.NextCursor),
 	}
 	for i, e := range res.Events {
 		out.Data[i] = ToProto(e)
-	}
-	if res.NextCursor != "" {
-		out.Meta.NextCursor = &res.NextCursor
 	}
 	return out, nil
 }

@@ -2,14 +2,12 @@ package orders
 
 import (
 	"context"
-	"time"
 
 	"google.golang.org/grpc"
-	"google.golang.org/protobuf/types/known/timestamppb"
 
-	commonv1 "github.com/mallplatform/partnerapi/gen/mp/common/v1"
 	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
-	"github.com/mallplatform/partnerapi/internal/apierr"
+	"github.com/mallplatform/partnerapi/internal/pagination"
+	"github.com/mallplatform/partnerapi/internal/wirejson"
 )
 
 // Server exposes Service as mp.orders.v1.OrdersService. Core's interceptors
@@ -41,10 +39,10 @@ func (s *Server) ListOrders(ctx context.Context, req *ordersv1.ListOrdersRequest
 		p.Status = &st
 	}
 	var err error
-	if p.CreatedAfter, err = instant("created_after", req.GetCreatedAfter()); err != nil {
+	if p.CreatedAfter, err = wirejson.Instant("created_after", req.GetCreatedAfter()); err != nil {
 		return nil, err
 	}
-	if p.CreatedBefore, err = instant("created_before", req.GetCreatedBefore()); err != nil {
+	if p.CreatedBefore, err = wirejson.Instant("created_before", req.GetCreatedBefore()); err != nil {
 		return nil, err
 	}
 	res, err := s.svc.ListOrders(ctx, p)
@@ -53,13 +51,10 @@ func (s *Server) ListOrders(ctx context.Context, req *ordersv1.ListOrdersRequest
 	}
 	out := &ordersv1.ListOrdersResponse{
 		Data: make([]*ordersv1.Order, len(res.Orders)),
-		Meta: &commonv1.PageMeta{Page: res.Page, Limit: res.Limit, Total: res.Total},
+		Meta: pagination.Meta(res.Page, res.Limit, res.Total, res.NextCursor),
 	}
 	for i, v := range res.Orders {
 		out.Data[i] = OrderToProto(v)
-	}
-	if res.NextCursor != "" {
-		out.Meta.NextCursor = &res.NextCursor
 	}
 	return out, nil
 }
@@ -71,15 +66,4 @@ func (s *Server) GetOrder(ctx context.Context, req *ordersv1.GetOrderRequest) (*
 		return nil, err
 	}
 	return &ordersv1.OrderResponse{Data: OrderToProto(v)}, nil
-}
-
-func instant(field string, ts *timestamppb.Timestamp) (*time.Time, error) {
-	if ts == nil {
-		return nil, nil
-	}
-	if err := ts.CheckValid(); err != nil {
-		return nil, apierr.New(apierr.ValidationError, field+": must be a valid date-time")
-	}
-	t := ts.AsTime()
-	return &t, nil
 }

@@ -2,8 +2,6 @@ package orders
 
 import (
 	"context"
-	"github.com/mallplatform/partnerapi/services/catalog"
-	"github.com/mallplatform/partnerapi/services/events"
 	"net"
 	"reflect"
 	"testing"
@@ -24,6 +22,8 @@ import (
 	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/db/dbtest"
 	"github.com/mallplatform/partnerapi/internal/principal"
+	"github.com/mallplatform/partnerapi/services/catalog"
+	"github.com/mallplatform/partnerapi/services/events"
 )
 
 const internalToken = "test-internal-token-0123456789"

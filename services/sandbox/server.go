@@ -20,6 +20,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/pagination"
 	"github.com/mallplatform/partnerapi/internal/principal"
+	"github.com/mallplatform/partnerapi/internal/wirejson"
 	"github.com/mallplatform/partnerapi/services/catalog"
 	"github.com/mallplatform/partnerapi/services/orders"
 	"github.com/mallplatform/partnerapi/services/sandbox/ordergen"
@@ -105,13 +106,9 @@ func (s *Server) CreateTestOrder(ctx context.Context, req *sandboxv1.CreateTestO
 	if in != nil && in.Status != nil {
 		status = orders.StatusFromProto(in.GetStatus())
 	}
-	var shipBy *time.Time
-	if ts := in.GetShipByDate(); ts != nil {
-		if err := ts.CheckValid(); err != nil {
-			return nil, apierr.New(apierr.ValidationError, "shipByDate: must be a valid date-time")
-		}
-		t := ts.AsTime()
-		shipBy = &t
+	shipBy, err := wirejson.Instant("shipByDate", in.GetShipByDate())
+	if err != nil {
+		return nil, err
 	}
 	s.rngMu.Lock()
 	o, err := ordergen.Fresh(seller, status, lines, shipBy, s.cfg.Business.Business(ctx), s.rng)

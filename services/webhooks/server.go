@@ -7,7 +7,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	webhooksv1 "github.com/mallplatform/partnerapi/gen/mp/webhooks/v1"
-	"github.com/mallplatform/partnerapi/internal/apierr"
+	"github.com/mallplatform/partnerapi/internal/wirejson"
 	"github.com/mallplatform/partnerapi/services/events"
 )
 
@@ -135,11 +135,12 @@ func (s *Server) RetryWebhookDelivery(ctx context.Context, req *webhooksv1.Retry
 
 // ReplayWebhook queues the events since a time again.
 func (s *Server) ReplayWebhook(ctx context.Context, req *webhooksv1.ReplayWebhookRequest) (*webhooksv1.QueuedResponse, error) {
-	since := req.GetReplay().GetSince()
-	if err := since.CheckValid(); err != nil {
-		return nil, apierr.New(apierr.ValidationError, "since: must be a valid date-time")
+	// since is required (the request's rules): never nil here.
+	since, err := wirejson.Instant("since", req.GetReplay().GetSince())
+	if err != nil {
+		return nil, err
 	}
-	n, err := s.svc.Replay(ctx, req.GetId(), since.AsTime())
+	n, err := s.svc.Replay(ctx, req.GetId(), *since)
 	return queued(n, err)
 }
 

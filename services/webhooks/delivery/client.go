@@ -15,7 +15,6 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
-	"github.com/mallplatform/partnerapi/sdk/webhook"
 	"io"
 	"net"
 	"net/http"
@@ -25,6 +24,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mallplatform/partnerapi/sdk/webhook"
 	"github.com/mallplatform/partnerapi/services/webhooks/callback"
 )
 

@@ -6,7 +6,6 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"errors"
-	"github.com/mallplatform/partnerapi/sdk/webhook"
 	"io"
 	"log"
 	"net"
@@ -23,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mallplatform/partnerapi/sdk/webhook"
 	"github.com/mallplatform/partnerapi/services/webhooks/callback"
 )
 
