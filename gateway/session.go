@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
 
 	"go.uber.org/zap"
@@ -185,7 +184,7 @@ func signInUsername(body []byte) string {
 	if json.Unmarshal(members["username"], &u) != nil {
 		return ""
 	}
-	return strings.ToLower(strings.TrimSpace(u))
+	return policy.NormalizeUsername(u)
 }
 
 // newState is the request state for core, with the public base the

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"google.golang.org/protobuf/proto"
@@ -27,6 +28,10 @@ const (
 	SignInPerAddress  = 10
 	SignInPerUsername = 5
 )
+
+// NormalizeUsername is a seller's username as core stores and looks it up
+// and as the sign-in limit counts it: trimmed and lowercased.
+func NormalizeUsername(u string) string { return strings.ToLower(strings.TrimSpace(u)) }
 
 // SignInLimited reports whether the sign-in limits apply to a method: the
 // consent pages' sign-in, which checks a seller's password.

@@ -8,12 +8,12 @@ import (
 	"errors"
 	"net/url"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/mallplatform/partnerapi/internal/apierr"
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/ids"
+	"github.com/mallplatform/partnerapi/internal/policy"
 	"github.com/mallplatform/partnerapi/internal/principal"
 )
 
@@ -278,8 +278,9 @@ func FixedOTPHash(sealer *Sealer, sellerID, code string) string {
 	return codeMAC(sealer.MACKey("one-time-code"), "fixed:"+sellerID, code)
 }
 
-// NormalizeUsername is the username as stored and looked up.
-func NormalizeUsername(u string) string { return strings.ToLower(strings.TrimSpace(u)) }
+// NormalizeUsername is the username as stored and looked up (the gateway's
+// sign-in limit counts it the same way).
+func NormalizeUsername(u string) string { return policy.NormalizeUsername(u) }
 
 var errLocked = apierr.New(apierr.AccountLocked, "too many wrong codes: this seller's sign-in is locked for a while")
 
