@@ -33,8 +33,8 @@ const (
 	// consentCookiePath scopes the cookie to the authorization routes (the
 	// consent pages and the calls they make).
 	consentCookiePath = "/open/v1/auth"
-	// consentCookieMaxAge is the session's lifetime (10 minutes).
-	consentCookieMaxAge = 600
+	// consentCookieMaxAge is the session's lifetime, in seconds.
+	consentCookieMaxAge = int(policy.ConsentSessionTTL / time.Second)
 	// maxCookieValue bounds the cookie value forwarded to core.
 	maxCookieValue = 512
 )

@@ -29,6 +29,10 @@ const (
 	SignInPerUsername = 5
 )
 
+// ConsentSessionTTL is how long a consent session lives: core ends it then,
+// and the gateway's session cookie expires with it.
+const ConsentSessionTTL = 10 * time.Minute
+
 // NormalizeUsername is a seller's username as core stores and looks it up
 // and as the sign-in limit counts it: trimmed and lowercased.
 func NormalizeUsername(u string) string { return strings.ToLower(strings.TrimSpace(u)) }

@@ -20,7 +20,7 @@ import (
 // Lifetimes of the seller authorization flow (docs/decisions.md, "Seller
 // authorization").
 const (
-	SessionTTL = 10 * time.Minute
+	SessionTTL = policy.ConsentSessionTTL
 	OTPTTL     = 5 * time.Minute
 	CodeTTL    = 10 * time.Minute
 	GrantTTL   = 365 * 24 * time.Hour
