@@ -79,6 +79,9 @@ type call struct {
 	// the partner app's client id on the gateway's calls.
 	caller   Caller
 	clientID string
+	// clientIP is the address the gateway attributes an unsigned call to
+	// (the consent pages' calls, which have no app to name).
+	clientIP string
 }
 
 type callKey struct{}
@@ -140,6 +143,9 @@ func (ic *interceptors) logging(ctx context.Context, req any, info *grpc.UnarySe
 		}
 		if clientID := callOf(ctx).clientID; clientID != "" {
 			fields = append(fields, zap.String("client_id", clientID))
+		}
+		if clientIP := callOf(ctx).clientIP; clientIP != "" {
+			fields = append(fields, zap.String("client_ip", clientIP))
 		}
 		ce.Write(fields...)
 	}
@@ -205,6 +211,7 @@ func (ic *interceptors) authenticate(ctx context.Context, req any, info *grpc.Un
 	}
 	c.caller = caller
 	if caller.Gateway {
+		c.clientIP = principal.First(c.md, principal.KeyClientIP)
 		if p, ok := principal.FromMetadata(c.md); ok {
 			ctx = principal.NewContext(ctx, p)
 			c.clientID = p.ClientID
