@@ -3,6 +3,7 @@ package events
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sort"
 	"strings"
 	"time"
@@ -14,17 +15,38 @@ import (
 
 // readScopes maps a resource (the wire name's prefix) to the scope that
 // reads it: an event of the resource is readable, and subscribable, with
-// that scope. A resource not listed needs none (authorization: an app's own
-// grant, addressed to it alone).
+// that scope. Every resource of the catalogue is either here or addressed
+// (an app's own grant, reaching it alone): the package refuses to load
+// otherwise (checkCatalogue), so a new event type cannot be read without a
+// scope by omission.
 var readScopes = map[string]string{
-	"order":   "orders:read",
-	"product": "catalog:read",
+	"order":     "orders:read",
+	"product":   "catalog:read",
+	"inventory": "catalog:read",
 }
 
 // addressedResources are the resources whose events concern one app: a
 // seller's grant to it. Their events carry the app and reach it alone.
 var addressedResources = map[string]bool{
 	"authorization": true,
+}
+
+// checkCatalogue fails closed: an event type whose resource has neither a
+// read scope nor an addressee would be readable by any app of the seller.
+func checkCatalogue(types []Type) error {
+	for _, t := range types {
+		r := resource(t)
+		if readScopes[r] == "" && !addressedResources[r] {
+			return fmt.Errorf("events: %s has no read scope and is not addressed; declare one in readScopes", WireName(t))
+		}
+	}
+	return nil
+}
+
+func init() {
+	if err := checkCatalogue(catalogue); err != nil {
+		panic(err)
+	}
 }
 
 func resource(t Type) string {

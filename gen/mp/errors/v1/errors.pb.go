@@ -170,13 +170,15 @@ const (
 	ErrorCode_ERROR_CODE_PROFILE_TYPE_MISMATCH ErrorCode = 69
 	// The account member lacks the permission.
 	ErrorCode_ERROR_CODE_MEMBER_PERMISSION_DENIED ErrorCode = 70
-	// The uploaded file is too large.
+	// The uploaded image is larger than the platform takes (over 8,000 px a
+	// side or 40 megapixels, read from its header). The body itself past the
+	// upload route's cap is PAYLOAD_TOO_LARGE (413).
 	ErrorCode_ERROR_CODE_FILE_TOO_LARGE ErrorCode = 71
 	// The file content does not match its declared type.
 	ErrorCode_ERROR_CODE_INVALID_FILE_CONTENT ErrorCode = 72
 	// The file type is not accepted.
 	ErrorCode_ERROR_CODE_INVALID_FILE_TYPE ErrorCode = 73
-	// The file store failed to take the upload.
+	// The file store failed to take the upload; retry later.
 	ErrorCode_ERROR_CODE_UPLOAD_ERROR ErrorCode = 74
 	// Uploads are not configured on this deployment.
 	ErrorCode_ERROR_CODE_UPLOAD_NOT_CONFIGURED ErrorCode = 75
@@ -527,10 +529,10 @@ const file_mp_errors_v1_errors_proto_rawDesc = "" +
 	"$ERROR_CODE_PROFILE_ALREADY_SUBMITTED\x10D\x1a\x05\xb8\xbb\x18\x99\x03\x12+\n" +
 	" ERROR_CODE_PROFILE_TYPE_MISMATCH\x10E\x1a\x05\xb8\xbb\x18\x90\x03\x12.\n" +
 	"#ERROR_CODE_MEMBER_PERMISSION_DENIED\x10F\x1a\x05\xb8\xbb\x18\x93\x03\x12$\n" +
-	"\x19ERROR_CODE_FILE_TOO_LARGE\x10G\x1a\x05\xb8\xbb\x18\x9d\x03\x12*\n" +
+	"\x19ERROR_CODE_FILE_TOO_LARGE\x10G\x1a\x05\xb8\xbb\x18\x90\x03\x12*\n" +
 	"\x1fERROR_CODE_INVALID_FILE_CONTENT\x10H\x1a\x05\xb8\xbb\x18\x90\x03\x12'\n" +
 	"\x1cERROR_CODE_INVALID_FILE_TYPE\x10I\x1a\x05\xb8\xbb\x18\x90\x03\x12\"\n" +
-	"\x17ERROR_CODE_UPLOAD_ERROR\x10J\x1a\x05\xb8\xbb\x18\xf6\x03\x12+\n" +
+	"\x17ERROR_CODE_UPLOAD_ERROR\x10J\x1a\x05\xb8\xbb\x18\xf7\x03\x12+\n" +
 	" ERROR_CODE_UPLOAD_NOT_CONFIGURED\x10K\x1a\x05\xb8\xbb\x18\xf7\x03\x12/\n" +
 	"$ERROR_CODE_PRODUCT_HAS_ACTIVE_ORDERS\x10L\x1a\x05\xb8\xbb\x18\xa6\x03\x12*\n" +
 	"\x1fERROR_CODE_PRODUCT_UNDER_REVIEW\x10M\x1a\x05\xb8\xbb\x18\xa6\x03\x12.\n" +

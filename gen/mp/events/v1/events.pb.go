@@ -46,6 +46,13 @@ const (
 	EventType_EVENT_TYPE_AUTHORIZATION_REVOKED EventType = 11
 	// Recorded 7 days before the grant ends (365 days after consent).
 	EventType_EVENT_TYPE_AUTHORIZATION_EXPIRING EventType = 12
+	// A product moved between statuses: the partner's status change, the
+	// platform's review, or a delete (to archived).
+	EventType_EVENT_TYPE_PRODUCT_STATUS_CHANGED EventType = 13
+	// One variant's stock changed (an inventory or variant update, an order
+	// taking stock, a cancellation putting it back); data is an
+	// InventoryLevel.
+	EventType_EVENT_TYPE_INVENTORY_UPDATED EventType = 14
 )
 
 // Enum value maps for EventType.
@@ -64,6 +71,8 @@ var (
 		10: "EVENT_TYPE_AUTHORIZATION_GRANTED",
 		11: "EVENT_TYPE_AUTHORIZATION_REVOKED",
 		12: "EVENT_TYPE_AUTHORIZATION_EXPIRING",
+		13: "EVENT_TYPE_PRODUCT_STATUS_CHANGED",
+		14: "EVENT_TYPE_INVENTORY_UPDATED",
 	}
 	EventType_value = map[string]int32{
 		"EVENT_TYPE_UNSPECIFIED":            0,
@@ -79,6 +88,8 @@ var (
 		"EVENT_TYPE_AUTHORIZATION_GRANTED":  10,
 		"EVENT_TYPE_AUTHORIZATION_REVOKED":  11,
 		"EVENT_TYPE_AUTHORIZATION_EXPIRING": 12,
+		"EVENT_TYPE_PRODUCT_STATUS_CHANGED": 13,
+		"EVENT_TYPE_INVENTORY_UPDATED":      14,
 	}
 )
 
@@ -123,7 +134,8 @@ type Event struct {
 	Sequence int64 `protobuf:"varint,5,opt,name=sequence,proto3" json:"sequence,omitempty"`
 	// The resource's partner-safe view at that moment, as its GET renders it:
 	// an Order for order events (never with buyerEmail), a Product for product
-	// events, a Grant for authorization events.
+	// events, an InventoryLevel for inventory events (resource: the variant), a
+	// Grant for authorization events.
 	Data []byte `protobuf:"bytes,6,opt,name=data,proto3" json:"data,omitempty"`
 	// Set on the synthetic events POST /open/v1/webhooks/test sends; absent on
 	// every real event.
@@ -211,6 +223,86 @@ func (x *Event) GetTest() bool {
 	return false
 }
 
+// InventoryLevel is one variant's stock after a change, the data of
+// inventory.updated.
+type InventoryLevel struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	ProductId string                 `protobuf:"bytes,1,opt,name=product_id,json=productId,proto3" json:"product_id,omitempty"`
+	VariantId string                 `protobuf:"bytes,2,opt,name=variant_id,json=variantId,proto3" json:"variant_id,omitempty"`
+	// The variant's SKU; null when it has none.
+	Sku           *string `protobuf:"bytes,3,opt,name=sku,proto3,oneof" json:"sku,omitempty"`
+	StockQuantity int64   `protobuf:"varint,4,opt,name=stock_quantity,proto3" json:"stock_quantity,omitempty"`
+	// The stock before the change.
+	Previous      int64 `protobuf:"varint,5,opt,name=previous,proto3" json:"previous,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *InventoryLevel) Reset() {
+	*x = InventoryLevel{}
+	mi := &file_mp_events_v1_events_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *InventoryLevel) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*InventoryLevel) ProtoMessage() {}
+
+func (x *InventoryLevel) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_events_v1_events_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use InventoryLevel.ProtoReflect.Descriptor instead.
+func (*InventoryLevel) Descriptor() ([]byte, []int) {
+	return file_mp_events_v1_events_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *InventoryLevel) GetProductId() string {
+	if x != nil {
+		return x.ProductId
+	}
+	return ""
+}
+
+func (x *InventoryLevel) GetVariantId() string {
+	if x != nil {
+		return x.VariantId
+	}
+	return ""
+}
+
+func (x *InventoryLevel) GetSku() string {
+	if x != nil && x.Sku != nil {
+		return *x.Sku
+	}
+	return ""
+}
+
+func (x *InventoryLevel) GetStockQuantity() int64 {
+	if x != nil {
+		return x.StockQuantity
+	}
+	return 0
+}
+
+func (x *InventoryLevel) GetPrevious() int64 {
+	if x != nil {
+		return x.Previous
+	}
+	return 0
+}
+
 // Grant is a seller's authorization of one app, the data of the
 // authorization events (addressed to that app alone).
 type Grant struct {
@@ -234,7 +326,7 @@ type Grant struct {
 
 func (x *Grant) Reset() {
 	*x = Grant{}
-	mi := &file_mp_events_v1_events_proto_msgTypes[1]
+	mi := &file_mp_events_v1_events_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -246,7 +338,7 @@ func (x *Grant) String() string {
 func (*Grant) ProtoMessage() {}
 
 func (x *Grant) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_events_v1_events_proto_msgTypes[1]
+	mi := &file_mp_events_v1_events_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -259,7 +351,7 @@ func (x *Grant) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Grant.ProtoReflect.Descriptor instead.
 func (*Grant) Descriptor() ([]byte, []int) {
-	return file_mp_events_v1_events_proto_rawDescGZIP(), []int{1}
+	return file_mp_events_v1_events_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *Grant) GetId() string {
@@ -325,7 +417,7 @@ type ListEventsRequest struct {
 
 func (x *ListEventsRequest) Reset() {
 	*x = ListEventsRequest{}
-	mi := &file_mp_events_v1_events_proto_msgTypes[2]
+	mi := &file_mp_events_v1_events_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -337,7 +429,7 @@ func (x *ListEventsRequest) String() string {
 func (*ListEventsRequest) ProtoMessage() {}
 
 func (x *ListEventsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_events_v1_events_proto_msgTypes[2]
+	mi := &file_mp_events_v1_events_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -350,7 +442,7 @@ func (x *ListEventsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListEventsRequest.ProtoReflect.Descriptor instead.
 func (*ListEventsRequest) Descriptor() ([]byte, []int) {
-	return file_mp_events_v1_events_proto_rawDescGZIP(), []int{2}
+	return file_mp_events_v1_events_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *ListEventsRequest) GetLimit() int32 {
@@ -391,7 +483,7 @@ type ListEventsResponse struct {
 
 func (x *ListEventsResponse) Reset() {
 	*x = ListEventsResponse{}
-	mi := &file_mp_events_v1_events_proto_msgTypes[3]
+	mi := &file_mp_events_v1_events_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -403,7 +495,7 @@ func (x *ListEventsResponse) String() string {
 func (*ListEventsResponse) ProtoMessage() {}
 
 func (x *ListEventsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_events_v1_events_proto_msgTypes[3]
+	mi := &file_mp_events_v1_events_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -416,7 +508,7 @@ func (x *ListEventsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListEventsResponse.ProtoReflect.Descriptor instead.
 func (*ListEventsResponse) Descriptor() ([]byte, []int) {
-	return file_mp_events_v1_events_proto_rawDescGZIP(), []int{3}
+	return file_mp_events_v1_events_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *ListEventsResponse) GetData() []*Event {
@@ -442,7 +534,7 @@ type GetEventRequest struct {
 
 func (x *GetEventRequest) Reset() {
 	*x = GetEventRequest{}
-	mi := &file_mp_events_v1_events_proto_msgTypes[4]
+	mi := &file_mp_events_v1_events_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -454,7 +546,7 @@ func (x *GetEventRequest) String() string {
 func (*GetEventRequest) ProtoMessage() {}
 
 func (x *GetEventRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_events_v1_events_proto_msgTypes[4]
+	mi := &file_mp_events_v1_events_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -467,7 +559,7 @@ func (x *GetEventRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetEventRequest.ProtoReflect.Descriptor instead.
 func (*GetEventRequest) Descriptor() ([]byte, []int) {
-	return file_mp_events_v1_events_proto_rawDescGZIP(), []int{4}
+	return file_mp_events_v1_events_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *GetEventRequest) GetId() string {
@@ -486,7 +578,7 @@ type EventResponse struct {
 
 func (x *EventResponse) Reset() {
 	*x = EventResponse{}
-	mi := &file_mp_events_v1_events_proto_msgTypes[5]
+	mi := &file_mp_events_v1_events_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -498,7 +590,7 @@ func (x *EventResponse) String() string {
 func (*EventResponse) ProtoMessage() {}
 
 func (x *EventResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_events_v1_events_proto_msgTypes[5]
+	mi := &file_mp_events_v1_events_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -511,7 +603,7 @@ func (x *EventResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EventResponse.ProtoReflect.Descriptor instead.
 func (*EventResponse) Descriptor() ([]byte, []int) {
-	return file_mp_events_v1_events_proto_rawDescGZIP(), []int{5}
+	return file_mp_events_v1_events_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *EventResponse) GetData() *Event {
@@ -536,7 +628,16 @@ const file_mp_events_v1_events_proto_rawDesc = "" +
 	"\bsequence\x18\x05 \x01(\x03R\bsequence\x12\x1a\n" +
 	"\x04data\x18\x06 \x01(\fB\x06\xaa\xbb\x18\x02\x18\x01R\x04data\x12\x17\n" +
 	"\x04test\x18\a \x01(\bH\x00R\x04test\x88\x01\x01B\a\n" +
-	"\x05_test\"\xb3\x02\n" +
+	"\x05_test\"\xb9\x01\n" +
+	"\x0eInventoryLevel\x12\x1d\n" +
+	"\n" +
+	"product_id\x18\x01 \x01(\tR\tproductId\x12\x1d\n" +
+	"\n" +
+	"variant_id\x18\x02 \x01(\tR\tvariantId\x12\x1d\n" +
+	"\x03sku\x18\x03 \x01(\tB\x06\xaa\xbb\x18\x02\b\x01H\x00R\x03sku\x88\x01\x01\x12&\n" +
+	"\x0estock_quantity\x18\x04 \x01(\x03R\x0estock_quantity\x12\x1a\n" +
+	"\bprevious\x18\x05 \x01(\x03R\bpreviousB\x06\n" +
+	"\x04_sku\"\xb3\x02\n" +
 	"\x05Grant\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1c\n" +
 	"\tseller_id\x18\x02 \x01(\tR\tseller_id\x12\x1c\n" +
@@ -566,7 +667,7 @@ const file_mp_events_v1_events_proto_rawDesc = "" +
 	"\x0fGetEventRequest\x12\x19\n" +
 	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\x02id\"8\n" +
 	"\rEventResponse\x12'\n" +
-	"\x04data\x18\x01 \x01(\v2\x13.mp.events.v1.EventR\x04data*\xc7\x05\n" +
+	"\x04data\x18\x01 \x01(\v2\x13.mp.events.v1.EventR\x04data*\xc3\x06\n" +
 	"\tEventType\x12\x1a\n" +
 	"\x16EVENT_TYPE_UNSPECIFIED\x10\x00\x12/\n" +
 	"\x18EVENT_TYPE_ORDER_CREATED\x10\x01\x1a\x11\xb2\xbb\x18\rorder.created\x12)\n" +
@@ -582,7 +683,9 @@ const file_mp_events_v1_events_proto_rawDesc = "" +
 	" EVENT_TYPE_AUTHORIZATION_GRANTED\x10\n" +
 	"\x1a\x19\xb2\xbb\x18\x15authorization.granted\x12?\n" +
 	" EVENT_TYPE_AUTHORIZATION_REVOKED\x10\v\x1a\x19\xb2\xbb\x18\x15authorization.revoked\x12A\n" +
-	"!EVENT_TYPE_AUTHORIZATION_EXPIRING\x10\f\x1a\x1a\xb2\xbb\x18\x16authorization.expiring2\xeb\x01\n" +
+	"!EVENT_TYPE_AUTHORIZATION_EXPIRING\x10\f\x1a\x1a\xb2\xbb\x18\x16authorization.expiring\x12A\n" +
+	"!EVENT_TYPE_PRODUCT_STATUS_CHANGED\x10\r\x1a\x1a\xb2\xbb\x18\x16product.status_changed\x127\n" +
+	"\x1cEVENT_TYPE_INVENTORY_UPDATED\x10\x0e\x1a\x15\xb2\xbb\x18\x11inventory.updated2\xeb\x01\n" +
 	"\rEventsService\x12n\n" +
 	"\n" +
 	"ListEvents\x12\x1f.mp.events.v1.ListEventsRequest\x1a .mp.events.v1.ListEventsResponse\"\x1d\xa2\xbb\x18\x02\x10\x01\x82\xd3\xe4\x93\x02\x11\x12\x0f/open/v1/events\x12j\n" +
@@ -602,33 +705,34 @@ func file_mp_events_v1_events_proto_rawDescGZIP() []byte {
 }
 
 var file_mp_events_v1_events_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_mp_events_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 6)
+var file_mp_events_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
 var file_mp_events_v1_events_proto_goTypes = []any{
 	(EventType)(0),                // 0: mp.events.v1.EventType
 	(*Event)(nil),                 // 1: mp.events.v1.Event
-	(*Grant)(nil),                 // 2: mp.events.v1.Grant
-	(*ListEventsRequest)(nil),     // 3: mp.events.v1.ListEventsRequest
-	(*ListEventsResponse)(nil),    // 4: mp.events.v1.ListEventsResponse
-	(*GetEventRequest)(nil),       // 5: mp.events.v1.GetEventRequest
-	(*EventResponse)(nil),         // 6: mp.events.v1.EventResponse
-	(*timestamppb.Timestamp)(nil), // 7: google.protobuf.Timestamp
-	(*v1.PageMeta)(nil),           // 8: mp.common.v1.PageMeta
+	(*InventoryLevel)(nil),        // 2: mp.events.v1.InventoryLevel
+	(*Grant)(nil),                 // 3: mp.events.v1.Grant
+	(*ListEventsRequest)(nil),     // 4: mp.events.v1.ListEventsRequest
+	(*ListEventsResponse)(nil),    // 5: mp.events.v1.ListEventsResponse
+	(*GetEventRequest)(nil),       // 6: mp.events.v1.GetEventRequest
+	(*EventResponse)(nil),         // 7: mp.events.v1.EventResponse
+	(*timestamppb.Timestamp)(nil), // 8: google.protobuf.Timestamp
+	(*v1.PageMeta)(nil),           // 9: mp.common.v1.PageMeta
 }
 var file_mp_events_v1_events_proto_depIdxs = []int32{
 	0,  // 0: mp.events.v1.Event.type:type_name -> mp.events.v1.EventType
-	7,  // 1: mp.events.v1.Event.created_at:type_name -> google.protobuf.Timestamp
-	7,  // 2: mp.events.v1.Grant.granted_at:type_name -> google.protobuf.Timestamp
-	7,  // 3: mp.events.v1.Grant.expires_at:type_name -> google.protobuf.Timestamp
-	7,  // 4: mp.events.v1.Grant.revoked_at:type_name -> google.protobuf.Timestamp
+	8,  // 1: mp.events.v1.Event.created_at:type_name -> google.protobuf.Timestamp
+	8,  // 2: mp.events.v1.Grant.granted_at:type_name -> google.protobuf.Timestamp
+	8,  // 3: mp.events.v1.Grant.expires_at:type_name -> google.protobuf.Timestamp
+	8,  // 4: mp.events.v1.Grant.revoked_at:type_name -> google.protobuf.Timestamp
 	0,  // 5: mp.events.v1.ListEventsRequest.type:type_name -> mp.events.v1.EventType
-	7,  // 6: mp.events.v1.ListEventsRequest.created_after:type_name -> google.protobuf.Timestamp
+	8,  // 6: mp.events.v1.ListEventsRequest.created_after:type_name -> google.protobuf.Timestamp
 	1,  // 7: mp.events.v1.ListEventsResponse.data:type_name -> mp.events.v1.Event
-	8,  // 8: mp.events.v1.ListEventsResponse.meta:type_name -> mp.common.v1.PageMeta
+	9,  // 8: mp.events.v1.ListEventsResponse.meta:type_name -> mp.common.v1.PageMeta
 	1,  // 9: mp.events.v1.EventResponse.data:type_name -> mp.events.v1.Event
-	3,  // 10: mp.events.v1.EventsService.ListEvents:input_type -> mp.events.v1.ListEventsRequest
-	5,  // 11: mp.events.v1.EventsService.GetEvent:input_type -> mp.events.v1.GetEventRequest
-	4,  // 12: mp.events.v1.EventsService.ListEvents:output_type -> mp.events.v1.ListEventsResponse
-	6,  // 13: mp.events.v1.EventsService.GetEvent:output_type -> mp.events.v1.EventResponse
+	4,  // 10: mp.events.v1.EventsService.ListEvents:input_type -> mp.events.v1.ListEventsRequest
+	6,  // 11: mp.events.v1.EventsService.GetEvent:input_type -> mp.events.v1.GetEventRequest
+	5,  // 12: mp.events.v1.EventsService.ListEvents:output_type -> mp.events.v1.ListEventsResponse
+	7,  // 13: mp.events.v1.EventsService.GetEvent:output_type -> mp.events.v1.EventResponse
 	12, // [12:14] is the sub-list for method output_type
 	10, // [10:12] is the sub-list for method input_type
 	10, // [10:10] is the sub-list for extension type_name
@@ -644,13 +748,14 @@ func file_mp_events_v1_events_proto_init() {
 	file_mp_events_v1_events_proto_msgTypes[0].OneofWrappers = []any{}
 	file_mp_events_v1_events_proto_msgTypes[1].OneofWrappers = []any{}
 	file_mp_events_v1_events_proto_msgTypes[2].OneofWrappers = []any{}
+	file_mp_events_v1_events_proto_msgTypes[3].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mp_events_v1_events_proto_rawDesc), len(file_mp_events_v1_events_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   6,
+			NumMessages:   7,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
