@@ -3,7 +3,10 @@
 // keyset-paginated under the hood (stable under inserts); `page` is honoured
 // too, as an offset into the same order, for clients that count pages.
 // Cursors are tamper-evident (cursors.go): what a listing reads back from
-// one is what it wrote.
+// one is what it wrote. A listing names the kind of its sort key once
+// (Resolve[TimeKey] or Resolve[NumKey]), gets its position typed, and makes
+// its answer with NewPage, whose Meta is the wire's "meta": no listing
+// checks a cursor's shape or builds the next cursor by hand.
 package pagination
 
 import (
@@ -44,20 +47,42 @@ type Cursor struct {
 	ID   string     `json:"i"`
 }
 
+// TimeKey is the position of an item in a listing sorted by a time, then
+// id (products, orders).
+type TimeKey struct {
+	At time.Time
+	ID string
+}
+
+// NumKey is the position of an item in a listing sorted by a number, then
+// id (categories by tree position, events by feed position).
+type NumKey struct {
+	N  int64
+	ID string
+}
+
+// Key is the sort key of a listing: the one kind of position its cursors
+// carry. A cursor of the other kind is not one the listing issued.
+type Key interface {
+	TimeKey | NumKey
+}
+
 // Window is a resolved request: either a keyset position (After != nil) or
 // an offset.
-type Window struct {
+type Window[K Key] struct {
 	Page   int32
 	Limit  int
 	Offset int
-	After  *Cursor
-	// cursors signs the cursor Next makes.
+	After  *K
+	// filter and cursors sign the cursor of the next page.
+	filter  string
 	cursors *Cursors
 }
 
-// Resolve turns a request into a window, verifying its cursor if it has
-// one. filter fingerprints the listing's filters (see Fingerprint).
-func (cs *Cursors) Resolve(r Request, filter string) (Window, error) {
+// Resolve turns a request into a window of a listing sorted by K, verifying
+// its cursor if it has one: issued by this platform, for these filters
+// (see Fingerprint), and for a listing of this kind of key.
+func Resolve[K Key](cs *Cursors, r Request, filter string) (Window[K], error) {
 	limit := int(r.Limit)
 	if limit <= 0 {
 		limit = DefaultLimit
@@ -68,27 +93,80 @@ func (cs *Cursors) Resolve(r Request, filter string) (Window, error) {
 	if r.Cursor != "" {
 		c, err := cs.Decode(r.Cursor)
 		if err != nil {
-			return Window{}, err
+			return Window[K]{}, err
 		}
 		if c.Filter != filter {
-			return Window{}, apierr.New(apierr.BadRequest, "cursor was issued for other filters or sort; start again without it")
+			return Window[K]{}, apierr.New(apierr.BadRequest, "cursor was issued for other filters or sort; start again without it")
 		}
-		return Window{Page: c.Page, Limit: limit, After: &c, cursors: cs}, nil
+		after, ok := keyOf[K](c)
+		if !ok {
+			return Window[K]{}, badCursor()
+		}
+		return Window[K]{Page: c.Page, Limit: limit, After: &after, filter: filter, cursors: cs}, nil
 	}
 	page := r.Page
 	if page <= 0 {
 		page = 1
 	}
 	if page > maxPage {
-		return Window{}, apierr.Newf(apierr.ValidationError, "page: must be at most %d; use the cursor to go further", maxPage)
+		return Window[K]{}, apierr.Newf(apierr.ValidationError, "page: must be at most %d; use the cursor to go further", maxPage)
 	}
-	return Window{Page: page, Limit: limit, Offset: int(page-1) * limit, cursors: cs}, nil
+	return Window[K]{Page: page, Limit: limit, Offset: int(page-1) * limit, filter: filter, cursors: cs}, nil
 }
 
-// Next is the cursor for the page after w, positioned after the given last
-// item; call it only when more items exist. w must come from Resolve.
-func (w Window) Next(filter string, lastTime *time.Time, lastNum *int64, lastID string) string {
-	return w.cursors.Encode(Cursor{Page: w.Page + 1, Filter: filter, Time: lastTime, Num: lastNum, ID: lastID})
+// keyOf reads a decoded cursor's position as a K.
+func keyOf[K Key](c Cursor) (K, bool) {
+	var k K
+	switch p := any(&k).(type) {
+	case *TimeKey:
+		if c.Time == nil || c.Num != nil {
+			return k, false
+		}
+		*p = TimeKey{At: *c.Time, ID: c.ID}
+	case *NumKey:
+		if c.Num == nil || c.Time != nil {
+			return k, false
+		}
+		*p = NumKey{N: *c.Num, ID: c.ID}
+	}
+	return k, true
+}
+
+// Next is the cursor for the page after w, positioned after the item at
+// last; call it only when more items exist. w must come from Resolve.
+func (w Window[K]) Next(last K) string {
+	c := Cursor{Page: w.Page + 1, Filter: w.filter}
+	switch k := any(last).(type) {
+	case TimeKey:
+		at := k.At.UTC()
+		c.Time, c.ID = &at, k.ID
+	case NumKey:
+		n := k.N
+		c.Num, c.ID = &n, k.ID
+	}
+	return w.cursors.Encode(c)
+}
+
+// Page is one page of a listing.
+type Page[T any] struct {
+	Items []T
+	// Page is the 1-based number of this page; Limit its size.
+	Page  int32
+	Limit int32
+	// Total counts every item matching the filters, not only this page.
+	Total int64
+	// NextCursor is "" on the last page.
+	NextCursor string
+}
+
+// NewPage is the page of w holding items; more reports that items exist
+// beyond it, and key gives an item's position for the next page's cursor.
+func NewPage[T any, K Key](w Window[K], items []T, more bool, total int64, key func(T) K) Page[T] {
+	p := Page[T]{Items: items, Page: w.Page, Limit: int32(w.Limit), Total: total}
+	if more && len(items) > 0 {
+		p.NextCursor = w.Next(key(items[len(items)-1]))
+	}
+	return p
 }
 
 // Fingerprint summarises a listing's filters for Cursor.Filter.

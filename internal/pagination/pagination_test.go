@@ -22,11 +22,11 @@ func testCursors(t *testing.T) *Cursors {
 
 func TestResolveDefaultsAndOffsets(t *testing.T) {
 	cs := testCursors(t)
-	w, err := cs.Resolve(Request{}, "f")
+	w, err := Resolve[TimeKey](cs, Request{}, "f")
 	if err != nil || w.Page != 1 || w.Limit != DefaultLimit || w.Offset != 0 || w.After != nil {
 		t.Fatalf("defaults: %+v %v", w, err)
 	}
-	w, err = cs.Resolve(Request{Page: 3, Limit: 10}, "f")
+	w, err = Resolve[TimeKey](cs, Request{Page: 3, Limit: 10}, "f")
 	if err != nil || w.Offset != 20 || w.Page != 3 {
 		t.Fatalf("page 3: %+v %v", w, err)
 	}
@@ -35,18 +35,28 @@ func TestResolveDefaultsAndOffsets(t *testing.T) {
 func TestCursorRoundTripAndMismatch(t *testing.T) {
 	cs := testCursors(t)
 	ts := time.Date(2026, 1, 2, 3, 4, 5, 6000000, time.UTC)
-	w, _ := cs.Resolve(Request{Limit: 5}, "f1")
-	next := w.Next("f1", &ts, nil, "ord_1")
-	got, err := cs.Resolve(Request{Cursor: next, Limit: 5}, "f1")
-	if err != nil || got.Page != 2 || got.After == nil || !got.After.Time.Equal(ts) || got.After.ID != "ord_1" {
+	w, _ := Resolve[TimeKey](cs, Request{Limit: 5}, "f1")
+	next := w.Next(TimeKey{At: ts, ID: "ord_1"})
+	got, err := Resolve[TimeKey](cs, Request{Cursor: next, Limit: 5}, "f1")
+	if err != nil || got.Page != 2 || got.After == nil || !got.After.At.Equal(ts) || got.After.ID != "ord_1" {
 		t.Fatalf("round trip: %+v %v", got, err)
 	}
 	// A window resolved from a cursor issues the next one.
-	if _, err := cs.Resolve(Request{Cursor: got.Next("f1", &ts, nil, "ord_2")}, "f1"); err != nil {
+	if _, err := Resolve[TimeKey](cs, Request{Cursor: got.Next(TimeKey{At: ts, ID: "ord_2"})}, "f1"); err != nil {
 		t.Fatalf("third page: %v", err)
 	}
-	if _, err := cs.Resolve(Request{Cursor: next}, "other"); apierr.CodeOf(err) != apierr.BadRequest {
+	if _, err := Resolve[TimeKey](cs, Request{Cursor: next}, "other"); apierr.CodeOf(err) != apierr.BadRequest {
 		t.Fatalf("mismatched filter: %v", err)
+	}
+	// A listing sorted by number refuses a time cursor, even one issued for
+	// the same filters.
+	if _, err := Resolve[NumKey](cs, Request{Cursor: next}, "f1"); apierr.CodeOf(err) != apierr.BadRequest {
+		t.Fatalf("a time cursor on a numbered listing: %v", err)
+	}
+	nw, _ := Resolve[NumKey](cs, Request{Limit: 5}, "f2")
+	numbered, err := Resolve[NumKey](cs, Request{Cursor: nw.Next(NumKey{N: 42, ID: "evt_1"})}, "f2")
+	if err != nil || numbered.After == nil || numbered.After.N != 42 || numbered.After.ID != "evt_1" {
+		t.Fatalf("numbered round trip: %+v %v", numbered, err)
 	}
 	for _, bad := range []string{"!!", "e30", "bm90LWpzb24", "", string(make([]byte, 2000))} {
 		if _, err := cs.Decode(bad); apierr.CodeOf(err) != apierr.BadRequest {
@@ -89,7 +99,7 @@ func TestCursorIsTamperEvident(t *testing.T) {
 		"page one, signed": signed(cs, []byte(`{"p":1,"f":"f1","i":"x"}`)),
 	}
 	for name, c := range cases {
-		if _, err := cs.Resolve(Request{Cursor: c}, "f1"); apierr.CodeOf(err) != apierr.BadRequest {
+		if _, err := Resolve[TimeKey](cs, Request{Cursor: c}, "f1"); apierr.CodeOf(err) != apierr.BadRequest {
 			t.Errorf("%s: %v, want BAD_REQUEST", name, err)
 		}
 	}
@@ -116,4 +126,19 @@ func flip(c byte) string {
 		return "B"
 	}
 	return "A"
+}
+
+func TestNewPageIssuesACursorOnlyWhenMoreItemsExist(t *testing.T) {
+	cs := testCursors(t)
+	w, _ := Resolve[NumKey](cs, Request{Limit: 2}, "f")
+	key := func(n int64) NumKey { return NumKey{N: n, ID: "x"} }
+	last := NewPage(w, []int64{1, 2}, false, 2, key)
+	if last.NextCursor != "" || last.Meta().NextCursor != nil || last.Meta().GetTotal() != 2 || last.Meta().GetLimit() != 2 {
+		t.Fatalf("last page: %+v", last)
+	}
+	more := NewPage(w, []int64{1, 2}, true, 5, key)
+	next, err := Resolve[NumKey](cs, Request{Cursor: more.NextCursor}, "f")
+	if err != nil || next.After.N != 2 || next.Page != 2 || more.Meta().GetNextCursor() != more.NextCursor {
+		t.Fatalf("next page: %+v %v", next, err)
+	}
 }

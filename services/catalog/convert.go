@@ -7,7 +7,6 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	catalogv1 "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
-	commonv1 "github.com/mallplatform/partnerapi/gen/mp/common/v1"
 	"github.com/mallplatform/partnerapi/internal/apierr"
 	"github.com/mallplatform/partnerapi/internal/pagination"
 )
@@ -50,10 +49,6 @@ func pageRequest(page, limit *int32, cursor *string) pagination.Request {
 		r.Cursor = *cursor
 	}
 	return r
-}
-
-func pageMeta[T any](p Page[T]) *commonv1.PageMeta {
-	return pagination.Meta(p.Page, p.Limit, p.Total, p.NextCursor)
 }
 
 func optional(s string) *string {

@@ -34,7 +34,7 @@ func (s *Server) ListCategories(ctx context.Context, req *catalogv1.ListCategori
 	}
 	out := &catalogv1.ListCategoriesResponse{
 		Data: make([]*catalogv1.Category, len(page.Items)),
-		Meta: pageMeta(page),
+		Meta: page.Meta(),
 	}
 	for i, c := range page.Items {
 		out.Data[i] = categoryToProto(c)
@@ -93,7 +93,7 @@ func (s *Server) ListProducts(ctx context.Context, req *catalogv1.ListProductsRe
 	}
 	out := &catalogv1.ListProductsResponse{
 		Data: make([]*catalogv1.Product, len(page.Items)),
-		Meta: pageMeta(page),
+		Meta: page.Meta(),
 	}
 	for i, p := range page.Items {
 		out.Data[i] = productToProto(p)

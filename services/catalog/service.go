@@ -98,18 +98,6 @@ func (s *Service) record(ctx context.Context, t events.Type, p *Product, at time
 	return err
 }
 
-// Page is one page of a listing.
-type Page[T any] struct {
-	Items []T
-	// Page is the 1-based number of this page; Limit its size.
-	Page  int32
-	Limit int32
-	// Total counts every item matching the filters.
-	Total int64
-	// NextCursor is "" on the last page.
-	NextCursor string
-}
-
 // ProductInput is a product to create, as the partner sent it. Range and
 // length rules have already been checked at the edge (protovalidate).
 type ProductInput struct {
@@ -158,30 +146,23 @@ type ProductUpdate struct {
 
 // ListCategories lists the category tree flattened, parents before their
 // children.
-func (s *Service) ListCategories(ctx context.Context, req pagination.Request) (Page[Category], error) {
+func (s *Service) ListCategories(ctx context.Context, req pagination.Request) (pagination.Page[Category], error) {
 	filter := pagination.Fingerprint("categories", "position,id")
-	w, err := s.cursors.Resolve(req, filter)
+	w, err := pagination.Resolve[pagination.NumKey](s.cursors, req, filter)
 	if err != nil {
-		return Page[Category]{}, err
-	}
-	if w.After != nil && w.After.Num == nil {
-		return Page[Category]{}, apierr.New(apierr.BadRequest, "cursor is not one this platform issued")
+		return pagination.Page[Category]{}, err
 	}
 	cats, more, err := s.store.ListCategories(ctx, w)
 	if err != nil {
-		return Page[Category]{}, err
+		return pagination.Page[Category]{}, err
 	}
 	total, err := s.store.CountCategories(ctx)
 	if err != nil {
-		return Page[Category]{}, err
+		return pagination.Page[Category]{}, err
 	}
-	page := Page[Category]{Items: cats, Page: w.Page, Limit: int32(w.Limit), Total: total}
-	if more && len(cats) > 0 {
-		last := cats[len(cats)-1]
-		pos := int64(last.Position)
-		page.NextCursor = w.Next(filter, nil, &pos, last.ID)
-	}
-	return page, nil
+	return pagination.NewPage(w, cats, more, total, func(c Category) pagination.NumKey {
+		return pagination.NumKey{N: int64(c.Position), ID: c.ID}
+	}), nil
 }
 
 // ListCategoryAttributes returns the attributes a product in the category
@@ -367,36 +348,29 @@ func applyUpdate(p *Product, id string, upd ProductUpdate, leaf *leafCategory, n
 
 // ListProducts lists the seller's products, newest first, optionally only
 // those in one status.
-func (s *Service) ListProducts(ctx context.Context, f ProductFilter, req pagination.Request) (Page[*Product], error) {
+func (s *Service) ListProducts(ctx context.Context, f ProductFilter, req pagination.Request) (pagination.Page[*Product], error) {
 	sellerID, err := principal.RequireSeller(ctx)
 	if err != nil {
-		return Page[*Product]{}, err
+		return pagination.Page[*Product]{}, err
 	}
 	// The seller is part of the fingerprint so that a cursor is only good for
 	// the seller it was issued to.
 	filter := pagination.Fingerprint("products", sellerID, string(f.Status), "created_at desc,id desc")
-	w, err := s.cursors.Resolve(req, filter)
+	w, err := pagination.Resolve[pagination.TimeKey](s.cursors, req, filter)
 	if err != nil {
-		return Page[*Product]{}, err
-	}
-	if w.After != nil && w.After.Time == nil {
-		return Page[*Product]{}, apierr.New(apierr.BadRequest, "cursor is not one this platform issued")
+		return pagination.Page[*Product]{}, err
 	}
 	products, more, err := s.store.ListProducts(ctx, sellerID, f, w)
 	if err != nil {
-		return Page[*Product]{}, err
+		return pagination.Page[*Product]{}, err
 	}
 	total, err := s.store.CountProducts(ctx, sellerID, f)
 	if err != nil {
-		return Page[*Product]{}, err
+		return pagination.Page[*Product]{}, err
 	}
-	page := Page[*Product]{Items: products, Page: w.Page, Limit: int32(w.Limit), Total: total}
-	if more && len(products) > 0 {
-		last := products[len(products)-1]
-		at := last.CreatedAt.UTC()
-		page.NextCursor = w.Next(filter, &at, nil, last.ID)
-	}
-	return page, nil
+	return pagination.NewPage(w, products, more, total, func(p *Product) pagination.TimeKey {
+		return pagination.TimeKey{At: p.CreatedAt, ID: p.ID}
+	}), nil
 }
 
 // productErr maps storage outcomes of a product lookup to the contract.

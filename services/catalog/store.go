@@ -165,9 +165,9 @@ type ProductFilter struct {
 type Store interface {
 	// ListCategories returns the listed categories (active, with every
 	// ancestor active) in (position, id) order inside the window: after
-	// w.After (its Num is a position) or from w.Offset. more reports whether
-	// rows exist beyond the window.
-	ListCategories(ctx context.Context, w pagination.Window) (cats []Category, more bool, err error)
+	// w.After (a position) or from w.Offset. more reports whether rows exist
+	// beyond the window.
+	ListCategories(ctx context.Context, w pagination.Window[pagination.NumKey]) (cats []Category, more bool, err error)
 	// CountCategories counts what ListCategories can list.
 	CountCategories(ctx context.Context) (int64, error)
 	// GetCategory returns one category, active or not.
@@ -197,9 +197,9 @@ type Store interface {
 	// from apply aborts the update and is returned unchanged.
 	UpdateProduct(ctx context.Context, sellerID, id string, apply func(p *Product) (changed bool, err error)) (*Product, error)
 	// ListProducts returns the seller's products matching f, newest first
-	// ((created_at, id) descending), inside the window: after w.After (its
-	// Time and ID) or from w.Offset.
-	ListProducts(ctx context.Context, sellerID string, f ProductFilter, w pagination.Window) (products []*Product, more bool, err error)
+	// ((created_at, id) descending), inside the window: after w.After or
+	// from w.Offset.
+	ListProducts(ctx context.Context, sellerID string, f ProductFilter, w pagination.Window[pagination.TimeKey]) (products []*Product, more bool, err error)
 	// CountProducts counts the seller's products matching f.
 	CountProducts(ctx context.Context, sellerID string, f ProductFilter) (int64, error)
 	// Restock adds quantities (by variant id) to the stock of the seller's

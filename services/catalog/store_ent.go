@@ -60,13 +60,10 @@ func listed(depth int) predicate.Category {
 }
 
 // ListCategories implements Store.
-func (s *EntStore) ListCategories(ctx context.Context, w pagination.Window) ([]Category, bool, error) {
+func (s *EntStore) ListCategories(ctx context.Context, w pagination.Window[pagination.NumKey]) ([]Category, bool, error) {
 	q := s.db(ctx).Category.Query().Where(listed(MaxCategoryDepth))
 	if w.After != nil {
-		if w.After.Num == nil {
-			return nil, false, errors.New("catalog: category cursor without a position")
-		}
-		pos, id := *w.After.Num, w.After.ID
+		pos, id := w.After.N, w.After.ID
 		q = q.Where(func(sel *sql.Selector) {
 			sel.Where(sql.CompositeGT([]string{sel.C(category.FieldPosition), sel.C(category.FieldID)}, pos, id))
 		})
@@ -339,13 +336,10 @@ type applyError struct{ err error }
 func (e applyError) Error() string { return e.err.Error() }
 
 // ListProducts implements Store.
-func (s *EntStore) ListProducts(ctx context.Context, sellerID string, f ProductFilter, w pagination.Window) ([]*Product, bool, error) {
+func (s *EntStore) ListProducts(ctx context.Context, sellerID string, f ProductFilter, w pagination.Window[pagination.TimeKey]) ([]*Product, bool, error) {
 	q := sellerProducts(s.db(ctx), sellerID).Where(productFilter(f)...)
 	if w.After != nil {
-		if w.After.Time == nil {
-			return nil, false, errors.New("catalog: product cursor without a time")
-		}
-		at, id := w.After.Time, w.After.ID
+		at, id := w.After.At, w.After.ID
 		// A row-value comparison is what lets PostgreSQL walk the
 		// (seller_id[, status], created_at, id) index from the cursor on.
 		q = q.Where(func(sel *sql.Selector) {

@@ -58,7 +58,7 @@ func TestStoreTaxonomy(t *testing.T) {
 		// Walk the listing with keyset windows of 7 and compare with the
 		// seeded pre-order.
 		var got []catalog.Category
-		w := pagination.Window{Page: 1, Limit: 7}
+		w := pagination.Window[pagination.NumKey]{Page: 1, Limit: 7}
 		for {
 			page, more, err := st.ListCategories(ctx, w)
 			if err != nil {
@@ -70,13 +70,13 @@ func TestStoreTaxonomy(t *testing.T) {
 			}
 			last := page[len(page)-1]
 			pos := int64(last.Position)
-			w = pagination.Window{Page: w.Page + 1, Limit: 7, After: &pagination.Cursor{Num: &pos, ID: last.ID}}
+			w = pagination.Window[pagination.NumKey]{Page: w.Page + 1, Limit: 7, After: &pagination.NumKey{N: pos, ID: last.ID}}
 		}
 		if diff := cmp.Diff(listed, got, cmpopts.EquateApproxTime(time.Millisecond)); diff != "" {
 			t.Errorf("listing differs from the seeded pre-order (-want +got):\n%s", diff)
 		}
 		// An offset window lands on the same rows as the keyset one.
-		byOffset, _, err := st.ListCategories(ctx, pagination.Window{Page: 3, Limit: 7, Offset: 14})
+		byOffset, _, err := st.ListCategories(ctx, pagination.Window[pagination.NumKey]{Page: 3, Limit: 7, Offset: 14})
 		if err != nil || len(byOffset) != 7 || byOffset[0].ID != listed[14].ID {
 			t.Errorf("offset window: %v %v", categoryIDs(byOffset), err)
 		}
@@ -132,7 +132,7 @@ func TestStoreInactiveSubtree(t *testing.T) {
 		if _, err := st.InsertTaxonomy(ctx, cats, nil); err != nil {
 			t.Fatal(err)
 		}
-		got, more, err := st.ListCategories(ctx, pagination.Window{Page: 1, Limit: 10})
+		got, more, err := st.ListCategories(ctx, pagination.Window[pagination.NumKey]{Page: 1, Limit: 10})
 		if err != nil || more {
 			t.Fatal(more, err)
 		}
@@ -245,7 +245,7 @@ func TestStoreSellerIsolation(t *testing.T) {
 			t.Errorf("name = %q after a foreign update", got.Name)
 		}
 		for seller, want := range map[string]string{"slr_a": a.ID, "slr_b": b.ID} {
-			list, more, err := st.ListProducts(ctx, seller, catalog.ProductFilter{}, pagination.Window{Page: 1, Limit: 10})
+			list, more, err := st.ListProducts(ctx, seller, catalog.ProductFilter{}, pagination.Window[pagination.TimeKey]{Page: 1, Limit: 10})
 			if err != nil || more || len(list) != 1 || list[0].ID != want {
 				t.Errorf("%s lists %v (more=%v, err=%v), want only %s", seller, productIDs(list), more, err, want)
 			}
@@ -280,7 +280,7 @@ func TestStoreKeysetStableUnderInserts(t *testing.T) {
 		// Newest first: created_at desc, id desc.
 		slices.Reverse(want)
 
-		w := pagination.Window{Page: 1, Limit: 10}
+		w := pagination.Window[pagination.TimeKey]{Page: 1, Limit: 10}
 		first, more, err := st.ListProducts(ctx, "slr_a", catalog.ProductFilter{}, w)
 		if err != nil || !more {
 			t.Fatal(more, err)
@@ -298,7 +298,7 @@ func TestStoreKeysetStableUnderInserts(t *testing.T) {
 		for more {
 			last := first[len(first)-1]
 			at := last.CreatedAt
-			w = pagination.Window{Page: w.Page + 1, Limit: 10, After: &pagination.Cursor{Time: &at, ID: last.ID}}
+			w = pagination.Window[pagination.TimeKey]{Page: w.Page + 1, Limit: 10, After: &pagination.TimeKey{At: at, ID: last.ID}}
 			first, more, err = st.ListProducts(ctx, "slr_a", catalog.ProductFilter{}, w)
 			if err != nil {
 				t.Fatal(err)
@@ -341,11 +341,11 @@ func TestStoreStatusFilter(t *testing.T) {
 		}
 		for _, s := range statuses {
 			f := catalog.ProductFilter{Status: s}
-			list, more, err := st.ListProducts(ctx, "slr_a", f, pagination.Window{Page: 1, Limit: 2})
+			list, more, err := st.ListProducts(ctx, "slr_a", f, pagination.Window[pagination.TimeKey]{Page: 1, Limit: 2})
 			if err != nil || !more {
 				t.Fatalf("%s: more=%v err=%v", s, more, err)
 			}
-			rest, more, err := st.ListProducts(ctx, "slr_a", f, pagination.Window{Page: 2, Limit: 2, Offset: 2})
+			rest, more, err := st.ListProducts(ctx, "slr_a", f, pagination.Window[pagination.TimeKey]{Page: 2, Limit: 2, Offset: 2})
 			if err != nil || more {
 				t.Fatalf("%s page 2: more=%v err=%v", s, more, err)
 			}

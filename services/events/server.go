@@ -7,7 +7,6 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	eventsv1 "github.com/mallplatform/partnerapi/gen/mp/events/v1"
-	"github.com/mallplatform/partnerapi/internal/pagination"
 	"github.com/mallplatform/partnerapi/internal/wirejson"
 )
 
@@ -39,10 +38,10 @@ func (s *Server) ListEvents(ctx context.Context, req *eventsv1.ListEventsRequest
 		return nil, err
 	}
 	out := &eventsv1.ListEventsResponse{
-		Data: make([]*eventsv1.Event, len(res.Events)),
-		Meta: pagination.Meta(res.Page, res.Limit, res.Total, res.NextCursor),
+		Data: make([]*eventsv1.Event, len(res.Items)),
+		Meta: res.Meta(),
 	}
-	for i, e := range res.Events {
+	for i, e := range res.Items {
 		out.Data[i] = ToProto(e)
 	}
 	return out, nil

@@ -85,15 +85,6 @@ type ListParams struct {
 	CreatedAfter *time.Time
 }
 
-// ListResult is a page of the feed.
-type ListResult struct {
-	Events     []Event
-	Page       int32
-	Limit      int32
-	Total      int64
-	NextCursor string
-}
-
 // audience is who reads: a partner app its own addressed events beside
 // the unaddressed ones, an internal caller every event.
 func audience(ctx context.Context) Audience {
@@ -122,21 +113,21 @@ func forbidden(t Type) error {
 }
 
 // List returns a page of the seller's events, oldest first.
-func (s *Service) List(ctx context.Context, p ListParams) (ListResult, error) {
+func (s *Service) List(ctx context.Context, p ListParams) (pagination.Page[Event], error) {
 	seller, err := principal.RequireSeller(ctx)
 	if err != nil {
-		return ListResult{}, err
+		return pagination.Page[Event]{}, err
 	}
 	types := readable(ctx)
 	if p.Type != nil {
 		name := WireName(*p.Type)
 		if !contains(types, name) {
-			return ListResult{}, forbidden(*p.Type)
+			return pagination.Page[Event]{}, forbidden(*p.Type)
 		}
 		types = []string{name}
 	}
 	if len(types) == 0 {
-		return ListResult{}, apierr.Newf(apierr.Forbidden, "reading events needs the scope %s", strings.Join(sortedScopes(), " or "))
+		return pagination.Page[Event]{}, apierr.Newf(apierr.Forbidden, "reading events needs the scope %s", strings.Join(sortedScopes(), " or "))
 	}
 	f := Filter{Types: types, CreatedAfter: p.CreatedAfter, Audience: audience(ctx)}
 	after := ""
@@ -144,16 +135,13 @@ func (s *Service) List(ctx context.Context, p ListParams) (ListResult, error) {
 		after = p.CreatedAfter.UTC().Format(time.RFC3339Nano)
 	}
 	fp := pagination.Fingerprint("events", seller, f.Audience.key(), strings.Join(types, ","), after)
-	w, err := s.cursors.Resolve(pagination.Request{Limit: p.Limit, Cursor: p.Cursor}, fp)
+	w, err := pagination.Resolve[pagination.NumKey](s.cursors, pagination.Request{Limit: p.Limit, Cursor: p.Cursor}, fp)
 	if err != nil {
-		return ListResult{}, err
+		return pagination.Page[Event]{}, err
 	}
 	var afterPos int64
 	if w.After != nil {
-		if w.After.Num == nil {
-			return ListResult{}, apierr.New(apierr.BadRequest, "cursor is not one this platform issued")
-		}
-		afterPos = *w.After.Num
+		afterPos = w.After.N
 	}
 	var rows []Event
 	var more bool
@@ -161,14 +149,11 @@ func (s *Service) List(ctx context.Context, p ListParams) (ListResult, error) {
 		func() (int64, error) { return s.store.Count(ctx, seller, f) },
 		func() (err error) { rows, more, err = s.store.List(ctx, seller, f, afterPos, w.Limit); return err })
 	if err != nil {
-		return ListResult{}, err
+		return pagination.Page[Event]{}, err
 	}
-	res := ListResult{Events: rows, Page: w.Page, Limit: int32(w.Limit), Total: total}
-	if more && len(rows) > 0 {
-		last := rows[len(rows)-1]
-		res.NextCursor = w.Next(fp, nil, &last.Position, last.ID)
-	}
-	return res, nil
+	return pagination.NewPage(w, rows, more, total, func(e Event) pagination.NumKey {
+		return pagination.NumKey{N: e.Position, ID: e.ID}
+	}), nil
 }
 
 // Get returns one of the seller's events.

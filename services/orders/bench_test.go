@@ -36,11 +36,11 @@ func BenchmarkOrders(b *testing.B) {
 	p := partner("sel_a", "orders:read", ScopeBuyerEmail)
 	sctx := principal.WithSeller(principal.NewContext(ctx, p), "sel_a")
 	first, err := svc.ListOrders(sctx, ListParams{Limit: 100})
-	if err != nil || len(first.Orders) != 100 {
+	if err != nil || len(first.Items) != 100 {
 		b.Fatalf("prime: %v", err)
 	}
 	var ids []string
-	for _, v := range first.Orders {
+	for _, v := range first.Items {
 		ids = append(ids, v.Order.ID)
 	}
 	deep, err := svc.ListOrders(sctx, ListParams{Limit: 20, Page: 100})
@@ -70,8 +70,8 @@ func BenchmarkOrders(b *testing.B) {
 		b.Run("Service/"+lc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if res, err := svc.ListOrders(sctx, lc.p); err != nil || len(res.Orders) != 20 {
-					b.Fatalf("%d orders, %v", len(res.Orders), err)
+				if res, err := svc.ListOrders(sctx, lc.p); err != nil || len(res.Items) != 20 {
+					b.Fatalf("%d orders, %v", len(res.Items), err)
 				}
 			}
 		})

@@ -6,7 +6,6 @@ import (
 	"google.golang.org/grpc"
 
 	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
-	"github.com/mallplatform/partnerapi/internal/pagination"
 	"github.com/mallplatform/partnerapi/internal/wirejson"
 )
 
@@ -50,10 +49,10 @@ func (s *Server) ListOrders(ctx context.Context, req *ordersv1.ListOrdersRequest
 		return nil, err
 	}
 	out := &ordersv1.ListOrdersResponse{
-		Data: make([]*ordersv1.Order, len(res.Orders)),
-		Meta: pagination.Meta(res.Page, res.Limit, res.Total, res.NextCursor),
+		Data: make([]*ordersv1.Order, len(res.Items)),
+		Meta: res.Meta(),
 	}
-	for i, v := range res.Orders {
+	for i, v := range res.Items {
 		out.Data[i] = OrderToProto(v)
 	}
 	return out, nil

@@ -87,17 +87,6 @@ type ListParams struct {
 	Cursor        string
 }
 
-// ListResult is one page of a listing.
-type ListResult struct {
-	Orders []View
-	Page   int32
-	Limit  int32
-	// Total counts every order matching the filters, not only this page.
-	Total int64
-	// NextCursor is "" on the last page.
-	NextCursor string
-}
-
 // GetOrder returns the calling seller's order. A missing order and another
 // seller's order are the same NOT_FOUND, so existence is not disclosed.
 func (s *Service) GetOrder(ctx context.Context, id string) (View, error) {
@@ -123,10 +112,10 @@ func (s *Service) GetOrder(ctx context.Context, id string) (View, error) {
 // ListOrders returns a page of the calling seller's orders, newest first
 // unless Ascending. A cursor continues the listing it was issued for; page
 // is honoured as an offset when no cursor is sent.
-func (s *Service) ListOrders(ctx context.Context, p ListParams) (ListResult, error) {
+func (s *Service) ListOrders(ctx context.Context, p ListParams) (pagination.Page[View], error) {
 	seller, err := principal.RequireSeller(ctx)
 	if err != nil {
-		return ListResult{}, err
+		return pagination.Page[View]{}, err
 	}
 	var f Filter
 	if p.Status != nil {
@@ -134,16 +123,13 @@ func (s *Service) ListOrders(ctx context.Context, p ListParams) (ListResult, err
 	}
 	f.CreatedAfter, f.CreatedBefore = p.CreatedAfter, p.CreatedBefore
 	fp := fingerprint(seller, p)
-	w, err := s.cursors.Resolve(pagination.Request{Page: p.Page, Limit: p.Limit, Cursor: p.Cursor}, fp)
+	w, err := pagination.Resolve[pagination.TimeKey](s.cursors, pagination.Request{Page: p.Page, Limit: p.Limit, Cursor: p.Cursor}, fp)
 	if err != nil {
-		return ListResult{}, err
+		return pagination.Page[View]{}, err
 	}
 	page := Page{Ascending: p.Ascending, Limit: w.Limit, Offset: w.Offset}
 	if w.After != nil {
-		if w.After.Time == nil {
-			return ListResult{}, apierr.New(apierr.BadRequest, "cursor is not one this platform issued")
-		}
-		page.After = &Key{CreatedAt: *w.After.Time, ID: w.After.ID}
+		page.After = &Key{CreatedAt: w.After.At, ID: w.After.ID}
 	}
 	var rows []*Order
 	var more bool
@@ -151,19 +137,16 @@ func (s *Service) ListOrders(ctx context.Context, p ListParams) (ListResult, err
 		func() (int64, error) { return s.store.CountOrders(ctx, seller, f) },
 		func() (err error) { rows, more, err = s.store.ListOrders(ctx, seller, f, page); return err })
 	if err != nil {
-		return ListResult{}, err
+		return pagination.Page[View]{}, err
 	}
 	now := s.clock.Business(ctx)
-	res := ListResult{Orders: make([]View, len(rows)), Page: w.Page, Limit: int32(w.Limit), Total: total}
+	views := make([]View, len(rows))
 	for i, o := range rows {
-		res.Orders[i] = s.view(ctx, o, now)
+		views[i] = s.view(ctx, o, now)
 	}
-	if more && len(rows) > 0 {
-		last := rows[len(rows)-1]
-		at := last.CreatedAt
-		res.NextCursor = w.Next(fp, &at, nil, last.ID)
-	}
-	return res, nil
+	return pagination.NewPage(w, views, more, total, func(v View) pagination.TimeKey {
+		return pagination.TimeKey{At: v.Order.CreatedAt, ID: v.Order.ID}
+	}), nil
 }
 
 // fingerprint ties a cursor to the seller, filters and sort it was issued

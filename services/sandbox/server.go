@@ -141,7 +141,7 @@ func (s *Server) TransitionTestOrder(ctx context.Context, req *sandboxv1.Transit
 // line when the seller has none.
 func (s *Server) lines(ctx context.Context, seller string, items []*sandboxv1.TestOrderItem) ([]ordergen.Line, error) {
 	if len(items) == 0 {
-		w := pagination.Window{Page: 1, Limit: 20}
+		w := pagination.Window[pagination.TimeKey]{Page: 1, Limit: 20}
 		products, _, err := s.cfg.Catalog.ListProducts(ctx, seller, catalog.ProductFilter{}, w)
 		if err != nil {
 			return nil, err

@@ -243,7 +243,7 @@ func TestSeededOrdersAsPartnersSeeThem(t *testing.T) {
 		if res.Total != 60 {
 			t.Fatalf("total %d", res.Total)
 		}
-		for _, v := range res.Orders {
+		for _, v := range res.Items {
 			seen[v.Status]++
 			if (v.Order.ShipByDate == nil) != (v.SLABreached == nil) {
 				t.Errorf("%s: shipByDate %v but slaBreached %v", v.Order.ID, v.Order.ShipByDate, v.SLABreached)
