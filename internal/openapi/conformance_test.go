@@ -56,6 +56,7 @@ func TestConformance(t *testing.T) {
 		t.Run(op.id, func(t *testing.T) { c.checkOperation(t, op, orderID) })
 	}
 	t.Run("consent flow", func(t *testing.T) { c.checkConsentFlow(t) })
+	t.Run("inventory", func(t *testing.T) { c.checkInventory(t) })
 	t.Run("rate limited", func(t *testing.T) { c.checkRateLimited(t) })
 	t.Run("database faults", func(t *testing.T) { c.checkDatabaseFaults(t) })
 

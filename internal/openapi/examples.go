@@ -53,6 +53,17 @@ var examples = map[string]proto.Message{
 		},
 	},
 	"/mp.catalog.v1.CatalogService/BulkCreateProducts": &catalogv1.BulkCreateProductsRequest{Products: []*catalogv1.ProductCreateInput{exampleProduct()}},
+	"/mp.catalog.v1.InventoryService/BulkUpdateInventory": &catalogv1.BulkUpdateInventoryRequest{Items: []*catalogv1.InventoryItemInput{
+		{VariantId: proto.String("var_01kaq3m8v5yq6b7c9d0e1f2g3j"), Adjust: proto.Int64(-2)},
+		{Sku: proto.String("BP22-SAND"), Quantity: proto.Int64(40), ExpectedQuantity: proto.Int64(25)},
+	}},
+	"/mp.catalog.v1.InventoryService/BulkUpdateVariants": &catalogv1.BulkUpdateVariantsRequest{
+		Id: "prd_01kaq3m8v5yq6b7c9d0e1f2g3h",
+		Update: &catalogv1.VariantsUpdateInput{Variants: []*catalogv1.VariantUpdateInput{
+			{VariantId: "var_01kaq3m8v5yq6b7c9d0e1f2g3j", Price: proto.Int64(179900)},
+			{VariantId: "var_01kaq3m8v5yq6b7c9d0e1f2g3k", Price: proto.Int64(179900), Stock: proto.Int64(30)},
+		}},
+	},
 	"/mp.catalog.v1.CatalogService/ListProducts": &catalogv1.ListProductsRequest{
 		Limit: proto.Int32(20), Status: catalogv1.ProductStatus_PRODUCT_STATUS_LIVE.Enum(),
 	},

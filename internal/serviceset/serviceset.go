@@ -53,7 +53,14 @@ type Parts struct {
 // order tools use the same one.
 func (p Parts) orders() *orders.Service {
 	return orders.NewService(orders.Config{Store: orders.NewEntStore(p.DB), Business: p.Business,
-		Cursors: p.Cursors, Stock: catalog.NewEntStore(p.DB), Events: p.Events})
+		Cursors: p.Cursors, Stock: p.catalog(), Events: p.Events})
+}
+
+// catalog is the catalog service over p: its routes and the stock moves of
+// orders use the same one.
+func (p Parts) catalog() *catalog.Service {
+	return catalog.NewService(catalog.Config{Store: catalog.NewEntStore(p.DB), Business: p.Business,
+		Cursors: p.Cursors, Events: p.Events})
 }
 
 // Service is one service of the platform.
@@ -90,11 +97,21 @@ func All() []Service {
 		{
 			Name: "catalog",
 			Core: func(p Parts) core.Registrar {
-				return catalog.NewServer(catalog.NewService(catalog.Config{Store: catalog.NewEntStore(p.DB), Business: p.Business,
-					Cursors: p.Cursors, Events: p.Events})).Register
+				return catalog.NewServer(p.catalog()).Register
 			},
 			Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
 				return catalogv1.RegisterCatalogServiceHandlerClient(ctx, mux, catalogv1.NewCatalogServiceClient(conn))
+			},
+		},
+		{
+			// Stock and price changes (the spec's Inventory group), over
+			// the catalog's service.
+			Name: "inventory",
+			Core: func(p Parts) core.Registrar {
+				return catalog.NewInventoryServer(p.catalog()).Register
+			},
+			Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+				return catalogv1.RegisterInventoryServiceHandlerClient(ctx, mux, catalogv1.NewInventoryServiceClient(conn))
 			},
 		},
 		{

@@ -47,10 +47,11 @@ func (fakeSellers) VerifySellerToken(_ context.Context, _, sellerID, token strin
 // harness is core's gRPC server wired as in production, with the catalog on
 // a seeded database, dialled in memory.
 type harness struct {
-	client catalogv1.CatalogServiceClient
-	store  *catalog.EntStore
-	db     *db.DB
-	clock  *clock.Manual
+	client    catalogv1.CatalogServiceClient
+	inventory catalogv1.InventoryServiceClient
+	store     *catalog.EntStore
+	db        *db.DB
+	clock     *clock.Manual
 }
 
 func newHarness(t testing.TB, d *db.DB) *harness {
@@ -66,7 +67,7 @@ func newHarness(t testing.TB, d *db.DB) *harness {
 	svc := catalog.NewService(catalog.Config{Store: store, Business: clk, Events: events.NewRecorder(events.NewEntStore(d), nil)})
 	srv, err := core.New(core.Config{
 		GatewayToken: internalToken,
-		Services:     []core.Registrar{catalog.NewServer(svc).Register},
+		Services:     []core.Registrar{catalog.NewServer(svc).Register, catalog.NewInventoryServer(svc).Register},
 		Sellers:      fakeSellers{},
 	})
 	if err != nil {
@@ -83,7 +84,8 @@ func newHarness(t testing.TB, d *db.DB) *harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = conn.Close() })
-	return &harness{client: catalogv1.NewCatalogServiceClient(conn), store: store, db: d, clock: clk}
+	return &harness{client: catalogv1.NewCatalogServiceClient(conn), inventory: catalogv1.NewInventoryServiceClient(conn),
+		store: store, db: d, clock: clk}
 }
 
 var allScopes = []string{"catalog:read", "catalog:write"}

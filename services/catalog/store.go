@@ -202,10 +202,8 @@ type Store interface {
 	ListProducts(ctx context.Context, sellerID string, f ProductFilter, w pagination.Window[pagination.TimeKey]) (products []*Product, more bool, err error)
 	// CountProducts counts the seller's products matching f.
 	CountProducts(ctx context.Context, sellerID string, f ProductFilter) (int64, error)
-	// Restock adds quantities (by variant id) to the stock of the seller's
-	// variants; variants that no longer exist, or are another seller's, are
-	// skipped, and an unknown stock stays unknown.
-	Restock(ctx context.Context, sellerID string, quantities map[string]int64) error
+	// InventoryStore holds the stock and price changes (store_inventory.go).
+	InventoryStore
 	// InTx runs fn with a transaction in its context (joining one ctx
 	// already carries): every Store method, and any other store reading
 	// its client through the context, takes part in it.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	"entgo.io/ent/dialect/sql"
@@ -490,29 +489,6 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
-}
-
-// Restock implements Store: one UPDATE per variant, stock_quantity =
-// stock_quantity + n, filtered through the variant's product to the seller.
-// Variants are visited in id order so that two restocks touching the same
-// variants lock them in the same order.
-func (s *EntStore) Restock(ctx context.Context, sellerID string, quantities map[string]int64) error {
-	ids := make([]string, 0, len(quantities))
-	for id := range quantities {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	c := s.db(ctx)
-	for _, id := range ids {
-		_, err := c.ProductVariant.Update().
-			Where(productvariant.ID(id), productvariant.StockQuantityNotNil(), productvariant.HasProductWith(product.SellerID(sellerID))).
-			AddStockQuantity(quantities[id]).
-			Save(ctx)
-		if err != nil {
-			return fmt.Errorf("catalog: restock: %w", err)
-		}
-	}
-	return nil
 }
 
 // InTx implements Store.

@@ -11,11 +11,19 @@ import (
 	"github.com/mallplatform/partnerapi/services/events"
 )
 
-// Restocker puts quantities back on a seller's variants. Variants that no
-// longer exist, or belong to another seller, are skipped; a variant whose
-// stock is unknown stays unknown.
-type Restocker interface {
-	Restock(ctx context.Context, sellerID string, quantities map[string]int64) error
+// Stock moves ordered quantities (by variant id) off and back onto a
+// seller's variants, in the caller's transaction, through the catalog's
+// inventory path (so every move records its inventory.updated event).
+// Variants that no longer exist, belong to another seller or whose product
+// is archived are skipped; a variant whose stock is unknown stays unknown.
+// The platform wires the catalog's implementation (internal/serviceset);
+// orders never reaches into the catalog's storage.
+type Stock interface {
+	// TakeStock takes a new order's quantities off; a variant ordered
+	// beyond its stock refuses the whole order (VALIDATION_ERROR).
+	TakeStock(ctx context.Context, sellerID string, quantities map[string]int64) error
+	// ReturnStock puts a cancelled order's quantities back.
+	ReturnStock(ctx context.Context, sellerID string, quantities map[string]int64) error
 }
 
 // MaxBulkCancel is the largest bulk cancel: the spec's schema allows 1,000
@@ -141,7 +149,7 @@ func (s *Service) BulkCancel(ctx context.Context, items []BulkItem) (BulkResult,
 			reported[it.OrderID] = true
 		}
 		if len(restock) > 0 {
-			if err := s.stock.Restock(ctx, seller, restock); err != nil {
+			if err := s.stock.ReturnStock(ctx, seller, restock); err != nil {
 				return err
 			}
 		}
@@ -181,7 +189,7 @@ func (s *Service) cancel(ctx context.Context, seller, id string, expected *Statu
 		}
 	}
 	if len(restock) > 0 {
-		if err := s.stock.Restock(ctx, seller, restock); err != nil {
+		if err := s.stock.ReturnStock(ctx, seller, restock); err != nil {
 			return View{}, err
 		}
 	}

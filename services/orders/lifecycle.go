@@ -75,6 +75,8 @@ func (s *Service) Transition(ctx context.Context, id string, to Status, ship Shi
 // Create writes a new order of the calling seller and records
 // order.created, then the events of the states it was created past
 // (order.paid, order.ready_to_ship), so a feed reader sees its whole life.
+// The ordered quantities come off their variants' stock in the same
+// transaction (Stock.TakeStock).
 func (s *Service) Create(ctx context.Context, o *Order) (View, error) {
 	seller, err := principal.RequireSeller(ctx)
 	if err != nil {
@@ -93,9 +95,23 @@ func (s *Service) Create(ctx context.Context, o *Order) (View, error) {
 	default:
 		return View{}, apierr.Newf(apierr.ValidationError, "status: an order is created PENDING, PAID or READY_TO_SHIP, not %s", o.Status)
 	}
+	if s.stock == nil {
+		return View{}, errors.New("orders: order creation needs a stock store")
+	}
+	taken := map[string]int64{}
+	for _, it := range o.Items {
+		if it.VariantID != nil && it.Quantity > 0 {
+			taken[*it.VariantID] += it.Quantity
+		}
+	}
 	now := s.clock.Business(ctx)
 	var out View
 	err = s.store.InTx(ctx, func(ctx context.Context) error {
+		// The ordered quantities leave stock with the order, or the order
+		// is not created: a line beyond its variant's stock refuses it.
+		if err := s.stock.TakeStock(ctx, seller, taken); err != nil {
+			return err
+		}
 		if err := s.store.CreateOrders(ctx, []*Order{o}); err != nil {
 			return err
 		}

@@ -29,7 +29,7 @@ type Service struct {
 	store   Store
 	clock   clock.Business
 	cursors *pagination.Cursors
-	stock   Restocker
+	stock   Stock
 	events  *events.Recorder
 }
 
@@ -44,10 +44,10 @@ type Config struct {
 	// (platform.NewCore derives it from the secret key); nil draws a random
 	// key, good only for its own cursors.
 	Cursors *pagination.Cursors
-	// Stock takes back a cancelled order's quantities, and Events records
-	// every change; both join the change's transaction. A Service without
-	// them reads orders only.
-	Stock  Restocker
+	// Stock takes a new order's quantities off and back a cancelled
+	// order's, and Events records every change; both join the change's
+	// transaction. A Service without them reads orders only.
+	Stock  Stock
 	Events *events.Recorder
 }
 

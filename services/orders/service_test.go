@@ -56,9 +56,11 @@ func newHarness(t testing.TB, d *db.DB, now time.Time) *harness {
 	t.Helper()
 	clk := clock.NewManual(now)
 	st := NewEntStore(d)
+	recorder := events.NewRecorder(events.NewEntStore(d), nil)
+	stock := catalog.NewService(catalog.Config{Store: catalog.NewEntStore(d), Business: clk, Events: recorder})
 	srv, err := core.New(core.Config{
 		GatewayToken: internalToken,
-		Services:     []core.Registrar{NewServer(NewService(Config{Store: st, Business: clk, Stock: catalog.NewEntStore(d), Events: events.NewRecorder(events.NewEntStore(d), nil)})).Register},
+		Services:     []core.Registrar{NewServer(NewService(Config{Store: st, Business: clk, Stock: stock, Events: recorder})).Register},
 		Sellers:      testSellers,
 	})
 	if err != nil {

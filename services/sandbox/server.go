@@ -137,8 +137,8 @@ func (s *Server) TransitionTestOrder(ctx context.Context, req *sandboxv1.Transit
 }
 
 // lines resolves the requested items against the seller's catalog; without
-// items, one random variant of the seller's newest products, or a generated
-// line when the seller has none.
+// items, one random variant in stock of the seller's newest products, or a
+// generated line when the seller has none.
 func (s *Server) lines(ctx context.Context, seller string, items []*sandboxv1.TestOrderItem) ([]ordergen.Line, error) {
 	if len(items) == 0 {
 		w := pagination.Window[pagination.TimeKey]{Page: 1, Limit: 20}
@@ -151,11 +151,29 @@ func (s *Server) lines(ctx context.Context, seller string, items []*sandboxv1.Te
 		if len(products) == 0 {
 			return []ordergen.Line{{Product: ordergen.Generated(s.cfg.Business.Business(ctx), s.rng), Quantity: 1}}, nil
 		}
-		p := products[s.rng.IntN(len(products))]
-		if len(p.Variants) == 0 {
-			return []ordergen.Line{{Product: lineProduct(p, nil), Quantity: 1}}, nil
+		// A variant that can be sold: one in stock, or whose stock is not
+		// counted (an order takes its quantity off stock, and one beyond
+		// the stock is refused).
+		type pick struct {
+			p *catalog.Product
+			v *catalog.Variant
 		}
-		return []ordergen.Line{{Product: lineProduct(p, &p.Variants[s.rng.IntN(len(p.Variants))]), Quantity: 1}}, nil
+		var sellable []pick
+		for _, p := range products {
+			if len(p.Variants) == 0 {
+				sellable = append(sellable, pick{p, nil})
+			}
+			for j := range p.Variants {
+				if v := &p.Variants[j]; v.Stock == nil || *v.Stock > 0 {
+					sellable = append(sellable, pick{p, v})
+				}
+			}
+		}
+		if len(sellable) == 0 {
+			return []ordergen.Line{{Product: ordergen.Generated(s.cfg.Business.Business(ctx), s.rng), Quantity: 1}}, nil
+		}
+		c := sellable[s.rng.IntN(len(sellable))]
+		return []ordergen.Line{{Product: lineProduct(c.p, c.v), Quantity: 1}}, nil
 	}
 	out := make([]ordergen.Line, len(items))
 	for i, it := range items {

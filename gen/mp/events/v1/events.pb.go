@@ -232,8 +232,8 @@ type InventoryLevel struct {
 	// The variant's SKU; null when it has none.
 	Sku           *string `protobuf:"bytes,3,opt,name=sku,proto3,oneof" json:"sku,omitempty"`
 	StockQuantity int64   `protobuf:"varint,4,opt,name=stock_quantity,proto3" json:"stock_quantity,omitempty"`
-	// The stock before the change.
-	Previous      int64 `protobuf:"varint,5,opt,name=previous,proto3" json:"previous,omitempty"`
+	// The stock before the change; null when it was unknown (a first set).
+	Previous      *int64 `protobuf:"varint,5,opt,name=previous,proto3,oneof" json:"previous,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -297,8 +297,8 @@ func (x *InventoryLevel) GetStockQuantity() int64 {
 }
 
 func (x *InventoryLevel) GetPrevious() int64 {
-	if x != nil {
-		return x.Previous
+	if x != nil && x.Previous != nil {
+		return *x.Previous
 	}
 	return 0
 }
@@ -628,16 +628,17 @@ const file_mp_events_v1_events_proto_rawDesc = "" +
 	"\bsequence\x18\x05 \x01(\x03R\bsequence\x12\x1a\n" +
 	"\x04data\x18\x06 \x01(\fB\x06\xaa\xbb\x18\x02\x18\x01R\x04data\x12\x17\n" +
 	"\x04test\x18\a \x01(\bH\x00R\x04test\x88\x01\x01B\a\n" +
-	"\x05_test\"\xb9\x01\n" +
+	"\x05_test\"\xd3\x01\n" +
 	"\x0eInventoryLevel\x12\x1d\n" +
 	"\n" +
 	"product_id\x18\x01 \x01(\tR\tproductId\x12\x1d\n" +
 	"\n" +
 	"variant_id\x18\x02 \x01(\tR\tvariantId\x12\x1d\n" +
 	"\x03sku\x18\x03 \x01(\tB\x06\xaa\xbb\x18\x02\b\x01H\x00R\x03sku\x88\x01\x01\x12&\n" +
-	"\x0estock_quantity\x18\x04 \x01(\x03R\x0estock_quantity\x12\x1a\n" +
-	"\bprevious\x18\x05 \x01(\x03R\bpreviousB\x06\n" +
-	"\x04_sku\"\xb3\x02\n" +
+	"\x0estock_quantity\x18\x04 \x01(\x03R\x0estock_quantity\x12'\n" +
+	"\bprevious\x18\x05 \x01(\x03B\x06\xaa\xbb\x18\x02\b\x01H\x01R\bprevious\x88\x01\x01B\x06\n" +
+	"\x04_skuB\v\n" +
+	"\t_previous\"\xb3\x02\n" +
 	"\x05Grant\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1c\n" +
 	"\tseller_id\x18\x02 \x01(\tR\tseller_id\x12\x1c\n" +

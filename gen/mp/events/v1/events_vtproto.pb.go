@@ -136,8 +136,8 @@ func (m *InventoryLevel) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i -= len(m.unknownFields)
 		copy(dAtA[i:], m.unknownFields)
 	}
-	if m.Previous != 0 {
-		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.Previous))
+	if m.Previous != nil {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(*m.Previous))
 		i--
 		dAtA[i] = 0x28
 	}
@@ -529,8 +529,8 @@ func (m *InventoryLevel) SizeVT() (n int) {
 	if m.StockQuantity != 0 {
 		n += 1 + protohelpers.SizeOfVarint(uint64(m.StockQuantity))
 	}
-	if m.Previous != 0 {
-		n += 1 + protohelpers.SizeOfVarint(uint64(m.Previous))
+	if m.Previous != nil {
+		n += 1 + protohelpers.SizeOfVarint(uint64(*m.Previous))
 	}
 	n += len(m.unknownFields)
 	return n
@@ -1047,7 +1047,7 @@ func (m *InventoryLevel) UnmarshalVT(dAtA []byte) error {
 			if wireType != 0 {
 				return fmt.Errorf("proto: wrong wireType = %d for field Previous", wireType)
 			}
-			m.Previous = 0
+			var v int64
 			for shift := uint(0); ; shift += 7 {
 				if shift >= 64 {
 					return protohelpers.ErrIntOverflow
@@ -1057,11 +1057,12 @@ func (m *InventoryLevel) UnmarshalVT(dAtA []byte) error {
 				}
 				b := dAtA[iNdEx]
 				iNdEx++
-				m.Previous |= int64(b&0x7F) << shift
+				v |= int64(b&0x7F) << shift
 				if b < 0x80 {
 					break
 				}
 			}
+			m.Previous = &v
 		default:
 			iNdEx = preIndex
 			skippy, err := protohelpers.Skip(dAtA[iNdEx:])
