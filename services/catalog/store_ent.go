@@ -431,6 +431,7 @@ func productFromEnt(r *ent.Product, variants []*ent.ProductVariant) *Product {
 		Weight:               r.Weight,
 		Dimensions:           Dimensions{Length: r.Length, Width: r.Width, Height: r.Height},
 		UseVariantDimensions: r.UseVariantDimensions,
+		ReviewNote:           r.ReviewNote,
 		CreatedAt:            r.CreatedAt,
 		UpdatedAt:            r.UpdatedAt,
 		Variants:             make([]Variant, len(variants)),
