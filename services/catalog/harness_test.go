@@ -21,6 +21,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/principal"
 	"github.com/mallplatform/partnerapi/services/catalog"
 	"github.com/mallplatform/partnerapi/services/events"
+	"github.com/mallplatform/partnerapi/services/orders"
 )
 
 const internalToken = "test-internal-token-0123456789"
@@ -48,6 +49,9 @@ func (fakeSellers) VerifySellerToken(_ context.Context, _, sellerID, token strin
 // a seeded database, dialled in memory.
 type harness struct {
 	client catalogv1.CatalogServiceClient
+	// review is the trust and safety team's service, dialled with an
+	// internal caller's credential (reviewToken).
+	review catalogv1.ProductReviewServiceClient
 	store  *catalog.EntStore
 	db     *db.DB
 	clock  *clock.Manual
@@ -63,11 +67,13 @@ func newHarness(t testing.TB, d *db.DB) *harness {
 	addSeller(t, d, sellerA)
 	addSeller(t, d, sellerB)
 	clk := clock.NewManual(time.Date(2026, 3, 2, 1, 0, 0, 0, time.UTC))
-	svc := catalog.NewService(catalog.Config{Store: store, Business: clk, Events: events.NewRecorder(events.NewEntStore(d), nil)})
+	svc := catalog.NewService(catalog.Config{Store: store, Business: clk, Events: events.NewRecorder(events.NewEntStore(d), nil),
+		Holds: orders.NewEntStore(d)})
 	srv, err := core.New(core.Config{
-		GatewayToken: internalToken,
-		Services:     []core.Registrar{catalog.NewServer(svc).Register},
-		Sellers:      fakeSellers{},
+		GatewayToken:    internalToken,
+		Services:        []core.Registrar{catalog.NewServer(svc).Register, catalog.NewReviewServer(svc).Register},
+		Sellers:         fakeSellers{},
+		InternalCallers: reviewCaller{},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +89,8 @@ func newHarness(t testing.TB, d *db.DB) *harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = conn.Close() })
-	return &harness{client: catalogv1.NewCatalogServiceClient(conn), store: store, db: d, clock: clk}
+	return &harness{client: catalogv1.NewCatalogServiceClient(conn), review: catalogv1.NewProductReviewServiceClient(conn),
+		store: store, db: d, clock: clk}
 }
 
 var allScopes = []string{"catalog:read", "catalog:write"}

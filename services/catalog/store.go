@@ -158,7 +158,8 @@ func (p *Product) Primary() *Variant {
 // ProductFilter narrows a product listing. The seller is not part of it: it
 // is a separate, mandatory argument of every product query.
 type ProductFilter struct {
-	// Status is "" for every status.
+	// Status is "" for every status but archived (deleted products are
+	// listed only when asked for by status).
 	Status ProductStatus
 }
 

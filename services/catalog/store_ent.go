@@ -390,11 +390,11 @@ func sellerProducts(c *ent.Client, sellerID string) *ent.ProductQuery {
 
 // productFilter is a listing's filters, on top of sellerProducts.
 func productFilter(f ProductFilter) []predicate.Product {
-	var ps []predicate.Product
 	if f.Status != "" {
-		ps = append(ps, product.StatusEQ(product.Status(f.Status)))
+		return []predicate.Product{product.StatusEQ(product.Status(f.Status))}
 	}
-	return ps
+	// Archived is what delete leaves: only asked for by name.
+	return []predicate.Product{product.StatusNEQ(product.StatusArchived)}
 }
 
 func orderVariants(q *ent.ProductVariantQuery) {
