@@ -11958,6 +11958,7 @@ type ProductMutation struct {
 	appendoptions_order    []dbtypes.OptionGroup
 	attribute_values       *[]dbtypes.AttributeValue
 	appendattribute_values []dbtypes.AttributeValue
+	review_note            *string
 	created_at             *time.Time
 	updated_at             *time.Time
 	clearedFields          map[string]struct{}
@@ -12754,6 +12755,55 @@ func (m *ProductMutation) ResetAttributeValues() {
 	m.appendattribute_values = nil
 }
 
+// SetReviewNote sets the "review_note" field.
+func (m *ProductMutation) SetReviewNote(s string) {
+	m.review_note = &s
+}
+
+// ReviewNote returns the value of the "review_note" field in the mutation.
+func (m *ProductMutation) ReviewNote() (r string, exists bool) {
+	v := m.review_note
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReviewNote returns the old "review_note" field's value of the Product entity.
+// If the Product object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProductMutation) OldReviewNote(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReviewNote is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReviewNote requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReviewNote: %w", err)
+	}
+	return oldValue.ReviewNote, nil
+}
+
+// ClearReviewNote clears the value of the "review_note" field.
+func (m *ProductMutation) ClearReviewNote() {
+	m.review_note = nil
+	m.clearedFields[product.FieldReviewNote] = struct{}{}
+}
+
+// ReviewNoteCleared returns if the "review_note" field was cleared in this mutation.
+func (m *ProductMutation) ReviewNoteCleared() bool {
+	_, ok := m.clearedFields[product.FieldReviewNote]
+	return ok
+}
+
+// ResetReviewNote resets all changes to the "review_note" field.
+func (m *ProductMutation) ResetReviewNote() {
+	m.review_note = nil
+	delete(m.clearedFields, product.FieldReviewNote)
+}
+
 // SetCreatedAt sets the "created_at" field.
 func (m *ProductMutation) SetCreatedAt(t time.Time) {
 	m.created_at = &t
@@ -12941,7 +12991,7 @@ func (m *ProductMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ProductMutation) Fields() []string {
-	fields := make([]string, 0, 17)
+	fields := make([]string, 0, 18)
 	if m.short_id != nil {
 		fields = append(fields, product.FieldShortID)
 	}
@@ -12987,6 +13037,9 @@ func (m *ProductMutation) Fields() []string {
 	if m.attribute_values != nil {
 		fields = append(fields, product.FieldAttributeValues)
 	}
+	if m.review_note != nil {
+		fields = append(fields, product.FieldReviewNote)
+	}
 	if m.created_at != nil {
 		fields = append(fields, product.FieldCreatedAt)
 	}
@@ -13031,6 +13084,8 @@ func (m *ProductMutation) Field(name string) (ent.Value, bool) {
 		return m.OptionsOrder()
 	case product.FieldAttributeValues:
 		return m.AttributeValues()
+	case product.FieldReviewNote:
+		return m.ReviewNote()
 	case product.FieldCreatedAt:
 		return m.CreatedAt()
 	case product.FieldUpdatedAt:
@@ -13074,6 +13129,8 @@ func (m *ProductMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldOptionsOrder(ctx)
 	case product.FieldAttributeValues:
 		return m.OldAttributeValues(ctx)
+	case product.FieldReviewNote:
+		return m.OldReviewNote(ctx)
 	case product.FieldCreatedAt:
 		return m.OldCreatedAt(ctx)
 	case product.FieldUpdatedAt:
@@ -13192,6 +13249,13 @@ func (m *ProductMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetAttributeValues(v)
 		return nil
+	case product.FieldReviewNote:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReviewNote(v)
+		return nil
 	case product.FieldCreatedAt:
 		v, ok := value.(time.Time)
 		if !ok {
@@ -13290,6 +13354,9 @@ func (m *ProductMutation) ClearedFields() []string {
 	if m.FieldCleared(product.FieldOptionsOrder) {
 		fields = append(fields, product.FieldOptionsOrder)
 	}
+	if m.FieldCleared(product.FieldReviewNote) {
+		fields = append(fields, product.FieldReviewNote)
+	}
 	return fields
 }
 
@@ -13306,6 +13373,9 @@ func (m *ProductMutation) ClearField(name string) error {
 	switch name {
 	case product.FieldOptionsOrder:
 		m.ClearOptionsOrder()
+		return nil
+	case product.FieldReviewNote:
+		m.ClearReviewNote()
 		return nil
 	}
 	return fmt.Errorf("unknown Product nullable field %s", name)
@@ -13359,6 +13429,9 @@ func (m *ProductMutation) ResetField(name string) error {
 		return nil
 	case product.FieldAttributeValues:
 		m.ResetAttributeValues()
+		return nil
+	case product.FieldReviewNote:
+		m.ResetReviewNote()
 		return nil
 	case product.FieldCreatedAt:
 		m.ResetCreatedAt()

@@ -50,6 +50,8 @@ type Product struct {
 	OptionsOrder []dbtypes.OptionGroup `json:"options_order,omitempty"`
 	// AttributeValues holds the value of the "attribute_values" field.
 	AttributeValues []dbtypes.AttributeValue `json:"attribute_values,omitempty"`
+	// ReviewNote holds the value of the "review_note" field.
+	ReviewNote *string `json:"review_note,omitempty"`
 	// CreatedAt holds the value of the "created_at" field.
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// UpdatedAt holds the value of the "updated_at" field.
@@ -102,7 +104,7 @@ func (*Product) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case product.FieldWeight, product.FieldLength, product.FieldWidth, product.FieldHeight:
 			values[i] = new(sql.NullFloat64)
-		case product.FieldID, product.FieldShortID, product.FieldSellerID, product.FieldName, product.FieldDescription, product.FieldStatus, product.FieldCategoryID, product.FieldCategoryName:
+		case product.FieldID, product.FieldShortID, product.FieldSellerID, product.FieldName, product.FieldDescription, product.FieldStatus, product.FieldCategoryID, product.FieldCategoryName, product.FieldReviewNote:
 			values[i] = new(sql.NullString)
 		case product.FieldCreatedAt, product.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
@@ -223,6 +225,13 @@ func (_m *Product) assignValues(columns []string, values []any) error {
 					return fmt.Errorf("unmarshal field attribute_values: %w", err)
 				}
 			}
+		case product.FieldReviewNote:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field review_note", values[i])
+			} else if value.Valid {
+				_m.ReviewNote = new(string)
+				*_m.ReviewNote = value.String
+			}
 		case product.FieldCreatedAt:
 			if value, ok := values[i].(*sql.NullTime); !ok {
 				return fmt.Errorf("unexpected type %T for field created_at", values[i])
@@ -325,6 +334,11 @@ func (_m *Product) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("attribute_values=")
 	builder.WriteString(fmt.Sprintf("%v", _m.AttributeValues))
+	builder.WriteString(", ")
+	if v := _m.ReviewNote; v != nil {
+		builder.WriteString("review_note=")
+		builder.WriteString(*v)
+	}
 	builder.WriteString(", ")
 	builder.WriteString("created_at=")
 	builder.WriteString(_m.CreatedAt.Format(time.ANSIC))

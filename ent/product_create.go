@@ -172,6 +172,20 @@ func (_c *ProductCreate) SetAttributeValues(v []dbtypes.AttributeValue) *Product
 	return _c
 }
 
+// SetReviewNote sets the "review_note" field.
+func (_c *ProductCreate) SetReviewNote(v string) *ProductCreate {
+	_c.mutation.SetReviewNote(v)
+	return _c
+}
+
+// SetNillableReviewNote sets the "review_note" field if the given value is not nil.
+func (_c *ProductCreate) SetNillableReviewNote(v *string) *ProductCreate {
+	if v != nil {
+		_c.SetReviewNote(*v)
+	}
+	return _c
+}
+
 // SetCreatedAt sets the "created_at" field.
 func (_c *ProductCreate) SetCreatedAt(v time.Time) *ProductCreate {
 	_c.mutation.SetCreatedAt(v)
@@ -482,6 +496,10 @@ func (_c *ProductCreate) createSpec() (*Product, *sqlgraph.CreateSpec) {
 		_spec.SetField(product.FieldAttributeValues, field.TypeJSON, value)
 		_node.AttributeValues = value
 	}
+	if value, ok := _c.mutation.ReviewNote(); ok {
+		_spec.SetField(product.FieldReviewNote, field.TypeString, value)
+		_node.ReviewNote = &value
+	}
 	if value, ok := _c.mutation.CreatedAt(); ok {
 		_spec.SetField(product.FieldCreatedAt, field.TypeTime, value)
 		_node.CreatedAt = value
@@ -758,6 +776,24 @@ func (u *ProductUpsert) SetAttributeValues(v []dbtypes.AttributeValue) *ProductU
 // UpdateAttributeValues sets the "attribute_values" field to the value that was provided on create.
 func (u *ProductUpsert) UpdateAttributeValues() *ProductUpsert {
 	u.SetExcluded(product.FieldAttributeValues)
+	return u
+}
+
+// SetReviewNote sets the "review_note" field.
+func (u *ProductUpsert) SetReviewNote(v string) *ProductUpsert {
+	u.Set(product.FieldReviewNote, v)
+	return u
+}
+
+// UpdateReviewNote sets the "review_note" field to the value that was provided on create.
+func (u *ProductUpsert) UpdateReviewNote() *ProductUpsert {
+	u.SetExcluded(product.FieldReviewNote)
+	return u
+}
+
+// ClearReviewNote clears the value of the "review_note" field.
+func (u *ProductUpsert) ClearReviewNote() *ProductUpsert {
+	u.SetNull(product.FieldReviewNote)
 	return u
 }
 
@@ -1044,6 +1080,27 @@ func (u *ProductUpsertOne) SetAttributeValues(v []dbtypes.AttributeValue) *Produ
 func (u *ProductUpsertOne) UpdateAttributeValues() *ProductUpsertOne {
 	return u.Update(func(s *ProductUpsert) {
 		s.UpdateAttributeValues()
+	})
+}
+
+// SetReviewNote sets the "review_note" field.
+func (u *ProductUpsertOne) SetReviewNote(v string) *ProductUpsertOne {
+	return u.Update(func(s *ProductUpsert) {
+		s.SetReviewNote(v)
+	})
+}
+
+// UpdateReviewNote sets the "review_note" field to the value that was provided on create.
+func (u *ProductUpsertOne) UpdateReviewNote() *ProductUpsertOne {
+	return u.Update(func(s *ProductUpsert) {
+		s.UpdateReviewNote()
+	})
+}
+
+// ClearReviewNote clears the value of the "review_note" field.
+func (u *ProductUpsertOne) ClearReviewNote() *ProductUpsertOne {
+	return u.Update(func(s *ProductUpsert) {
+		s.ClearReviewNote()
 	})
 }
 
@@ -1499,6 +1556,27 @@ func (u *ProductUpsertBulk) SetAttributeValues(v []dbtypes.AttributeValue) *Prod
 func (u *ProductUpsertBulk) UpdateAttributeValues() *ProductUpsertBulk {
 	return u.Update(func(s *ProductUpsert) {
 		s.UpdateAttributeValues()
+	})
+}
+
+// SetReviewNote sets the "review_note" field.
+func (u *ProductUpsertBulk) SetReviewNote(v string) *ProductUpsertBulk {
+	return u.Update(func(s *ProductUpsert) {
+		s.SetReviewNote(v)
+	})
+}
+
+// UpdateReviewNote sets the "review_note" field to the value that was provided on create.
+func (u *ProductUpsertBulk) UpdateReviewNote() *ProductUpsertBulk {
+	return u.Update(func(s *ProductUpsert) {
+		s.UpdateReviewNote()
+	})
+}
+
+// ClearReviewNote clears the value of the "review_note" field.
+func (u *ProductUpsertBulk) ClearReviewNote() *ProductUpsertBulk {
+	return u.Update(func(s *ProductUpsert) {
+		s.ClearReviewNote()
 	})
 }
 

@@ -242,6 +242,26 @@ func (_u *ProductUpdate) AppendAttributeValues(v []dbtypes.AttributeValue) *Prod
 	return _u
 }
 
+// SetReviewNote sets the "review_note" field.
+func (_u *ProductUpdate) SetReviewNote(v string) *ProductUpdate {
+	_u.mutation.SetReviewNote(v)
+	return _u
+}
+
+// SetNillableReviewNote sets the "review_note" field if the given value is not nil.
+func (_u *ProductUpdate) SetNillableReviewNote(v *string) *ProductUpdate {
+	if v != nil {
+		_u.SetReviewNote(*v)
+	}
+	return _u
+}
+
+// ClearReviewNote clears the value of the "review_note" field.
+func (_u *ProductUpdate) ClearReviewNote() *ProductUpdate {
+	_u.mutation.ClearReviewNote()
+	return _u
+}
+
 // SetUpdatedAt sets the "updated_at" field.
 func (_u *ProductUpdate) SetUpdatedAt(v time.Time) *ProductUpdate {
 	_u.mutation.SetUpdatedAt(v)
@@ -434,6 +454,12 @@ func (_u *ProductUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		_spec.AddModifier(func(u *sql.UpdateBuilder) {
 			sqljson.Append(u, product.FieldAttributeValues, value)
 		})
+	}
+	if value, ok := _u.mutation.ReviewNote(); ok {
+		_spec.SetField(product.FieldReviewNote, field.TypeString, value)
+	}
+	if _u.mutation.ReviewNoteCleared() {
+		_spec.ClearField(product.FieldReviewNote, field.TypeString)
 	}
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(product.FieldUpdatedAt, field.TypeTime, value)
@@ -715,6 +741,26 @@ func (_u *ProductUpdateOne) AppendAttributeValues(v []dbtypes.AttributeValue) *P
 	return _u
 }
 
+// SetReviewNote sets the "review_note" field.
+func (_u *ProductUpdateOne) SetReviewNote(v string) *ProductUpdateOne {
+	_u.mutation.SetReviewNote(v)
+	return _u
+}
+
+// SetNillableReviewNote sets the "review_note" field if the given value is not nil.
+func (_u *ProductUpdateOne) SetNillableReviewNote(v *string) *ProductUpdateOne {
+	if v != nil {
+		_u.SetReviewNote(*v)
+	}
+	return _u
+}
+
+// ClearReviewNote clears the value of the "review_note" field.
+func (_u *ProductUpdateOne) ClearReviewNote() *ProductUpdateOne {
+	_u.mutation.ClearReviewNote()
+	return _u
+}
+
 // SetUpdatedAt sets the "updated_at" field.
 func (_u *ProductUpdateOne) SetUpdatedAt(v time.Time) *ProductUpdateOne {
 	_u.mutation.SetUpdatedAt(v)
@@ -937,6 +983,12 @@ func (_u *ProductUpdateOne) sqlSave(ctx context.Context) (_node *Product, err er
 		_spec.AddModifier(func(u *sql.UpdateBuilder) {
 			sqljson.Append(u, product.FieldAttributeValues, value)
 		})
+	}
+	if value, ok := _u.mutation.ReviewNote(); ok {
+		_spec.SetField(product.FieldReviewNote, field.TypeString, value)
+	}
+	if _u.mutation.ReviewNoteCleared() {
+		_spec.ClearField(product.FieldReviewNote, field.TypeString)
 	}
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(product.FieldUpdatedAt, field.TypeTime, value)

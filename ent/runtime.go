@@ -678,11 +678,11 @@ func init() {
 	// product.DefaultAttributeValues holds the default value on creation for the attribute_values field.
 	product.DefaultAttributeValues = productDescAttributeValues.Default.([]dbtypes.AttributeValue)
 	// productDescCreatedAt is the schema descriptor for created_at field.
-	productDescCreatedAt := productFields[16].Descriptor()
+	productDescCreatedAt := productFields[17].Descriptor()
 	// product.DefaultCreatedAt holds the default value on creation for the created_at field.
 	product.DefaultCreatedAt = productDescCreatedAt.Default.(func() time.Time)
 	// productDescUpdatedAt is the schema descriptor for updated_at field.
-	productDescUpdatedAt := productFields[17].Descriptor()
+	productDescUpdatedAt := productFields[18].Descriptor()
 	// product.DefaultUpdatedAt holds the default value on creation for the updated_at field.
 	product.DefaultUpdatedAt = productDescUpdatedAt.Default.(func() time.Time)
 	// product.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.

@@ -137,6 +137,9 @@ func New(cfg Config) (*Gateway, error) {
 	)
 	ctx := context.Background()
 	for _, svc := range serviceset.All() {
+		if svc.Gateway == nil {
+			continue // internal: no routes on the partner port
+		}
 		if err := svc.Gateway(ctx, g.mux, g.cfg.Core); err != nil {
 			return nil, fmt.Errorf("gateway: routes of %s: %w", svc.Name, err)
 		}

@@ -30,7 +30,7 @@ import (
 func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var dataDir, httpAddr, grpcAddr, credsPath, metricsAddr, webhookAllow string
 	var logs logFlags
-	var rotationOverlap time.Duration
+	var rotationOverlap, reviewDelay time.Duration
 	fs := newFlagSet("dev", stderr)
 	fs.str(&dataDir, "data-dir", "MP_DATA_DIR", "data", "directory of the SQLite file, the secret key and the sandbox credentials")
 	fs.str(&httpAddr, "http-addr", "MP_HTTP_ADDR", "127.0.0.1:8080", "address of the partner-facing HTTP listener")
@@ -39,6 +39,7 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.str(&credsPath, "credentials-file", "MP_CREDENTIALS_FILE", "", "where the sandbox credentials are written (default DATA_DIR/sandbox-credentials.json)")
 	fs.str(&webhookAllow, "webhook-allow-cidrs", "MP_WEBHOOK_ALLOW_CIDRS", "127.0.0.0/8,::1/128", "comma-separated CIDRs webhook callback URLs may resolve to although not public (dev: loopback, for receivers on this machine)")
 	fs.dur(&rotationOverlap, "secret-rotation-overlap", "MP_SECRET_ROTATION_OVERLAP", auth.DefaultRotationOverlap, "how long an app's previous secret keeps verifying after the partner rotates it (at most 168h)")
+	fs.dur(&reviewDelay, "sandbox-review-delay", "MP_SANDBOX_REVIEW_DELAY", 0, "approve test shops' proposed products once this old on their business clock, as if the platform's review had passed them (0: off; the sandbox review tool works either way)")
 	logs.register(fs)
 	if err := fs.Set("log-format", "console"); err != nil {
 		return err
@@ -48,6 +49,9 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if err := checkRotationOverlap(rotationOverlap); err != nil {
 		return err
+	}
+	if reviewDelay < 0 {
+		return fmt.Errorf("MP_SANDBOX_REVIEW_DELAY must be 0 (off) or positive, got %s", reviewDelay)
 	}
 	if credsPath == "" {
 		credsPath = filepath.Join(dataDir, "sandbox-credentials.json")
@@ -138,7 +142,8 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	// The worker runs in-process on the same SQLite file; it stops and
 	// drains with the rest.
-	jobs, err := workerJobs(d, log.Named("worker"), jobSettings{SecretKey: secretKey, WebhookAllow: allow, Metrics: reg})
+	jobs, err := workerJobs(d, log.Named("worker"), jobSettings{SecretKey: secretKey, WebhookAllow: allow, Metrics: reg,
+		SandboxReviewDelay: reviewDelay})
 	if err != nil {
 		return err
 	}

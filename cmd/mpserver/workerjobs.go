@@ -31,6 +31,10 @@ type jobSettings struct {
 	WebhookConcurrency int
 	// Metrics receives the delivery metrics.
 	Metrics prometheus.Registerer
+	// SandboxReviewDelay, when positive, approves test shops' proposed
+	// products that old on their business clock (MP_SANDBOX_REVIEW_DELAY,
+	// dev only).
+	SandboxReviewDelay time.Duration
 }
 
 // workerJobs is every job kind the platform runs, for the worker role and
@@ -72,6 +76,11 @@ func workerJobs(d *db.DB, log *zap.Logger, s jobSettings) (*worker.Jobs, error) 
 	recorder := events.NewRecorder(events.NewEntStore(d), nil).WithDispatcher(webhooks.NewDispatcher(store, inserter, nil))
 	if err := expiring.Register(jobs, expiring.NewEntStore(d), recorder, nil, log.Named(expiring.Kind)); err != nil {
 		return nil, err
+	}
+	if s.SandboxReviewDelay > 0 {
+		if err := registerAutoReview(jobs, d, recorder, log, s.SandboxReviewDelay); err != nil {
+			return nil, err
+		}
 	}
 	if s.WebhookConcurrency == 0 {
 		s.WebhookConcurrency = webhooks.DefaultConcurrency

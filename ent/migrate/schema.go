@@ -395,6 +395,11 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{OrderItemsColumns[10], OrderItemsColumns[1]},
 			},
+			{
+				Name:    "orderitem_variant_id",
+				Unique:  false,
+				Columns: []*schema.Column{OrderItemsColumns[3]},
+			},
 		},
 	}
 	// ProductsColumns holds the columns for the "products" table.
@@ -414,6 +419,7 @@ var (
 		{Name: "use_variant_dimensions", Type: field.TypeBool, Default: false},
 		{Name: "options_order", Type: field.TypeJSON, Nullable: true},
 		{Name: "attribute_values", Type: field.TypeJSON},
+		{Name: "review_note", Type: field.TypeString, Nullable: true},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "seller_id", Type: field.TypeString},
@@ -426,7 +432,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "products_sellers_products",
-				Columns:    []*schema.Column{ProductsColumns[17]},
+				Columns:    []*schema.Column{ProductsColumns[18]},
 				RefColumns: []*schema.Column{SellersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -435,12 +441,12 @@ var (
 			{
 				Name:    "product_seller_id_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{ProductsColumns[17], ProductsColumns[15], ProductsColumns[0]},
+				Columns: []*schema.Column{ProductsColumns[18], ProductsColumns[16], ProductsColumns[0]},
 			},
 			{
 				Name:    "product_seller_id_status_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{ProductsColumns[17], ProductsColumns[4], ProductsColumns[15], ProductsColumns[0]},
+				Columns: []*schema.Column{ProductsColumns[18], ProductsColumns[4], ProductsColumns[16], ProductsColumns[0]},
 			},
 		},
 	}

@@ -46,6 +46,8 @@ const (
 	FieldOptionsOrder = "options_order"
 	// FieldAttributeValues holds the string denoting the attribute_values field in the database.
 	FieldAttributeValues = "attribute_values"
+	// FieldReviewNote holds the string denoting the review_note field in the database.
+	FieldReviewNote = "review_note"
 	// FieldCreatedAt holds the string denoting the created_at field in the database.
 	FieldCreatedAt = "created_at"
 	// FieldUpdatedAt holds the string denoting the updated_at field in the database.
@@ -90,6 +92,7 @@ var Columns = []string{
 	FieldUseVariantDimensions,
 	FieldOptionsOrder,
 	FieldAttributeValues,
+	FieldReviewNote,
 	FieldCreatedAt,
 	FieldUpdatedAt,
 }
@@ -235,6 +238,11 @@ func ByHeight(opts ...sql.OrderTermOption) OrderOption {
 // ByUseVariantDimensions orders the results by the use_variant_dimensions field.
 func ByUseVariantDimensions(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldUseVariantDimensions, opts...).ToFunc()
+}
+
+// ByReviewNote orders the results by the review_note field.
+func ByReviewNote(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldReviewNote, opts...).ToFunc()
 }
 
 // ByCreatedAt orders the results by the created_at field.

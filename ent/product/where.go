@@ -120,6 +120,11 @@ func UseVariantDimensions(v bool) predicate.Product {
 	return predicate.Product(sql.FieldEQ(FieldUseVariantDimensions, v))
 }
 
+// ReviewNote applies equality check predicate on the "review_note" field. It's identical to ReviewNoteEQ.
+func ReviewNote(v string) predicate.Product {
+	return predicate.Product(sql.FieldEQ(FieldReviewNote, v))
+}
+
 // CreatedAt applies equality check predicate on the "created_at" field. It's identical to CreatedAtEQ.
 func CreatedAt(v time.Time) predicate.Product {
 	return predicate.Product(sql.FieldEQ(FieldCreatedAt, v))
@@ -718,6 +723,81 @@ func OptionsOrderIsNil() predicate.Product {
 // OptionsOrderNotNil applies the NotNil predicate on the "options_order" field.
 func OptionsOrderNotNil() predicate.Product {
 	return predicate.Product(sql.FieldNotNull(FieldOptionsOrder))
+}
+
+// ReviewNoteEQ applies the EQ predicate on the "review_note" field.
+func ReviewNoteEQ(v string) predicate.Product {
+	return predicate.Product(sql.FieldEQ(FieldReviewNote, v))
+}
+
+// ReviewNoteNEQ applies the NEQ predicate on the "review_note" field.
+func ReviewNoteNEQ(v string) predicate.Product {
+	return predicate.Product(sql.FieldNEQ(FieldReviewNote, v))
+}
+
+// ReviewNoteIn applies the In predicate on the "review_note" field.
+func ReviewNoteIn(vs ...string) predicate.Product {
+	return predicate.Product(sql.FieldIn(FieldReviewNote, vs...))
+}
+
+// ReviewNoteNotIn applies the NotIn predicate on the "review_note" field.
+func ReviewNoteNotIn(vs ...string) predicate.Product {
+	return predicate.Product(sql.FieldNotIn(FieldReviewNote, vs...))
+}
+
+// ReviewNoteGT applies the GT predicate on the "review_note" field.
+func ReviewNoteGT(v string) predicate.Product {
+	return predicate.Product(sql.FieldGT(FieldReviewNote, v))
+}
+
+// ReviewNoteGTE applies the GTE predicate on the "review_note" field.
+func ReviewNoteGTE(v string) predicate.Product {
+	return predicate.Product(sql.FieldGTE(FieldReviewNote, v))
+}
+
+// ReviewNoteLT applies the LT predicate on the "review_note" field.
+func ReviewNoteLT(v string) predicate.Product {
+	return predicate.Product(sql.FieldLT(FieldReviewNote, v))
+}
+
+// ReviewNoteLTE applies the LTE predicate on the "review_note" field.
+func ReviewNoteLTE(v string) predicate.Product {
+	return predicate.Product(sql.FieldLTE(FieldReviewNote, v))
+}
+
+// ReviewNoteContains applies the Contains predicate on the "review_note" field.
+func ReviewNoteContains(v string) predicate.Product {
+	return predicate.Product(sql.FieldContains(FieldReviewNote, v))
+}
+
+// ReviewNoteHasPrefix applies the HasPrefix predicate on the "review_note" field.
+func ReviewNoteHasPrefix(v string) predicate.Product {
+	return predicate.Product(sql.FieldHasPrefix(FieldReviewNote, v))
+}
+
+// ReviewNoteHasSuffix applies the HasSuffix predicate on the "review_note" field.
+func ReviewNoteHasSuffix(v string) predicate.Product {
+	return predicate.Product(sql.FieldHasSuffix(FieldReviewNote, v))
+}
+
+// ReviewNoteIsNil applies the IsNil predicate on the "review_note" field.
+func ReviewNoteIsNil() predicate.Product {
+	return predicate.Product(sql.FieldIsNull(FieldReviewNote))
+}
+
+// ReviewNoteNotNil applies the NotNil predicate on the "review_note" field.
+func ReviewNoteNotNil() predicate.Product {
+	return predicate.Product(sql.FieldNotNull(FieldReviewNote))
+}
+
+// ReviewNoteEqualFold applies the EqualFold predicate on the "review_note" field.
+func ReviewNoteEqualFold(v string) predicate.Product {
+	return predicate.Product(sql.FieldEqualFold(FieldReviewNote, v))
+}
+
+// ReviewNoteContainsFold applies the ContainsFold predicate on the "review_note" field.
+func ReviewNoteContainsFold(v string) predicate.Product {
+	return predicate.Product(sql.FieldContainsFold(FieldReviewNote, v))
 }
 
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.

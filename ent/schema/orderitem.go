@@ -47,6 +47,9 @@ func (OrderItem) Edges() []ent.Edge {
 func (OrderItem) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("order_id", "position"),
+		// The catalog's delete asks whether unshipped orders hold a
+		// product's variants (orders.EntStore.HoldsVariants).
+		index.Fields("variant_id"),
 	}
 }
 

@@ -44,6 +44,9 @@ func (Product) Fields() []ent.Field {
 		// field then, which differs from an empty list.
 		field.JSON("options_order", []dbtypes.OptionGroup{}).Optional(),
 		field.JSON("attribute_values", []dbtypes.AttributeValue{}).Default([]dbtypes.AttributeValue{}),
+		// What the platform's review last said about the product (a
+		// rejection's reason); nil when it said nothing.
+		field.String("review_note").Optional().Nillable(),
 		createdAt(),
 		updatedAt(),
 	}

@@ -42,6 +42,7 @@ const (
 	OrderNotCancellable       = errorsv1.ErrorCode_ERROR_CODE_ORDER_NOT_CANCELLABLE
 	WebhookSubscriptionExists = errorsv1.ErrorCode_ERROR_CODE_WEBHOOK_SUBSCRIPTION_EXISTS
 	ProductUnderReview        = errorsv1.ErrorCode_ERROR_CODE_PRODUCT_UNDER_REVIEW
+	ProductHasActiveOrders    = errorsv1.ErrorCode_ERROR_CODE_PRODUCT_HAS_ACTIVE_ORDERS
 	ConcurrentModification    = errorsv1.ErrorCode_ERROR_CODE_CONCURRENT_MODIFICATION
 	ServiceUnavailable        = errorsv1.ErrorCode_ERROR_CODE_SERVICE_UNAVAILABLE
 	UpstreamTimeout           = errorsv1.ErrorCode_ERROR_CODE_UPSTREAM_TIMEOUT

@@ -482,6 +482,22 @@ func (c *checker) checkOperation(t *testing.T, op operation, orderID string) {
 		req := c.exampleRequest(op, nil)
 		req.Body = []byte(`{"subscriptionId":"` + c.subscription(t) + `"}`)
 		expect(t, "a subscription just created", c.do(t, op, full, req, true), success, "")
+	case strings.HasSuffix(op.path, "/products/{id}/status"):
+		c.checkProductStatus(t, op, full)
+	case strings.HasSuffix(op.path, "/sandbox/products/{id}/review"):
+		id := c.createProduct(t)
+		a = c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": id}), true)
+		expect(t, "a product just created", a, success, "")
+		a = c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": id}), true)
+		expect(t, "a product already reviewed", a, http.StatusUnprocessableEntity, "INVALID_TRANSITION")
+	case op.method == http.MethodDelete && strings.HasSuffix(op.path, "/products/{id}"):
+		id := c.createProduct(t)
+		expect(t, "a product just created", c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": id}), true), success, "")
+		expect(t, "a product already deleted", c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": id}), true), success, "")
+		held := c.createProduct(t)
+		c.testOrderOf(t, held)
+		expect(t, "a product an order ready to ship holds", c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": held}), true),
+			http.StatusUnprocessableEntity, "PRODUCT_HAS_ACTIVE_ORDERS")
 	case strings.Contains(op.path, "/products/{id}"):
 		id := c.createProduct(t)
 		a = c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": id}), true)
@@ -712,6 +728,45 @@ func (c *checker) on(t *testing.T, env *testenv.Env) *checker {
 		t.Fatal(err)
 	}
 	return &checker{t: t, env: env, doc: &doc, router: router, seen: c.seen}
+}
+
+// checkProductStatus sends the status change example (unlisted, guarded
+// by live) to products in each state that answers differently.
+func (c *checker) checkProductStatus(t *testing.T, op operation, full *sdk.Client) {
+	id := c.createProduct(t)
+	c.review(t, id)
+	req := func(id string) sdk.Request { return c.exampleRequest(op, map[string]string{"id": id}) }
+	expect(t, "a live product", c.do(t, op, full, req(id), true), op.successStatus(), "")
+	expect(t, "a guard that no longer holds", c.do(t, op, full, req(id), true), http.StatusConflict, "CONCURRENT_MODIFICATION")
+	unguarded := func(id string) sdk.Request {
+		r := req(id)
+		r.Body = []byte(`{"status":"unlisted"}`)
+		return r
+	}
+	expect(t, "the same status again", c.do(t, op, full, unguarded(id), true), op.successStatus(), "")
+	expect(t, "a product in review", c.do(t, op, full, unguarded(c.createProduct(t)), true), http.StatusUnprocessableEntity, "PRODUCT_UNDER_REVIEW")
+	gone := c.createProduct(t)
+	if _, err := c.env.Client(t, "full", 0).Call(context.Background(), http.MethodDelete, "/open/v1/products/"+gone, nil, nil); err != nil {
+		t.Fatalf("delete: %v", err)
+	}
+	expect(t, "an archived product", c.do(t, op, full, unguarded(gone), true), http.StatusUnprocessableEntity, "INVALID_TRANSITION")
+}
+
+// review approves a product of seller 0 with the sandbox's review tool.
+func (c *checker) review(t *testing.T, id string) {
+	body := map[string]string{"outcome": "approve"}
+	if _, err := c.env.Client(t, "full", 0).Call(context.Background(), http.MethodPost, "/open/v1/sandbox/products/"+id+"/review", body, nil); err != nil {
+		t.Fatalf("review: %v", err)
+	}
+}
+
+// testOrderOf creates a test order of seller 0, ready to ship, on its
+// product.
+func (c *checker) testOrderOf(t *testing.T, productID string) {
+	body := map[string]any{"items": []map[string]any{{"productId": productID, "quantity": 1}}}
+	if _, err := c.env.Client(t, "full", 0).Call(context.Background(), http.MethodPost, "/open/v1/sandbox/orders", body, nil); err != nil {
+		t.Fatalf("test order: %v", err)
+	}
 }
 
 // createProduct creates the example product and returns its id.

@@ -52,6 +52,13 @@ var examples = map[string]proto.Message{
 			Images:   &commonv1.HTTPSURLList{Values: []string{"https://cdn.example.ph/p/backpack-22l-slate.jpg"}},
 		},
 	},
+	"/mp.catalog.v1.CatalogService/GetProduct": &catalogv1.GetProductRequest{Id: "prd_01kaq3m8v5yq6b7c9d0e1f2g3h"},
+	"/mp.catalog.v1.CatalogService/SetProductStatus": &catalogv1.SetProductStatusRequest{
+		Id: "prd_01kaq3m8v5yq6b7c9d0e1f2g3h",
+		Change: &catalogv1.ProductStatusChange{Status: catalogv1.ProductStatus_PRODUCT_STATUS_UNLISTED,
+			ExpectedStatus: catalogv1.ProductStatus_PRODUCT_STATUS_LIVE.Enum()},
+	},
+	"/mp.catalog.v1.CatalogService/DeleteProduct":      &catalogv1.DeleteProductRequest{Id: "prd_01kaq3m8v5yq6b7c9d0e1f2g3h"},
 	"/mp.catalog.v1.CatalogService/BulkCreateProducts": &catalogv1.BulkCreateProductsRequest{Products: []*catalogv1.ProductCreateInput{exampleProduct()}},
 	"/mp.catalog.v1.InventoryService/BulkUpdateInventory": &catalogv1.BulkUpdateInventoryRequest{Items: []*catalogv1.InventoryItemInput{
 		{VariantId: proto.String("var_01kaq3m8v5yq6b7c9d0e1f2g3j"), Adjust: proto.Int64(-2)},
@@ -85,6 +92,10 @@ var examples = map[string]proto.Message{
 		CreatedAfter: timestamppb.New(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)),
 	},
 	"/mp.events.v1.EventsService/GetEvent": &eventsv1.GetEventRequest{Id: "evt_01kaq3m8v5yq6b7c9d0e1f2g3h"},
+	"/mp.sandbox.v1.SandboxService/ReviewTestProduct": &sandboxv1.ReviewTestProductRequest{
+		Id:     "prd_01kaq3m8v5yq6b7c9d0e1f2g3h",
+		Review: &sandboxv1.TestProductReview{Outcome: sandboxv1.ReviewOutcome_REVIEW_OUTCOME_APPROVE},
+	},
 	"/mp.sandbox.v1.SandboxService/AdvanceClock": &sandboxv1.AdvanceClockRequest{
 		Advance: &sandboxv1.ClockAdvance{AdvanceSeconds: 86400},
 	},

@@ -56,11 +56,12 @@ func (p Parts) orders() *orders.Service {
 		Cursors: p.Cursors, Stock: p.catalog(), Events: p.Events})
 }
 
-// catalog is the catalog service over p: its routes and the stock moves of
-// orders use the same one.
+// catalog is the catalog service over p: the catalog and inventory routes,
+// the stock moves of orders, the internal review service and the sandbox's
+// review tool use the same one.
 func (p Parts) catalog() *catalog.Service {
 	return catalog.NewService(catalog.Config{Store: catalog.NewEntStore(p.DB), Business: p.Business,
-		Cursors: p.Cursors, Events: p.Events})
+		Cursors: p.Cursors, Events: p.Events, Holds: orders.NewEntStore(p.DB)})
 }
 
 // Service is one service of the platform.
@@ -70,7 +71,7 @@ type Service struct {
 	// Core builds the service over parts and registers it on core.
 	Core func(p Parts) core.Registrar
 	// Gateway registers the service's routes on the partner port, calling
-	// core over conn.
+	// core over conn; nil for an internal service, which has none.
 	Gateway func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error
 }
 
@@ -115,6 +116,12 @@ func All() []Service {
 			},
 		},
 		{
+			// The trust and safety team's review steps: internal, no
+			// routes on the partner port.
+			Name: "review",
+			Core: func(p Parts) core.Registrar { return catalog.NewReviewServer(p.catalog()).Register },
+		},
+		{
 			Name: "orders",
 			Core: func(p Parts) core.Registrar {
 				return orders.NewServer(p.orders()).Register
@@ -142,7 +149,8 @@ func All() []Service {
 		{
 			Name: "sandbox",
 			Core: func(p Parts) core.Registrar {
-				return sandbox.NewServer(sandbox.Config{Business: p.Business, Orders: p.orders(), Catalog: catalog.NewEntStore(p.DB)}).Register
+				return sandbox.NewServer(sandbox.Config{Business: p.Business, Orders: p.orders(), Catalog: catalog.NewEntStore(p.DB),
+					Products: p.catalog()}).Register
 			},
 			Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
 				return sandboxv1.RegisterSandboxServiceHandlerClient(ctx, mux, sandboxv1.NewSandboxServiceClient(conn))

@@ -97,6 +97,7 @@ func productToProto(p *Product) *catalogv1.Product {
 		Variants:    make([]*catalogv1.ProductVariant, len(p.Variants)),
 		CreatedAt:   timestamppb.New(p.CreatedAt),
 		UpdatedAt:   timestamppb.New(p.UpdatedAt),
+		ReviewNote:  p.ReviewNote,
 	}
 	if len(p.Images) > 0 {
 		out.Thumbnail = p.Images[0]

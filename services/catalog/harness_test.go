@@ -21,6 +21,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/principal"
 	"github.com/mallplatform/partnerapi/services/catalog"
 	"github.com/mallplatform/partnerapi/services/events"
+	"github.com/mallplatform/partnerapi/services/orders"
 )
 
 const internalToken = "test-internal-token-0123456789"
@@ -49,9 +50,12 @@ func (fakeSellers) VerifySellerToken(_ context.Context, _, sellerID, token strin
 type harness struct {
 	client    catalogv1.CatalogServiceClient
 	inventory catalogv1.InventoryServiceClient
-	store     *catalog.EntStore
-	db        *db.DB
-	clock     *clock.Manual
+	// review is the trust and safety team's service, dialled with an
+	// internal caller's credential (reviewToken).
+	review catalogv1.ProductReviewServiceClient
+	store  *catalog.EntStore
+	db     *db.DB
+	clock  *clock.Manual
 }
 
 func newHarness(t testing.TB, d *db.DB) *harness {
@@ -64,11 +68,13 @@ func newHarness(t testing.TB, d *db.DB) *harness {
 	addSeller(t, d, sellerA)
 	addSeller(t, d, sellerB)
 	clk := clock.NewManual(time.Date(2026, 3, 2, 1, 0, 0, 0, time.UTC))
-	svc := catalog.NewService(catalog.Config{Store: store, Business: clk, Events: events.NewRecorder(events.NewEntStore(d), nil)})
+	svc := catalog.NewService(catalog.Config{Store: store, Business: clk, Events: events.NewRecorder(events.NewEntStore(d), nil),
+		Holds: orders.NewEntStore(d)})
 	srv, err := core.New(core.Config{
-		GatewayToken: internalToken,
-		Services:     []core.Registrar{catalog.NewServer(svc).Register, catalog.NewInventoryServer(svc).Register},
-		Sellers:      fakeSellers{},
+		GatewayToken:    internalToken,
+		Services:        []core.Registrar{catalog.NewServer(svc).Register, catalog.NewInventoryServer(svc).Register, catalog.NewReviewServer(svc).Register},
+		Sellers:         fakeSellers{},
+		InternalCallers: reviewCaller{},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +91,8 @@ func newHarness(t testing.TB, d *db.DB) *harness {
 	}
 	t.Cleanup(func() { _ = conn.Close() })
 	return &harness{client: catalogv1.NewCatalogServiceClient(conn), inventory: catalogv1.NewInventoryServiceClient(conn),
-		store: store, db: d, clock: clk}
+		review: catalogv1.NewProductReviewServiceClient(conn),
+		store:  store, db: d, clock: clk}
 }
 
 var allScopes = []string{"catalog:read", "catalog:write"}

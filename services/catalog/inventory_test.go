@@ -30,7 +30,7 @@ func (h *harness) bulkVariants(ctx context.Context, id string, items ...*catalog
 	return resp.GetData(), err
 }
 
-func (h *harness) get(t testing.TB, seller, id string) *catalog.Product {
+func (h *harness) stored(t testing.TB, seller, id string) *catalog.Product {
 	t.Helper()
 	p, err := h.store.GetProduct(context.Background(), seller, id)
 	if err != nil {
@@ -142,14 +142,14 @@ func TestBulkUpdateInventory(t *testing.T) {
 
 		// Stored; the product's stock follows its primary variant, and its
 		// updated_at moved.
-		got := h.get(t, sellerA, p.GetProductId())
+		got := h.stored(t, sellerA, p.GetProductId())
 		if *got.Variants[0].Stock != 10 || *got.Variants[1].Stock != 3 {
 			t.Errorf("stock %d/%d, want 10/3", *got.Variants[0].Stock, *got.Variants[1].Stock)
 		}
 		if !got.UpdatedAt.Equal(h.clock.Now()) || got.UpdatedAt.Equal(created) {
 			t.Errorf("updated_at %v, want %v", got.UpdatedAt, h.clock.Now())
 		}
-		if o := h.get(t, sellerB, other.GetProductId()); *o.Variants[0].Stock != 5 {
+		if o := h.stored(t, sellerB, other.GetProductId()); *o.Variants[0].Stock != 5 {
 			t.Errorf("another seller's stock changed: %d", *o.Variants[0].Stock)
 		}
 
@@ -180,7 +180,7 @@ func TestBulkUpdateInventory(t *testing.T) {
 		if n := len(h.events(t, v0)) + len(h.events(t, p.GetProductId())); n != 3 {
 			t.Errorf("a no-op recorded events: %d, want 3 as before", n)
 		}
-		if u := h.get(t, sellerA, p.GetProductId()).UpdatedAt; !u.Equal(h.clock.Now().Add(-time.Minute)) {
+		if u := h.stored(t, sellerA, p.GetProductId()).UpdatedAt; !u.Equal(h.clock.Now().Add(-time.Minute)) {
 			t.Errorf("a no-op moved updated_at to %v", u)
 		}
 	})
@@ -290,7 +290,7 @@ func TestBulkUpdateInventoryValidation(t *testing.T) {
 			}
 			wantCode(t, err, apierr.ValidationError)
 		}
-		if s := h.get(t, sellerA, h.variantProduct(t, v)).Variants[0].Stock; *s != 5 {
+		if s := h.stored(t, sellerA, h.variantProduct(t, v)).Variants[0].Stock; *s != 5 {
 			t.Errorf("a refused request changed the stock to %d", *s)
 		}
 		// The route needs the write scope and a seller.
@@ -354,7 +354,7 @@ func TestBulkUpdateInventoryConcurrentAdjusts(t *testing.T) {
 	if succeeded != 50 || refused != 1 {
 		t.Errorf("%d succeeded, %d refused; want 50 and 1", succeeded, refused)
 	}
-	if s := *h.get(t, sellerA, p.GetProductId()).Variants[0].Stock; s != 0 {
+	if s := *h.stored(t, sellerA, p.GetProductId()).Variants[0].Stock; s != 0 {
 		t.Errorf("stock %d, want 0", s)
 	}
 	ev := h.events(t, v)
@@ -430,7 +430,7 @@ func TestBulkUpdateVariants(t *testing.T) {
 		if ev := h.events(t, id); len(ev) != 2 {
 			t.Errorf("a no-op recorded %d product events, want 2", len(ev))
 		}
-		if u := h.get(t, sellerA, id).UpdatedAt; u.Equal(h.clock.Now()) {
+		if u := h.stored(t, sellerA, id).UpdatedAt; u.Equal(h.clock.Now()) {
 			t.Error("a no-op moved updated_at")
 		}
 
@@ -451,7 +451,7 @@ func TestBulkUpdateVariants(t *testing.T) {
 		wantCode(t, err, apierr.ProductUnderReview)
 		_, err = h.bulkVariants(as(sellerA), archived.ID, &catalogv1.VariantUpdateInput{VariantId: archived.Variants[0].ID, Stock: ptr(int64(1))})
 		wantCode(t, err, apierr.NotFound)
-		if s := *h.get(t, sellerA, review.ID).Variants[0].Stock; s != 5 {
+		if s := *h.stored(t, sellerA, review.ID).Variants[0].Stock; s != 5 {
 			t.Errorf("a product under review changed: stock %d", s)
 		}
 
@@ -494,7 +494,7 @@ func TestBulkUpdateInventoryAllOrNothing(t *testing.T) {
 			&catalogv1.InventoryItemInput{VariantId: ptr(v0), Quantity: ptr(int64(9))},
 			&catalogv1.InventoryItemInput{VariantId: ptr(v1), Adjust: ptr(int64(-1))})
 		wantCode(t, err, apierr.Internal)
-		got := h.get(t, sellerA, p.GetProductId())
+		got := h.stored(t, sellerA, p.GetProductId())
 		if *got.Variants[0].Stock != 5 || *got.Variants[1].Stock != 3 {
 			t.Errorf("stock %d/%d after a failed request, want 5/3", *got.Variants[0].Stock, *got.Variants[1].Stock)
 		}

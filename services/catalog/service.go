@@ -63,6 +63,7 @@ type Service struct {
 	clock   clock.Business
 	cursors *pagination.Cursors
 	events  *events.Recorder
+	holds   OrderHolds
 }
 
 // Config is what a Service is built from.
@@ -78,6 +79,9 @@ type Config struct {
 	// Events records every change in the change's transaction; a Service
 	// without it refuses to write.
 	Events *events.Recorder
+	// Holds tells whether unshipped orders hold a product's variants; a
+	// Service without it refuses to delete products.
+	Holds OrderHolds
 }
 
 // NewService returns the catalog service.
@@ -88,7 +92,8 @@ func NewService(cfg Config) *Service {
 	if cfg.Cursors == nil {
 		cfg.Cursors = pagination.RandomCursors()
 	}
-	return &Service{store: cfg.Store, clock: cfg.Business, cursors: cfg.Cursors, events: cfg.Events}
+	return &Service{store: cfg.Store, clock: cfg.Business, cursors: cfg.Cursors, events: cfg.Events,
+		holds: cfg.Holds}
 }
 
 // record writes p's event on the transaction ctx carries.

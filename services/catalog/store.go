@@ -140,8 +140,10 @@ type Product struct {
 	OptionsOrder    []OptionGroup
 	AttributeValues []AttributeValue
 	Variants        []Variant
-	CreatedAt       time.Time
-	UpdatedAt       time.Time
+	// ReviewNote is what the platform's review last said (nil: nothing).
+	ReviewNote *string
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
 }
 
 // Primary is the variant whose SKU, price and stock the product view shows,
@@ -156,7 +158,8 @@ func (p *Product) Primary() *Variant {
 // ProductFilter narrows a product listing. The seller is not part of it: it
 // is a separate, mandatory argument of every product query.
 type ProductFilter struct {
-	// Status is "" for every status.
+	// Status is "" for every status but archived (deleted products are
+	// listed only when asked for by status).
 	Status ProductStatus
 }
 
@@ -204,6 +207,20 @@ type Store interface {
 	CountProducts(ctx context.Context, sellerID string, f ProductFilter) (int64, error)
 	// InventoryStore holds the stock and price changes (store_inventory.go).
 	InventoryStore
+	// MoveProduct changes the status of the seller's product with one
+	// conditional statement: only while it is in one of m.From (none: no
+	// statement at all). It returns the product as it then stands and
+	// whether this call moved it; ErrNotFound when the seller has no such
+	// product.
+	MoveProduct(ctx context.Context, sellerID, id string, m ProductMove) (p *Product, moved bool, err error)
+	// ProductSeller returns the seller of a product, for the platform's own
+	// steps (review) that name a product alone; ErrNotFound when none.
+	ProductSeller(ctx context.Context, id string) (string, error)
+	// TestShops lists the ids of the sandbox's test shops.
+	TestShops(ctx context.Context) ([]string, error)
+	// ProposedBefore lists the ids of the seller's proposed products created
+	// at or before t, oldest first, at most limit.
+	ProposedBefore(ctx context.Context, sellerID string, t time.Time, limit int) ([]string, error)
 	// InTx runs fn with a transaction in its context (joining one ctx
 	// already carries): every Store method, and any other store reading
 	// its client through the context, takes part in it.

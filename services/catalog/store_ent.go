@@ -383,11 +383,11 @@ func sellerProducts(c *ent.Client, sellerID string) *ent.ProductQuery {
 
 // productFilter is a listing's filters, on top of sellerProducts.
 func productFilter(f ProductFilter) []predicate.Product {
-	var ps []predicate.Product
 	if f.Status != "" {
-		ps = append(ps, product.StatusEQ(product.Status(f.Status)))
+		return []predicate.Product{product.StatusEQ(product.Status(f.Status))}
 	}
-	return ps
+	// Archived is what delete leaves: only asked for by name.
+	return []predicate.Product{product.StatusNEQ(product.StatusArchived)}
 }
 
 func orderVariants(q *ent.ProductVariantQuery) {
@@ -424,6 +424,7 @@ func productFromEnt(r *ent.Product, variants []*ent.ProductVariant) *Product {
 		Weight:               r.Weight,
 		Dimensions:           Dimensions{Length: r.Length, Width: r.Width, Height: r.Height},
 		UseVariantDimensions: r.UseVariantDimensions,
+		ReviewNote:           r.ReviewNote,
 		CreatedAt:            r.CreatedAt,
 		UpdatedAt:            r.UpdatedAt,
 		Variants:             make([]Variant, len(variants)),

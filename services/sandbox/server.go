@@ -41,6 +41,8 @@ type Config struct {
 	Orders   *orders.Service
 	// Catalog reads the seller's products for test order lines.
 	Catalog catalog.Store
+	// Products takes the review tool's steps.
+	Products *catalog.Service
 }
 
 // Server implements SandboxService.

@@ -616,9 +616,12 @@ type Product struct {
 	Dimensions *Dimensions       `protobuf:"bytes,13,opt,name=dimensions,proto3" json:"dimensions,omitempty"`
 	Variants   []*ProductVariant `protobuf:"bytes,14,rep,name=variants,proto3" json:"variants,omitempty"`
 	// Absent on products without option groups.
-	OptionsOrder  []*OptionGroup         `protobuf:"bytes,15,rep,name=options_order,proto3" json:"options_order,omitempty"`
-	CreatedAt     *timestamppb.Timestamp `protobuf:"bytes,16,opt,name=created_at,proto3" json:"created_at,omitempty"`
-	UpdatedAt     *timestamppb.Timestamp `protobuf:"bytes,17,opt,name=updated_at,proto3" json:"updated_at,omitempty"`
+	OptionsOrder []*OptionGroup         `protobuf:"bytes,15,rep,name=options_order,proto3" json:"options_order,omitempty"`
+	CreatedAt    *timestamppb.Timestamp `protobuf:"bytes,16,opt,name=created_at,proto3" json:"created_at,omitempty"`
+	UpdatedAt    *timestamppb.Timestamp `protobuf:"bytes,17,opt,name=updated_at,proto3" json:"updated_at,omitempty"`
+	// What the platform's review said about the product, when it said
+	// something (a rejection's reason); absent otherwise.
+	ReviewNote    *string `protobuf:"bytes,18,opt,name=review_note,proto3,oneof" json:"review_note,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -770,6 +773,13 @@ func (x *Product) GetUpdatedAt() *timestamppb.Timestamp {
 		return x.UpdatedAt
 	}
 	return nil
+}
+
+func (x *Product) GetReviewNote() string {
+	if x != nil && x.ReviewNote != nil {
+		return *x.ReviewNote
+	}
+	return ""
 }
 
 // AttributeValueInput sets one category attribute on a product.
@@ -1862,6 +1872,202 @@ func (x *ListProductsResponse) GetMeta() *v1.PageMeta {
 	return nil
 }
 
+type GetProductRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetProductRequest) Reset() {
+	*x = GetProductRequest{}
+	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetProductRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetProductRequest) ProtoMessage() {}
+
+func (x *GetProductRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetProductRequest.ProtoReflect.Descriptor instead.
+func (*GetProductRequest) Descriptor() ([]byte, []int) {
+	return file_mp_catalog_v1_catalog_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *GetProductRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+// ProductStatusChange is the body of a status change.
+type ProductStatusChange struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// live, unlisted or delisted.
+	Status ProductStatus `protobuf:"varint,1,opt,name=status,proto3,enum=mp.catalog.v1.ProductStatus" json:"status,omitempty"`
+	// Compare-and-swap guard: the change applies only while the product is
+	// still in this status (409 CONCURRENT_MODIFICATION otherwise).
+	ExpectedStatus *ProductStatus `protobuf:"varint,2,opt,name=expected_status,json=expectedStatus,proto3,enum=mp.catalog.v1.ProductStatus,oneof" json:"expected_status,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *ProductStatusChange) Reset() {
+	*x = ProductStatusChange{}
+	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProductStatusChange) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProductStatusChange) ProtoMessage() {}
+
+func (x *ProductStatusChange) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProductStatusChange.ProtoReflect.Descriptor instead.
+func (*ProductStatusChange) Descriptor() ([]byte, []int) {
+	return file_mp_catalog_v1_catalog_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *ProductStatusChange) GetStatus() ProductStatus {
+	if x != nil {
+		return x.Status
+	}
+	return ProductStatus_PRODUCT_STATUS_UNSPECIFIED
+}
+
+func (x *ProductStatusChange) GetExpectedStatus() ProductStatus {
+	if x != nil && x.ExpectedStatus != nil {
+		return *x.ExpectedStatus
+	}
+	return ProductStatus_PRODUCT_STATUS_UNSPECIFIED
+}
+
+type SetProductStatusRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Change        *ProductStatusChange   `protobuf:"bytes,2,opt,name=change,proto3" json:"change,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetProductStatusRequest) Reset() {
+	*x = SetProductStatusRequest{}
+	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetProductStatusRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetProductStatusRequest) ProtoMessage() {}
+
+func (x *SetProductStatusRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetProductStatusRequest.ProtoReflect.Descriptor instead.
+func (*SetProductStatusRequest) Descriptor() ([]byte, []int) {
+	return file_mp_catalog_v1_catalog_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *SetProductStatusRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *SetProductStatusRequest) GetChange() *ProductStatusChange {
+	if x != nil {
+		return x.Change
+	}
+	return nil
+}
+
+type DeleteProductRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeleteProductRequest) Reset() {
+	*x = DeleteProductRequest{}
+	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeleteProductRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeleteProductRequest) ProtoMessage() {}
+
+func (x *DeleteProductRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_catalog_v1_catalog_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeleteProductRequest.ProtoReflect.Descriptor instead.
+func (*DeleteProductRequest) Descriptor() ([]byte, []int) {
+	return file_mp_catalog_v1_catalog_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *DeleteProductRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
 var File_mp_catalog_v1_catalog_proto protoreflect.FileDescriptor
 
 const file_mp_catalog_v1_catalog_proto_rawDesc = "" +
@@ -1914,7 +2120,7 @@ const file_mp_catalog_v1_catalog_proto_rawDesc = "" +
 	"\x06images\x18\b \x03(\tR\x06imagesB\x06\n" +
 	"\x04_skuB\b\n" +
 	"\x06_priceB\x11\n" +
-	"\x0f_stock_quantity\"\x91\x05\n" +
+	"\x0f_stock_quantity\"\xc8\x05\n" +
 	"\aProduct\x12\x1e\n" +
 	"\n" +
 	"product_id\x18\x01 \x01(\tR\n" +
@@ -1941,7 +2147,9 @@ const file_mp_catalog_v1_catalog_proto_rawDesc = "" +
 	"created_at\x12:\n" +
 	"\n" +
 	"updated_at\x18\x11 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"updated_at\"{\n" +
+	"updated_at\x12%\n" +
+	"\vreview_note\x18\x12 \x01(\tH\x00R\vreview_note\x88\x01\x01B\x0e\n" +
+	"\f_review_note\"{\n" +
 	"\x13AttributeValueInput\x12.\n" +
 	"\fattribute_id\x18\x01 \x01(\tB\n" +
 	"\xbaH\ar\x05\x10\x01\x18\xff\x01R\fattribute_id\x124\n" +
@@ -2044,7 +2252,19 @@ const file_mp_catalog_v1_catalog_proto_rawDesc = "" +
 	"\a_status\"n\n" +
 	"\x14ListProductsResponse\x12*\n" +
 	"\x04data\x18\x01 \x03(\v2\x16.mp.catalog.v1.ProductR\x04data\x12*\n" +
-	"\x04meta\x18\x02 \x01(\v2\x16.mp.common.v1.PageMetaR\x04meta*\xb1\x02\n" +
+	"\x04meta\x18\x02 \x01(\v2\x16.mp.common.v1.PageMetaR\x04meta\".\n" +
+	"\x11GetProductRequest\x12\x19\n" +
+	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\x02id\"\xc8\x01\n" +
+	"\x13ProductStatusChange\x12E\n" +
+	"\x06status\x18\x01 \x01(\x0e2\x1c.mp.catalog.v1.ProductStatusB\x0f\xbaH\f\xc8\x01\x01\x82\x01\x06\x18\x01\x18\x02\x18\x03R\x06status\x12V\n" +
+	"\x0fexpected_status\x18\x02 \x01(\x0e2\x1c.mp.catalog.v1.ProductStatusB\n" +
+	"\xbaH\a\x82\x01\x04\x10\x01 \x00H\x00R\x0eexpectedStatus\x88\x01\x01B\x12\n" +
+	"\x10_expected_status\"x\n" +
+	"\x17SetProductStatusRequest\x12\x19\n" +
+	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\x02id\x12B\n" +
+	"\x06change\x18\x02 \x01(\v2\".mp.catalog.v1.ProductStatusChangeB\x06\xbaH\x03\xc8\x01\x01R\x06change\"1\n" +
+	"\x14DeleteProductRequest\x12\x19\n" +
+	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\x02id*\xb1\x02\n" +
 	"\rProductStatus\x12\x1e\n" +
 	"\x1aPRODUCT_STATUS_UNSPECIFIED\x10\x00\x12!\n" +
 	"\x13PRODUCT_STATUS_LIVE\x10\x01\x1a\b\xb2\xbb\x18\x04live\x12)\n" +
@@ -2063,7 +2283,7 @@ const file_mp_catalog_v1_catalog_proto_rawDesc = "" +
 	"\xb2\xbb\x18\x06SELECT\x123\n" +
 	"\x1fATTRIBUTE_INPUT_TYPE_MULTIVALUE\x10\x05\x1a\x0e\xb2\xbb\x18\n" +
 	"MULTIVALUE\x12'\n" +
-	"\x19ATTRIBUTE_INPUT_TYPE_DATE\x10\x06\x1a\b\xb2\xbb\x18\x04DATE2\xc0\a\n" +
+	"\x19ATTRIBUTE_INPUT_TYPE_DATE\x10\x06\x1a\b\xb2\xbb\x18\x04DATE2\x82\v\n" +
 	"\x0eCatalogService\x12\x8c\x01\n" +
 	"\x0eListCategories\x12$.mp.catalog.v1.ListCategoriesRequest\x1a%.mp.catalog.v1.ListCategoriesResponse\"-\xa2\xbb\x18\x0e\n" +
 	"\fcatalog:read\x82\xd3\xe4\x93\x02\x15\x12\x13/open/v1/categories\x12\xb4\x01\n" +
@@ -2074,7 +2294,14 @@ const file_mp_catalog_v1_catalog_proto_rawDesc = "" +
 	"\rUpdateProduct\x12#.mp.catalog.v1.UpdateProductRequest\x1a\x1e.mp.catalog.v1.ProductResponse\"E\xa2\xbb\x18\x13\n" +
 	"\rcatalog:write\x10\x018\x01һ\x18\x03\x04M\x14\x82\xd3\xe4\x93\x02!:\aproduct\x1a\x16/open/v1/products/{id}\x12\xa6\x01\n" +
 	"\x12BulkCreateProducts\x12(.mp.catalog.v1.BulkCreateProductsRequest\x1a).mp.catalog.v1.BulkCreateProductsResponse\";\xa2\xbb\x18\x11\n" +
-	"\rcatalog:write\x10\x01һ\x18\x01\x1a\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/open/v1/products/bulk\x12\x86\x01\n" +
+	"\rcatalog:write\x10\x01һ\x18\x01\x1a\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/open/v1/products/bulk\x12\x82\x01\n" +
+	"\n" +
+	"GetProduct\x12 .mp.catalog.v1.GetProductRequest\x1a\x1e.mp.catalog.v1.ProductResponse\"2\xa2\xbb\x18\x10\n" +
+	"\fcatalog:read\x10\x01\x82\xd3\xe4\x93\x02\x18\x12\x16/open/v1/products/{id}\x12\xa7\x01\n" +
+	"\x10SetProductStatus\x12&.mp.catalog.v1.SetProductStatusRequest\x1a\x1e.mp.catalog.v1.ProductResponse\"K\xa2\xbb\x18\x13\n" +
+	"\rcatalog:write\x10\x018\x01һ\x18\x03M\f\x14\x82\xd3\xe4\x93\x02':\x06change\"\x1d/open/v1/products/{id}/status\x12\x90\x01\n" +
+	"\rDeleteProduct\x12#.mp.catalog.v1.DeleteProductRequest\x1a\x1e.mp.catalog.v1.ProductResponse\":\xa2\xbb\x18\x13\n" +
+	"\rcatalog:write\x10\x018\x01һ\x18\x01L\x82\xd3\xe4\x93\x02\x18*\x16/open/v1/products/{id}\x12\x86\x01\n" +
 	"\fListProducts\x12\".mp.catalog.v1.ListProductsRequest\x1a#.mp.catalog.v1.ListProductsResponse\"-\xa2\xbb\x18\x10\n" +
 	"\fcatalog:read\x10\x01\x82\xd3\xe4\x93\x02\x13\x12\x11/open/v1/productsB\xb7\x01\n" +
 	"\x11com.mp.catalog.v1B\fCatalogProtoP\x01Z>github.com/mallplatform/partnerapi/gen/mp/catalog/v1;catalogv1\xa2\x02\x03MCX\xaa\x02\rMp.Catalog.V1\xca\x02\rMp\\Catalog\\V1\xe2\x02\x19Mp\\Catalog\\V1\\GPBMetadata\xea\x02\x0fMp::Catalog::V1b\x06proto3"
@@ -2092,7 +2319,7 @@ func file_mp_catalog_v1_catalog_proto_rawDescGZIP() []byte {
 }
 
 var file_mp_catalog_v1_catalog_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_mp_catalog_v1_catalog_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
+var file_mp_catalog_v1_catalog_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
 var file_mp_catalog_v1_catalog_proto_goTypes = []any{
 	(ProductStatus)(0),                     // 0: mp.catalog.v1.ProductStatus
 	(AttributeInputType)(0),                // 1: mp.catalog.v1.AttributeInputType
@@ -2121,11 +2348,15 @@ var file_mp_catalog_v1_catalog_proto_goTypes = []any{
 	(*ProductResponse)(nil),                // 24: mp.catalog.v1.ProductResponse
 	(*ListProductsRequest)(nil),            // 25: mp.catalog.v1.ListProductsRequest
 	(*ListProductsResponse)(nil),           // 26: mp.catalog.v1.ListProductsResponse
-	(*timestamppb.Timestamp)(nil),          // 27: google.protobuf.Timestamp
-	(*structpb.Value)(nil),                 // 28: google.protobuf.Value
-	(*v1.HTTPSURLList)(nil),                // 29: mp.common.v1.HTTPSURLList
-	(*v1.PageMeta)(nil),                    // 30: mp.common.v1.PageMeta
-	(*v1.BulkSummary)(nil),                 // 31: mp.common.v1.BulkSummary
+	(*GetProductRequest)(nil),              // 27: mp.catalog.v1.GetProductRequest
+	(*ProductStatusChange)(nil),            // 28: mp.catalog.v1.ProductStatusChange
+	(*SetProductStatusRequest)(nil),        // 29: mp.catalog.v1.SetProductStatusRequest
+	(*DeleteProductRequest)(nil),           // 30: mp.catalog.v1.DeleteProductRequest
+	(*timestamppb.Timestamp)(nil),          // 31: google.protobuf.Timestamp
+	(*structpb.Value)(nil),                 // 32: google.protobuf.Value
+	(*v1.HTTPSURLList)(nil),                // 33: mp.common.v1.HTTPSURLList
+	(*v1.PageMeta)(nil),                    // 34: mp.common.v1.PageMeta
+	(*v1.BulkSummary)(nil),                 // 35: mp.common.v1.BulkSummary
 }
 var file_mp_catalog_v1_catalog_proto_depIdxs = []int32{
 	1,  // 0: mp.catalog.v1.CategoryAttribute.input_type:type_name -> mp.catalog.v1.AttributeInputType
@@ -2135,44 +2366,53 @@ var file_mp_catalog_v1_catalog_proto_depIdxs = []int32{
 	4,  // 4: mp.catalog.v1.Product.dimensions:type_name -> mp.catalog.v1.Dimensions
 	7,  // 5: mp.catalog.v1.Product.variants:type_name -> mp.catalog.v1.ProductVariant
 	5,  // 6: mp.catalog.v1.Product.options_order:type_name -> mp.catalog.v1.OptionGroup
-	27, // 7: mp.catalog.v1.Product.created_at:type_name -> google.protobuf.Timestamp
-	27, // 8: mp.catalog.v1.Product.updated_at:type_name -> google.protobuf.Timestamp
-	28, // 9: mp.catalog.v1.AttributeValueInput.value:type_name -> google.protobuf.Value
+	31, // 7: mp.catalog.v1.Product.created_at:type_name -> google.protobuf.Timestamp
+	31, // 8: mp.catalog.v1.Product.updated_at:type_name -> google.protobuf.Timestamp
+	32, // 9: mp.catalog.v1.AttributeValueInput.value:type_name -> google.protobuf.Value
 	10, // 10: mp.catalog.v1.VariantCreateInput.options:type_name -> mp.catalog.v1.OptionInput
 	9,  // 11: mp.catalog.v1.ProductCreateInput.attribute_values:type_name -> mp.catalog.v1.AttributeValueInput
 	11, // 12: mp.catalog.v1.ProductCreateInput.variants:type_name -> mp.catalog.v1.VariantCreateInput
-	29, // 13: mp.catalog.v1.ProductUpdateInput.images:type_name -> mp.common.v1.HTTPSURLList
+	33, // 13: mp.catalog.v1.ProductUpdateInput.images:type_name -> mp.common.v1.HTTPSURLList
 	2,  // 14: mp.catalog.v1.ListCategoriesResponse.data:type_name -> mp.catalog.v1.Category
-	30, // 15: mp.catalog.v1.ListCategoriesResponse.meta:type_name -> mp.common.v1.PageMeta
+	34, // 15: mp.catalog.v1.ListCategoriesResponse.meta:type_name -> mp.common.v1.PageMeta
 	3,  // 16: mp.catalog.v1.ListCategoryAttributesResponse.data:type_name -> mp.catalog.v1.CategoryAttribute
 	12, // 17: mp.catalog.v1.CreateProductRequest.product:type_name -> mp.catalog.v1.ProductCreateInput
 	12, // 18: mp.catalog.v1.BulkCreateProductsRequest.products:type_name -> mp.catalog.v1.ProductCreateInput
 	8,  // 19: mp.catalog.v1.BulkCreateProductsResult.created:type_name -> mp.catalog.v1.Product
 	20, // 20: mp.catalog.v1.BulkCreateProductsResult.errors:type_name -> mp.catalog.v1.BulkProductError
-	31, // 21: mp.catalog.v1.BulkCreateProductsResult.summary:type_name -> mp.common.v1.BulkSummary
+	35, // 21: mp.catalog.v1.BulkCreateProductsResult.summary:type_name -> mp.common.v1.BulkSummary
 	21, // 22: mp.catalog.v1.BulkCreateProductsResponse.data:type_name -> mp.catalog.v1.BulkCreateProductsResult
 	13, // 23: mp.catalog.v1.UpdateProductRequest.product:type_name -> mp.catalog.v1.ProductUpdateInput
 	8,  // 24: mp.catalog.v1.ProductResponse.data:type_name -> mp.catalog.v1.Product
 	0,  // 25: mp.catalog.v1.ListProductsRequest.status:type_name -> mp.catalog.v1.ProductStatus
 	8,  // 26: mp.catalog.v1.ListProductsResponse.data:type_name -> mp.catalog.v1.Product
-	30, // 27: mp.catalog.v1.ListProductsResponse.meta:type_name -> mp.common.v1.PageMeta
-	14, // 28: mp.catalog.v1.CatalogService.ListCategories:input_type -> mp.catalog.v1.ListCategoriesRequest
-	16, // 29: mp.catalog.v1.CatalogService.ListCategoryAttributes:input_type -> mp.catalog.v1.ListCategoryAttributesRequest
-	18, // 30: mp.catalog.v1.CatalogService.CreateProduct:input_type -> mp.catalog.v1.CreateProductRequest
-	23, // 31: mp.catalog.v1.CatalogService.UpdateProduct:input_type -> mp.catalog.v1.UpdateProductRequest
-	19, // 32: mp.catalog.v1.CatalogService.BulkCreateProducts:input_type -> mp.catalog.v1.BulkCreateProductsRequest
-	25, // 33: mp.catalog.v1.CatalogService.ListProducts:input_type -> mp.catalog.v1.ListProductsRequest
-	15, // 34: mp.catalog.v1.CatalogService.ListCategories:output_type -> mp.catalog.v1.ListCategoriesResponse
-	17, // 35: mp.catalog.v1.CatalogService.ListCategoryAttributes:output_type -> mp.catalog.v1.ListCategoryAttributesResponse
-	24, // 36: mp.catalog.v1.CatalogService.CreateProduct:output_type -> mp.catalog.v1.ProductResponse
-	24, // 37: mp.catalog.v1.CatalogService.UpdateProduct:output_type -> mp.catalog.v1.ProductResponse
-	22, // 38: mp.catalog.v1.CatalogService.BulkCreateProducts:output_type -> mp.catalog.v1.BulkCreateProductsResponse
-	26, // 39: mp.catalog.v1.CatalogService.ListProducts:output_type -> mp.catalog.v1.ListProductsResponse
-	34, // [34:40] is the sub-list for method output_type
-	28, // [28:34] is the sub-list for method input_type
-	28, // [28:28] is the sub-list for extension type_name
-	28, // [28:28] is the sub-list for extension extendee
-	0,  // [0:28] is the sub-list for field type_name
+	34, // 27: mp.catalog.v1.ListProductsResponse.meta:type_name -> mp.common.v1.PageMeta
+	0,  // 28: mp.catalog.v1.ProductStatusChange.status:type_name -> mp.catalog.v1.ProductStatus
+	0,  // 29: mp.catalog.v1.ProductStatusChange.expected_status:type_name -> mp.catalog.v1.ProductStatus
+	28, // 30: mp.catalog.v1.SetProductStatusRequest.change:type_name -> mp.catalog.v1.ProductStatusChange
+	14, // 31: mp.catalog.v1.CatalogService.ListCategories:input_type -> mp.catalog.v1.ListCategoriesRequest
+	16, // 32: mp.catalog.v1.CatalogService.ListCategoryAttributes:input_type -> mp.catalog.v1.ListCategoryAttributesRequest
+	18, // 33: mp.catalog.v1.CatalogService.CreateProduct:input_type -> mp.catalog.v1.CreateProductRequest
+	23, // 34: mp.catalog.v1.CatalogService.UpdateProduct:input_type -> mp.catalog.v1.UpdateProductRequest
+	19, // 35: mp.catalog.v1.CatalogService.BulkCreateProducts:input_type -> mp.catalog.v1.BulkCreateProductsRequest
+	27, // 36: mp.catalog.v1.CatalogService.GetProduct:input_type -> mp.catalog.v1.GetProductRequest
+	29, // 37: mp.catalog.v1.CatalogService.SetProductStatus:input_type -> mp.catalog.v1.SetProductStatusRequest
+	30, // 38: mp.catalog.v1.CatalogService.DeleteProduct:input_type -> mp.catalog.v1.DeleteProductRequest
+	25, // 39: mp.catalog.v1.CatalogService.ListProducts:input_type -> mp.catalog.v1.ListProductsRequest
+	15, // 40: mp.catalog.v1.CatalogService.ListCategories:output_type -> mp.catalog.v1.ListCategoriesResponse
+	17, // 41: mp.catalog.v1.CatalogService.ListCategoryAttributes:output_type -> mp.catalog.v1.ListCategoryAttributesResponse
+	24, // 42: mp.catalog.v1.CatalogService.CreateProduct:output_type -> mp.catalog.v1.ProductResponse
+	24, // 43: mp.catalog.v1.CatalogService.UpdateProduct:output_type -> mp.catalog.v1.ProductResponse
+	22, // 44: mp.catalog.v1.CatalogService.BulkCreateProducts:output_type -> mp.catalog.v1.BulkCreateProductsResponse
+	24, // 45: mp.catalog.v1.CatalogService.GetProduct:output_type -> mp.catalog.v1.ProductResponse
+	24, // 46: mp.catalog.v1.CatalogService.SetProductStatus:output_type -> mp.catalog.v1.ProductResponse
+	24, // 47: mp.catalog.v1.CatalogService.DeleteProduct:output_type -> mp.catalog.v1.ProductResponse
+	26, // 48: mp.catalog.v1.CatalogService.ListProducts:output_type -> mp.catalog.v1.ListProductsResponse
+	40, // [40:49] is the sub-list for method output_type
+	31, // [31:40] is the sub-list for method input_type
+	31, // [31:31] is the sub-list for extension type_name
+	31, // [31:31] is the sub-list for extension extendee
+	0,  // [0:31] is the sub-list for field type_name
 }
 
 func init() { file_mp_catalog_v1_catalog_proto_init() }
@@ -2184,18 +2424,20 @@ func file_mp_catalog_v1_catalog_proto_init() {
 	file_mp_catalog_v1_catalog_proto_msgTypes[1].OneofWrappers = []any{}
 	file_mp_catalog_v1_catalog_proto_msgTypes[4].OneofWrappers = []any{}
 	file_mp_catalog_v1_catalog_proto_msgTypes[5].OneofWrappers = []any{}
+	file_mp_catalog_v1_catalog_proto_msgTypes[6].OneofWrappers = []any{}
 	file_mp_catalog_v1_catalog_proto_msgTypes[9].OneofWrappers = []any{}
 	file_mp_catalog_v1_catalog_proto_msgTypes[10].OneofWrappers = []any{}
 	file_mp_catalog_v1_catalog_proto_msgTypes[11].OneofWrappers = []any{}
 	file_mp_catalog_v1_catalog_proto_msgTypes[12].OneofWrappers = []any{}
 	file_mp_catalog_v1_catalog_proto_msgTypes[23].OneofWrappers = []any{}
+	file_mp_catalog_v1_catalog_proto_msgTypes[26].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mp_catalog_v1_catalog_proto_rawDesc), len(file_mp_catalog_v1_catalog_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   25,
+			NumMessages:   29,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -24,6 +24,9 @@ const (
 	CatalogService_CreateProduct_FullMethodName          = "/mp.catalog.v1.CatalogService/CreateProduct"
 	CatalogService_UpdateProduct_FullMethodName          = "/mp.catalog.v1.CatalogService/UpdateProduct"
 	CatalogService_BulkCreateProducts_FullMethodName     = "/mp.catalog.v1.CatalogService/BulkCreateProducts"
+	CatalogService_GetProduct_FullMethodName             = "/mp.catalog.v1.CatalogService/GetProduct"
+	CatalogService_SetProductStatus_FullMethodName       = "/mp.catalog.v1.CatalogService/SetProductStatus"
+	CatalogService_DeleteProduct_FullMethodName          = "/mp.catalog.v1.CatalogService/DeleteProduct"
 	CatalogService_ListProducts_FullMethodName           = "/mp.catalog.v1.CatalogService/ListProducts"
 )
 
@@ -46,6 +49,15 @@ type CatalogServiceClient interface {
 	// segments win over /products/{id}); it answers NOT_IMPLEMENTED until the
 	// bulk pipeline is built.
 	BulkCreateProducts(ctx context.Context, in *BulkCreateProductsRequest, opts ...grpc.CallOption) (*BulkCreateProductsResponse, error)
+	// Reads one of the seller's products.
+	GetProduct(ctx context.Context, in *GetProductRequest, opts ...grpc.CallOption) (*ProductResponse, error)
+	// Moves a product between live, unlisted and delisted. The same status
+	// again changes nothing; a product in review or archived does not move.
+	SetProductStatus(ctx context.Context, in *SetProductStatusRequest, opts ...grpc.CallOption) (*ProductResponse, error)
+	// Archives a product: it leaves the default listing and answers as
+	// archived from then on. Deleting an archived product again answers the
+	// same product.
+	DeleteProduct(ctx context.Context, in *DeleteProductRequest, opts ...grpc.CallOption) (*ProductResponse, error)
 	// Lists the seller's products, newest first.
 	ListProducts(ctx context.Context, in *ListProductsRequest, opts ...grpc.CallOption) (*ListProductsResponse, error)
 }
@@ -108,6 +120,36 @@ func (c *catalogServiceClient) BulkCreateProducts(ctx context.Context, in *BulkC
 	return out, nil
 }
 
+func (c *catalogServiceClient) GetProduct(ctx context.Context, in *GetProductRequest, opts ...grpc.CallOption) (*ProductResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ProductResponse)
+	err := c.cc.Invoke(ctx, CatalogService_GetProduct_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *catalogServiceClient) SetProductStatus(ctx context.Context, in *SetProductStatusRequest, opts ...grpc.CallOption) (*ProductResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ProductResponse)
+	err := c.cc.Invoke(ctx, CatalogService_SetProductStatus_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *catalogServiceClient) DeleteProduct(ctx context.Context, in *DeleteProductRequest, opts ...grpc.CallOption) (*ProductResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ProductResponse)
+	err := c.cc.Invoke(ctx, CatalogService_DeleteProduct_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *catalogServiceClient) ListProducts(ctx context.Context, in *ListProductsRequest, opts ...grpc.CallOption) (*ListProductsResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(ListProductsResponse)
@@ -137,6 +179,15 @@ type CatalogServiceServer interface {
 	// segments win over /products/{id}); it answers NOT_IMPLEMENTED until the
 	// bulk pipeline is built.
 	BulkCreateProducts(context.Context, *BulkCreateProductsRequest) (*BulkCreateProductsResponse, error)
+	// Reads one of the seller's products.
+	GetProduct(context.Context, *GetProductRequest) (*ProductResponse, error)
+	// Moves a product between live, unlisted and delisted. The same status
+	// again changes nothing; a product in review or archived does not move.
+	SetProductStatus(context.Context, *SetProductStatusRequest) (*ProductResponse, error)
+	// Archives a product: it leaves the default listing and answers as
+	// archived from then on. Deleting an archived product again answers the
+	// same product.
+	DeleteProduct(context.Context, *DeleteProductRequest) (*ProductResponse, error)
 	// Lists the seller's products, newest first.
 	ListProducts(context.Context, *ListProductsRequest) (*ListProductsResponse, error)
 	mustEmbedUnimplementedCatalogServiceServer()
@@ -163,6 +214,15 @@ func (UnimplementedCatalogServiceServer) UpdateProduct(context.Context, *UpdateP
 }
 func (UnimplementedCatalogServiceServer) BulkCreateProducts(context.Context, *BulkCreateProductsRequest) (*BulkCreateProductsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method BulkCreateProducts not implemented")
+}
+func (UnimplementedCatalogServiceServer) GetProduct(context.Context, *GetProductRequest) (*ProductResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetProduct not implemented")
+}
+func (UnimplementedCatalogServiceServer) SetProductStatus(context.Context, *SetProductStatusRequest) (*ProductResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method SetProductStatus not implemented")
+}
+func (UnimplementedCatalogServiceServer) DeleteProduct(context.Context, *DeleteProductRequest) (*ProductResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method DeleteProduct not implemented")
 }
 func (UnimplementedCatalogServiceServer) ListProducts(context.Context, *ListProductsRequest) (*ListProductsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListProducts not implemented")
@@ -278,6 +338,60 @@ func _CatalogService_BulkCreateProducts_Handler(srv interface{}, ctx context.Con
 	return interceptor(ctx, in, info, handler)
 }
 
+func _CatalogService_GetProduct_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetProductRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CatalogServiceServer).GetProduct(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CatalogService_GetProduct_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CatalogServiceServer).GetProduct(ctx, req.(*GetProductRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _CatalogService_SetProductStatus_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SetProductStatusRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CatalogServiceServer).SetProductStatus(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CatalogService_SetProductStatus_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CatalogServiceServer).SetProductStatus(ctx, req.(*SetProductStatusRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _CatalogService_DeleteProduct_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(DeleteProductRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CatalogServiceServer).DeleteProduct(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CatalogService_DeleteProduct_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CatalogServiceServer).DeleteProduct(ctx, req.(*DeleteProductRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _CatalogService_ListProducts_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(ListProductsRequest)
 	if err := dec(in); err != nil {
@@ -322,6 +436,18 @@ var CatalogService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "BulkCreateProducts",
 			Handler:    _CatalogService_BulkCreateProducts_Handler,
+		},
+		{
+			MethodName: "GetProduct",
+			Handler:    _CatalogService_GetProduct_Handler,
+		},
+		{
+			MethodName: "SetProductStatus",
+			Handler:    _CatalogService_SetProductStatus_Handler,
+		},
+		{
+			MethodName: "DeleteProduct",
+			Handler:    _CatalogService_DeleteProduct_Handler,
 		},
 		{
 			MethodName: "ListProducts",

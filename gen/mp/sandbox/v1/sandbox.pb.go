@@ -8,6 +8,7 @@ package sandboxv1
 
 import (
 	_ "buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
+	v11 "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
 	_ "github.com/mallplatform/partnerapi/gen/mp/errors/v1"
 	_ "github.com/mallplatform/partnerapi/gen/mp/options/v1"
 	v1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
@@ -26,6 +27,58 @@ const (
 	// Verify that runtime/protoimpl is sufficiently up-to-date.
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
+
+// ReviewOutcome is how a sandbox review ends.
+type ReviewOutcome int32
+
+const (
+	ReviewOutcome_REVIEW_OUTCOME_UNSPECIFIED ReviewOutcome = 0
+	// The product goes live.
+	ReviewOutcome_REVIEW_OUTCOME_APPROVE ReviewOutcome = 1
+	// The product is delisted with the note.
+	ReviewOutcome_REVIEW_OUTCOME_REJECT ReviewOutcome = 2
+)
+
+// Enum value maps for ReviewOutcome.
+var (
+	ReviewOutcome_name = map[int32]string{
+		0: "REVIEW_OUTCOME_UNSPECIFIED",
+		1: "REVIEW_OUTCOME_APPROVE",
+		2: "REVIEW_OUTCOME_REJECT",
+	}
+	ReviewOutcome_value = map[string]int32{
+		"REVIEW_OUTCOME_UNSPECIFIED": 0,
+		"REVIEW_OUTCOME_APPROVE":     1,
+		"REVIEW_OUTCOME_REJECT":      2,
+	}
+)
+
+func (x ReviewOutcome) Enum() *ReviewOutcome {
+	p := new(ReviewOutcome)
+	*p = x
+	return p
+}
+
+func (x ReviewOutcome) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ReviewOutcome) Descriptor() protoreflect.EnumDescriptor {
+	return file_mp_sandbox_v1_sandbox_proto_enumTypes[0].Descriptor()
+}
+
+func (ReviewOutcome) Type() protoreflect.EnumType {
+	return &file_mp_sandbox_v1_sandbox_proto_enumTypes[0]
+}
+
+func (x ReviewOutcome) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ReviewOutcome.Descriptor instead.
+func (ReviewOutcome) EnumDescriptor() ([]byte, []int) {
+	return file_mp_sandbox_v1_sandbox_proto_rawDescGZIP(), []int{0}
+}
 
 type GetClockRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -517,11 +570,117 @@ func (x *TransitionTestOrderRequest) GetTransition() *TestOrderTransition {
 	return nil
 }
 
+// TestProductReview is the body of a sandbox review.
+type TestProductReview struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Outcome ReviewOutcome          `protobuf:"varint,1,opt,name=outcome,proto3,enum=mp.sandbox.v1.ReviewOutcome" json:"outcome,omitempty"`
+	// The review note the partner then reads on the product.
+	Note          *string `protobuf:"bytes,2,opt,name=note,proto3,oneof" json:"note,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TestProductReview) Reset() {
+	*x = TestProductReview{}
+	mi := &file_mp_sandbox_v1_sandbox_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TestProductReview) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TestProductReview) ProtoMessage() {}
+
+func (x *TestProductReview) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_sandbox_v1_sandbox_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TestProductReview.ProtoReflect.Descriptor instead.
+func (*TestProductReview) Descriptor() ([]byte, []int) {
+	return file_mp_sandbox_v1_sandbox_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *TestProductReview) GetOutcome() ReviewOutcome {
+	if x != nil {
+		return x.Outcome
+	}
+	return ReviewOutcome_REVIEW_OUTCOME_UNSPECIFIED
+}
+
+func (x *TestProductReview) GetNote() string {
+	if x != nil && x.Note != nil {
+		return *x.Note
+	}
+	return ""
+}
+
+type ReviewTestProductRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Review        *TestProductReview     `protobuf:"bytes,2,opt,name=review,proto3" json:"review,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReviewTestProductRequest) Reset() {
+	*x = ReviewTestProductRequest{}
+	mi := &file_mp_sandbox_v1_sandbox_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReviewTestProductRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReviewTestProductRequest) ProtoMessage() {}
+
+func (x *ReviewTestProductRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_sandbox_v1_sandbox_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReviewTestProductRequest.ProtoReflect.Descriptor instead.
+func (*ReviewTestProductRequest) Descriptor() ([]byte, []int) {
+	return file_mp_sandbox_v1_sandbox_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *ReviewTestProductRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *ReviewTestProductRequest) GetReview() *TestProductReview {
+	if x != nil {
+		return x.Review
+	}
+	return nil
+}
+
 var File_mp_sandbox_v1_sandbox_proto protoreflect.FileDescriptor
 
 const file_mp_sandbox_v1_sandbox_proto_rawDesc = "" +
 	"\n" +
-	"\x1bmp/sandbox/v1/sandbox.proto\x12\rmp.sandbox.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x19mp/errors/v1/errors.proto\x1a\x1bmp/options/v1/options.proto\x1a\x19mp/orders/v1/orders.proto\"\x11\n" +
+	"\x1bmp/sandbox/v1/sandbox.proto\x12\rmp.sandbox.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1bmp/catalog/v1/catalog.proto\x1a\x19mp/errors/v1/errors.proto\x1a\x1bmp/options/v1/options.proto\x1a\x19mp/orders/v1/orders.proto\"\x11\n" +
 	"\x0fGetClockRequest\"F\n" +
 	"\fClockAdvance\x126\n" +
 	"\x0fadvance_seconds\x18\x01 \x01(\x03B\f\xbaH\t\"\a\x18\x80\xce\xda\x03(\x01R\x0fadvance_seconds\"T\n" +
@@ -554,7 +713,21 @@ const file_mp_sandbox_v1_sandbox_proto_rawDesc = "" +
 	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\x02id\x12J\n" +
 	"\n" +
 	"transition\x18\x02 \x01(\v2\".mp.sandbox.v1.TestOrderTransitionB\x06\xbaH\x03\xc8\x01\x01R\n" +
-	"transition2\xd5\x04\n" +
+	"transition\"\x88\x01\n" +
+	"\x11TestProductReview\x12E\n" +
+	"\aoutcome\x18\x01 \x01(\x0e2\x1c.mp.sandbox.v1.ReviewOutcomeB\r\xbaH\n" +
+	"\xc8\x01\x01\x82\x01\x04\x10\x01 \x00R\aoutcome\x12#\n" +
+	"\x04note\x18\x02 \x01(\tB\n" +
+	"\xbaH\ar\x05\x10\x01\x18\xe8\aH\x00R\x04note\x88\x01\x01B\a\n" +
+	"\x05_note\"w\n" +
+	"\x18ReviewTestProductRequest\x12\x19\n" +
+	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\x02id\x12@\n" +
+	"\x06review\x18\x02 \x01(\v2 .mp.sandbox.v1.TestProductReviewB\x06\xbaH\x03\xc8\x01\x01R\x06review*\x7f\n" +
+	"\rReviewOutcome\x12\x1e\n" +
+	"\x1aREVIEW_OUTCOME_UNSPECIFIED\x10\x00\x12'\n" +
+	"\x16REVIEW_OUTCOME_APPROVE\x10\x01\x1a\v\xb2\xbb\x18\aapprove\x12%\n" +
+	"\x15REVIEW_OUTCOME_REJECT\x10\x02\x1a\n" +
+	"\xb2\xbb\x18\x06reject2\x87\x06\n" +
 	"\x0eSandboxService\x12p\n" +
 	"\bGetClock\x12\x1e.mp.sandbox.v1.GetClockRequest\x1a\x1c.mp.sandbox.v1.ClockResponse\"&\xa2\xbb\x18\x04\x10\x01(\x01\x82\xd3\xe4\x93\x02\x18\x12\x16/open/v1/sandbox/clock\x12\x81\x01\n" +
 	"\fAdvanceClock\x12\".mp.sandbox.v1.AdvanceClockRequest\x1a\x1c.mp.sandbox.v1.ClockResponse\"/\xa2\xbb\x18\x04\x10\x01(\x01\x82\xd3\xe4\x93\x02!:\aadvance\"\x16/open/v1/sandbox/clock\x12\x95\x01\n" +
@@ -562,7 +735,9 @@ const file_mp_sandbox_v1_sandbox_proto_rawDesc = "" +
 	"\vorders:read\x10\x01\x18\xc9\x01(\x01\x82\xd3\xe4\x93\x02 :\x05order\"\x17/open/v1/sandbox/orders\x12\xb4\x01\n" +
 	"\x13TransitionTestOrder\x12).mp.sandbox.v1.TransitionTestOrderRequest\x1a\x1b.mp.orders.v1.OrderResponse\"U\xa2\xbb\x18\x11\n" +
 	"\vorders:read\x10\x01(\x01һ\x18\x01\f\x82\xd3\xe4\x93\x025:\n" +
-	"transition\"'/open/v1/sandbox/orders/{id}/transitionB\xb7\x01\n" +
+	"transition\"'/open/v1/sandbox/orders/{id}/transition\x12\xaf\x01\n" +
+	"\x11ReviewTestProduct\x12'.mp.sandbox.v1.ReviewTestProductRequest\x1a\x1e.mp.catalog.v1.ProductResponse\"Q\xa2\xbb\x18\x13\n" +
+	"\rcatalog:write\x10\x01(\x01һ\x18\x01\f\x82\xd3\xe4\x93\x02/:\x06review\"%/open/v1/sandbox/products/{id}/reviewB\xb7\x01\n" +
 	"\x11com.mp.sandbox.v1B\fSandboxProtoP\x01Z>github.com/mallplatform/partnerapi/gen/mp/sandbox/v1;sandboxv1\xa2\x02\x03MSX\xaa\x02\rMp.Sandbox.V1\xca\x02\rMp\\Sandbox\\V1\xe2\x02\x19Mp\\Sandbox\\V1\\GPBMetadata\xea\x02\x0fMp::Sandbox::V1b\x06proto3"
 
 var (
@@ -577,45 +752,54 @@ func file_mp_sandbox_v1_sandbox_proto_rawDescGZIP() []byte {
 	return file_mp_sandbox_v1_sandbox_proto_rawDescData
 }
 
-var file_mp_sandbox_v1_sandbox_proto_msgTypes = make([]protoimpl.MessageInfo, 10)
+var file_mp_sandbox_v1_sandbox_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
+var file_mp_sandbox_v1_sandbox_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
 var file_mp_sandbox_v1_sandbox_proto_goTypes = []any{
-	(*GetClockRequest)(nil),            // 0: mp.sandbox.v1.GetClockRequest
-	(*ClockAdvance)(nil),               // 1: mp.sandbox.v1.ClockAdvance
-	(*AdvanceClockRequest)(nil),        // 2: mp.sandbox.v1.AdvanceClockRequest
-	(*Clock)(nil),                      // 3: mp.sandbox.v1.Clock
-	(*ClockResponse)(nil),              // 4: mp.sandbox.v1.ClockResponse
-	(*TestOrderItem)(nil),              // 5: mp.sandbox.v1.TestOrderItem
-	(*TestOrderInput)(nil),             // 6: mp.sandbox.v1.TestOrderInput
-	(*CreateTestOrderRequest)(nil),     // 7: mp.sandbox.v1.CreateTestOrderRequest
-	(*TestOrderTransition)(nil),        // 8: mp.sandbox.v1.TestOrderTransition
-	(*TransitionTestOrderRequest)(nil), // 9: mp.sandbox.v1.TransitionTestOrderRequest
-	(*timestamppb.Timestamp)(nil),      // 10: google.protobuf.Timestamp
-	(v1.OrderStatus)(0),                // 11: mp.orders.v1.OrderStatus
-	(*v1.OrderResponse)(nil),           // 12: mp.orders.v1.OrderResponse
+	(ReviewOutcome)(0),                 // 0: mp.sandbox.v1.ReviewOutcome
+	(*GetClockRequest)(nil),            // 1: mp.sandbox.v1.GetClockRequest
+	(*ClockAdvance)(nil),               // 2: mp.sandbox.v1.ClockAdvance
+	(*AdvanceClockRequest)(nil),        // 3: mp.sandbox.v1.AdvanceClockRequest
+	(*Clock)(nil),                      // 4: mp.sandbox.v1.Clock
+	(*ClockResponse)(nil),              // 5: mp.sandbox.v1.ClockResponse
+	(*TestOrderItem)(nil),              // 6: mp.sandbox.v1.TestOrderItem
+	(*TestOrderInput)(nil),             // 7: mp.sandbox.v1.TestOrderInput
+	(*CreateTestOrderRequest)(nil),     // 8: mp.sandbox.v1.CreateTestOrderRequest
+	(*TestOrderTransition)(nil),        // 9: mp.sandbox.v1.TestOrderTransition
+	(*TransitionTestOrderRequest)(nil), // 10: mp.sandbox.v1.TransitionTestOrderRequest
+	(*TestProductReview)(nil),          // 11: mp.sandbox.v1.TestProductReview
+	(*ReviewTestProductRequest)(nil),   // 12: mp.sandbox.v1.ReviewTestProductRequest
+	(*timestamppb.Timestamp)(nil),      // 13: google.protobuf.Timestamp
+	(v1.OrderStatus)(0),                // 14: mp.orders.v1.OrderStatus
+	(*v1.OrderResponse)(nil),           // 15: mp.orders.v1.OrderResponse
+	(*v11.ProductResponse)(nil),        // 16: mp.catalog.v1.ProductResponse
 }
 var file_mp_sandbox_v1_sandbox_proto_depIdxs = []int32{
-	1,  // 0: mp.sandbox.v1.AdvanceClockRequest.advance:type_name -> mp.sandbox.v1.ClockAdvance
-	10, // 1: mp.sandbox.v1.Clock.now:type_name -> google.protobuf.Timestamp
-	3,  // 2: mp.sandbox.v1.ClockResponse.data:type_name -> mp.sandbox.v1.Clock
-	5,  // 3: mp.sandbox.v1.TestOrderInput.items:type_name -> mp.sandbox.v1.TestOrderItem
-	11, // 4: mp.sandbox.v1.TestOrderInput.status:type_name -> mp.orders.v1.OrderStatus
-	10, // 5: mp.sandbox.v1.TestOrderInput.ship_by_date:type_name -> google.protobuf.Timestamp
-	6,  // 6: mp.sandbox.v1.CreateTestOrderRequest.order:type_name -> mp.sandbox.v1.TestOrderInput
-	11, // 7: mp.sandbox.v1.TestOrderTransition.to:type_name -> mp.orders.v1.OrderStatus
-	8,  // 8: mp.sandbox.v1.TransitionTestOrderRequest.transition:type_name -> mp.sandbox.v1.TestOrderTransition
-	0,  // 9: mp.sandbox.v1.SandboxService.GetClock:input_type -> mp.sandbox.v1.GetClockRequest
-	2,  // 10: mp.sandbox.v1.SandboxService.AdvanceClock:input_type -> mp.sandbox.v1.AdvanceClockRequest
-	7,  // 11: mp.sandbox.v1.SandboxService.CreateTestOrder:input_type -> mp.sandbox.v1.CreateTestOrderRequest
-	9,  // 12: mp.sandbox.v1.SandboxService.TransitionTestOrder:input_type -> mp.sandbox.v1.TransitionTestOrderRequest
-	4,  // 13: mp.sandbox.v1.SandboxService.GetClock:output_type -> mp.sandbox.v1.ClockResponse
-	4,  // 14: mp.sandbox.v1.SandboxService.AdvanceClock:output_type -> mp.sandbox.v1.ClockResponse
-	12, // 15: mp.sandbox.v1.SandboxService.CreateTestOrder:output_type -> mp.orders.v1.OrderResponse
-	12, // 16: mp.sandbox.v1.SandboxService.TransitionTestOrder:output_type -> mp.orders.v1.OrderResponse
-	13, // [13:17] is the sub-list for method output_type
-	9,  // [9:13] is the sub-list for method input_type
-	9,  // [9:9] is the sub-list for extension type_name
-	9,  // [9:9] is the sub-list for extension extendee
-	0,  // [0:9] is the sub-list for field type_name
+	2,  // 0: mp.sandbox.v1.AdvanceClockRequest.advance:type_name -> mp.sandbox.v1.ClockAdvance
+	13, // 1: mp.sandbox.v1.Clock.now:type_name -> google.protobuf.Timestamp
+	4,  // 2: mp.sandbox.v1.ClockResponse.data:type_name -> mp.sandbox.v1.Clock
+	6,  // 3: mp.sandbox.v1.TestOrderInput.items:type_name -> mp.sandbox.v1.TestOrderItem
+	14, // 4: mp.sandbox.v1.TestOrderInput.status:type_name -> mp.orders.v1.OrderStatus
+	13, // 5: mp.sandbox.v1.TestOrderInput.ship_by_date:type_name -> google.protobuf.Timestamp
+	7,  // 6: mp.sandbox.v1.CreateTestOrderRequest.order:type_name -> mp.sandbox.v1.TestOrderInput
+	14, // 7: mp.sandbox.v1.TestOrderTransition.to:type_name -> mp.orders.v1.OrderStatus
+	9,  // 8: mp.sandbox.v1.TransitionTestOrderRequest.transition:type_name -> mp.sandbox.v1.TestOrderTransition
+	0,  // 9: mp.sandbox.v1.TestProductReview.outcome:type_name -> mp.sandbox.v1.ReviewOutcome
+	11, // 10: mp.sandbox.v1.ReviewTestProductRequest.review:type_name -> mp.sandbox.v1.TestProductReview
+	1,  // 11: mp.sandbox.v1.SandboxService.GetClock:input_type -> mp.sandbox.v1.GetClockRequest
+	3,  // 12: mp.sandbox.v1.SandboxService.AdvanceClock:input_type -> mp.sandbox.v1.AdvanceClockRequest
+	8,  // 13: mp.sandbox.v1.SandboxService.CreateTestOrder:input_type -> mp.sandbox.v1.CreateTestOrderRequest
+	10, // 14: mp.sandbox.v1.SandboxService.TransitionTestOrder:input_type -> mp.sandbox.v1.TransitionTestOrderRequest
+	12, // 15: mp.sandbox.v1.SandboxService.ReviewTestProduct:input_type -> mp.sandbox.v1.ReviewTestProductRequest
+	5,  // 16: mp.sandbox.v1.SandboxService.GetClock:output_type -> mp.sandbox.v1.ClockResponse
+	5,  // 17: mp.sandbox.v1.SandboxService.AdvanceClock:output_type -> mp.sandbox.v1.ClockResponse
+	15, // 18: mp.sandbox.v1.SandboxService.CreateTestOrder:output_type -> mp.orders.v1.OrderResponse
+	15, // 19: mp.sandbox.v1.SandboxService.TransitionTestOrder:output_type -> mp.orders.v1.OrderResponse
+	16, // 20: mp.sandbox.v1.SandboxService.ReviewTestProduct:output_type -> mp.catalog.v1.ProductResponse
+	16, // [16:21] is the sub-list for method output_type
+	11, // [11:16] is the sub-list for method input_type
+	11, // [11:11] is the sub-list for extension type_name
+	11, // [11:11] is the sub-list for extension extendee
+	0,  // [0:11] is the sub-list for field type_name
 }
 
 func init() { file_mp_sandbox_v1_sandbox_proto_init() }
@@ -625,18 +809,20 @@ func file_mp_sandbox_v1_sandbox_proto_init() {
 	}
 	file_mp_sandbox_v1_sandbox_proto_msgTypes[5].OneofWrappers = []any{}
 	file_mp_sandbox_v1_sandbox_proto_msgTypes[6].OneofWrappers = []any{}
+	file_mp_sandbox_v1_sandbox_proto_msgTypes[10].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mp_sandbox_v1_sandbox_proto_rawDesc), len(file_mp_sandbox_v1_sandbox_proto_rawDesc)),
-			NumEnums:      0,
-			NumMessages:   10,
+			NumEnums:      1,
+			NumMessages:   12,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
 		GoTypes:           file_mp_sandbox_v1_sandbox_proto_goTypes,
 		DependencyIndexes: file_mp_sandbox_v1_sandbox_proto_depIdxs,
+		EnumInfos:         file_mp_sandbox_v1_sandbox_proto_enumTypes,
 		MessageInfos:      file_mp_sandbox_v1_sandbox_proto_msgTypes,
 	}.Build()
 	File_mp_sandbox_v1_sandbox_proto = out.File

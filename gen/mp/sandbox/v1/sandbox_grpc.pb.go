@@ -8,6 +8,7 @@ package sandboxv1
 
 import (
 	context "context"
+	v11 "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
 	v1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
 	grpc "google.golang.org/grpc"
 	codes "google.golang.org/grpc/codes"
@@ -24,6 +25,7 @@ const (
 	SandboxService_AdvanceClock_FullMethodName        = "/mp.sandbox.v1.SandboxService/AdvanceClock"
 	SandboxService_CreateTestOrder_FullMethodName     = "/mp.sandbox.v1.SandboxService/CreateTestOrder"
 	SandboxService_TransitionTestOrder_FullMethodName = "/mp.sandbox.v1.SandboxService/TransitionTestOrder"
+	SandboxService_ReviewTestProduct_FullMethodName   = "/mp.sandbox.v1.SandboxService/ReviewTestProduct"
 )
 
 // SandboxServiceClient is the client API for SandboxService service.
@@ -44,6 +46,10 @@ type SandboxServiceClient interface {
 	// Makes the move the platform would make on a test order: payment
 	// captured, ready to ship, picked up by the courier, delivered, refunded.
 	TransitionTestOrder(ctx context.Context, in *TransitionTestOrderRequest, opts ...grpc.CallOption) (*v1.OrderResponse, error)
+	// Ends the review of one of the test shop's products as the platform's
+	// review would: a proposed product is taken into review and approved
+	// (live) or rejected (delisted, with the note as its review_note).
+	ReviewTestProduct(ctx context.Context, in *ReviewTestProductRequest, opts ...grpc.CallOption) (*v11.ProductResponse, error)
 }
 
 type sandboxServiceClient struct {
@@ -94,6 +100,16 @@ func (c *sandboxServiceClient) TransitionTestOrder(ctx context.Context, in *Tran
 	return out, nil
 }
 
+func (c *sandboxServiceClient) ReviewTestProduct(ctx context.Context, in *ReviewTestProductRequest, opts ...grpc.CallOption) (*v11.ProductResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(v11.ProductResponse)
+	err := c.cc.Invoke(ctx, SandboxService_ReviewTestProduct_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // SandboxServiceServer is the server API for SandboxService service.
 // All implementations must embed UnimplementedSandboxServiceServer
 // for forward compatibility.
@@ -112,6 +128,10 @@ type SandboxServiceServer interface {
 	// Makes the move the platform would make on a test order: payment
 	// captured, ready to ship, picked up by the courier, delivered, refunded.
 	TransitionTestOrder(context.Context, *TransitionTestOrderRequest) (*v1.OrderResponse, error)
+	// Ends the review of one of the test shop's products as the platform's
+	// review would: a proposed product is taken into review and approved
+	// (live) or rejected (delisted, with the note as its review_note).
+	ReviewTestProduct(context.Context, *ReviewTestProductRequest) (*v11.ProductResponse, error)
 	mustEmbedUnimplementedSandboxServiceServer()
 }
 
@@ -133,6 +153,9 @@ func (UnimplementedSandboxServiceServer) CreateTestOrder(context.Context, *Creat
 }
 func (UnimplementedSandboxServiceServer) TransitionTestOrder(context.Context, *TransitionTestOrderRequest) (*v1.OrderResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method TransitionTestOrder not implemented")
+}
+func (UnimplementedSandboxServiceServer) ReviewTestProduct(context.Context, *ReviewTestProductRequest) (*v11.ProductResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ReviewTestProduct not implemented")
 }
 func (UnimplementedSandboxServiceServer) mustEmbedUnimplementedSandboxServiceServer() {}
 func (UnimplementedSandboxServiceServer) testEmbeddedByValue()                        {}
@@ -227,6 +250,24 @@ func _SandboxService_TransitionTestOrder_Handler(srv interface{}, ctx context.Co
 	return interceptor(ctx, in, info, handler)
 }
 
+func _SandboxService_ReviewTestProduct_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ReviewTestProductRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(SandboxServiceServer).ReviewTestProduct(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: SandboxService_ReviewTestProduct_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(SandboxServiceServer).ReviewTestProduct(ctx, req.(*ReviewTestProductRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // SandboxService_ServiceDesc is the grpc.ServiceDesc for SandboxService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -249,6 +290,10 @@ var SandboxService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "TransitionTestOrder",
 			Handler:    _SandboxService_TransitionTestOrder_Handler,
+		},
+		{
+			MethodName: "ReviewTestProduct",
+			Handler:    _SandboxService_ReviewTestProduct_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
