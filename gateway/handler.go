@@ -165,7 +165,11 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 
 	ctx, cancel := context.WithTimeout(context.WithValue(r.Context(), stateKey{}, st), g.cfg.RequestTimeout)
 	defer cancel()
-	g.mux.ServeHTTP(sw, forCore(r.WithContext(ctx), &bodyReader{data: body, optional: method.BodyOptional}))
+	br := &bodyReader{data: body, optional: method.BodyOptional}
+	if method.RawBody {
+		br.contentType = r.Header.Get("Content-Type")
+	}
+	g.mux.ServeHTTP(sw, forCore(r.WithContext(ctx), br))
 }
 
 // forCore is the request as grpc-gateway sees it: the checked method, path,

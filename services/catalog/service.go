@@ -63,6 +63,8 @@ type Service struct {
 	clock   clock.Business
 	cursors *pagination.Cursors
 	events  *events.Recorder
+	// imagePrefix: Config.ImagePrefix.
+	imagePrefix string
 }
 
 // Config is what a Service is built from.
@@ -78,6 +80,11 @@ type Config struct {
 	// Events records every change in the change's transaction; a Service
 	// without it refuses to write.
 	Events *events.Recorder
+	// ImagePrefix is the url prefix of the deployment's own uploads
+	// (POST /open/v1/admin/uploads), accepted in images besides https
+	// URLs: in dev it is the gateway's plain http address. Empty: https
+	// URLs only.
+	ImagePrefix string
 }
 
 // NewService returns the catalog service.
@@ -88,7 +95,7 @@ func NewService(cfg Config) *Service {
 	if cfg.Cursors == nil {
 		cfg.Cursors = pagination.RandomCursors()
 	}
-	return &Service{store: cfg.Store, clock: cfg.Business, cursors: cfg.Cursors, events: cfg.Events}
+	return &Service{store: cfg.Store, clock: cfg.Business, cursors: cfg.Cursors, events: cfg.Events, imagePrefix: cfg.ImagePrefix}
 }
 
 // record writes p's event on the transaction ctx carries.
@@ -220,12 +227,12 @@ func (s *Service) CreateProduct(ctx context.Context, in ProductInput) (*Product,
 		e, _ := apierr.As(err)
 		v = append(v, e.Message)
 	}
-	checkImages(&v, "images", in.Images)
+	checkImages(&v, "images", in.Images, s.imagePrefix)
 	var attrValues []AttributeValue
 	if leaf != nil {
 		attrValues = checkAttributeValues(&v, leaf, in.AttributeValues)
 	}
-	variants, optionsOrder := buildVariants(&v, in)
+	variants, optionsOrder := buildVariants(&v, in, s.imagePrefix)
 	if err := v.err(); err != nil {
 		return nil, err
 	}
@@ -287,7 +294,7 @@ func (s *Service) UpdateProduct(ctx context.Context, id string, upd ProductUpdat
 	}
 	if upd.Images != nil {
 		var v violations
-		checkImages(&v, "images", *upd.Images)
+		checkImages(&v, "images", *upd.Images, s.imagePrefix)
 		if err := v.err(); err != nil {
 			return nil, err
 		}
