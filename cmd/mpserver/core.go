@@ -46,7 +46,7 @@ func (c *coreFlags) register(f *flagSet) {
 	f.str(&c.otpRelayURL, "otp-relay-url", "MP_OTP_RELAY_URL", "", "the messaging relay sellers' one-time codes are POSTed to (empty: only test shops' fixed sandbox codes work)")
 	f.secret(&c.otpRelaySecret, "otp-relay-secret", "MP_OTP_RELAY_SECRET", "the secret (32+ characters) the one-time code relay's requests are signed with")
 	f.str(&c.webhookAllow, "webhook-allow-cidrs", "MP_WEBHOOK_ALLOW_CIDRS", "", "comma-separated CIDRs webhook callback URLs may resolve to although not public (on-premises receivers)")
-	c.uploads.register(f, "", true)
+	c.uploads.register(f, "uploads answer 503 UPLOAD_NOT_CONFIGURED")
 	c.log.register(f)
 }
 

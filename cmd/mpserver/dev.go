@@ -40,9 +40,7 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.str(&credsPath, "credentials-file", "MP_CREDENTIALS_FILE", "", "where the sandbox credentials are written (default DATA_DIR/sandbox-credentials.json)")
 	fs.str(&webhookAllow, "webhook-allow-cidrs", "MP_WEBHOOK_ALLOW_CIDRS", "127.0.0.0/8,::1/128", "comma-separated CIDRs webhook callback URLs may resolve to although not public (dev: loopback, for receivers on this machine)")
 	fs.dur(&rotationOverlap, "secret-rotation-overlap", "MP_SECRET_ROTATION_OVERLAP", auth.DefaultRotationOverlap, "how long an app's previous secret keeps verifying after the partner rotates it (at most 168h)")
-	// Empty defaults: the data directory's uploads/ and the gateway's own
-	// address, resolved once both are known.
-	up.register(fs, "", true)
+	up.register(fs, "DATA_DIR/uploads, served by this process's gateway at HTTP_ADDR/uploads/")
 	logs.register(fs)
 	if err := fs.Set("log-format", "console"); err != nil {
 		return err

@@ -26,8 +26,6 @@ type gatewayFlags struct {
 	shutdownDelay time.Duration
 	// The platform's public address (redirects, the consent cookie).
 	publicURL string
-	// The upload bucket, when this gateway serves its files.
-	uploads uploadFlags
 }
 
 func (g *gatewayFlags) register(f *flagSet) {
@@ -50,7 +48,6 @@ func (g *gatewayFlags) register(f *flagSet) {
 	f.integer(&g.appRate, "app-rate-per-minute", "MP_APP_RATE_PER_MINUTE", 0, "per-app ceiling unless the app has an override (0: default 600)")
 	f.integer(&g.accountRate, "account-rate-per-minute", "MP_ACCOUNT_RATE_PER_MINUTE", 0, "per-developer-account ceiling unless the account has an override (0: default 1800)")
 	f.integer(&g.sandboxRate, "sandbox-rate-per-minute", "MP_SANDBOX_RATE_PER_MINUTE", 0, "sandbox-route ceiling per app (0: default 60)")
-	g.uploads.register(f, "", false)
 	g.log.register(f)
 }
 
@@ -97,13 +94,6 @@ func runGateway(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	bucket, err := gf.uploads.open(ctx)
-	if err != nil {
-		return err
-	}
-	if bucket != nil {
-		defer bucket.Close()
-	}
 	gw, err := gateway.New(gateway.Config{
 		Environment:     gf.environment,
 		Core:            conn,
@@ -117,7 +107,6 @@ func runGateway(ctx context.Context, args []string, stderr io.Writer) error {
 		Logger:          log,
 		Metrics:         gateway.NewMetrics(reg),
 		Tracing:         tracing,
-		Uploads:         bucket,
 	})
 	if err != nil {
 		return err

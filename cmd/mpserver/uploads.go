@@ -18,13 +18,11 @@ type uploadFlags struct {
 	timeout           time.Duration
 }
 
-// register adds the flags; publicURL is left out on the gateway, which only
-// serves the files.
-func (u *uploadFlags) register(f *flagSet, bucketDefault string, withPublicURL bool) {
-	f.str(&u.bucket, "upload-bucket", "MP_UPLOAD_BUCKET", bucketDefault, "where uploaded product images are stored, by URL: s3://BUCKET?region=R (S3, or S3-compatible with &endpoint=URL&use_path_style=true), gs://BUCKET, file:///DIR?create_dir=true&no_tmp_dir=true (empty: uploads answer 503 UPLOAD_NOT_CONFIGURED)")
-	if withPublicURL {
-		f.str(&u.publicURL, "upload-public-url", "MP_UPLOAD_PUBLIC_URL", u.publicURL, "the URL prefix uploaded images are served at, e.g. https://img.mall.example/products/ (the bucket's public address or a CDN in front of it); a product's images may name it besides https URLs")
-	}
+// register adds the flags (core's and dev's, where the defaults are filled
+// in once the data directory and the gateway's address are known).
+func (u *uploadFlags) register(f *flagSet, devDefaults string) {
+	f.str(&u.bucket, "upload-bucket", "MP_UPLOAD_BUCKET", "", "where uploaded product images are stored, by URL: s3://BUCKET?region=R (S3, or S3-compatible with &endpoint=URL&use_path_style=true), gs://BUCKET, file:///DIR?create_dir=true&no_tmp_dir=true (empty: "+devDefaults+")")
+	f.str(&u.publicURL, "upload-public-url", "MP_UPLOAD_PUBLIC_URL", "", "the URL prefix uploaded images are served at, e.g. https://img.mall.example/products/ (the bucket's public address or a CDN in front of it); a product's images may name it besides https URLs")
 	f.dur(&u.timeout, "upload-timeout", "MP_UPLOAD_TIMEOUT", uploads.DefaultTimeout, "deadline of each call to the upload bucket")
 }
 

@@ -139,6 +139,9 @@ func NewCore(cfg CoreConfig) (*Core, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Uploads.Logger == nil {
+		cfg.Uploads.Logger = cfg.Logger
+	}
 	images, err := uploads.NewService(cfg.Uploads)
 	if err != nil {
 		return nil, err

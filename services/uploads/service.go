@@ -16,10 +16,12 @@ import (
 	"strings"
 	"time"
 
+	"go.uber.org/zap"
 	"gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
 
 	"github.com/mallplatform/partnerapi/internal/apierr"
+	"github.com/mallplatform/partnerapi/internal/core"
 )
 
 // DefaultTimeout bounds each storage call when Config.Timeout is zero.
@@ -39,6 +41,9 @@ type Config struct {
 	PublicURL string
 	// Timeout bounds each storage call (default DefaultTimeout).
 	Timeout time.Duration
+	// Logger records the store's failures, which the partner sees only as
+	// UPLOAD_ERROR (default: none).
+	Logger *zap.Logger
 }
 
 // CheckPublicURL checks a public URL prefix: absolute http or https with a
@@ -75,6 +80,9 @@ func NewService(cfg Config) (*Service, error) {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
 	}
+	if cfg.Logger == nil {
+		cfg.Logger = zap.NewNop()
+	}
 	if cfg.Bucket != nil {
 		u, err := CheckPublicURL(cfg.PublicURL)
 		if err != nil {
@@ -110,6 +118,7 @@ func (s *Service) Upload(ctx context.Context, declared string, data []byte) (*Up
 	digest := hex.EncodeToString(sum[:])
 	name := digest + "." + img.format.ext
 	if err := s.store(ctx, name, img.format.mediaType, data); err != nil {
+		s.cfg.Logger.Warn("storing an upload failed", zap.String("request_id", core.RequestID(ctx)), zap.String("name", name), zap.Error(err))
 		return nil, apierr.Wrap(uploadError, err, "the image could not be stored; retry later")
 	}
 	return &Upload{URL: s.cfg.PublicURL + name, ContentType: img.format.mediaType, Bytes: int64(len(data)),

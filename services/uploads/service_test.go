@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 	"gocloud.dev/blob"
 	"gocloud.dev/blob/fileblob"
 
@@ -200,12 +202,20 @@ func TestStorageFailingAndNotConfigured(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newService(t, b)
+	logs, observed := observer.New(zap.WarnLevel)
+	s, err := NewService(Config{Bucket: b, PublicURL: publicURL, Logger: zap.New(logs)})
+	if err != nil {
+		t.Fatal(err)
+	}
 	_ = b.Close()
 	_, err = s.Upload(ctx, "image/png", pngFile(t, 4, 4))
 	wantCode(t, "a failing bucket", err, uploadError)
 	if e, _ := apierr.As(err); strings.Contains(e.Message, "closed") {
 		t.Fatalf("the store's own error reached the message: %q", e.Message)
+	}
+	// The operator sees what the partner does not.
+	if entries := observed.FilterMessage("storing an upload failed").All(); len(entries) != 1 || !strings.Contains(entries[0].ContextMap()["error"].(string), "closed") {
+		t.Fatalf("logged %v", observed.All())
 	}
 }
 
