@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"io"
 	"runtime"
 	"slices"
@@ -110,7 +111,7 @@ func TestSameBytesSameURL(t *testing.T) {
 	iter := b.List(nil)
 	for {
 		obj, err := iter.Next(ctx)
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
@@ -258,11 +259,11 @@ func TestOpenServesOnlyItsOwnNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"notes.txt", u.SHA256 + ".png", u.SHA256 + ".jpg.attrs", "../" + u.SHA256 + ".jpg", strings.ToUpper(u.SHA256) + ".jpg", u.SHA256, ""} {
-		if _, err := Open(ctx, b, 0, name); err != ErrNotFound {
+		if _, err := Open(ctx, b, 0, name); !errors.Is(err, ErrNotFound) {
 			t.Errorf("%q: %v, want ErrNotFound", name, err)
 		}
 	}
-	if _, err := Open(ctx, nil, 0, strings.TrimPrefix(u.URL, publicURL)); err != ErrNotFound {
+	if _, err := Open(ctx, nil, 0, strings.TrimPrefix(u.URL, publicURL)); !errors.Is(err, ErrNotFound) {
 		t.Errorf("no bucket: %v", err)
 	}
 }
