@@ -167,7 +167,9 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	br := &bodyReader{data: body, optional: method.BodyOptional}
 	if method.RawBody {
-		br.contentType = r.Header.Get("Content-Type")
+		// Valid UTF-8, as a proto string must be: a mangled header is a
+		// type the service refuses, not a call that cannot be encoded.
+		br.contentType = strings.ToValidUTF8(r.Header.Get("Content-Type"), "\uFFFD")
 	}
 	g.mux.ServeHTTP(sw, forCore(r.WithContext(ctx), br))
 }

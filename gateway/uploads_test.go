@@ -169,6 +169,7 @@ func TestUploadRefusals(t *testing.T) {
 	img := noisyPNG(t, 40, 30)
 	wantError(t, "a type not accepted", upload(t, seller, "image/gif", []byte("GIF89a")), http.StatusBadRequest, "INVALID_FILE_TYPE")
 	wantError(t, "JSON", upload(t, seller, "application/json", []byte(`{"a":1}`)), http.StatusBadRequest, "INVALID_FILE_TYPE")
+	wantError(t, "a type that is not UTF-8", upload(t, seller, "image/\xffpng", img), http.StatusBadRequest, "INVALID_FILE_TYPE")
 	wantError(t, "PNG declared JPEG", upload(t, seller, "image/jpeg", img), http.StatusBadRequest, "INVALID_FILE_CONTENT")
 	wantError(t, "text declared WebP", upload(t, seller, "image/webp", []byte("RIFF....WEBPnot really")), http.StatusBadRequest, "INVALID_FILE_CONTENT")
 	wantError(t, "a truncated header", upload(t, seller, "image/png", img[:20]), http.StatusBadRequest, "INVALID_FILE_CONTENT")
