@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+	"gocloud.dev/blob"
 	"google.golang.org/grpc"
 
 	"github.com/mallplatform/partnerapi/gateway/admission"
@@ -99,6 +100,10 @@ type Config struct {
 	// core (nil: off). The connection to core carries the client half
 	// (telemetry.Tracing.DialOptions).
 	Tracing *telemetry.Tracing
+	// Uploads is the upload bucket the gateway serves files from
+	// (GET /uploads/{name}): the dev role's directory. Nil: the route
+	// answers 404, the files being served from the bucket's own address.
+	Uploads *blob.Bucket
 }
 
 // Validate reports configuration mistakes.

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+	"google.golang.org/genproto/googleapis/api/httpbody"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/mallplatform/partnerapi/internal/wirejson"
@@ -87,7 +88,15 @@ func (e envelope) NewDecoder(r io.Reader) runtime.Decoder {
 				return err
 			}
 		}
-		err := e.Unmarshal(data, v)
+		var err error
+		if hb, raw := v.(**httpbody.HttpBody); raw && ok {
+			// A raw body (policy.Method.RawBody): the bytes as sent and
+			// the Content-Type the client declared, which forCore has
+			// taken off the request.
+			*hb = &httpbody.HttpBody{ContentType: body.contentType, Data: data}
+		} else {
+			err = e.Unmarshal(data, v)
+		}
 		if ok {
 			// grpc-gateway flattens decode errors into a plain status; keep
 			// the typed error where the error handler can find it.
@@ -119,6 +128,8 @@ type bodyReader struct {
 	// not malformed JSON.
 	optional  bool
 	decodeErr error
+	// contentType is the declared Content-Type of a raw body.
+	contentType string
 }
 
 func (b *bodyReader) Read(p []byte) (int, error) {

@@ -165,7 +165,13 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 
 	ctx, cancel := context.WithTimeout(context.WithValue(r.Context(), stateKey{}, st), g.cfg.RequestTimeout)
 	defer cancel()
-	g.mux.ServeHTTP(sw, forCore(r.WithContext(ctx), &bodyReader{data: body, optional: method.BodyOptional}))
+	br := &bodyReader{data: body, optional: method.BodyOptional}
+	if method.RawBody {
+		// Valid UTF-8, as a proto string must be: a mangled header is a
+		// type the service refuses, not a call that cannot be encoded.
+		br.contentType = strings.ToValidUTF8(r.Header.Get("Content-Type"), "\uFFFD")
+	}
+	g.mux.ServeHTTP(sw, forCore(r.WithContext(ctx), br))
 }
 
 // forCore is the request as grpc-gateway sees it: the checked method, path,

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	openapiv1 "github.com/mallplatform/partnerapi/gen/mp/openapi/v1"
+	uploadsv1 "github.com/mallplatform/partnerapi/gen/mp/uploads/v1"
 	"github.com/mallplatform/partnerapi/internal/openapi"
 	"github.com/mallplatform/partnerapi/internal/policy"
 )
@@ -34,6 +35,7 @@ func (g *Gateway) ownedRoutes() (map[string]http.HandlerFunc, error) {
 	if err != nil {
 		return nil, err
 	}
+	owned[uploadsv1.UploadFilesService_GetUploadedFile_FullMethodName] = g.serveUpload
 	owned[openapiv1.OpenAPIService_GetDocument_FullMethodName] = func(w http.ResponseWriter, _ *http.Request) {
 		h := w.Header()
 		h.Set("Content-Type", "application/json")

@@ -25,6 +25,7 @@ type coreFlags struct {
 	tlsCert, tlsKey, clientCA, gatewayCertName                  string
 	webhookAllow                                                string
 	otpRelayURL, otpRelaySecret                                 string
+	uploads                                                     uploadFlags
 	maxConns                                                    int
 	rotationOverlap                                             time.Duration
 	log                                                         logFlags
@@ -45,6 +46,7 @@ func (c *coreFlags) register(f *flagSet) {
 	f.str(&c.otpRelayURL, "otp-relay-url", "MP_OTP_RELAY_URL", "", "the messaging relay sellers' one-time codes are POSTed to (empty: only test shops' fixed sandbox codes work)")
 	f.secret(&c.otpRelaySecret, "otp-relay-secret", "MP_OTP_RELAY_SECRET", "the secret (32+ characters) the one-time code relay's requests are signed with")
 	f.str(&c.webhookAllow, "webhook-allow-cidrs", "MP_WEBHOOK_ALLOW_CIDRS", "", "comma-separated CIDRs webhook callback URLs may resolve to although not public (on-premises receivers)")
+	c.uploads.register(f, "uploads answer 503 UPLOAD_NOT_CONFIGURED")
 	c.log.register(f)
 }
 
@@ -102,11 +104,19 @@ func runCore(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	bucket, err := cf.uploads.open(ctx)
+	if err != nil {
+		return err
+	}
+	if bucket != nil {
+		defer bucket.Close()
+	}
 	reg := platform.NewRegistry()
 	reg.MustRegister(db.PoolCollector(d.Pool))
 	c, err := platform.NewCore(platform.CoreConfig{
 		DB: d, GatewayToken: cf.gatewayToken, TLS: serverTLS, GatewayCertName: cf.gatewayCertName, SecretKey: cf.secretKey, SecretRotationOverlap: cf.rotationOverlap, OTPSender: otp, Logger: log, Metrics: core.NewMetrics(reg),
 		Tracing: tracing, ServerOptions: platform.GRPCServerMetrics(reg), Callbacks: callback.Policy{Allow: allow},
+		Uploads: cf.uploads.config(bucket),
 	})
 	if err != nil {
 		return err

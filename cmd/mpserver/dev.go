@@ -31,6 +31,7 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	var dataDir, httpAddr, grpcAddr, credsPath, metricsAddr, webhookAllow string
 	var logs logFlags
 	var rotationOverlap, reviewDelay time.Duration
+	var up uploadFlags
 	fs := newFlagSet("dev", stderr)
 	fs.str(&dataDir, "data-dir", "MP_DATA_DIR", "data", "directory of the SQLite file, the secret key and the sandbox credentials")
 	fs.str(&httpAddr, "http-addr", "MP_HTTP_ADDR", "127.0.0.1:8080", "address of the partner-facing HTTP listener")
@@ -40,6 +41,7 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.str(&webhookAllow, "webhook-allow-cidrs", "MP_WEBHOOK_ALLOW_CIDRS", "127.0.0.0/8,::1/128", "comma-separated CIDRs webhook callback URLs may resolve to although not public (dev: loopback, for receivers on this machine)")
 	fs.dur(&rotationOverlap, "secret-rotation-overlap", "MP_SECRET_ROTATION_OVERLAP", auth.DefaultRotationOverlap, "how long an app's previous secret keeps verifying after the partner rotates it (at most 168h)")
 	fs.dur(&reviewDelay, "sandbox-review-delay", "MP_SANDBOX_REVIEW_DELAY", 0, "approve test shops' proposed products once this old on their business clock, as if the platform's review had passed them (0: off; the sandbox review tool works either way)")
+	up.register(fs, "DATA_DIR/uploads, served by this process's gateway at HTTP_ADDR/uploads/")
 	logs.register(fs)
 	if err := fs.Set("log-format", "console"); err != nil {
 		return err
@@ -95,14 +97,6 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	defer stopTracing()
 	reg := platform.NewRegistry()
-	c, err := platform.NewCore(platform.CoreConfig{
-		DB: d, GatewayToken: gatewayToken, SecretKey: secretKey, SecretRotationOverlap: rotationOverlap, Clock: clock.System{}, Logger: log.Named("core"), Metrics: core.NewMetrics(reg),
-		Tracing: tracing, ServerOptions: platform.GRPCServerMetrics(reg), Callbacks: callback.Policy{Allow: allow},
-		OTPSender: &consoleOTPSender{w: stderr},
-	})
-	if err != nil {
-		return err
-	}
 	grpcLis, err := net.Listen("tcp", grpcAddr)
 	if err != nil {
 		return err
@@ -110,6 +104,26 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	httpLis, err := net.Listen("tcp", httpAddr)
 	if err != nil {
 		grpcLis.Close()
+		return err
+	}
+
+	// Uploads are stored in the data directory and served by this
+	// process's gateway, at its own address.
+	bucket, err := devUploads(ctx, &up, dataDir, "http://"+httpLis.Addr().String())
+	if err != nil {
+		grpcLis.Close()
+		httpLis.Close()
+		return err
+	}
+	defer bucket.Close()
+	c, err := platform.NewCore(platform.CoreConfig{
+		DB: d, GatewayToken: gatewayToken, SecretKey: secretKey, SecretRotationOverlap: rotationOverlap, Clock: clock.System{}, Logger: log.Named("core"), Metrics: core.NewMetrics(reg),
+		Tracing: tracing, ServerOptions: platform.GRPCServerMetrics(reg), Callbacks: callback.Policy{Allow: allow},
+		OTPSender: &consoleOTPSender{w: stderr}, Uploads: up.config(bucket),
+	})
+	if err != nil {
+		grpcLis.Close()
+		httpLis.Close()
 		return err
 	}
 
@@ -135,7 +149,7 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	defer store.Close()
 	gw, err := gateway.New(gateway.Config{
 		Environment: gateway.EnvSandbox, Core: conn, GatewayToken: gatewayToken, Admission: store,
-		Logger: log.Named("gateway"), Metrics: gateway.NewMetrics(reg), Tracing: tracing,
+		Logger: log.Named("gateway"), Metrics: gateway.NewMetrics(reg), Tracing: tracing, Uploads: bucket,
 	})
 	if err != nil {
 		return err

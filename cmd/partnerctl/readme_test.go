@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"gocloud.dev/blob/fileblob"
+
 	"github.com/mallplatform/partnerapi/internal/testenv"
 	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/sdk/signing"
@@ -38,7 +40,13 @@ type readmeLine struct {
 func TestReadmeExamples(t *testing.T) {
 	clearEnv(t)
 	lines := readmePartnerctlLines(t)
-	env := testenv.Start(t, testenv.Options{})
+	// Uploads stored in a directory and served by the gateway, as in dev.
+	bucket, err := fileblob.OpenBucket(t.TempDir(), &fileblob.Options{NoTempDir: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = bucket.Close() })
+	env := testenv.Start(t, testenv.Options{Uploads: bucket})
 	// The dev role's credential file, pointing at this platform.
 	dir := t.TempDir()
 	if err := env.Creds.Save(filepath.Join(dir, defaultCredentials)); err != nil {
@@ -69,7 +77,7 @@ func TestReadmeExamples(t *testing.T) {
 			}
 		}
 		for _, a := range args {
-			if strings.HasPrefix(a, "@") || a == "sign" || a == "--verbose" || a == "--print-curl" || a == "--field" {
+			if strings.HasPrefix(a, "@") || a == "sign" || a == "--verbose" || a == "--print-curl" || a == "--field" || a == "--content-type" {
 				seen[a] = true
 			}
 		}
@@ -77,7 +85,7 @@ func TestReadmeExamples(t *testing.T) {
 			sendSigned(t, env.BaseURL, args, out)
 		}
 	}
-	for _, want := range []string{"@examples/product-create.json", "@examples/product-update.json", "sign", "--verbose", "--print-curl", "--field"} {
+	for _, want := range []string{"@examples/product-create.json", "@examples/product-update.json", "@examples/product-photo.jpg", "sign", "--verbose", "--print-curl", "--field", "--content-type"} {
 		if !seen[want] {
 			t.Errorf("no README line uses %s", want)
 		}

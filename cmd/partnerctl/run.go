@@ -46,8 +46,10 @@ the credential file in place of the old (which keeps verifying for a while,
   partnerctl --print-curl GET /open/v1/categories
   partnerctl --verbose GET /open/v1/usage
   partnerctl sign POST /open/v1/products @examples/product-create.json > headers.txt
+  partnerctl --content-type image/jpeg POST /open/v1/admin/uploads @photo.jpg
 
 BODY is sent verbatim; @file reads it from a file and - from standard input.
+It is JSON unless --content-type says otherwise (an image upload's bytes).
 --verbose prints to standard error the string-to-sign, the request headers
 (the seller access token masked) and the answer's request id.
 
@@ -78,6 +80,7 @@ type options struct {
 	field       string
 	timeout     time.Duration
 	headers     headerFlags
+	contentType string
 	set         map[string]bool // flags given on the command line
 }
 
@@ -101,6 +104,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.field, "field", "", "print only this `field` of the answer (a dot path such as data.product_id); an error answer goes to stderr")
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "request timeout")
 	fs.Var(&o.headers, "H", "extra request `header` \"Name: value\" (repeatable)")
+	fs.StringVar(&o.contentType, "content-type", "", "the body's media `type` (default application/json), e.g. image/jpeg for an image upload")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
@@ -142,6 +146,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 		extra.Add(strings.TrimSpace(name), strings.TrimSpace(value))
+	}
+	if o.contentType != "" {
+		extra.Set("Content-Type", o.contentType)
 	}
 
 	var body []byte

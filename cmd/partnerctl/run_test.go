@@ -233,6 +233,20 @@ func TestBodies(t *testing.T) {
 	if code, _, errOut := runCLI(t, "", "--credentials", creds, "POST", "/open/v1/products", "@"+file+".missing"); code != 1 || !strings.Contains(errOut, "reading body") {
 		t.Fatalf("missing body file: exit %d, %s", code, errOut)
 	}
+
+	// An image upload: the file's bytes as they are, with their type,
+	// signed over those bytes.
+	photo := filepath.Join(t.TempDir(), "photo.jpg")
+	jpeg := []byte("\xff\xd8\xff\xe0\x00\x10JFIF\x00binary \x00\xff bytes")
+	if err := os.WriteFile(photo, jpeg, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runCLI(t, "", "--credentials", creds, "--content-type", "image/jpeg", "POST", "/open/v1/admin/uploads", "@"+photo); code != 0 {
+		t.Fatalf("upload: exit %d: %s", code, errOut)
+	}
+	if r := g.last(t); !r.verified || !bytes.Equal(r.body, jpeg) || r.header.Get("Content-Type") != "image/jpeg" {
+		t.Fatalf("upload: gateway saw %+v", r)
+	}
 }
 
 func TestEnvironmentCredentials(t *testing.T) {

@@ -38,7 +38,7 @@ const committed = "../../gen/openapi/openapi.json"
 func TestConformance(t *testing.T) {
 	// Every route with every error class is more requests than one address
 	// may send a minute; the limits have their own case below.
-	env := testenv.Start(t, testenv.Options{Unlimited: true})
+	env := testenv.Start(t, testenv.Options{Unlimited: true, Uploads: dirBucket(t)})
 	served := getDocument(t, env.BaseURL)
 	want, err := os.ReadFile(committed)
 	if err != nil {
@@ -57,6 +57,7 @@ func TestConformance(t *testing.T) {
 	}
 	t.Run("consent flow", func(t *testing.T) { c.checkConsentFlow(t) })
 	t.Run("inventory", func(t *testing.T) { c.checkInventory(t) })
+	t.Run("upload storage", func(t *testing.T) { c.checkUploadStorage(t) })
 	t.Run("rate limited", func(t *testing.T) { c.checkRateLimited(t) })
 	t.Run("database faults", func(t *testing.T) { c.checkDatabaseFaults(t) })
 
@@ -124,6 +125,10 @@ func init() {
 	for _, ct := range []string{"text/html", "text/css", "text/javascript"} {
 		openapi3filter.RegisterBodyDecoder(ct, openapi3filter.PlainBodyDecoder)
 	}
+	// Uploaded images, sent and served as raw bytes.
+	for _, ct := range []string{"image/jpeg", "image/png", "image/webp"} {
+		openapi3filter.RegisterBodyDecoder(ct, openapi3filter.FileBodyDecoder)
+	}
 }
 
 func newChecker(t *testing.T, raw []byte, env *testenv.Env) *checker {
@@ -172,6 +177,11 @@ func (o operation) notBuilt() bool   { return o.policy()["notBuilt"] == true }
 func (o operation) scope() string    { s, _ := o.policy()["scope"].(string); return s }
 func (o operation) idempotency() any { return o.policy()["idempotency"] }
 
+// rawBody: the request body is raw bytes (an image), not JSON.
+func (o operation) rawBody() bool {
+	return o.op.RequestBody != nil && o.op.RequestBody.Value.Content.Get("application/json") == nil
+}
+
 func (c *checker) operations() []operation {
 	var out []operation
 	for _, path := range c.doc.Paths.InMatchingOrder() {
@@ -216,6 +226,15 @@ func (c *checker) exampleRequest(op operation, ids map[string]string) sdk.Reques
 		}
 	}
 	req := sdk.Request{Method: op.method, Path: path, RawQuery: query.Encode(), ExtraHeaders: extra}
+	if op.rawBody() {
+		// An image upload: raw bytes, no JSON example.
+		if req.ExtraHeaders == nil {
+			req.ExtraHeaders = http.Header{}
+		}
+		req.ExtraHeaders.Set("Content-Type", "image/png")
+		req.Body = examplePNG(c.t, 3, 2)
+		return req
+	}
 	if rb := op.op.RequestBody; rb != nil {
 		ex := rb.Value.Content.Get("application/json").Example
 		b, err := json.Marshal(ex)
@@ -552,7 +571,9 @@ func (c *checker) checkOperation(t *testing.T, op operation, orderID string) {
 	req = c.withFreshKey(example)
 	req.RawQuery = joinQuery(example.RawQuery, "no_such_parameter=1")
 	expect(t, "unknown query parameter", c.do(t, op, full, req, false), http.StatusBadRequest, "VALIDATION_ERROR")
-	if op.op.RequestBody != nil {
+	if op.rawBody() {
+		c.checkRawBody(t, op, full, example)
+	} else if op.op.RequestBody != nil {
 		req = c.withFreshKey(example)
 		req.Body = []byte(`{"title":`)
 		expect(t, "body that is not JSON", c.do(t, op, full, req, false), http.StatusBadRequest, "INVALID_JSON")
@@ -566,7 +587,7 @@ func (c *checker) checkOperation(t *testing.T, op operation, orderID string) {
 	}
 
 	// A category that is not in the tree, where the body names one.
-	if !op.notBuilt() && op.op.RequestBody != nil {
+	if !op.notBuilt() && op.op.RequestBody != nil && !op.rawBody() {
 		req = c.withFreshKey(example)
 		if strings.Contains(op.path, "{id}") {
 			req = c.exampleRequest(op, map[string]string{"id": c.createProduct(t)})
@@ -605,6 +626,11 @@ func (c *checker) checkUnsigned(t *testing.T, op operation) {
 		// Asset names carry a digest of their content: take the one the
 		// consent page links (its page for a link without a session).
 		req = c.exampleRequest(op, map[string]string{"name": c.consentAsset(t)})
+	}
+	if op.id == "GetUploadedFile" {
+		// The example's file was never uploaded; an upload names one.
+		expect(t, "a file nobody uploaded", c.do(t, op, nil, req, true), http.StatusNotFound, "NOT_FOUND")
+		req = c.exampleRequest(op, map[string]string{"name": c.uploadedName(t)})
 	}
 	if op.id == "GetPage" {
 		// The example's session is nobody's: the page says the link has

@@ -468,6 +468,17 @@ func (b *builder) parameters(rt *policy.Route, ex map[string]json.RawMessage) []
 func (b *builder) requestBody(m *policy.Method, ex map[string]json.RawMessage) *node {
 	var sch *node
 	var example any
+	if m.RawBody {
+		// The bytes as sent, in one of the declared media types.
+		content := obj()
+		for _, mt := range m.Policy.GetRequestMediaTypes() {
+			content.set(mt, obj("schema", obj("type", "string", "format", "binary")))
+		}
+		if len(m.Policy.GetRequestMediaTypes()) == 0 {
+			b.errs = append(b.errs, m.FullMethod+": a raw request body needs (mp.options.v1.policy).request_media_types")
+		}
+		return obj("required", true, "content", content)
+	}
 	switch m.BodyField {
 	case "":
 		return nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	_ "github.com/mallplatform/partnerapi/gen/mp/auth/v1"
@@ -145,14 +146,25 @@ func TestDocumentCarriesThePolicy(t *testing.T) {
 }
 
 // Every request body and path parameter has an example, so the conformance
-// test can send every route as the document describes it.
+// test can send every route as the document describes it. A raw body (an
+// image upload) has no JSON to show: its media types and a binary schema
+// describe it, and the conformance test sends an image.
 func TestDocumentHasExamples(t *testing.T) {
 	doc := build(t)
 	for path, item := range at(t, doc, "paths").(map[string]any) {
 		for verb, op := range item.(map[string]any) {
 			o := op.(map[string]any)
-			if rb, ok := o["requestBody"].(map[string]any); ok && at(t, rb, "content", "application/json", "example") == nil {
-				t.Errorf("%s %s: request body without an example (internal/openapi/examples.go)", verb, path)
+			if rb, ok := o["requestBody"].(map[string]any); ok {
+				content := at(t, rb, "content").(map[string]any)
+				if _, isJSON := content["application/json"]; !isJSON {
+					for mt, media := range content {
+						if !strings.HasPrefix(mt, "image/") || at(t, media, "schema", "format") != "binary" {
+							t.Errorf("%s %s: raw body %s is not a binary image: %v", verb, path, mt, media)
+						}
+					}
+				} else if at(t, rb, "content", "application/json", "example") == nil {
+					t.Errorf("%s %s: request body without an example (internal/openapi/examples.go)", verb, path)
+				}
 			}
 			params, _ := o["parameters"].([]any)
 			for _, p := range params {

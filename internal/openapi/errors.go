@@ -29,7 +29,7 @@ var (
 		apierr.TimestampExpired, apierr.InvalidSignature, apierr.InvalidCredentials, apierr.Forbidden,
 		apierr.NonceReused, apierr.ServiceUnavailable, apierr.UpstreamTimeout,
 	}
-	// Routes with a body: JSON that does not parse.
+	// Routes with a JSON body (not a raw one): JSON that does not parse.
 	bodyRoute = []apierr.Code{apierr.InvalidJSON}
 	// Routes naming a resource in the path: missing or another seller's.
 	pathRoute = []apierr.Code{apierr.NotFound}
@@ -70,7 +70,7 @@ func RouteCodes(m *policy.Method) []apierr.Code {
 	}
 	if p.GetAuth() == optionsv1.Auth_AUTH_HMAC_UNSPECIFIED {
 		add(signedRoute)
-		if m.BodyField != "" {
+		if m.BodyField != "" && !m.RawBody {
 			add(bodyRoute)
 		}
 		if len(m.PathFields) > 0 {

@@ -13,6 +13,7 @@ import (
 	eventsv1 "github.com/mallplatform/partnerapi/gen/mp/events/v1"
 	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
 	sandboxv1 "github.com/mallplatform/partnerapi/gen/mp/sandbox/v1"
+	uploadsv1 "github.com/mallplatform/partnerapi/gen/mp/uploads/v1"
 	webhooksv1 "github.com/mallplatform/partnerapi/gen/mp/webhooks/v1"
 )
 
@@ -120,6 +121,11 @@ var examples = map[string]proto.Message{
 	"/mp.webhooks.v1.WebhooksService/RotateWebhookSecret": &webhooksv1.RotateWebhookSecretRequest{Id: exampleWebhook},
 	"/mp.consent.v1.ConsentPageService/GetPage":           &consentv1.GetPageRequest{Session: "cs_3b1f0c2d9e8a7f6b5c4d3e2f1a0b9c8d"},
 	"/mp.consent.v1.ConsentPageService/GetAsset":          &consentv1.GetAssetRequest{Name: "consent.3f2a9c1b7d4e.css"},
+	// An uploaded file's name: the hex SHA-256 of its bytes and its type's
+	// extension. (The upload itself is raw image bytes: no JSON example.)
+	uploadsv1.UploadFilesService_GetUploadedFile_FullMethodName: &uploadsv1.GetUploadedFileRequest{
+		Name: "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae.jpg",
+	},
 	"/mp.sandbox.v1.SandboxService/TransitionTestOrder": &sandboxv1.TransitionTestOrderRequest{
 		Id: "ord_01kaq3m8v5yq6b7c9d0e1f2g3h", Transition: &sandboxv1.TestOrderTransition{To: ordersv1.OrderStatus_ORDER_STATUS_PAID},
 	},

@@ -23,6 +23,7 @@ import (
 	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/events"
 	"github.com/mallplatform/partnerapi/services/sandbox/shopclock"
+	"github.com/mallplatform/partnerapi/services/uploads"
 	"github.com/mallplatform/partnerapi/services/webhooks"
 	"github.com/mallplatform/partnerapi/services/webhooks/callback"
 )
@@ -65,6 +66,10 @@ type CoreConfig struct {
 	// OTPSender delivers sellers' one-time codes (nil: only test shops'
 	// fixed sandbox codes work; other sign-ins answer 503).
 	OTPSender auth.OTPSender
+	// Uploads is where product images are stored and the url prefix they
+	// are served at (MP_UPLOAD_BUCKET, MP_UPLOAD_PUBLIC_URL); no bucket:
+	// the upload route answers 503 UPLOAD_NOT_CONFIGURED.
+	Uploads uploads.Config
 }
 
 // Validate reports missing parts.
@@ -134,8 +139,15 @@ func NewCore(cfg CoreConfig) (*Core, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Uploads.Logger == nil {
+		cfg.Uploads.Logger = cfg.Logger
+	}
+	images, err := uploads.NewService(cfg.Uploads)
+	if err != nil {
+		return nil, err
+	}
 	parts := serviceset.Parts{DB: cfg.DB, Auth: authSvc, Business: cfg.Business, Cursors: cursors,
-		Events: recorder, Webhooks: hooks, Flow: flow}
+		Events: recorder, Webhooks: hooks, Flow: flow, Uploads: images}
 	guard, err := idempotency.New(idempotency.Config{Store: idempotency.NewEntStore(cfg.DB.Ent), Clock: cfg.Clock})
 	if err != nil {
 		return nil, err

@@ -39,7 +39,13 @@ type Method struct {
 	BodyOptional bool
 	// PathFields are the request fields bound from the path.
 	PathFields map[string]bool
+	// RawBody: the body fills a google.api.HttpBody field, so it travels
+	// as it was sent (bytes and declared Content-Type), not as JSON.
+	RawBody bool
 }
+
+// httpBody is the message a raw request body (or answer) travels in.
+const httpBody protoreflect.FullName = "google.api.HttpBody"
 
 // Scope is the scope the method requires ("" when any verified app may call).
 func (m *Method) Scope() string { return m.Policy.GetScope() }
@@ -169,6 +175,7 @@ func newMethod(md protoreflect.MethodDescriptor) (*Method, error) {
 		if fd := md.Input().Fields().ByName(protoreflect.Name(m.BodyField)); fd != nil {
 			rules, _ := proto.GetExtension(fd.Options(), validate.E_Field).(*validate.FieldRules)
 			m.BodyOptional = !rules.GetRequired()
+			m.RawBody = fd.Message() != nil && fd.Message().FullName() == httpBody
 		}
 	}
 	return m, nil

@@ -17,6 +17,7 @@ import (
 	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
 	payoutsv1 "github.com/mallplatform/partnerapi/gen/mp/payouts/v1"
 	sandboxv1 "github.com/mallplatform/partnerapi/gen/mp/sandbox/v1"
+	uploadsv1 "github.com/mallplatform/partnerapi/gen/mp/uploads/v1"
 	webhooksv1 "github.com/mallplatform/partnerapi/gen/mp/webhooks/v1"
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/core"
@@ -28,6 +29,7 @@ import (
 	"github.com/mallplatform/partnerapi/services/orders"
 	"github.com/mallplatform/partnerapi/services/payouts"
 	"github.com/mallplatform/partnerapi/services/sandbox"
+	"github.com/mallplatform/partnerapi/services/uploads"
 	"github.com/mallplatform/partnerapi/services/webhooks"
 )
 
@@ -47,6 +49,9 @@ type Parts struct {
 	Webhooks *webhooks.Service
 	// Flow is the seller authorization flow.
 	Flow *auth.Flow
+	// Uploads stores product images; the catalog accepts its url prefix
+	// in a product's images.
+	Uploads *uploads.Service
 }
 
 // orders is the orders service over p: the orders routes and the sandbox's
@@ -61,7 +66,7 @@ func (p Parts) orders() *orders.Service {
 // review tool use the same one.
 func (p Parts) catalog() *catalog.Service {
 	return catalog.NewService(catalog.Config{Store: catalog.NewEntStore(p.DB), Business: p.Business,
-		Cursors: p.Cursors, Events: p.Events, Holds: orders.NewEntStore(p.DB)})
+		Cursors: p.Cursors, Events: p.Events, Holds: orders.NewEntStore(p.DB), ImagePrefix: p.Uploads.ImagePrefix()})
 }
 
 // Service is one service of the platform.
@@ -154,6 +159,13 @@ func All() []Service {
 			},
 			Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
 				return sandboxv1.RegisterSandboxServiceHandlerClient(ctx, mux, sandboxv1.NewSandboxServiceClient(conn))
+			},
+		},
+		{
+			Name: "uploads",
+			Core: func(p Parts) core.Registrar { return uploads.NewServer(p.Uploads).Register },
+			Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+				return uploadsv1.RegisterUploadServiceHandlerClient(ctx, mux, uploadsv1.NewUploadServiceClient(conn))
 			},
 		},
 		{

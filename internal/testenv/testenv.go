@@ -14,6 +14,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
+	"gocloud.dev/blob"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/test/bufconn"
 
@@ -31,6 +32,7 @@ import (
 	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/sandbox/sandboxseed"
+	"github.com/mallplatform/partnerapi/services/uploads"
 	"github.com/mallplatform/partnerapi/services/webhooks/callback"
 )
 
@@ -71,6 +73,10 @@ type Options struct {
 	// SecretRotationOverlap is core's MP_SECRET_ROTATION_OVERLAP (0: the
 	// default).
 	SecretRotationOverlap time.Duration
+	// Uploads stores uploaded images (nil: uploads are not configured);
+	// the gateway serves its files, as the dev role's does, and core gives
+	// them urls on the gateway's address.
+	Uploads *blob.Bucket
 }
 
 // Env is a running platform.
@@ -140,6 +146,15 @@ func Start(t testing.TB, opts Options) *Env {
 		business = clock.NewManual(clk.Now())
 		ccfg.Business = business
 	}
+	// The gateway's listener first: uploaded files' urls are on its address.
+	srv := httptest.NewUnstartedServer(nil)
+	if opts.Uploads != nil {
+		files, err := uploads.FilesURL("http://" + srv.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ccfg.Uploads = uploads.Config{Bucket: opts.Uploads, PublicURL: files}
+	}
 	c, err := platform.NewCore(ccfg)
 	if err != nil {
 		t.Fatal(err)
@@ -166,7 +181,8 @@ func Start(t testing.TB, opts Options) *Env {
 	if env == "" {
 		env = gateway.EnvSandbox
 	}
-	cfg := gateway.Config{Environment: env, Core: conn, GatewayToken: token, Admission: store, Limits: opts.Limits, Clock: clk, RequestTimeout: opts.RequestTimeout, Tracing: opts.Tracing}
+	cfg := gateway.Config{Environment: env, Core: conn, GatewayToken: token, Admission: store, Limits: opts.Limits, Clock: clk, RequestTimeout: opts.RequestTimeout, Tracing: opts.Tracing,
+		Uploads: opts.Uploads}
 	if opts.Unlimited {
 		cfg.Limits = admission.Limits{AppPerMinute: 1 << 40, AccountPerMinute: 1 << 40, SandboxPerMinute: 1 << 40}
 		cfg.IPLimit = iplimit.Config{RatePerMinute: 1 << 30, Burst: 1 << 20}
@@ -178,7 +194,8 @@ func Start(t testing.TB, opts Options) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(gw)
+	srv.Config.Handler = gw
+	srv.Start()
 	creds.BaseURL = srv.URL
 	t.Cleanup(func() {
 		srv.Close()

@@ -58,7 +58,8 @@ type harness struct {
 	clock  *clock.Manual
 }
 
-func newHarness(t testing.TB, d *db.DB) *harness {
+// newHarness builds the harness; configure adjusts the catalog's Config.
+func newHarness(t testing.TB, d *db.DB, configure ...func(*catalog.Config)) *harness {
 	t.Helper()
 	ctx := context.Background()
 	store := catalog.NewEntStore(d)
@@ -68,8 +69,12 @@ func newHarness(t testing.TB, d *db.DB) *harness {
 	addSeller(t, d, sellerA)
 	addSeller(t, d, sellerB)
 	clk := clock.NewManual(time.Date(2026, 3, 2, 1, 0, 0, 0, time.UTC))
-	svc := catalog.NewService(catalog.Config{Store: store, Business: clk, Events: events.NewRecorder(events.NewEntStore(d), nil),
-		Holds: orders.NewEntStore(d)})
+	cfg := catalog.Config{Store: store, Business: clk, Events: events.NewRecorder(events.NewEntStore(d), nil),
+		Holds: orders.NewEntStore(d)}
+	for _, c := range configure {
+		c(&cfg)
+	}
+	svc := catalog.NewService(cfg)
 	srv, err := core.New(core.Config{
 		GatewayToken:    internalToken,
 		Services:        []core.Registrar{catalog.NewServer(svc).Register, catalog.NewInventoryServer(svc).Register, catalog.NewReviewServer(svc).Register},

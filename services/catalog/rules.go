@@ -178,8 +178,14 @@ func recategorise(values []AttributeValue, leaf *leafCategory) ([]AttributeValue
 
 // checkImages checks what protovalidate's uri rule lets through: "https://"
 // and "https:///x" are valid URIs but name no host to fetch an image from.
-func checkImages(v *violations, path string, images []string) {
+// Besides https URLs it accepts a file of the deployment's own uploads:
+// own (Config.ImagePrefix, "" for none) followed by a file name, which in
+// dev is a plain http address.
+func checkImages(v *violations, path string, images []string, own string) {
 	for i, raw := range images {
+		if name, ok := strings.CutPrefix(raw, own); ok && own != "" && name != "" && !strings.ContainsAny(name, "/?#\\") {
+			continue
+		}
 		u, err := url.Parse(raw)
 		if err != nil || u.Scheme != "https" || u.Hostname() == "" {
 			v.add(fmt.Sprintf("%s[%d]", path, i), "must be an https URL with a host")
@@ -190,7 +196,7 @@ func checkImages(v *violations, path string, images []string) {
 // buildVariants checks the variants of a create body and turns them into
 // stored variants (without ids) plus the product's options_order, which is
 // nil when no variant has options.
-func buildVariants(v *violations, in ProductInput) ([]Variant, []OptionGroup) {
+func buildVariants(v *violations, in ProductInput, ownImages string) ([]Variant, []OptionGroup) {
 	out := make([]Variant, len(in.Variants))
 	skus := make(map[string]int, len(in.Variants))
 
@@ -234,7 +240,7 @@ func buildVariants(v *violations, in ProductInput) ([]Variant, []OptionGroup) {
 				groupValues[o.Name] = append(groupValues[o.Name], o.Value)
 			}
 		}
-		checkImages(v, path+".images", vi.Images)
+		checkImages(v, path+".images", vi.Images, ownImages)
 		perVariant[i] = opts
 		anyOptions = anyOptions || len(opts) > 0
 

@@ -64,6 +64,8 @@ type Service struct {
 	cursors *pagination.Cursors
 	events  *events.Recorder
 	holds   OrderHolds
+	// imagePrefix: Config.ImagePrefix.
+	imagePrefix string
 }
 
 // Config is what a Service is built from.
@@ -82,6 +84,12 @@ type Config struct {
 	// Holds tells whether unshipped orders hold a product's variants; a
 	// Service without it refuses to delete products.
 	Holds OrderHolds
+
+	// ImagePrefix is the url prefix of the deployment's own uploads
+	// (POST /open/v1/admin/uploads), accepted in images besides https
+	// URLs: in dev it is the gateway's plain http address. Empty: https
+	// URLs only.
+	ImagePrefix string
 }
 
 // NewService returns the catalog service.
@@ -93,7 +101,7 @@ func NewService(cfg Config) *Service {
 		cfg.Cursors = pagination.RandomCursors()
 	}
 	return &Service{store: cfg.Store, clock: cfg.Business, cursors: cfg.Cursors, events: cfg.Events,
-		holds: cfg.Holds}
+		holds: cfg.Holds, imagePrefix: cfg.ImagePrefix}
 }
 
 // record writes p's event on the transaction ctx carries.
@@ -206,12 +214,12 @@ func (s *Service) CreateProduct(ctx context.Context, in ProductInput) (*Product,
 		e, _ := apierr.As(err)
 		v = append(v, e.Message)
 	}
-	checkImages(&v, "images", in.Images)
+	checkImages(&v, "images", in.Images, s.imagePrefix)
 	var attrValues []AttributeValue
 	if leaf != nil {
 		attrValues = checkAttributeValues(&v, leaf, in.AttributeValues)
 	}
-	variants, optionsOrder := buildVariants(&v, in)
+	variants, optionsOrder := buildVariants(&v, in, s.imagePrefix)
 	if err := v.err(); err != nil {
 		return nil, err
 	}
@@ -273,7 +281,7 @@ func (s *Service) UpdateProduct(ctx context.Context, id string, upd ProductUpdat
 	}
 	if upd.Images != nil {
 		var v violations
-		checkImages(&v, "images", *upd.Images)
+		checkImages(&v, "images", *upd.Images, s.imagePrefix)
 		if err := v.err(); err != nil {
 			return nil, err
 		}

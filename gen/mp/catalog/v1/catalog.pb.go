@@ -899,7 +899,9 @@ type VariantCreateInput struct {
 	Stock *int64 `protobuf:"varint,4,opt,name=stock,proto3,oneof" json:"stock,omitempty"`
 	// Option-group name to option value, in the order the partner sent them.
 	Options []*OptionInput `protobuf:"bytes,5,rep,name=options,proto3" json:"options,omitempty"`
-	Images  []string       `protobuf:"bytes,6,rep,name=images,proto3" json:"images,omitempty"`
+	// https URLs with a host, or URLs of this deployment's own uploads
+	// (POST /open/v1/admin/uploads); the catalog service checks which.
+	Images []string `protobuf:"bytes,6,rep,name=images,proto3" json:"images,omitempty"`
 	// Grams.
 	Weight *float64 `protobuf:"fixed64,7,opt,name=weight,proto3,oneof" json:"weight,omitempty"`
 	// Centimetres.
@@ -1016,8 +1018,10 @@ type ProductCreateInput struct {
 	Title       string                 `protobuf:"bytes,1,opt,name=title,proto3" json:"title,omitempty"`
 	Description *string                `protobuf:"bytes,2,opt,name=description,proto3,oneof" json:"description,omitempty"`
 	// A leaf category id from GET /open/v1/categories.
-	Category string   `protobuf:"bytes,3,opt,name=category,proto3" json:"category,omitempty"`
-	Images   []string `protobuf:"bytes,4,rep,name=images,proto3" json:"images,omitempty"`
+	Category string `protobuf:"bytes,3,opt,name=category,proto3" json:"category,omitempty"`
+	// https URLs with a host, or URLs of this deployment's own uploads
+	// (POST /open/v1/admin/uploads); the catalog service checks which.
+	Images []string `protobuf:"bytes,4,rep,name=images,proto3" json:"images,omitempty"`
 	// Grams.
 	Weight *float64 `protobuf:"fixed64,5,opt,name=weight,proto3,oneof" json:"weight,omitempty"`
 	// Centimetres.
@@ -2156,7 +2160,7 @@ const file_mp_catalog_v1_catalog_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\v2\x16.google.protobuf.ValueB\x06\xbaH\x03\xc8\x01\x01R\x05value\"M\n" +
 	"\vOptionInput\x12\x1d\n" +
 	"\x04name\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18<R\x04name\x12\x1f\n" +
-	"\x05value\x18\x02 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18dR\x05value\"\xbd\x04\n" +
+	"\x05value\x18\x02 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18dR\x05value\"\xb3\x04\n" +
 	"\x12VariantCreateInput\x12%\n" +
 	"\x05title\x18\x01 \x01(\tB\n" +
 	"\xbaH\ar\x05\x10\x01\x18\xc8\x01H\x00R\x05title\x88\x01\x01\x12 \n" +
@@ -2164,8 +2168,8 @@ const file_mp_catalog_v1_catalog_proto_rawDesc = "" +
 	"\x05price\x18\x03 \x01(\x03B\x0f\xbaH\f\xc8\x01\x01\"\a\x18\xff\xc1\xd7/(\x00H\x02R\x05price\x88\x01\x01\x12+\n" +
 	"\x05stock\x18\x04 \x01(\x03B\x10\xbaH\r\xc8\x01\x01\"\b\x18\x80\x94\xeb\xdc\x03(\x00H\x03R\x05stock\x88\x01\x01\x12D\n" +
 	"\aoptions\x18\x05 \x03(\v2\x1a.mp.catalog.v1.OptionInputB\x0e\xbaH\x05\x92\x01\x02\x10\n" +
-	"\xaa\xbb\x18\x02\x10\x01R\aoptions\x124\n" +
-	"\x06images\x18\x06 \x03(\tB\x1c\xbaH\x19\x92\x01\x16\x10\x14\"\x12r\x10\x18\x80\x10:\bhttps://\x88\x01\x01R\x06images\x12-\n" +
+	"\xaa\xbb\x18\x02\x10\x01R\aoptions\x12*\n" +
+	"\x06images\x18\x06 \x03(\tB\x12\xbaH\x0f\x92\x01\f\x10\x14\"\br\x06\x18\x80\x10\x88\x01\x01R\x06images\x12-\n" +
 	"\x06weight\x18\a \x01(\x01B\x10\xbaH\r\x12\v@\x01!\x00\x00\x00\x00\x00\x00\x00\x00H\x04R\x06weight\x88\x01\x01\x12-\n" +
 	"\x06length\x18\b \x01(\x01B\x10\xbaH\r\x12\v@\x01!\x00\x00\x00\x00\x00\x00\x00\x00H\x05R\x06length\x88\x01\x01\x12+\n" +
 	"\x05width\x18\t \x01(\x01B\x10\xbaH\r\x12\v@\x01!\x00\x00\x00\x00\x00\x00\x00\x00H\x06R\x05width\x88\x01\x01\x12-\n" +
@@ -2178,12 +2182,12 @@ const file_mp_catalog_v1_catalog_proto_rawDesc = "" +
 	"\a_weightB\t\n" +
 	"\a_lengthB\b\n" +
 	"\x06_widthB\t\n" +
-	"\a_height\"\xf3\b\n" +
+	"\a_height\"\xe9\b\n" +
 	"\x12ProductCreateInput\x12\x1f\n" +
 	"\x05title\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\b\x18dR\x05title\x12/\n" +
 	"\vdescription\x18\x02 \x01(\tB\b\xbaH\x05r\x03\x18\x90NH\x00R\vdescription\x88\x01\x01\x12%\n" +
-	"\bcategory\x18\x03 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\bcategory\x126\n" +
-	"\x06images\x18\x04 \x03(\tB\x1e\xbaH\x1b\x92\x01\x18\b\x01\x10\x14\"\x12r\x10\x18\x80\x10:\bhttps://\x88\x01\x01R\x06images\x12-\n" +
+	"\bcategory\x18\x03 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\bcategory\x12,\n" +
+	"\x06images\x18\x04 \x03(\tB\x14\xbaH\x11\x92\x01\x0e\b\x01\x10\x14\"\br\x06\x18\x80\x10\x88\x01\x01R\x06images\x12-\n" +
 	"\x06weight\x18\x05 \x01(\x01B\x10\xbaH\r\x12\v@\x01!\x00\x00\x00\x00\x00\x00\x00\x00H\x01R\x06weight\x88\x01\x01\x12-\n" +
 	"\x06length\x18\x06 \x01(\x01B\x10\xbaH\r\x12\v@\x01!\x00\x00\x00\x00\x00\x00\x00\x00H\x02R\x06length\x88\x01\x01\x12+\n" +
 	"\x05width\x18\a \x01(\x01B\x10\xbaH\r\x12\v@\x01!\x00\x00\x00\x00\x00\x00\x00\x00H\x03R\x05width\x88\x01\x01\x12-\n" +

@@ -157,8 +157,10 @@ func (x *BulkSummary) GetFailed() int64 {
 	return 0
 }
 
-// HTTPSURLList is a list of https URLs that travels as a plain JSON array. It
-// exists so an update can tell "images not sent" from "images sent".
+// HTTPSURLList is a list of https URLs (or URLs of the deployment's own
+// uploads, which the service that reads it checks) that travels as a plain
+// JSON array. It exists so an update can tell "images not sent" from
+// "images sent".
 type HTTPSURLList struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Values        []string               `protobuf:"bytes,1,rep,name=values,proto3" json:"values,omitempty"`
@@ -217,9 +219,9 @@ const file_mp_common_v1_common_proto_rawDesc = "" +
 	"\vBulkSummary\x12\x14\n" +
 	"\x05total\x18\x01 \x01(\x03R\x05total\x12\x1c\n" +
 	"\tsucceeded\x18\x02 \x01(\x03R\tsucceeded\x12\x16\n" +
-	"\x06failed\x18\x03 \x01(\x03R\x06failed\"L\n" +
-	"\fHTTPSURLList\x126\n" +
-	"\x06values\x18\x01 \x03(\tB\x1e\xbaH\x1b\x92\x01\x18\b\x01\x10\x14\"\x12r\x10\x18\x80\x10:\bhttps://\x88\x01\x01R\x06values:\x04\xc0\xbb\x18\x01B\xaf\x01\n" +
+	"\x06failed\x18\x03 \x01(\x03R\x06failed\"B\n" +
+	"\fHTTPSURLList\x12,\n" +
+	"\x06values\x18\x01 \x03(\tB\x14\xbaH\x11\x92\x01\x0e\b\x01\x10\x14\"\br\x06\x18\x80\x10\x88\x01\x01R\x06values:\x04\xc0\xbb\x18\x01B\xaf\x01\n" +
 	"\x10com.mp.common.v1B\vCommonProtoP\x01Z<github.com/mallplatform/partnerapi/gen/mp/common/v1;commonv1\xa2\x02\x03MCX\xaa\x02\fMp.Common.V1\xca\x02\fMp\\Common\\V1\xe2\x02\x18Mp\\Common\\V1\\GPBMetadata\xea\x02\x0eMp::Common::V1b\x06proto3"
 
 var (

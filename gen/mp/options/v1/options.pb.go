@@ -273,9 +273,14 @@ type Policy struct {
 	// Statuses at which a page (an HTML answer) answers with a page of its
 	// own rather than the error body, e.g. 410 for a link that can no longer
 	// be used.
-	PageStatuses  []int32 `protobuf:"varint,9,rep,packed,name=page_statuses,json=pageStatuses,proto3" json:"page_statuses,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	PageStatuses []int32 `protobuf:"varint,9,rep,packed,name=page_statuses,json=pageStatuses,proto3" json:"page_statuses,omitempty"`
+	// Media types a raw request body may declare: the method's request is a
+	// google.api.HttpBody, filled with the body's bytes and its declared
+	// Content-Type (the service sniffs the bytes against it). Numbered apart
+	// from the fields above so that other additions do not collide.
+	RequestMediaTypes []string `protobuf:"bytes,20,rep,name=request_media_types,json=requestMediaTypes,proto3" json:"request_media_types,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *Policy) Reset() {
@@ -367,6 +372,13 @@ func (x *Policy) GetMediaTypes() []string {
 func (x *Policy) GetPageStatuses() []int32 {
 	if x != nil {
 		return x.PageStatuses
+	}
+	return nil
+}
+
+func (x *Policy) GetRequestMediaTypes() []string {
+	if x != nil {
+		return x.RequestMediaTypes
 	}
 	return nil
 }
@@ -601,7 +613,7 @@ var File_mp_options_v1_options_proto protoreflect.FileDescriptor
 
 const file_mp_options_v1_options_proto_rawDesc = "" +
 	"\n" +
-	"\x1bmp/options/v1/options.proto\x12\rmp.options.v1\x1a google/protobuf/descriptor.proto\"\xd5\x02\n" +
+	"\x1bmp/options/v1/options.proto\x12\rmp.options.v1\x1a google/protobuf/descriptor.proto\"\x85\x03\n" +
 	"\x06Policy\x12\x14\n" +
 	"\x05scope\x18\x01 \x01(\tR\x05scope\x12!\n" +
 	"\fseller_token\x18\x02 \x01(\bR\vsellerToken\x12%\n" +
@@ -612,7 +624,8 @@ const file_mp_options_v1_options_proto_rawDesc = "" +
 	"\vidempotency\x18\a \x01(\x0e2\x1a.mp.options.v1.IdempotencyR\vidempotency\x12\x1f\n" +
 	"\vmedia_types\x18\b \x03(\tR\n" +
 	"mediaTypes\x12#\n" +
-	"\rpage_statuses\x18\t \x03(\x05R\fpageStatuses\"\xc1\x01\n" +
+	"\rpage_statuses\x18\t \x03(\x05R\fpageStatuses\x12.\n" +
+	"\x13request_media_types\x18\x14 \x03(\tR\x11requestMediaTypes\"\xc1\x01\n" +
 	"\x05Field\x123\n" +
 	"\bpresence\x18\x01 \x01(\x0e2\x17.mp.options.v1.PresenceR\bpresence\x12%\n" +
 	"\x0eobject_entries\x18\x02 \x01(\bR\robjectEntries\x12\x19\n" +
