@@ -273,7 +273,13 @@ type Policy struct {
 	// Statuses at which a page (an HTML answer) answers with a page of its
 	// own rather than the error body, e.g. 410 for a link that can no longer
 	// be used.
-	PageStatuses  []int32 `protobuf:"varint,9,rep,packed,name=page_statuses,json=pageStatuses,proto3" json:"page_statuses,omitempty"`
+	PageStatuses []int32 `protobuf:"varint,9,rep,packed,name=page_statuses,json=pageStatuses,proto3" json:"page_statuses,omitempty"`
+	// The route accepts a gzip-compressed body (Content-Encoding: gzip). The
+	// signature and max_body_bytes cover the bytes as sent; the gateway
+	// inflates after authentication, up to the platform's inflated-body cap
+	// (10 MiB, policy.MaxInflatedBodyBytes). Other routes refuse an encoded
+	// body.
+	GzipBody      bool `protobuf:"varint,10,opt,name=gzip_body,json=gzipBody,proto3" json:"gzip_body,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -369,6 +375,13 @@ func (x *Policy) GetPageStatuses() []int32 {
 		return x.PageStatuses
 	}
 	return nil
+}
+
+func (x *Policy) GetGzipBody() bool {
+	if x != nil {
+		return x.GzipBody
+	}
+	return false
 }
 
 // Field carries the wire conventions of one field.
@@ -601,7 +614,7 @@ var File_mp_options_v1_options_proto protoreflect.FileDescriptor
 
 const file_mp_options_v1_options_proto_rawDesc = "" +
 	"\n" +
-	"\x1bmp/options/v1/options.proto\x12\rmp.options.v1\x1a google/protobuf/descriptor.proto\"\xd5\x02\n" +
+	"\x1bmp/options/v1/options.proto\x12\rmp.options.v1\x1a google/protobuf/descriptor.proto\"\xf2\x02\n" +
 	"\x06Policy\x12\x14\n" +
 	"\x05scope\x18\x01 \x01(\tR\x05scope\x12!\n" +
 	"\fseller_token\x18\x02 \x01(\bR\vsellerToken\x12%\n" +
@@ -612,7 +625,9 @@ const file_mp_options_v1_options_proto_rawDesc = "" +
 	"\vidempotency\x18\a \x01(\x0e2\x1a.mp.options.v1.IdempotencyR\vidempotency\x12\x1f\n" +
 	"\vmedia_types\x18\b \x03(\tR\n" +
 	"mediaTypes\x12#\n" +
-	"\rpage_statuses\x18\t \x03(\x05R\fpageStatuses\"\xc1\x01\n" +
+	"\rpage_statuses\x18\t \x03(\x05R\fpageStatuses\x12\x1b\n" +
+	"\tgzip_body\x18\n" +
+	" \x01(\bR\bgzipBody\"\xc1\x01\n" +
 	"\x05Field\x123\n" +
 	"\bpresence\x18\x01 \x01(\x0e2\x17.mp.options.v1.PresenceR\bpresence\x12%\n" +
 	"\x0eobject_entries\x18\x02 \x01(\bR\robjectEntries\x12\x19\n" +
