@@ -140,7 +140,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.Logger = zap.NewNop()
 	}
 	if cfg.MaxRecvBytes == 0 {
-		cfg.MaxRecvBytes = 16 << 20
+		cfg.MaxRecvBytes = policy.MaxMessageBytes
 	}
 	if cfg.StreamWorkers <= 0 {
 		cfg.StreamWorkers = DefaultStreamWorkers
