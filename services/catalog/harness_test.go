@@ -18,6 +18,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/core"
 	"github.com/mallplatform/partnerapi/internal/db"
+	"github.com/mallplatform/partnerapi/internal/policy"
 	"github.com/mallplatform/partnerapi/internal/principal"
 	"github.com/mallplatform/partnerapi/services/catalog"
 	"github.com/mallplatform/partnerapi/services/events"
@@ -72,18 +73,25 @@ func newHarness(t testing.TB, d *db.DB) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return &harness{client: dialCore(t, srv), store: store, db: d, clock: clk}
+}
+
+// dialCore serves srv in memory and returns a catalog client on it.
+func dialCore(t testing.TB, srv *core.Server) catalogv1.CatalogServiceClient {
+	t.Helper()
 	lis := bufconn.Listen(1 << 20)
 	go func() { _ = srv.Serve(lis) }()
 	t.Cleanup(srv.GRPC.Stop)
 	conn, err := grpc.NewClient("passthrough:///catalog",
 		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(policy.MaxMessageBytes)),
 	)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = conn.Close() })
-	return &harness{client: catalogv1.NewCatalogServiceClient(conn), store: store, db: d, clock: clk}
+	return catalogv1.NewCatalogServiceClient(conn)
 }
 
 var allScopes = []string{"catalog:read", "catalog:write"}
