@@ -156,4 +156,3 @@ func TestBulkCreateIdempotent(t *testing.T) {
 		t.Fatalf("%+v %v", dup.Data.Summary, dup.Data.Errors)
 	}
 }
-
