@@ -2,7 +2,8 @@
 // attributes, and a seller's products.
 //
 // Layers, outermost first: server.go (gRPC, proto in and out) → service.go
-// and rules.go (use cases and business rules, domain types only) → store.go
+// and bulk.go (use cases, domain types only; the product input rules live in
+// the productinput package, shared by create, update and bulk) → store.go
 // (the storage interface) → store_ent.go (its ent implementation, the only
 // file importing ent). convert.go maps domain ↔ proto.
 //
