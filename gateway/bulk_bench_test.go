@@ -1,7 +1,6 @@
 package gateway_test
 
 import (
-	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -64,5 +63,5 @@ func reportPercentiles(b *testing.B, took []time.Duration) {
 	}
 	b.ReportMetric(at(0.50), "p50-ms")
 	b.ReportMetric(at(0.95), "p95-ms")
-	b.Log(fmt.Sprintf("%d calls: p50 %.0f ms, p95 %.0f ms, max %.0f ms", len(took), at(0.5), at(0.95), at(1)))
+	b.Logf("%d calls: p50 %.0f ms, p95 %.0f ms, max %.0f ms", len(took), at(0.5), at(0.95), at(1))
 }

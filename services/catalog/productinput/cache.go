@@ -2,6 +2,7 @@ package productinput
 
 import (
 	"context"
+	"errors"
 	"strings"
 )
 
@@ -34,7 +35,7 @@ func (c *CachedCategories) GetCategory(ctx context.Context, id string) (Category
 		return hit.c, hit.err
 	}
 	cat, err := c.next.GetCategory(ctx, id)
-	if err == nil || err == ErrNotFound {
+	if err == nil || errors.Is(err, ErrNotFound) {
 		c.byID[id] = cachedCategory{cat, err}
 	}
 	return cat, err
