@@ -54,7 +54,7 @@ type harness struct {
 	clock  *clock.Manual
 }
 
-func newHarness(t testing.TB, d *db.DB) *harness {
+func newHarness(t testing.TB, d *db.DB, opts ...func(*core.Config)) *harness {
 	t.Helper()
 	ctx := context.Background()
 	store := catalog.NewEntStore(d)
@@ -65,11 +65,15 @@ func newHarness(t testing.TB, d *db.DB) *harness {
 	addSeller(t, d, sellerB)
 	clk := clock.NewManual(time.Date(2026, 3, 2, 1, 0, 0, 0, time.UTC))
 	svc := catalog.NewService(catalog.Config{Store: store, Business: clk, Events: events.NewRecorder(events.NewEntStore(d), nil)})
-	srv, err := core.New(core.Config{
+	cfg := core.Config{
 		GatewayToken: internalToken,
 		Services:     []core.Registrar{catalog.NewServer(svc).Register},
 		Sellers:      fakeSellers{},
-	})
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	srv, err := core.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
