@@ -591,6 +591,10 @@ func (c *checker) checkOperation(t *testing.T, op operation, orderID string) {
 		}
 		req.Body = bytes.Replace(req.Body, []byte("Everyday"), []byte("Weekend!"), 1)
 		expect(t, "key reused with another body", c.do(t, op, full, req, false), http.StatusConflict, "IDEMPOTENCY_KEY_REUSED")
+		if op.path == "/open/v1/products" {
+			// The first example created a product with these SKUs.
+			expect(t, "SKUs the seller already has", c.do(t, op, full, c.withFreshKey(example), true), http.StatusConflict, "DUPLICATE")
+		}
 	}
 }
 
