@@ -136,6 +136,11 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(sw, rid, err)
 		return
 	}
+	gzipped, err := bodyEncoding(r.Header, method)
+	if err != nil {
+		writeAPIError(sw, rid, err)
+		return
+	}
 
 	// A malformed key is refused before the request is charged, so the
 	// client can fix it and retry.
@@ -155,6 +160,14 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 	if err := g.checkQuery(r, method); err != nil {
 		writeAPIError(sw, rid, err)
 		return
+	}
+	// The signature covered the bytes as sent; only a verified request is
+	// worth inflating.
+	if gzipped {
+		if body, err = inflate(body, policy.MaxInflatedBodyBytes); err != nil {
+			writeAPIError(sw, rid, err)
+			return
+		}
 	}
 
 	st := g.newState(r, rid, method)

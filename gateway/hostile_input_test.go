@@ -66,6 +66,13 @@ func TestHostileBodiesLeaveOtherPartnersAlone(t *testing.T) {
 	answered := 0
 	for r := range hostile {
 		answered++
+		if strings.Contains(string(r.Body), `"summary"`) {
+			// Bulk create: each empty item is an error item of its own.
+			if r.Status != 200 || !strings.Contains(string(r.Body), `"failed":5000`) {
+				t.Errorf("bulk of 5,000 empty products: %d %.300s", r.Status, r.Body)
+			}
+			continue
+		}
 		wantCode(t, r, 400, "VALIDATION_ERROR")
 		if len(r.Body) > maxErrorBody {
 			t.Errorf("%d-byte error body", len(r.Body))
@@ -89,8 +96,8 @@ func TestHostileBodiesLeaveOtherPartnersAlone(t *testing.T) {
 		t.Errorf("200,000 variants: %s", r.Body)
 	}
 	r = send(t, attacker, sdk.Request{Method: "POST", Path: "/open/v1/products/bulk", Body: bulk})
-	if !strings.Contains(string(r.Body), "more violations") {
-		t.Errorf("bulk of 5,000 empty products: %s", r.Body)
+	if !strings.Contains(string(r.Body), "title: must be at least 8 characters") {
+		t.Errorf("bulk of 5,000 empty products: %.500s", r.Body)
 	}
 }
 

@@ -1,6 +1,8 @@
 package sdk
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -411,5 +413,32 @@ func TestJSONMarshalKeepsHTML(t *testing.T) {
 	var v any
 	if json.Unmarshal(b, &v) != nil {
 		t.Fatal("not JSON")
+	}
+}
+
+// With Gzip the body travels compressed, and the signature covers the
+// compressed bytes as sent.
+func TestGzipSignsCompressedBytes(t *testing.T) {
+	g := newGateway(t)
+	c := newTestClient(t, g.URL)
+	body := []byte(`{"products":[{"title":"Acme Phone X 128GB"}]}`)
+	resp, err := c.DoSigned(context.Background(), Request{Method: "POST", Path: "/open/v1/products/bulk", Body: body, Gzip: true})
+	if err != nil || resp.Status != 200 {
+		t.Fatalf("%v %v", resp, err)
+	}
+	s := g.last(t)
+	if !s.verified || s.verifyErr != nil {
+		t.Fatalf("gateway could not verify the compressed body: %v", s.verifyErr)
+	}
+	if s.header.Get("Content-Encoding") != "gzip" {
+		t.Fatalf("Content-Encoding %q", s.header.Get("Content-Encoding"))
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(s.body))
+	if err != nil {
+		t.Fatalf("body sent is not gzip: %v", err)
+	}
+	plain, err := io.ReadAll(zr)
+	if err != nil || !bytes.Equal(plain, body) {
+		t.Fatalf("inflated %q, %v", plain, err)
 	}
 }

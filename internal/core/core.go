@@ -9,11 +9,9 @@ import (
 	"crypto/sha256"
 	"crypto/tls"
 	"errors"
-	"fmt"
 	"net"
 	"time"
 
-	"buf.build/go/protovalidate"
 	"go.uber.org/zap"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
@@ -25,6 +23,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/idempotency"
 	"github.com/mallplatform/partnerapi/internal/policy"
 	"github.com/mallplatform/partnerapi/internal/telemetry"
+	"github.com/mallplatform/partnerapi/internal/validation"
 )
 
 // SellerTokenVerifier checks that a seller access token was issued to the
@@ -141,7 +140,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.Logger = zap.NewNop()
 	}
 	if cfg.MaxRecvBytes == 0 {
-		cfg.MaxRecvBytes = 16 << 20
+		cfg.MaxRecvBytes = policy.MaxMessageBytes
 	}
 	if cfg.StreamWorkers <= 0 {
 		cfg.StreamWorkers = DefaultStreamWorkers
@@ -153,10 +152,9 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	validator, err := protovalidate.New()
-	if err != nil {
-		return nil, fmt.Errorf("core: validator: %w", err)
-	}
+	// The process's one validator: bulk writes validate their items with
+	// it too (validation.Validator).
+	validator := validation.Validator()
 	acc := newAccess(table)
 	ids := &identity{
 		gatewayDigest:   sha256.Sum256([]byte(cfg.GatewayToken)),

@@ -115,6 +115,8 @@ type checker struct {
 	// seen counts validated answers per operation and status.
 	seen map[string]map[int]int
 	keys int
+	// skus counts the example bodies sent, for fresh SKUs.
+	skus int
 	// subscriptions counts the webhook subscriptions made, for fresh URLs.
 	subscriptions int
 }
@@ -241,10 +243,16 @@ func (c *checker) exampleRequest(op operation, ids map[string]string) sdk.Reques
 		if err != nil {
 			c.t.Fatal(err)
 		}
-		req.Body = b
+		// A seller's SKUs are unique across its products: each example
+		// sent is a new product with SKUs of its own.
+		c.skus++
+		req.Body = skuValue.ReplaceAll(b, []byte(fmt.Sprintf(`"sku":"${1}-%d"`, c.skus)))
 	}
 	return req
 }
+
+// skuValue matches a "sku" member of an example body.
+var skuValue = regexp.MustCompile(`"sku":"([^"]*)"`)
 
 // client is the seeded app (and seller) an operation's example is sent as.
 func (c *checker) client(t *testing.T, app string, op operation) *sdk.Client {
@@ -598,6 +606,10 @@ func (c *checker) checkOperation(t *testing.T, op operation, orderID string) {
 		}
 	}
 
+	if op.policy()["gzipBody"] == true {
+		c.checkGzip(t, op, full, example)
+	}
+
 	// Idempotency.
 	switch op.idempotency() {
 	case "required":
@@ -605,10 +617,11 @@ func (c *checker) checkOperation(t *testing.T, op operation, orderID string) {
 		req.ExtraHeaders = nil
 		expect(t, "no Idempotency-Key", c.do(t, op, full, req, false), http.StatusBadRequest, "IDEMPOTENCY_KEY_REQUIRED")
 	case "optional":
-		if op.path != "/open/v1/products" {
+		if op.path != "/open/v1/products" && op.path != "/open/v1/products/bulk" {
 			break
 		}
-		req = c.withFreshKey(example)
+		// A new example: the first one's SKUs are taken by now.
+		req = c.withFreshKey(c.exampleRequest(op, nil))
 		first := c.do(t, op, full, req, true)
 		replay := c.do(t, op, full, req, true)
 		if replay.status != first.status || !bytes.Equal(replay.body, first.body) || replay.header.Get(sdk.HeaderIdempotentReplayed) != "true" {
@@ -616,6 +629,10 @@ func (c *checker) checkOperation(t *testing.T, op operation, orderID string) {
 		}
 		req.Body = bytes.Replace(req.Body, []byte("Everyday"), []byte("Weekend!"), 1)
 		expect(t, "key reused with another body", c.do(t, op, full, req, false), http.StatusConflict, "IDEMPOTENCY_KEY_REUSED")
+		if op.path == "/open/v1/products" {
+			// The first example created a product with these SKUs.
+			expect(t, "SKUs the seller already has", c.do(t, op, full, c.withFreshKey(example), true), http.StatusConflict, "DUPLICATE")
+		}
 	}
 }
 
@@ -894,4 +911,44 @@ func (c *checker) liveConsentSession(t *testing.T) string {
 		t.Fatalf("authorize: %d Location %q %s", r.Status, r.Header.Get("Location"), r.Body)
 	}
 	return u.Query().Get("session")
+}
+
+// checkGzip checks a route that takes a gzip body: compressed, the example
+// is the same request; its items' errors answer 200; a gzip bomb is 413, a
+// stream that is not gzip 400, and gzip on a route without it 400.
+func (c *checker) checkGzip(t *testing.T, op operation, full *sdk.Client, example sdk.Request) {
+	fresh := c.exampleRequest(op, nil)
+	fresh.Gzip = true
+	expect(t, "the example, gzip-compressed", c.do(t, op, full, fresh, false), op.successStatus(), "")
+
+	// An item that fails (an unknown category) is reported in the 200
+	// answer, as an error item.
+	req := c.exampleRequest(op, nil)
+	req.Body = bytes.Replace(req.Body, []byte(`"category":"`), []byte(`"category":"9`), 1)
+	a := c.do(t, op, full, req, true)
+	expect(t, "an item with an unknown category", a, op.successStatus(), "")
+	if !bytes.Contains(a.body, []byte(`"code":"CATEGORY_NOT_FOUND"`)) || !bytes.Contains(a.body, []byte(`"field":"category"`)) {
+		t.Errorf("an item with an unknown category: %.400s", a.body)
+	}
+
+	req = c.withFreshKey(example)
+	zeros, err := sdk.Gzip(make([]byte, 11<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Body, req.ExtraHeaders = zeros, cloneHeader(req.ExtraHeaders)
+	req.ExtraHeaders.Set("Content-Encoding", "gzip")
+	expect(t, "a gzip bomb", c.do(t, op, full, req, false), http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE")
+	req = c.withFreshKey(example)
+	req.ExtraHeaders = cloneHeader(req.ExtraHeaders)
+	req.ExtraHeaders.Set("Content-Encoding", "gzip")
+	expect(t, "a body that is not gzip", c.do(t, op, full, req, false), http.StatusBadRequest, "BAD_REQUEST")
+
+	for _, other := range c.operations() {
+		if other.method == http.MethodPost && other.path == "/open/v1/products" {
+			req := c.exampleRequest(other, nil)
+			req.Gzip = true
+			expect(t, "gzip on product create", c.do(t, other, c.client(t, "full", other), req, false), http.StatusBadRequest, "BAD_REQUEST")
+		}
+	}
 }

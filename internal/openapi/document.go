@@ -231,6 +231,11 @@ func describe(m *policy.Method) string {
 	if m.BodyField != "" {
 		lines = append(lines, "Request body: at most "+strconv.FormatInt(m.MaxBodyBytes(), 10)+" bytes.")
 	}
+	if m.GzipBody() {
+		lines = append(lines, "Content-Encoding: gzip is accepted: the signature covers the compressed bytes as sent, which the body limit above counts; "+
+			"the decompressed body may hold at most "+strconv.FormatInt(policy.MaxInflatedBodyBytes, 10)+" bytes (413 PAYLOAD_TOO_LARGE past it); "+
+			"a body that is not a valid gzip stream is 400 BAD_REQUEST.")
+	}
 	return strings.Join(lines, "\n\n")
 }
 
@@ -265,6 +270,10 @@ func policyExtension(m *policy.Method) *node {
 	}
 	if m.BodyField != "" {
 		x.set("maxBodyBytes", m.MaxBodyBytes())
+	}
+	if m.GzipBody() {
+		x.set("gzipBody", true)
+		x.set("maxInflatedBodyBytes", int64(policy.MaxInflatedBodyBytes))
 	}
 	if NotBuilt(m) {
 		x.set("notBuilt", true)

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/grpc/keepalive"
 
 	"github.com/mallplatform/partnerapi/internal/grpccodec"
+	"github.com/mallplatform/partnerapi/internal/policy"
 )
 
 // bearer adds the caller's credential to every call to core. gRPC only reads
@@ -55,7 +56,10 @@ func DialCore(target, token string, extra ...grpc.DialOption) (*grpc.ClientConn,
 		// which cost frames and wake-ups on every burst of small messages.
 		grpc.WithInitialWindowSize(1 << 20),
 		grpc.WithInitialConnWindowSize(4 << 20),
-		grpc.WithDefaultCallOptions(grpc.ForceCodecV2(grpccodec.New())),
+		// Answers up to core's own message limit: a bulk create of 5,000
+		// products renders several MiB, past gRPC's 4 MiB default.
+		grpc.WithDefaultCallOptions(grpc.ForceCodecV2(grpccodec.New()),
+			grpc.MaxCallRecvMsgSize(policy.MaxMessageBytes), grpc.MaxCallSendMsgSize(policy.MaxMessageBytes)),
 	}, extra...)
 	return grpc.NewClient(target, opts...)
 }

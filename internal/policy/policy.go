@@ -22,6 +22,15 @@ import (
 // DefaultMaxBodyBytes is the platform's request body cap (1 MiB).
 const DefaultMaxBodyBytes = 1 << 20
 
+// MaxInflatedBodyBytes caps the decompressed body of a route that accepts
+// gzip (Policy.gzip_body): 10 MiB, counted while inflating.
+const MaxInflatedBodyBytes = 10 << 20
+
+// MaxMessageBytes is the largest gRPC message between gateway and core, both
+// ways: core's receive limit and the gateway's, so that an answer core can
+// send (5,000 products created in bulk) is one the gateway can take.
+const MaxMessageBytes = 16 << 20
+
 // PackagePrefix selects the platform's own proto packages.
 const PackagePrefix = "mp."
 
@@ -68,6 +77,11 @@ func (m *Method) MaxBodyBytes() int64 {
 	}
 	return DefaultMaxBodyBytes
 }
+
+// GzipBody reports whether the route accepts a gzip-compressed body
+// (Content-Encoding: gzip); its inflated size is capped at
+// MaxInflatedBodyBytes.
+func (m *Method) GzipBody() bool { return m.Policy.GetGzipBody() }
 
 // GatewayOwned reports whether the gateway answers the method's routes
 // itself, without core: its service's (mp.options.v1.service_policy) says

@@ -70,7 +70,13 @@ func BenchmarkCreateProduct(b *testing.B) {
 			svc, _, ctx := benchService(b, be.open(b))
 			in := benchInput()
 			b.ReportAllocs()
+			n := 0
 			for b.Loop() {
+				// A seller's SKUs are unique across its products.
+				n++
+				for i := range in.Variants {
+					in.Variants[i].SKU = ptr(fmt.Sprintf("ACME-X-%d-%d", n, i))
+				}
 				if _, err := svc.CreateProduct(ctx, in); err != nil {
 					b.Fatal(err)
 				}

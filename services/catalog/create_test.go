@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -35,8 +36,15 @@ func attr(id string, v *structpb.Value) *catalogv1.AttributeValueInput {
 	return &catalogv1.AttributeValueInput{AttributeId: id, Value: v}
 }
 
+// skuSeq numbers fixture SKUs: a seller's SKUs are unique across its
+// products, so each fixture draws its own.
+var skuSeq atomic.Int64
+
+// uniqueSKU is prefix with a number no other fixture of the run has.
+func uniqueSKU(prefix string) string { return fmt.Sprintf("%s-%05d", prefix, skuSeq.Add(1)) }
+
 // smartphone is a valid create body: one variant, product dimensions, the
-// category's mandatory attributes.
+// category's mandatory attributes, a SKU of its own.
 func smartphone() *catalogv1.ProductCreateInput {
 	return &catalogv1.ProductCreateInput{
 		Title:       "Acme Phone X 128GB",
@@ -52,7 +60,7 @@ func smartphone() *catalogv1.ProductCreateInput {
 			attr(catalog.AttrSmartphoneStorage, str("128GB")),
 		},
 		Variants: []*catalogv1.VariantCreateInput{
-			{Sku: ptr("ACME-X-128"), Price: ptr(int64(1_499_900)), Stock: ptr(int64(25))},
+			{Sku: ptr(uniqueSKU("ACME-X-128")), Price: ptr(int64(1_499_900)), Stock: ptr(int64(25))},
 		},
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/core"
 	"github.com/mallplatform/partnerapi/internal/db"
+	"github.com/mallplatform/partnerapi/internal/policy"
 	"github.com/mallplatform/partnerapi/internal/principal"
 	"github.com/mallplatform/partnerapi/services/catalog"
 	"github.com/mallplatform/partnerapi/services/events"
@@ -58,8 +59,9 @@ type harness struct {
 	clock  *clock.Manual
 }
 
-// newHarness builds the harness; configure adjusts the catalog's Config.
-func newHarness(t testing.TB, d *db.DB, configure ...func(*catalog.Config)) *harness {
+// newHarness builds the harness; each option adjusts the catalog's
+// Config (func(*catalog.Config)) or core's (func(*core.Config)).
+func newHarness(t testing.TB, d *db.DB, opts ...any) *harness {
 	t.Helper()
 	ctx := context.Background()
 	store := catalog.NewEntStore(d)
@@ -71,33 +73,50 @@ func newHarness(t testing.TB, d *db.DB, configure ...func(*catalog.Config)) *har
 	clk := clock.NewManual(time.Date(2026, 3, 2, 1, 0, 0, 0, time.UTC))
 	cfg := catalog.Config{Store: store, Business: clk, Events: events.NewRecorder(events.NewEntStore(d), nil),
 		Holds: orders.NewEntStore(d)}
-	for _, c := range configure {
-		c(&cfg)
-	}
-	svc := catalog.NewService(cfg)
-	srv, err := core.New(core.Config{
+	coreCfg := core.Config{
 		GatewayToken:    internalToken,
-		Services:        []core.Registrar{catalog.NewServer(svc).Register, catalog.NewInventoryServer(svc).Register, catalog.NewReviewServer(svc).Register},
 		Sellers:         fakeSellers{},
 		InternalCallers: reviewCaller{},
-	})
+	}
+	for _, o := range opts {
+		switch o := o.(type) {
+		case func(*catalog.Config):
+			o(&cfg)
+		case func(*core.Config):
+			o(&coreCfg)
+		default:
+			t.Fatalf("newHarness: option %T adjusts neither config", o)
+		}
+	}
+	svc := catalog.NewService(cfg)
+	coreCfg.Services = []core.Registrar{catalog.NewServer(svc).Register, catalog.NewInventoryServer(svc).Register,
+		catalog.NewReviewServer(svc).Register}
+	srv, err := core.New(coreCfg)
 	if err != nil {
 		t.Fatal(err)
 	}
+	conn := dialCore(t, srv)
+	return &harness{client: catalogv1.NewCatalogServiceClient(conn), inventory: catalogv1.NewInventoryServiceClient(conn),
+		review: catalogv1.NewProductReviewServiceClient(conn),
+		store:  store, db: d, clock: clk}
+}
+
+// dialCore serves srv in memory and returns a connection to it.
+func dialCore(t testing.TB, srv *core.Server) *grpc.ClientConn {
+	t.Helper()
 	lis := bufconn.Listen(1 << 20)
 	go func() { _ = srv.Serve(lis) }()
 	t.Cleanup(srv.GRPC.Stop)
 	conn, err := grpc.NewClient("passthrough:///catalog",
 		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(policy.MaxMessageBytes)),
 	)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = conn.Close() })
-	return &harness{client: catalogv1.NewCatalogServiceClient(conn), inventory: catalogv1.NewInventoryServiceClient(conn),
-		review: catalogv1.NewProductReviewServiceClient(conn),
-		store:  store, db: d, clock: clk}
+	return conn
 }
 
 var allScopes = []string{"catalog:read", "catalog:write"}

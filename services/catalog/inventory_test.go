@@ -216,15 +216,19 @@ func TestBulkUpdateInventorySKUAndUnknownStock(t *testing.T) {
 		h := newHarness(t, d)
 		ctx := context.Background()
 		h.twoVariants(t, sellerA, "DUP")
-		h.twoVariants(t, sellerA, "DUP") // the same SKUs on a second product
 		h.twoVariants(t, sellerB, "MINE")
 
+		// Create refuses a SKU the seller already has, but two creates
+		// racing (the rule is checked, not indexed) can both keep one: a
+		// second product written straight to the store stands for them.
+		twin := storedProduct(sellerA, catalog.StatusLive, h.clock.Now())
+		twin.Variants[0].SKU = ptr("DUP-128")
 		archived := storedProduct(sellerA, catalog.StatusArchived, h.clock.Now())
 		archived.Variants[0].SKU = ptr("GONE-1")
 		unknown := storedProduct(sellerA, catalog.StatusLive, h.clock.Now())
 		unknown.Variants[0].SKU = ptr("UNKNOWN-1")
 		unknown.Variants[0].Stock = nil
-		for _, p := range []*catalog.Product{archived, unknown} {
+		for _, p := range []*catalog.Product{twin, archived, unknown} {
 			if err := h.store.CreateProduct(ctx, p); err != nil {
 				t.Fatal(err)
 			}

@@ -2,7 +2,8 @@
 // attributes, and a seller's products.
 //
 // Layers, outermost first: server.go (gRPC, proto in and out) → service.go
-// and rules.go (use cases and business rules, domain types only) → store.go
+// and bulk.go (use cases, domain types only; the product input rules live in
+// the productinput package, shared by create, update and bulk) → store.go
 // (the storage interface) → store_ent.go (its ent implementation, the only
 // file importing ent). convert.go maps domain ↔ proto.
 //
@@ -41,7 +42,6 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
-	"fmt"
 	"slices"
 	"time"
 
@@ -51,11 +51,12 @@ import (
 	"github.com/mallplatform/partnerapi/internal/ids"
 	"github.com/mallplatform/partnerapi/internal/pagination"
 	"github.com/mallplatform/partnerapi/internal/principal"
+	"github.com/mallplatform/partnerapi/services/catalog/productinput"
 	"github.com/mallplatform/partnerapi/services/events"
 )
 
 // categoryListURL is where messages send partners for valid category ids.
-const categoryListURL = "GET /open/v1/categories"
+const categoryListURL = productinput.CategoryListURL
 
 // Service holds the catalog's use cases.
 type Service struct {
@@ -111,42 +112,15 @@ func (s *Service) record(ctx context.Context, t events.Type, p *Product, at time
 	return err
 }
 
-// ProductInput is a product to create, as the partner sent it. Range and
-// length rules have already been checked at the edge (protovalidate).
-type ProductInput struct {
-	Title       string
-	Description string
-	// Category is meant to be a category id; anything else is rejected.
-	Category             string
-	Images               []string
-	Weight               *float64
-	Length, Width        *float64
-	Height               *float64
-	UseVariantDimensions bool
-	AttributeValues      []AttributeValue
-	Variants             []VariantInput
-}
+// ProductInput is a product to create, as the partner sent it; its rules
+// live in productinput.
+type ProductInput = productinput.Input
 
-// OptionInput is one option-group → value pair of a variant, in the order the
-// partner sent it.
-type OptionInput struct {
-	Name, Value string
-}
+// OptionInput is one option-group → value pair of a variant.
+type OptionInput = productinput.OptionInput
 
 // VariantInput is one variant of a product to create.
-type VariantInput struct {
-	Title *string
-	SKU   *string
-	// Price is in centavos.
-	Price   *int64
-	Stock   *int64
-	Options []OptionInput
-	// Images nil or empty: the product's images.
-	Images        []string
-	Weight        *float64
-	Length, Width *float64
-	Height        *float64
-}
+type VariantInput = productinput.VariantInput
 
 // ProductUpdate holds the fields an update sends; nil means "not sent".
 type ProductUpdate struct {
@@ -182,7 +156,7 @@ func (s *Service) ListCategories(ctx context.Context, req pagination.Request) (p
 // takes: inherited ones first (root downwards), then the category's own. A
 // category that is unknown or not listed is NOT_FOUND.
 func (s *Service) ListCategoryAttributes(ctx context.Context, id string) ([]Attribute, error) {
-	chain, err := s.categoryChain(ctx, id)
+	chain, err := productinput.Chain(ctx, s.store, id)
 	if errors.Is(err, ErrNotFound) {
 		return nil, apierr.Newf(apierr.NotFound, "category %q not found; ids come from %s", id, categoryListURL)
 	}
@@ -194,7 +168,7 @@ func (s *Service) ListCategoryAttributes(ctx context.Context, id string) ([]Attr
 			return nil, apierr.Newf(apierr.NotFound, "category %q not found; ids come from %s", id, categoryListURL)
 		}
 	}
-	return s.attributesOf(ctx, chain)
+	return productinput.AttributesOf(ctx, s.store, chain)
 }
 
 // CreateProduct creates a product in status proposed for the call's seller.
@@ -203,48 +177,18 @@ func (s *Service) CreateProduct(ctx context.Context, in ProductInput) (*Product,
 	if err != nil {
 		return nil, err
 	}
-	var v violations
-	leaf, err := s.resolveLeaf(ctx, "category", in.Category)
+	checked, vs, err := productinput.Check(ctx, s.store, in, s.imagePrefix)
 	if err != nil {
-		// A known but unusable category is reported together with the other
-		// mistakes; anything else ends the request here.
-		if apierr.CodeOf(err) != apierr.ValidationError {
-			return nil, err
-		}
-		e, _ := apierr.As(err)
-		v = append(v, e.Message)
-	}
-	checkImages(&v, "images", in.Images, s.imagePrefix)
-	var attrValues []AttributeValue
-	if leaf != nil {
-		attrValues = checkAttributeValues(&v, leaf, in.AttributeValues)
-	}
-	variants, optionsOrder := buildVariants(&v, in, s.imagePrefix)
-	if err := v.err(); err != nil {
 		return nil, err
 	}
-
+	if err := vs.Err(); err != nil {
+		return nil, err
+	}
+	if err := s.checkSellerSKUs(ctx, sellerID, checked.Variants); err != nil {
+		return nil, err
+	}
 	now := s.clock.Business(ctx).UTC()
-	p := &Product{
-		ID:                   ids.NewAt("prd", now),
-		SellerID:             sellerID,
-		Name:                 in.Title,
-		Description:          in.Description,
-		Status:               StatusProposed,
-		CategoryID:           leaf.ID,
-		CategoryName:         leaf.Name,
-		Images:               slices.Clone(in.Images),
-		UseVariantDimensions: in.UseVariantDimensions,
-		OptionsOrder:         optionsOrder,
-		AttributeValues:      attrValues,
-		Variants:             variants,
-		CreatedAt:            now,
-		UpdatedAt:            now,
-	}
-	p.Weight, p.Dimensions = productFigures(in, variants)
-	for i := range p.Variants {
-		p.Variants[i].ID = ids.NewAt("var", now)
-	}
+	p := newProduct(sellerID, in, checked, now)
 	// With 50 random bits a clash is rare (about one insert in 10^8 at ten
 	// million products), but the unique index is the arbiter: draw again
 	// rather than fail the request.
@@ -280,13 +224,13 @@ func (s *Service) UpdateProduct(ctx context.Context, id string, upd ProductUpdat
 		return nil, notFoundProduct(id)
 	}
 	if upd.Images != nil {
-		var v violations
-		checkImages(&v, "images", *upd.Images, s.imagePrefix)
-		if err := v.err(); err != nil {
+		var v productinput.Violations
+		productinput.CheckImages(&v, "images", *upd.Images, s.imagePrefix)
+		if err := v.Err(); err != nil {
 			return nil, err
 		}
 	}
-	var leaf *leafCategory
+	var leaf *productinput.Leaf
 	if upd.Category != nil {
 		// Looked up before the write transaction: the lookup reads through the
 		// store, which apply must not do. The product is read first so that a
@@ -299,8 +243,12 @@ func (s *Service) UpdateProduct(ctx context.Context, id string, upd ProductUpdat
 			return nil, err
 		}
 		if *upd.Category != current.CategoryID {
-			if leaf, err = s.resolveLeaf(ctx, "category", *upd.Category); err != nil {
+			var cv *productinput.Violation
+			if leaf, cv, err = productinput.ResolveLeaf(ctx, s.store, "category", *upd.Category); err != nil {
 				return nil, err
+			}
+			if cv != nil {
+				return nil, productinput.Violations{*cv}.Err()
 			}
 		}
 	}
@@ -327,7 +275,7 @@ func (s *Service) UpdateProduct(ctx context.Context, id string, upd ProductUpdat
 
 // applyUpdate applies upd to p, read under the update's lock, and reports
 // whether anything changed.
-func applyUpdate(p *Product, id string, upd ProductUpdate, leaf *leafCategory, now time.Time) (bool, error) {
+func applyUpdate(p *Product, id string, upd ProductUpdate, leaf *productinput.Leaf, now time.Time) (bool, error) {
 	if err := checkWritable(p, id); err != nil {
 		return false, err
 	}
@@ -347,7 +295,7 @@ func applyUpdate(p *Product, id string, upd ProductUpdate, leaf *leafCategory, n
 			// read; the checks made no longer hold.
 			return false, apierr.New(apierr.ConcurrentModification, "the product changed while it was being updated; read it again and retry")
 		}
-		kept, err := recategorise(p.AttributeValues, leaf)
+		kept, err := productinput.Recategorise(p.AttributeValues, leaf)
 		if err != nil {
 			return false, err
 		}
@@ -410,98 +358,6 @@ func checkWritable(p *Product, id string) error {
 	return nil
 }
 
-// leafCategory is a category that accepts products, with its effective
-// attributes.
-type leafCategory struct {
-	Category
-	Attributes []Attribute
-}
-
-// resolveLeaf checks that value names a listed leaf category, for the field
-// at path.
-func (s *Service) resolveLeaf(ctx context.Context, path, value string) (*leafCategory, error) {
-	chain, err := s.categoryChain(ctx, value)
-	if errors.Is(err, ErrNotFound) {
-		isName, nerr := s.store.CategoryNameExists(ctx, value)
-		if nerr != nil {
-			return nil, nerr
-		}
-		if isName {
-			return nil, apierr.Newf(apierr.CategoryNotFound,
-				"%s: %q is a category name, not a category id; send the category_id from %s", path, value, categoryListURL)
-		}
-		return nil, apierr.Newf(apierr.CategoryNotFound,
-			"%s: %q is not a known category id; send a category_id from %s (not a name)", path, value, categoryListURL)
-	}
-	if err != nil {
-		return nil, err
-	}
-	for _, c := range chain {
-		if !c.Active {
-			return nil, apierr.Newf(apierr.CategoryNotFound,
-				"%s: category %q is retired and no longer takes products; send a current category_id from %s", path, value, categoryListURL)
-		}
-	}
-	c := chain[len(chain)-1]
-	parent, err := s.store.HasActiveChildren(ctx, c.ID)
-	if err != nil {
-		return nil, err
-	}
-	if parent {
-		return nil, apierr.Newf(apierr.ValidationError,
-			"%s: %q (%s) is a parent category; a product needs a leaf category: send the id of one of its subcategories from %s",
-			path, c.ID, c.Name, categoryListURL)
-	}
-	attrs, err := s.attributesOf(ctx, chain)
-	if err != nil {
-		return nil, err
-	}
-	return &leafCategory{Category: c, Attributes: attrs}, nil
-}
-
-// categoryChain returns the category and its ancestors, root first.
-func (s *Service) categoryChain(ctx context.Context, id string) ([]Category, error) {
-	if !validCategoryID(id) {
-		return nil, ErrNotFound // no query: no category has such an id
-	}
-	c, err := s.store.GetCategory(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	chain := []Category{c}
-	for c.ParentID != "" {
-		if len(chain) >= MaxCategoryDepth {
-			return nil, fmt.Errorf("catalog: category %s is deeper than %d levels or in a cycle", id, MaxCategoryDepth)
-		}
-		if c, err = s.store.GetCategory(ctx, c.ParentID); err != nil {
-			if errors.Is(err, ErrNotFound) {
-				return nil, fmt.Errorf("catalog: category %s has a missing ancestor", id)
-			}
-			return nil, err
-		}
-		chain = append(chain, c)
-	}
-	slices.Reverse(chain)
-	return chain, nil
-}
-
-// attributesOf returns the effective attributes of the last category of a
-// root-first chain: ancestors' first, each category's in position order.
-func (s *Service) attributesOf(ctx context.Context, chain []Category) ([]Attribute, error) {
-	idsInChain := make([]string, len(chain))
-	rank := make(map[string]int, len(chain))
-	for i, c := range chain {
-		idsInChain[i] = c.ID
-		rank[c.ID] = i
-	}
-	attrs, err := s.store.ListAttributes(ctx, idsInChain)
-	if err != nil {
-		return nil, err
-	}
-	slices.SortStableFunc(attrs, func(a, b Attribute) int { return rank[a.CategoryID] - rank[b.CategoryID] })
-	return attrs, nil
-}
-
 // shortIDAlphabet has no 0/O or 1/I, so a short id read out over the phone
 // to support is unambiguous; 32 symbols give 5 bits per character.
 const shortIDAlphabet = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
@@ -518,22 +374,4 @@ func newShortID() string {
 		b[i] = shortIDAlphabet[b[i]&31]
 	}
 	return string(b[:])
-}
-
-// violations collects VALIDATION_ERROR messages so a partner learns about
-// the mistakes of a request at once. The message names the first few and
-// counts the rest (apierr.JoinViolations), so that it stays readable, and
-// within the bound on messages leaving core, when a 100-variant body is
-// wrong everywhere.
-type violations []string
-
-func (v *violations) add(path, msg string) {
-	*v = append(*v, path+": "+msg)
-}
-
-func (v violations) err() error {
-	if len(v) == 0 {
-		return nil
-	}
-	return apierr.New(apierr.ValidationError, apierr.JoinViolations(v, len(v)))
 }

@@ -404,15 +404,18 @@ func TestDeleteProduct(t *testing.T) {
 	dbtest.ForEachDriver(t, func(t *testing.T, d *db.DB) {
 		h := newHarness(t, d)
 		ctx := as(sellerA)
-		in := smartphone()
-		in.Variants = append(in.Variants, &catalogv1.VariantCreateInput{Sku: ptr("ACME-X-256"), Price: ptr(int64(1_699_900)), Stock: ptr(int64(3))})
-		p := h.mustCreate(t, sellerA, in)
+		twoVariants := func() *catalogv1.ProductCreateInput {
+			in := smartphone()
+			in.Variants = append(in.Variants, &catalogv1.VariantCreateInput{Sku: ptr(uniqueSKU("ACME-X-256")), Price: ptr(int64(1_699_900)), Stock: ptr(int64(3))})
+			return in
+		}
+		p := h.mustCreate(t, sellerA, twoVariants())
 		id := p.GetProductId()
 		second := p.GetVariants()[1].GetVariantId()
 
 		// An unshipped order on any variant holds the product.
 		for _, st := range []orders.Status{orders.StatusPending, orders.StatusPaid, orders.StatusReadyToShip} {
-			q := h.mustCreate(t, sellerA, in)
+			q := h.mustCreate(t, sellerA, twoVariants())
 			placeOrder(t, d, sellerA, q.GetProductId(), q.GetVariants()[1].GetVariantId(), st)
 			_, err := h.del(ctx, q.GetProductId())
 			wantCode(t, err, apierr.ProductHasActiveOrders, "ship or cancel")

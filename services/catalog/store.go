@@ -2,11 +2,11 @@ package catalog
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"time"
 
 	"github.com/mallplatform/partnerapi/internal/pagination"
+	"github.com/mallplatform/partnerapi/services/catalog/productinput"
 )
 
 // Storage errors the service branches on. Anything else a Store returns is a
@@ -14,7 +14,7 @@ import (
 var (
 	// ErrNotFound: no such row, or (for products) it belongs to another
 	// seller. The store never distinguishes the two, so neither can a caller.
-	ErrNotFound = errors.New("catalog: not found")
+	ErrNotFound = productinput.ErrNotFound
 	// ErrShortIDTaken: the product's short id collided with an existing one;
 	// the caller draws a new one and retries.
 	ErrShortIDTaken = errors.New("catalog: short id already taken")
@@ -22,7 +22,7 @@ var (
 
 // MaxCategoryDepth bounds the taxonomy. Listings show a category only when it
 // and every ancestor are active, and that check is unrolled to this depth.
-const MaxCategoryDepth = 6
+const MaxCategoryDepth = productinput.MaxCategoryDepth
 
 // ProductStatus is a product's life-cycle state, as on the wire.
 type ProductStatus string
@@ -38,88 +38,36 @@ const (
 	StatusArchived    ProductStatus = "archived"
 )
 
-// InputType is the JSON type an attribute's value takes.
-type InputType string
+// The domain types a product is checked against and stored as are those of
+// productinput, where the rules live; these names keep the catalog's own.
+type (
+	// InputType is the JSON type an attribute's value takes.
+	InputType = productinput.InputType
+	// Category is a node of the taxonomy.
+	Category = productinput.Category
+	// Attribute is a product attribute a category asks for.
+	Attribute = productinput.Attribute
+	// Dimensions of a parcel, in centimetres.
+	Dimensions = productinput.Dimensions
+	// Option is one option of a variant.
+	Option = productinput.Option
+	// OptionGroup is one option axis of a product with its values.
+	OptionGroup = productinput.OptionGroup
+	// AttributeValue is a category attribute answered on a product.
+	AttributeValue = productinput.AttributeValue
+	// Variant is a sellable unit of a product.
+	Variant = productinput.Variant
+)
 
 // Attribute input types, as on the wire.
 const (
-	InputText       InputType = "TEXT"
-	InputNumber     InputType = "NUMBER"
-	InputBoolean    InputType = "BOOLEAN"
-	InputSelect     InputType = "SELECT"
-	InputMultivalue InputType = "MULTIVALUE"
-	InputDate       InputType = "DATE"
+	InputText       = productinput.InputText
+	InputNumber     = productinput.InputNumber
+	InputBoolean    = productinput.InputBoolean
+	InputSelect     = productinput.InputSelect
+	InputMultivalue = productinput.InputMultivalue
+	InputDate       = productinput.InputDate
 )
-
-// Category is a node of the taxonomy.
-type Category struct {
-	ID          string
-	Name        string
-	Handle      string // "" when none
-	Description string // "" when none
-	ParentID    string // "" for a root
-	Active      bool
-	// Position is the category's rank in a pre-order walk of the whole tree
-	// (parents before children, siblings in display order). Listing by
-	// (position, id) therefore yields parents before their children and can
-	// be keyset-paginated on an index.
-	Position int
-	// CreatedAt is set by the store when zero.
-	CreatedAt time.Time
-}
-
-// Attribute is a product attribute a category asks for.
-type Attribute struct {
-	ID         string
-	CategoryID string
-	Name       string
-	InputType  InputType
-	Mandatory  bool
-	// AllowedValues are the accepted values of SELECT and MULTIVALUE.
-	AllowedValues []string
-	Unit          string // "" when none
-	Position      int
-}
-
-// Dimensions of a parcel, in centimetres.
-type Dimensions struct {
-	Length, Width, Height float64
-}
-
-// Option is one option of a variant. A nil part renders as null.
-type Option struct {
-	Name, Value *string
-}
-
-// OptionGroup is one option axis of a product with its values, in display
-// order.
-type OptionGroup struct {
-	Title  string
-	Values []string
-}
-
-// AttributeValue is a category attribute answered on a product; Value is the
-// JSON the partner sent, already checked against the attribute's input type.
-type AttributeValue struct {
-	AttributeID string
-	Value       json.RawMessage
-}
-
-// Variant is a sellable unit of a product.
-type Variant struct {
-	ID       string
-	Position int
-	Title    string
-	SKU      *string
-	// Price is in centavos.
-	Price   *int64
-	Stock   *int64
-	Options []Option
-	// Weight is in grams.
-	Weight     float64
-	Dimensions Dimensions
-	Images     []string
-}
 
 // Product is a seller's listing with its variants in position order.
 type Product struct {
@@ -221,6 +169,14 @@ type Store interface {
 	// ProposedBefore lists the ids of the seller's proposed products created
 	// at or before t, oldest first, at most limit.
 	ProposedBefore(ctx context.Context, sellerID string, t time.Time, limit int) ([]string, error)
+	// CreateProducts writes ps and their variants in one transaction with a
+	// number of statements that does not grow with each product. A short id
+	// that repeats in the batch or is taken is replaced by newShortID()
+	// rather than failing the batch.
+	CreateProducts(ctx context.Context, ps []*Product, newShortID func() string) error
+	// SKUsInUse returns, of skus, those a variant of one of the seller's
+	// products that is not archived holds, with that product's id.
+	SKUsInUse(ctx context.Context, sellerID string, skus []string) (map[string]string, error)
 	// InTx runs fn with a transaction in its context (joining one ctx
 	// already carries): every Store method, and any other store reading
 	// its client through the context, takes part in it.

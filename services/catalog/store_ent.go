@@ -218,20 +218,7 @@ func (s *EntStore) InsertTaxonomy(ctx context.Context, cats []Category, attrs []
 // CreateProduct implements Store.
 func (s *EntStore) CreateProduct(ctx context.Context, p *Product) error {
 	err := db.WithTx(ctx, s.client, func(tx *ent.Tx) error {
-		b := tx.Product.Create().
-			SetID(p.ID).SetShortID(p.ShortID).SetSellerID(p.SellerID).
-			SetName(p.Name).SetDescription(p.Description).
-			SetStatus(product.Status(p.Status)).
-			SetCategoryID(p.CategoryID).SetCategoryName(p.CategoryName).
-			SetImages(nonNil(p.Images)).
-			SetWeight(p.Weight).
-			SetLength(p.Dimensions.Length).SetWidth(p.Dimensions.Width).SetHeight(p.Dimensions.Height).
-			SetUseVariantDimensions(p.UseVariantDimensions).
-			SetAttributeValues(attributeValuesToDB(p.AttributeValues)).
-			SetCreatedAt(p.CreatedAt).SetUpdatedAt(p.UpdatedAt)
-		if p.OptionsOrder != nil {
-			b.SetOptionsOrder(optionGroupsToDB(p.OptionsOrder))
-		}
+		b := productCreate(tx.Client(), p)
 		if err := b.Exec(ctx); err != nil {
 			if ent.IsConstraintError(err) && strings.Contains(err.Error(), "short_id") {
 				return ErrShortIDTaken
@@ -240,14 +227,7 @@ func (s *EntStore) CreateProduct(ctx context.Context, p *Product) error {
 		}
 		builders := make([]*ent.ProductVariantCreate, len(p.Variants))
 		for i, v := range p.Variants {
-			builders[i] = tx.ProductVariant.Create().
-				SetID(v.ID).SetProductID(p.ID).SetPosition(v.Position).
-				SetTitle(v.Title).
-				SetNillableSku(v.SKU).SetNillablePrice(v.Price).SetNillableStockQuantity(v.Stock).
-				SetOptions(optionsToDB(v.Options)).
-				SetWeight(v.Weight).
-				SetLength(v.Dimensions.Length).SetWidth(v.Dimensions.Width).SetHeight(v.Dimensions.Height).
-				SetImages(nonNil(v.Images))
+			builders[i] = variantCreate(tx.Client(), p.ID, v)
 		}
 		return tx.ProductVariant.CreateBulk(builders...).Exec(ctx)
 	})

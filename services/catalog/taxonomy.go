@@ -34,25 +34,6 @@ const (
 	CoffeeCategoryID = "100081"
 )
 
-// maxCategoryIDLen bounds category ids: decimal numbers, six digits today.
-const maxCategoryIDLen = 18
-
-// validCategoryID reports whether id has the form of a category id: a
-// decimal number, as every category of the taxonomy has (ids are stable and
-// new categories take new numbers). Anything else names no category, so it
-// is answered without a query.
-func validCategoryID(id string) bool {
-	if id == "" || len(id) > maxCategoryIDLen {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		if id[i] < '0' || id[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
 // Attribute ids of the well-known categories. An attribute id is its
 // category's id and a stable slug.
 const (

@@ -1457,8 +1457,11 @@ func (x *CreateProductRequest) GetProduct() *ProductCreateInput {
 }
 
 type BulkCreateProductsRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Products      []*ProductCreateInput  `protobuf:"bytes,1,rep,name=products,proto3" json:"products,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Each item is validated on its own by the service (with the rules of
+	// ProductCreateInput), so that one bad item fails only itself: the list's
+	// size is checked here, its items' rules are not.
+	Products      []*ProductCreateInput `protobuf:"bytes,1,rep,name=products,proto3" json:"products,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1504,8 +1507,14 @@ func (x *BulkCreateProductsRequest) GetProducts() []*ProductCreateInput {
 type BulkProductError struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Zero-based position of the item in the submitted array.
-	Index         int32  `protobuf:"varint,1,opt,name=index,proto3" json:"index,omitempty"`
-	Message       string `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	Index   int32  `protobuf:"varint,1,opt,name=index,proto3" json:"index,omitempty"`
+	Message string `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	// The error code, as in an error answer: VALIDATION_ERROR,
+	// CATEGORY_NOT_FOUND or DUPLICATE.
+	Code string `protobuf:"bytes,3,opt,name=code,proto3" json:"code,omitempty"`
+	// The first offending field's path inside the item, e.g.
+	// "variants[2].price"; absent when the error is about the item as a whole.
+	Field         *string `protobuf:"bytes,4,opt,name=field,proto3,oneof" json:"field,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1550,6 +1559,20 @@ func (x *BulkProductError) GetIndex() int32 {
 func (x *BulkProductError) GetMessage() string {
 	if x != nil {
 		return x.Message
+	}
+	return ""
+}
+
+func (x *BulkProductError) GetCode() string {
+	if x != nil {
+		return x.Code
+	}
+	return ""
+}
+
+func (x *BulkProductError) GetField() string {
+	if x != nil && x.Field != nil {
+		return *x.Field
 	}
 	return ""
 }
@@ -2227,12 +2250,16 @@ const file_mp_catalog_v1_catalog_proto_rawDesc = "" +
 	"\x1eListCategoryAttributesResponse\x124\n" +
 	"\x04data\x18\x01 \x03(\v2 .mp.catalog.v1.CategoryAttributeR\x04data\"[\n" +
 	"\x14CreateProductRequest\x12C\n" +
-	"\aproduct\x18\x01 \x01(\v2!.mp.catalog.v1.ProductCreateInputB\x06\xbaH\x03\xc8\x01\x01R\aproduct\"g\n" +
-	"\x19BulkCreateProductsRequest\x12J\n" +
-	"\bproducts\x18\x01 \x03(\v2!.mp.catalog.v1.ProductCreateInputB\v\xbaH\b\x92\x01\x05\b\x01\x10\x88'R\bproducts\"B\n" +
+	"\aproduct\x18\x01 \x01(\v2!.mp.catalog.v1.ProductCreateInputB\x06\xbaH\x03\xc8\x01\x01R\aproduct\"l\n" +
+	"\x19BulkCreateProductsRequest\x12O\n" +
+	"\bproducts\x18\x01 \x03(\v2!.mp.catalog.v1.ProductCreateInputB\x10\xbaH\r\x92\x01\n" +
+	"\b\x01\x10\x88'\"\x03\xd8\x01\x03R\bproducts\"{\n" +
 	"\x10BulkProductError\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\x05R\x05index\x12\x18\n" +
-	"\amessage\x18\x02 \x01(\tR\amessage\"\xba\x01\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\x12\x12\n" +
+	"\x04code\x18\x03 \x01(\tR\x04code\x12\x19\n" +
+	"\x05field\x18\x04 \x01(\tH\x00R\x05field\x88\x01\x01B\b\n" +
+	"\x06_field\"\xba\x01\n" +
 	"\x18BulkCreateProductsResult\x120\n" +
 	"\acreated\x18\x01 \x03(\v2\x16.mp.catalog.v1.ProductR\acreated\x127\n" +
 	"\x06errors\x18\x02 \x03(\v2\x1f.mp.catalog.v1.BulkProductErrorR\x06errors\x123\n" +
@@ -2292,13 +2319,13 @@ const file_mp_catalog_v1_catalog_proto_rawDesc = "" +
 	"\x0eListCategories\x12$.mp.catalog.v1.ListCategoriesRequest\x1a%.mp.catalog.v1.ListCategoriesResponse\"-\xa2\xbb\x18\x0e\n" +
 	"\fcatalog:read\x82\xd3\xe4\x93\x02\x15\x12\x13/open/v1/categories\x12\xb4\x01\n" +
 	"\x16ListCategoryAttributes\x12,.mp.catalog.v1.ListCategoryAttributesRequest\x1a-.mp.catalog.v1.ListCategoryAttributesResponse\"=\xa2\xbb\x18\x0e\n" +
-	"\fcatalog:read\x82\xd3\xe4\x93\x02%\x12#/open/v1/categories/{id}/attributes\x12\x97\x01\n" +
-	"\rCreateProduct\x12#.mp.catalog.v1.CreateProductRequest\x1a\x1e.mp.catalog.v1.ProductResponse\"A\xa2\xbb\x18\x16\n" +
-	"\rcatalog:write\x10\x01\x18\xc9\x018\x01һ\x18\x01\x04\x82\xd3\xe4\x93\x02\x1c:\aproduct\"\x11/open/v1/products\x12\x9b\x01\n" +
+	"\fcatalog:read\x82\xd3\xe4\x93\x02%\x12#/open/v1/categories/{id}/attributes\x12\x98\x01\n" +
+	"\rCreateProduct\x12#.mp.catalog.v1.CreateProductRequest\x1a\x1e.mp.catalog.v1.ProductResponse\"B\xa2\xbb\x18\x16\n" +
+	"\rcatalog:write\x10\x01\x18\xc9\x018\x01һ\x18\x02\x04R\x82\xd3\xe4\x93\x02\x1c:\aproduct\"\x11/open/v1/products\x12\x9b\x01\n" +
 	"\rUpdateProduct\x12#.mp.catalog.v1.UpdateProductRequest\x1a\x1e.mp.catalog.v1.ProductResponse\"E\xa2\xbb\x18\x13\n" +
-	"\rcatalog:write\x10\x018\x01һ\x18\x03\x04M\x14\x82\xd3\xe4\x93\x02!:\aproduct\x1a\x16/open/v1/products/{id}\x12\xa6\x01\n" +
-	"\x12BulkCreateProducts\x12(.mp.catalog.v1.BulkCreateProductsRequest\x1a).mp.catalog.v1.BulkCreateProductsResponse\";\xa2\xbb\x18\x11\n" +
-	"\rcatalog:write\x10\x01һ\x18\x01\x1a\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/open/v1/products/bulk\x12\x82\x01\n" +
+	"\rcatalog:write\x10\x018\x01һ\x18\x03\x04M\x14\x82\xd3\xe4\x93\x02!:\aproduct\x1a\x16/open/v1/products/{id}\x12\xa5\x01\n" +
+	"\x12BulkCreateProducts\x12(.mp.catalog.v1.BulkCreateProductsRequest\x1a).mp.catalog.v1.BulkCreateProductsResponse\":\xa2\xbb\x18\x15\n" +
+	"\rcatalog:write\x10\x018\x01P\x01\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/open/v1/products/bulk\x12\x82\x01\n" +
 	"\n" +
 	"GetProduct\x12 .mp.catalog.v1.GetProductRequest\x1a\x1e.mp.catalog.v1.ProductResponse\"2\xa2\xbb\x18\x10\n" +
 	"\fcatalog:read\x10\x01\x82\xd3\xe4\x93\x02\x18\x12\x16/open/v1/products/{id}\x12\xa7\x01\n" +
@@ -2433,6 +2460,7 @@ func file_mp_catalog_v1_catalog_proto_init() {
 	file_mp_catalog_v1_catalog_proto_msgTypes[10].OneofWrappers = []any{}
 	file_mp_catalog_v1_catalog_proto_msgTypes[11].OneofWrappers = []any{}
 	file_mp_catalog_v1_catalog_proto_msgTypes[12].OneofWrappers = []any{}
+	file_mp_catalog_v1_catalog_proto_msgTypes[18].OneofWrappers = []any{}
 	file_mp_catalog_v1_catalog_proto_msgTypes[23].OneofWrappers = []any{}
 	file_mp_catalog_v1_catalog_proto_msgTypes[26].OneofWrappers = []any{}
 	type x struct{}

@@ -45,9 +45,11 @@ type CatalogServiceClient interface {
 	// Updates a product's title, description, category or images.
 	UpdateProduct(ctx context.Context, in *UpdateProductRequest, opts ...grpc.CallOption) (*ProductResponse, error)
 	// Creates many products in one call; a rejected item does not stop the
-	// others. Declared with its contract so that the route exists (literal
-	// segments win over /products/{id}); it answers NOT_IMPLEMENTED until the
-	// bulk pipeline is built.
+	// others: it is reported in data.errors with its index, code and field
+	// path (the codes of single create: VALIDATION_ERROR, CATEGORY_NOT_FOUND,
+	// DUPLICATE for a SKU repeated in the batch or already held by the
+	// seller). A batch whose every item fails still answers 200. The valid
+	// items commit together. The body may be gzip-compressed.
 	BulkCreateProducts(ctx context.Context, in *BulkCreateProductsRequest, opts ...grpc.CallOption) (*BulkCreateProductsResponse, error)
 	// Reads one of the seller's products.
 	GetProduct(ctx context.Context, in *GetProductRequest, opts ...grpc.CallOption) (*ProductResponse, error)
@@ -175,9 +177,11 @@ type CatalogServiceServer interface {
 	// Updates a product's title, description, category or images.
 	UpdateProduct(context.Context, *UpdateProductRequest) (*ProductResponse, error)
 	// Creates many products in one call; a rejected item does not stop the
-	// others. Declared with its contract so that the route exists (literal
-	// segments win over /products/{id}); it answers NOT_IMPLEMENTED until the
-	// bulk pipeline is built.
+	// others: it is reported in data.errors with its index, code and field
+	// path (the codes of single create: VALIDATION_ERROR, CATEGORY_NOT_FOUND,
+	// DUPLICATE for a SKU repeated in the batch or already held by the
+	// seller). A batch whose every item fails still answers 200. The valid
+	// items commit together. The body may be gzip-compressed.
 	BulkCreateProducts(context.Context, *BulkCreateProductsRequest) (*BulkCreateProductsResponse, error)
 	// Reads one of the seller's products.
 	GetProduct(context.Context, *GetProductRequest) (*ProductResponse, error)

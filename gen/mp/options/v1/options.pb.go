@@ -274,6 +274,12 @@ type Policy struct {
 	// own rather than the error body, e.g. 410 for a link that can no longer
 	// be used.
 	PageStatuses []int32 `protobuf:"varint,9,rep,packed,name=page_statuses,json=pageStatuses,proto3" json:"page_statuses,omitempty"`
+	// The route accepts a gzip-compressed body (Content-Encoding: gzip). The
+	// signature and max_body_bytes cover the bytes as sent; the gateway
+	// inflates after authentication, up to the platform's inflated-body cap
+	// (10 MiB, policy.MaxInflatedBodyBytes). Other routes refuse an encoded
+	// body.
+	GzipBody bool `protobuf:"varint,10,opt,name=gzip_body,json=gzipBody,proto3" json:"gzip_body,omitempty"`
 	// Media types a raw request body may declare: the method's request is a
 	// google.api.HttpBody, filled with the body's bytes and its declared
 	// Content-Type (the service sniffs the bytes against it). Numbered apart
@@ -374,6 +380,13 @@ func (x *Policy) GetPageStatuses() []int32 {
 		return x.PageStatuses
 	}
 	return nil
+}
+
+func (x *Policy) GetGzipBody() bool {
+	if x != nil {
+		return x.GzipBody
+	}
+	return false
 }
 
 func (x *Policy) GetRequestMediaTypes() []string {
@@ -613,7 +626,7 @@ var File_mp_options_v1_options_proto protoreflect.FileDescriptor
 
 const file_mp_options_v1_options_proto_rawDesc = "" +
 	"\n" +
-	"\x1bmp/options/v1/options.proto\x12\rmp.options.v1\x1a google/protobuf/descriptor.proto\"\x85\x03\n" +
+	"\x1bmp/options/v1/options.proto\x12\rmp.options.v1\x1a google/protobuf/descriptor.proto\"\xa2\x03\n" +
 	"\x06Policy\x12\x14\n" +
 	"\x05scope\x18\x01 \x01(\tR\x05scope\x12!\n" +
 	"\fseller_token\x18\x02 \x01(\bR\vsellerToken\x12%\n" +
@@ -624,7 +637,9 @@ const file_mp_options_v1_options_proto_rawDesc = "" +
 	"\vidempotency\x18\a \x01(\x0e2\x1a.mp.options.v1.IdempotencyR\vidempotency\x12\x1f\n" +
 	"\vmedia_types\x18\b \x03(\tR\n" +
 	"mediaTypes\x12#\n" +
-	"\rpage_statuses\x18\t \x03(\x05R\fpageStatuses\x12.\n" +
+	"\rpage_statuses\x18\t \x03(\x05R\fpageStatuses\x12\x1b\n" +
+	"\tgzip_body\x18\n" +
+	" \x01(\bR\bgzipBody\x12.\n" +
 	"\x13request_media_types\x18\x14 \x03(\tR\x11requestMediaTypes\"\xc1\x01\n" +
 	"\x05Field\x123\n" +
 	"\bpresence\x18\x01 \x01(\x0e2\x17.mp.options.v1.PresenceR\bpresence\x12%\n" +

@@ -59,6 +59,16 @@ func (m *Policy) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 			dAtA[i] = 0xa2
 		}
 	}
+	if m.GzipBody {
+		i--
+		if m.GzipBody {
+			dAtA[i] = 1
+		} else {
+			dAtA[i] = 0
+		}
+		i--
+		dAtA[i] = 0x50
+	}
 	if len(m.PageStatuses) > 0 {
 		var pksize2 int
 		for _, num := range m.PageStatuses {
@@ -295,6 +305,9 @@ func (m *Policy) SizeVT() (n int) {
 			l += protohelpers.SizeOfVarint(uint64(e))
 		}
 		n += 1 + protohelpers.SizeOfVarint(uint64(l)) + l
+	}
+	if m.GzipBody {
+		n += 2
 	}
 	if len(m.RequestMediaTypes) > 0 {
 		for _, s := range m.RequestMediaTypes {
@@ -629,6 +642,26 @@ func (m *Policy) UnmarshalVT(dAtA []byte) error {
 			} else {
 				return fmt.Errorf("proto: wrong wireType = %d for field PageStatuses", wireType)
 			}
+		case 10:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field GzipBody", wireType)
+			}
+			var v int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				v |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			m.GzipBody = bool(v != 0)
 		case 20:
 			if wireType != 2 {
 				return fmt.Errorf("proto: wrong wireType = %d for field RequestMediaTypes", wireType)

@@ -1,4 +1,4 @@
-package catalog
+package productinput
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ const maxTextRunes = 1000
 // checkAttributeValues validates a product's attribute values against its
 // category's effective attributes and returns them in compact JSON. Paths in
 // messages are those of the create body.
-func checkAttributeValues(v *violations, leaf *leafCategory, values []AttributeValue) []AttributeValue {
+func checkAttributeValues(v *Violations, leaf *Leaf, values []AttributeValue) []AttributeValue {
 	byID := make(map[string]*Attribute, len(leaf.Attributes))
 	for i := range leaf.Attributes {
 		byID[leaf.Attributes[i].ID] = &leaf.Attributes[i]
@@ -63,7 +63,7 @@ func missingMandatory(attrs []Attribute, present map[string]int) string {
 
 // checkValue checks one value against its attribute's input type and
 // returns it as compact JSON.
-func checkValue(v *violations, path string, attr *Attribute, raw json.RawMessage) (json.RawMessage, bool) {
+func checkValue(v *Violations, path string, attr *Attribute, raw json.RawMessage) (json.RawMessage, bool) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var val any
@@ -151,11 +151,11 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// recategorise keeps the attribute values the new category defines and
+// Recategorise keeps the attribute values the new category defines and
 // checks that its mandatory attributes are all answered. Kept values are not
 // re-validated: an attribute id names one attribute wherever it is inherited,
 // so a value that was valid stays valid.
-func recategorise(values []AttributeValue, leaf *leafCategory) ([]AttributeValue, error) {
+func Recategorise(values []AttributeValue, leaf *Leaf) ([]AttributeValue, error) {
 	defined := make(map[string]bool, len(leaf.Attributes))
 	for _, a := range leaf.Attributes {
 		defined[a.ID] = true
@@ -176,12 +176,12 @@ func recategorise(values []AttributeValue, leaf *leafCategory) ([]AttributeValue
 	return kept, nil
 }
 
-// checkImages checks what protovalidate's uri rule lets through: "https://"
+// CheckImages checks what protovalidate's uri rule lets through: "https://"
 // and "https:///x" are valid URIs but name no host to fetch an image from.
 // Besides https URLs it accepts a file of the deployment's own uploads:
-// own (Config.ImagePrefix, "" for none) followed by a file name, which in
-// dev is a plain http address.
-func checkImages(v *violations, path string, images []string, own string) {
+// own (the catalog's Config.ImagePrefix, "" for none) followed by a file
+// name, which in dev is a plain http address.
+func CheckImages(v *Violations, path string, images []string, own string) {
 	for i, raw := range images {
 		if name, ok := strings.CutPrefix(raw, own); ok && own != "" && name != "" && !strings.ContainsAny(name, "/?#\\") {
 			continue
@@ -196,7 +196,7 @@ func checkImages(v *violations, path string, images []string, own string) {
 // buildVariants checks the variants of a create body and turns them into
 // stored variants (without ids) plus the product's options_order, which is
 // nil when no variant has options.
-func buildVariants(v *violations, in ProductInput, ownImages string) ([]Variant, []OptionGroup) {
+func buildVariants(v *Violations, in Input, ownImages string) ([]Variant, []OptionGroup) {
 	out := make([]Variant, len(in.Variants))
 	skus := make(map[string]int, len(in.Variants))
 
@@ -240,7 +240,7 @@ func buildVariants(v *violations, in ProductInput, ownImages string) ([]Variant,
 				groupValues[o.Name] = append(groupValues[o.Name], o.Value)
 			}
 		}
-		checkImages(v, path+".images", vi.Images, ownImages)
+		CheckImages(v, path+".images", vi.Images, ownImages)
 		perVariant[i] = opts
 		anyOptions = anyOptions || len(opts) > 0
 
@@ -306,7 +306,7 @@ func buildVariants(v *violations, in ProductInput, ownImages string) ([]Variant,
 
 // variantFigures are a variant's weight and dimensions: its own, or with
 // use_variant_dimensions false, the product's for each figure it leaves out.
-func variantFigures(v *violations, path string, in ProductInput, vi VariantInput) (float64, Dimensions) {
+func variantFigures(v *Violations, path string, in Input, vi VariantInput) (float64, Dimensions) {
 	if in.UseVariantDimensions {
 		// The create rules (CEL) already demand all four; this keeps callers
 		// that skip the validator from storing zeros silently.
@@ -337,7 +337,7 @@ func variantFigures(v *violations, path string, in ProductInput, vi VariantInput
 // productFigures are the product-level weight and dimensions: derived from
 // the variants (the largest of each) with use_variant_dimensions, as sent
 // otherwise.
-func productFigures(in ProductInput, variants []Variant) (float64, Dimensions) {
+func productFigures(in Input, variants []Variant) (float64, Dimensions) {
 	if !in.UseVariantDimensions {
 		return deref(in.Weight), Dimensions{Length: deref(in.Length), Width: deref(in.Width), Height: deref(in.Height)}
 	}
