@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -121,7 +122,7 @@ func (s *Service) List(ctx context.Context, p ListParams) (pagination.Page[Event
 	types := readable(ctx)
 	if p.Type != nil {
 		name := WireName(*p.Type)
-		if !contains(types, name) {
+		if !slices.Contains(types, name) {
 			return pagination.Page[Event]{}, forbidden(*p.Type)
 		}
 		types = []string{name}
@@ -170,19 +171,10 @@ func (s *Service) Get(ctx context.Context, id string) (Event, error) {
 	if err != nil {
 		return Event{}, err
 	}
-	if t, ok := ParseType(e.Type); ok && !contains(readable(ctx), e.Type) {
+	if t, ok := ParseType(e.Type); ok && !slices.Contains(readable(ctx), e.Type) {
 		return Event{}, forbidden(t)
 	}
 	return e, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func sortedScopes() []string {

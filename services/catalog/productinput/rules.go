@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -91,7 +92,7 @@ func checkValue(v *Violations, path string, attr *Attribute, raw json.RawMessage
 		}
 	case InputSelect:
 		s, ok := val.(string)
-		if !ok || !contains(attr.AllowedValues, s) {
+		if !ok || !slices.Contains(attr.AllowedValues, s) {
 			return bad("must be one of: " + strings.Join(attr.AllowedValues, ", "))
 		}
 	case InputMultivalue:
@@ -104,7 +105,7 @@ func checkValue(v *Violations, path string, attr *Attribute, raw json.RawMessage
 		for i, item := range list {
 			itemPath := fmt.Sprintf("%s[%d]", path, i)
 			s, ok := item.(string)
-			if !ok || !contains(attr.AllowedValues, s) {
+			if !ok || !slices.Contains(attr.AllowedValues, s) {
 				v.add(itemPath, "must be one of: "+strings.Join(attr.AllowedValues, ", "))
 				valid = false
 				continue
@@ -140,15 +141,6 @@ func isDate(s string) bool {
 	}
 	_, err := time.Parse(time.DateOnly, s)
 	return err == nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // Recategorise keeps the attribute values the new category defines and
