@@ -17,7 +17,7 @@ import (
 
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/services/orders"
-	"github.com/mallplatform/partnerapi/services/sandbox/psgc"
+	"github.com/mallplatform/partnerapi/internal/psgc"
 )
 
 // MinOrders is the fewest orders Seed writes for a seller: enough

