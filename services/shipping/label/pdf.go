@@ -1,0 +1,72 @@
+package label
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/signintech/gopdf"
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/gofont/goregular"
+)
+
+// MaxPDFLabels is the most labels one document holds: the bulk label route's
+// limit, kept here so that one rendering's memory and time stay bounded.
+const MaxPDFLabels = 50
+
+// PDFOptions fix what would otherwise vary between renderings.
+type PDFOptions struct {
+	// CreationDate is written in the document's information dictionary;
+	// zero leaves it out. Callers pass the booking's time, so that the
+	// same label always has the same bytes (and ETag).
+	CreationDate time.Time
+}
+
+const (
+	fontRegular = "regular"
+	fontBold    = "bold"
+	producer    = "Partner Marketplace labels"
+)
+
+// RenderPDF writes one PDF with a page per label, in order. The fonts are the
+// Go fonts (BSD licence), which cover Latin-1 and so Filipino place names
+// such as "Las Piñas"; they are embedded as subsets.
+func RenderPDF(w io.Writer, size Size, labels []Label, opts PDFOptions) error {
+	if len(labels) == 0 || len(labels) > MaxPDFLabels {
+		return fmt.Errorf("%w: %d labels, want 1 to %d", ErrInvalid, len(labels), MaxPDFLabels)
+	}
+	pw, ph, err := size.points()
+	if err != nil {
+		return err
+	}
+	codes := make([]symbols, len(labels))
+	for i, l := range labels {
+		if err := l.validate(); err != nil {
+			return fmt.Errorf("label %d: %w", i+1, err)
+		}
+		if codes[i], err = encodeSymbols(l.TrackingNumber); err != nil {
+			return fmt.Errorf("label %d: %w", i+1, err)
+		}
+	}
+
+	doc := &gopdf.GoPdf{}
+	doc.Start(gopdf.Config{Unit: gopdf.UnitPT, PageSize: gopdf.Rect{W: pw, H: ph}})
+	doc.SetInfo(gopdf.PdfInfo{Title: "Shipping label", Producer: producer, CreationDate: opts.CreationDate})
+	if err := doc.AddTTFFontData(fontRegular, goregular.TTF); err != nil {
+		return fmt.Errorf("label: font: %w", err)
+	}
+	if err := doc.AddTTFFontData(fontBold, gobold.TTF); err != nil {
+		return fmt.Errorf("label: font: %w", err)
+	}
+	for i, l := range labels {
+		doc.AddPage()
+		p := page{doc: doc, w: pw, h: ph}
+		if err := p.draw(l, codes[i]); err != nil {
+			return fmt.Errorf("label %d: %w", i+1, err)
+		}
+	}
+	if _, err := doc.WriteTo(w); err != nil {
+		return fmt.Errorf("label: write: %w", err)
+	}
+	return nil
+}
