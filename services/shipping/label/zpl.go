@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"unicode/utf8"
 )
 
 // dotsPerMM is the resolution ZPL positions are written in: 203 dpi, the
@@ -31,7 +32,7 @@ func RenderZPL(w io.Writer, size Size, l Label) error {
 	z.cmd(fmt.Sprintf("^PW%d^LL%d^LH0,0", pw, ph))
 
 	// Carrier and route code.
-	z.text(m, m+8, 30, l.TrackingCompany)
+	z.text(m, m+8, 30, pw-2*m-320, l.TrackingCompany)
 	z.cmd(fmt.Sprintf("^FO%d,%d^GB%d,%d,4^FS", pw-m-300, m, 300, 80))
 	z.block(pw-m-300, m+16, 300, 50, l.RouteCode)
 	y := m + 96
@@ -56,28 +57,28 @@ func RenderZPL(w io.Writer, size Size, l Label) error {
 
 	// Recipient.
 	y += 12
-	y = z.party("TO", l.Recipient, m, y, 34, 26)
+	y = z.party("TO", l.Recipient, m, y, pw-2*m, 34, 26)
 	z.rule(m, y, pw-2*m)
 
 	// Sender beside the QR code (magnification 6, medium error correction).
 	y += 12
 	z.cmd(fmt.Sprintf("^FO%d,%d^BQN,2,6^FDMA,%s^FS", pw-m-220, y, l.TrackingNumber))
-	y = max(z.party("FROM", l.Sender, m, y, 26, 22), y+230)
+	y = max(z.party("FROM", l.Sender, m, y, pw-2*m-240, 26, 22), y+230)
 	z.rule(m, y, pw-2*m)
 
 	// Order, ship-by, the piece count and COD.
 	y += 12
-	z.text(m, y, 18, "ORDER")
-	z.text(m, y+22, 28, l.OrderID)
+	z.text(m, y, 18, pw, "ORDER")
+	z.text(m, y+22, 28, pw, l.OrderID) // an identifier: never cut
 	y += 64
-	z.text(m, y, 18, "SHIP BY")
-	z.text(pw-m-140, y, 18, "PIECE")
-	z.text(m, y+22, 30, l.shipByText())
-	z.text(pw-m-140, y+22, 48, l.pieceText())
+	z.text(m, y, 18, pw, "SHIP BY")
+	z.text(pw-m-140, y, 18, 140, "PIECE")
+	z.text(m, y+22, 30, pw, l.shipByText())
+	z.text(pw-m-140, y+22, 48, 140, l.pieceText())
 	y += 84
 	if cod := l.codText(); cod != "" {
 		z.cmd(fmt.Sprintf("^FO%d,%d^GB%d,%d,4^FS", m, y, pw-2*m, 76))
-		z.text(m+16, y+18, 44, "COD "+cod)
+		z.text(m+16, y+18, 44, pw-2*m-32, "COD "+cod)
 	}
 	z.cmd("^PQ1")
 	z.cmd("^XZ")
@@ -89,10 +90,16 @@ type zpl struct{ b strings.Builder }
 
 func (z *zpl) cmd(s string) { z.b.WriteString(s); z.b.WriteByte('\n') }
 
-// text is one line of the scalable font (^A0) at height h dots, top at y.
-func (z *zpl) text(x, y, h int, s string) {
+// text is one line of the scalable font (^A0) at height h dots, top at y,
+// cut to width dots. The printer measures its own font, so the cut is by
+// count: ^A0 at square cells averages well under 0.6 h per character, and
+// a line cut a little early beats one running under the QR code.
+func (z *zpl) text(x, y, h, width int, s string) {
 	if s == "" {
 		return
+	}
+	if most := width * 10 / (6 * h); utf8.RuneCountInString(s) > most {
+		s = string([]rune(s)[:max(most-3, 0)]) + "..."
 	}
 	z.cmd(fmt.Sprintf("^FO%d,%d^A0N,%d,%d^FH^FD%s^FS", x, y, h, h, zplEscape(s)))
 }
@@ -111,17 +118,17 @@ func (z *zpl) rule(x, y, width int) {
 
 // party writes a caption, the name and the address lines; it returns the y
 // under the last line.
-func (z *zpl) party(caption string, p Party, x, y, nameH, h int) int {
-	z.text(x, y, 18, caption)
+func (z *zpl) party(caption string, p Party, x, y, width, nameH, h int) int {
+	z.text(x, y, 18, width, caption)
 	y += 22
-	z.text(x, y, nameH, p.Name)
+	z.text(x, y, nameH, width, p.Name)
 	y += nameH + 8
 	city, region := p.place()
 	for _, line := range []string{p.Phone, p.Line1, p.Line2, city, region} {
 		if line == "" {
 			continue
 		}
-		z.text(x, y, h, line)
+		z.text(x, y, h, width, line)
 		y += h + 6
 	}
 	return y

@@ -80,6 +80,19 @@ func TestZPLEscapesCommandCharacters(t *testing.T) {
 	}
 }
 
+func TestZPLCutsLinesBesideTheQRCode(t *testing.T) {
+	l := sample()
+	l.Sender.Line1 = strings.Repeat("Barangay San Antonio de Padua ", 4)
+	doc := renderZPL(t, A6, l)
+	m := regexp.MustCompile(`\^FD(Barangay San Antonio[^^]*)\^FS`).FindStringSubmatch(doc)
+	if m == nil || !strings.HasSuffix(m[1], "...") || len(m[1]) >= len(l.Sender.Line1) {
+		t.Errorf("a long sender line must be cut before the QR code, got %v", m)
+	}
+	if !strings.Contains(doc, "^FDord_5F01JD4M7Q8Y2F9K3N5P6R7S8T9V^FS") {
+		t.Errorf("the order id is never cut")
+	}
+}
+
 func TestZPLLongTrackingNumberFits(t *testing.T) {
 	l := sample()
 	l.TrackingNumber = strings.Repeat("AB", maxTrackingNumber/2)
