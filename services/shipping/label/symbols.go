@@ -26,22 +26,32 @@ type symbols struct {
 }
 
 func encodeSymbols(tracking string) (symbols, error) {
-	c, err := code128.Encode(tracking)
+	bars, err := code128Modules(tracking)
 	if err != nil {
-		return symbols{}, fmt.Errorf("%w: tracking number: %v", ErrInvalid, err)
+		return symbols{}, err
 	}
 	// Medium error correction: a label gets scuffed, and the payload is short.
 	q, err := qr.Encode(tracking, qr.M, qr.Auto)
 	if err != nil {
 		return symbols{}, fmt.Errorf("%w: tracking number: %v", ErrInvalid, err)
 	}
-	s := symbols{bars: row(c, c.Bounds(), 0)}
+	s := symbols{bars: bars}
 	b := q.Bounds()
 	s.qrSide = b.Dx()
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		s.qr = append(s.qr, row(q, b, y))
 	}
 	return s, nil
+}
+
+// code128Modules is the Code128 symbol of the tracking number, one entry per
+// module.
+func code128Modules(tracking string) ([]bool, error) {
+	c, err := code128.Encode(tracking)
+	if err != nil {
+		return nil, fmt.Errorf("%w: tracking number: %v", ErrInvalid, err)
+	}
+	return row(c, c.Bounds(), 0), nil
 }
 
 func row(bc barcode.Barcode, b image.Rectangle, y int) []bool {

@@ -9,8 +9,8 @@ import (
 )
 
 // dotsPerMM is the resolution ZPL positions are written in: 203 dpi, the
-// resolution of nearly every label printer (a 300 dpi printer scales ^FO
-// positions itself only when told to, so 203 dpi is the safe common case).
+// common resolution of label printers. Positions are printer dots, so a
+// 300 dpi printer would print this document at two thirds of its size.
 const dotsPerMM = 8
 
 // RenderZPL writes one label as a ZPL II document (^XA … ^XZ) for a thermal
@@ -41,15 +41,15 @@ func RenderZPL(w io.Writer, size Size, l Label) error {
 	// Code128 with its human-readable line under it; mode A lets the printer
 	// pick the code sets, as the PDF's encoder does. The module width (^BY,
 	// whole dots) is the widest at which the symbol and its quiet zones fit.
-	s, err := encodeSymbols(l.TrackingNumber)
+	bars, err := code128Modules(l.TrackingNumber)
 	if err != nil {
 		return err
 	}
-	modules := len(s.bars) + 2*quietModules
+	modules := len(bars) + 2*quietModules
 	module := min(max((pw-2*m)/modules, 1), 3)
 	y += 20
 	z.cmd(fmt.Sprintf("^FO%d,%d^BY%d^BCN,160,N,N,N,A^FD%s^FS",
-		(pw-module*len(s.bars))/2, y, module, l.TrackingNumber))
+		(pw-module*len(bars))/2, y, module, l.TrackingNumber))
 	y += 172
 	z.block(m, y, pw-2*m, 36, l.TrackingNumber)
 	y += 52
