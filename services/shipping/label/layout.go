@@ -64,15 +64,18 @@ func (p *page) draw(l Label, s symbols) error {
 
 	// Order, ship-by, the piece count and COD. The order id and the route
 	// code are identifiers: they shrink to fit rather than lose characters.
+	shipBy := l.shipByText()
 	y += 4
 	p.text(fontRegular, labelSizePt, margin, y, "ORDER", inner)
 	y += 8
 	p.text(fontBold, p.fitSize(fontBold, 11, 6, l.OrderID, inner), margin, y, l.OrderID, inner)
 	y += 18
-	p.text(fontRegular, labelSizePt, margin, y, "SHIP BY", inner/2)
+	if shipBy != "" {
+		p.text(fontRegular, labelSizePt, margin, y, "SHIP BY", inner/2)
+	}
 	p.centred(fontRegular, labelSizePt, p.w-margin-54, y, 54, "PIECE")
 	y += 8
-	p.text(fontBold, 11, margin, y, l.shipByText(), inner/2)
+	p.text(fontBold, 11, margin, y, shipBy, inner/2)
 	p.centred(fontBold, 18, p.w-margin-54, y-2, 54, l.pieceText())
 	y += 24
 	if cod := l.codText(); cod != "" {

@@ -71,7 +71,9 @@ func RenderZPL(w io.Writer, size Size, l Label) error {
 	z.text(m, y, 18, pw, "ORDER")
 	z.text(m, y+22, 28, pw, l.OrderID) // an identifier: never cut
 	y += 64
-	z.text(m, y, 18, pw, "SHIP BY")
+	if l.ShipBy != nil {
+		z.text(m, y, 18, pw, "SHIP BY")
+	}
 	z.text(pw-m-140, y, 18, 140, "PIECE")
 	z.text(m, y+22, 30, pw, l.shipByText())
 	z.text(pw-m-140, y+22, 48, 140, l.pieceText())

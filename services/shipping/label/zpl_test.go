@@ -63,7 +63,7 @@ func TestZPL4x6AndNoCOD(t *testing.T) {
 	if !strings.Contains(doc, "^PW813^LL1219") {
 		t.Errorf("4x6 at 203 dpi is 813 × 1219 dots:\n%s", doc)
 	}
-	if strings.Contains(doc, "COD") || strings.Contains(doc, "2026-11-28") {
+	if strings.Contains(doc, "COD") || strings.Contains(doc, "SHIP BY") || strings.Contains(doc, "2026-11-28") {
 		t.Errorf("no COD amount or ship-by date was given, yet one is printed:\n%s", doc)
 	}
 }
