@@ -4,6 +4,7 @@ import (
 	"compress/zlib"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/signintech/gopdf"
@@ -28,6 +29,20 @@ const (
 	fontBold    = "bold"
 	producer    = "Partner Marketplace labels"
 )
+
+// parsedFonts parses the two fonts once per process: each document copies
+// the parsed tables and keeps its own glyph subset, so documents rendered at
+// the same time share nothing they write.
+var parsedFonts = sync.OnceValues(func() (*gopdf.FontContainer, error) {
+	fonts := &gopdf.FontContainer{}
+	if err := fonts.AddTTFFontData(fontRegular, goregular.TTF); err != nil {
+		return nil, err
+	}
+	if err := fonts.AddTTFFontData(fontBold, gobold.TTF); err != nil {
+		return nil, err
+	}
+	return fonts, nil
+})
 
 // RenderPDF writes one PDF with a page per label, in order. The fonts are the
 // Go fonts (BSD licence), which cover Latin-1 and so Filipino place names
@@ -56,11 +71,14 @@ func RenderPDF(w io.Writer, size Size, labels []Label, opts PDFOptions) error {
 	// short lines, and level 6 costs more time than it saves bytes.
 	doc.SetCompressLevel(zlib.BestSpeed)
 	doc.SetInfo(gopdf.PdfInfo{Title: "Shipping label", Producer: producer, CreationDate: opts.CreationDate})
-	if err := doc.AddTTFFontData(fontRegular, goregular.TTF); err != nil {
+	fonts, err := parsedFonts()
+	if err != nil {
 		return fmt.Errorf("label: font: %w", err)
 	}
-	if err := doc.AddTTFFontData(fontBold, gobold.TTF); err != nil {
-		return fmt.Errorf("label: font: %w", err)
+	for _, family := range []string{fontRegular, fontBold} {
+		if err := doc.AddTTFFontFromFontContainer(family, fonts); err != nil {
+			return fmt.Errorf("label: font: %w", err)
+		}
 	}
 	for i, l := range labels {
 		doc.AddPage()

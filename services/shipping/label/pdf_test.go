@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -58,6 +59,34 @@ func TestGoldenPDF(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPDFConcurrentRenderings renders different labels at once: the fonts
+// are parsed once and shared, and each document must still embed only its
+// own glyphs (run under -race, as make test does).
+func TestPDFConcurrentRenderings(t *testing.T) {
+	want := renderPDF(t, A6, sample())
+	other := sample()
+	other.Recipient.Name = "Ÿvonne Ægir Øst Çelik" // glyphs the sample does not use
+	wantOther := renderPDF(t, A6, other)
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			l, w := sample(), want
+			if i%2 == 1 {
+				l, w = other, wantOther
+			}
+			var b bytes.Buffer
+			if err := RenderPDF(&b, A6, []Label{l}, PDFOptions{CreationDate: fixedTime}); err != nil {
+				t.Error(err)
+				return
+			}
+			if !bytes.Equal(b.Bytes(), w) {
+				t.Errorf("rendering %d differs from the same label rendered alone", i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 func TestPDFCreationDateIsTheOption(t *testing.T) {
