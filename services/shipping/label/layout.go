@@ -35,7 +35,7 @@ func (p *page) draw(l Label, s symbols) error {
 	// Carrier and route code.
 	p.text(fontBold, 11, margin, y+4, l.TrackingCompany, inner-routeBoxW-6)
 	p.box(p.w-margin-routeBoxW, y, routeBoxW, headerH-6, 1.5)
-	size := p.fitSize(fontBold, 20, 10, l.RouteCode, routeBoxW-8)
+	size := p.fitSize(fontBold, 20, 8, l.RouteCode, routeBoxW-8)
 	p.centred(fontBold, size, p.w-margin-routeBoxW, y+4+(20-size)/2, routeBoxW, l.RouteCode)
 	y += headerH
 	p.rule(y)

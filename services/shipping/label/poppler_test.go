@@ -139,3 +139,23 @@ func rasterise(t *testing.T, pdf string) image.Image {
 	}
 	return img
 }
+
+// TestPDFLongTextStaysInItsColumn: free text is cut with an ellipsis at its
+// column's edge, while the identifiers (route code, order id) shrink and stay
+// whole.
+func TestPDFLongTextStaysInItsColumn(t *testing.T) {
+	l := sample()
+	l.Sender.Line1 = strings.Repeat("Barangay San Antonio de Padua ", 4)
+	l.RouteCode = "NCR-LPS-03-SORT-12"
+	l.OrderID = "ord_01JD4M7Q8Y2F9K3N5P6R7S8T9V-RETRY-000000000001"
+	text := string(run(t, "pdftotext", "-enc", "UTF-8", writePDF(t, Size4x6, l), "-"))
+	if strings.Contains(text, strings.TrimSpace(l.Sender.Line1)) || !strings.Contains(text, "Barangay San Antonio de Padua Barangay") ||
+		!strings.Contains(text, "…") {
+		t.Errorf("the long sender line is not cut with an ellipsis:\n%s", text)
+	}
+	for _, whole := range []string{l.RouteCode, l.OrderID} {
+		if !strings.Contains(text, whole) {
+			t.Errorf("%q must be printed whole:\n%s", whole, text)
+		}
+	}
+}
