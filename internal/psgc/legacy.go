@@ -64,8 +64,13 @@ func legacyProvince(code string) (string, bool) {
 	if code[4:] != "00000" {
 		return "", false
 	}
-	if code[:4] == "1339" {
-		return manilaCode, true
+	if code[:2] == "13" {
+		// Metro Manila's old province-level codes were the City of Manila
+		// and three districts; a district is no province today.
+		if code[2:4] == "39" {
+			return manilaCode, true
+		}
+		return "", false
 	}
 	i, ok := names().provinceByDigits["0"+code[2:4]]
 	if !ok {
