@@ -159,3 +159,21 @@ func TestFold(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkResolveByName(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := Resolve("origin_", "", "Cebu", "Lapu-Lapu City"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkResolveByCode(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := Resolve("origin_", "", "", "0401001000"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
