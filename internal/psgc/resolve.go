@@ -88,11 +88,18 @@ func Resolve(prefix, region, province, city string) (loc Location, ok bool, err 
 	if err != nil {
 		return Location{}, false, err
 	}
-	loc = Location{Region: d.regions[d.regionBy[c.RegionCode]], City: c}
+	return LocationOf(c), true, nil
+}
+
+// LocationOf is the location of a known city (a stored address's psgcCode,
+// say: the seller's default pickup address as a quote's origin).
+func LocationOf(c *City) Location {
+	d := load()
+	loc := Location{Region: d.regions[d.regionBy[c.RegionCode]], City: c}
 	if i, has := d.provinceBy[c.ProvinceCode]; has {
 		loc.Province = &d.provinces[i]
 	}
-	return loc, true, nil
+	return loc
 }
 
 // isCode tells a code from a name: only digits.

@@ -177,3 +177,18 @@ func BenchmarkResolveByCode(b *testing.B) {
 		}
 	}
 }
+
+func TestLocationOf(t *testing.T) {
+	c, ok := CityByCode("0401001000")
+	if !ok {
+		t.Fatal("Agoncillo missing")
+	}
+	loc := LocationOf(&c)
+	if loc.Region.Code != "0400000000" || loc.Province == nil || loc.Province.Name != "Batangas" || loc.City.Code != c.Code {
+		t.Errorf("LocationOf(Agoncillo) = %+v", loc)
+	}
+	pateros, _ := CityByCode("1381701000")
+	if loc := LocationOf(&pateros); loc.Province != nil || loc.Region.Code != ncrCode {
+		t.Errorf("LocationOf(Pateros) = %+v", loc)
+	}
+}
