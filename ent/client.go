@@ -33,6 +33,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
 	"github.com/mallplatform/partnerapi/ent/sellerlogin"
+	"github.com/mallplatform/partnerapi/ent/shippingchannel"
 	"github.com/mallplatform/partnerapi/ent/webhookdelivery"
 	"github.com/mallplatform/partnerapi/ent/webhooksubscription"
 
@@ -80,6 +81,8 @@ type Client struct {
 	SellerAuthorization *SellerAuthorizationClient
 	// SellerLogin is the client for interacting with the SellerLogin builders.
 	SellerLogin *SellerLoginClient
+	// ShippingChannel is the client for interacting with the ShippingChannel builders.
+	ShippingChannel *ShippingChannelClient
 	// WebhookDelivery is the client for interacting with the WebhookDelivery builders.
 	WebhookDelivery *WebhookDeliveryClient
 	// WebhookSubscription is the client for interacting with the WebhookSubscription builders.
@@ -113,6 +116,7 @@ func (c *Client) init() {
 	c.Seller = NewSellerClient(c.config)
 	c.SellerAuthorization = NewSellerAuthorizationClient(c.config)
 	c.SellerLogin = NewSellerLoginClient(c.config)
+	c.ShippingChannel = NewShippingChannelClient(c.config)
 	c.WebhookDelivery = NewWebhookDeliveryClient(c.config)
 	c.WebhookSubscription = NewWebhookSubscriptionClient(c.config)
 }
@@ -225,6 +229,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Seller:               NewSellerClient(cfg),
 		SellerAuthorization:  NewSellerAuthorizationClient(cfg),
 		SellerLogin:          NewSellerLoginClient(cfg),
+		ShippingChannel:      NewShippingChannelClient(cfg),
 		WebhookDelivery:      NewWebhookDeliveryClient(cfg),
 		WebhookSubscription:  NewWebhookSubscriptionClient(cfg),
 	}, nil
@@ -264,6 +269,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Seller:               NewSellerClient(cfg),
 		SellerAuthorization:  NewSellerAuthorizationClient(cfg),
 		SellerLogin:          NewSellerLoginClient(cfg),
+		ShippingChannel:      NewShippingChannelClient(cfg),
 		WebhookDelivery:      NewWebhookDeliveryClient(cfg),
 		WebhookSubscription:  NewWebhookSubscriptionClient(cfg),
 	}, nil
@@ -299,7 +305,7 @@ func (c *Client) Use(hooks ...Hook) {
 		c.CategoryAttribute, c.DeveloperAccount, c.Event, c.Fulfillment,
 		c.IdempotencyKey, c.InternalCaller, c.Order, c.OrderItem, c.Product,
 		c.ProductVariant, c.RetiredRefreshToken, c.Seller, c.SellerAuthorization,
-		c.SellerLogin, c.WebhookDelivery, c.WebhookSubscription,
+		c.SellerLogin, c.ShippingChannel, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -313,7 +319,7 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.CategoryAttribute, c.DeveloperAccount, c.Event, c.Fulfillment,
 		c.IdempotencyKey, c.InternalCaller, c.Order, c.OrderItem, c.Product,
 		c.ProductVariant, c.RetiredRefreshToken, c.Seller, c.SellerAuthorization,
-		c.SellerLogin, c.WebhookDelivery, c.WebhookSubscription,
+		c.SellerLogin, c.ShippingChannel, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -358,6 +364,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.SellerAuthorization.mutate(ctx, m)
 	case *SellerLoginMutation:
 		return c.SellerLogin.mutate(ctx, m)
+	case *ShippingChannelMutation:
+		return c.ShippingChannel.mutate(ctx, m)
 	case *WebhookDeliveryMutation:
 		return c.WebhookDelivery.mutate(ctx, m)
 	case *WebhookSubscriptionMutation:
@@ -3081,6 +3089,139 @@ func (c *SellerLoginClient) mutate(ctx context.Context, m *SellerLoginMutation) 
 	}
 }
 
+// ShippingChannelClient is a client for the ShippingChannel schema.
+type ShippingChannelClient struct {
+	config
+}
+
+// NewShippingChannelClient returns a client for the ShippingChannel from the given config.
+func NewShippingChannelClient(c config) *ShippingChannelClient {
+	return &ShippingChannelClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `shippingchannel.Hooks(f(g(h())))`.
+func (c *ShippingChannelClient) Use(hooks ...Hook) {
+	c.hooks.ShippingChannel = append(c.hooks.ShippingChannel, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `shippingchannel.Intercept(f(g(h())))`.
+func (c *ShippingChannelClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ShippingChannel = append(c.inters.ShippingChannel, interceptors...)
+}
+
+// Create returns a builder for creating a ShippingChannel entity.
+func (c *ShippingChannelClient) Create() *ShippingChannelCreate {
+	mutation := newShippingChannelMutation(c.config, OpCreate)
+	return &ShippingChannelCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ShippingChannel entities.
+func (c *ShippingChannelClient) CreateBulk(builders ...*ShippingChannelCreate) *ShippingChannelCreateBulk {
+	return &ShippingChannelCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ShippingChannelClient) MapCreateBulk(slice any, setFunc func(*ShippingChannelCreate, int)) *ShippingChannelCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ShippingChannelCreateBulk{err: fmt.Errorf("calling to ShippingChannelClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ShippingChannelCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ShippingChannelCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ShippingChannel.
+func (c *ShippingChannelClient) Update() *ShippingChannelUpdate {
+	mutation := newShippingChannelMutation(c.config, OpUpdate)
+	return &ShippingChannelUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ShippingChannelClient) UpdateOne(_m *ShippingChannel) *ShippingChannelUpdateOne {
+	mutation := newShippingChannelMutation(c.config, OpUpdateOne, withShippingChannel(_m))
+	return &ShippingChannelUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ShippingChannelClient) UpdateOneID(id string) *ShippingChannelUpdateOne {
+	mutation := newShippingChannelMutation(c.config, OpUpdateOne, withShippingChannelID(id))
+	return &ShippingChannelUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ShippingChannel.
+func (c *ShippingChannelClient) Delete() *ShippingChannelDelete {
+	mutation := newShippingChannelMutation(c.config, OpDelete)
+	return &ShippingChannelDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ShippingChannelClient) DeleteOne(_m *ShippingChannel) *ShippingChannelDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ShippingChannelClient) DeleteOneID(id string) *ShippingChannelDeleteOne {
+	builder := c.Delete().Where(shippingchannel.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ShippingChannelDeleteOne{builder}
+}
+
+// Query returns a query builder for ShippingChannel.
+func (c *ShippingChannelClient) Query() *ShippingChannelQuery {
+	return &ShippingChannelQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeShippingChannel},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ShippingChannel entity by its id.
+func (c *ShippingChannelClient) Get(ctx context.Context, id string) (*ShippingChannel, error) {
+	return c.Query().Where(shippingchannel.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ShippingChannelClient) GetX(ctx context.Context, id string) *ShippingChannel {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *ShippingChannelClient) Hooks() []Hook {
+	return c.hooks.ShippingChannel
+}
+
+// Interceptors returns the client interceptors.
+func (c *ShippingChannelClient) Interceptors() []Interceptor {
+	return c.inters.ShippingChannel
+}
+
+func (c *ShippingChannelClient) mutate(ctx context.Context, m *ShippingChannelMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ShippingChannelCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ShippingChannelUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ShippingChannelUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ShippingChannelDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ShippingChannel mutation op: %q", m.Op())
+	}
+}
+
 // WebhookDeliveryClient is a client for the WebhookDelivery schema.
 type WebhookDeliveryClient struct {
 	config
@@ -3353,14 +3494,14 @@ type (
 		App, AuthorizationCode, AuthorizationSession, Category, CategoryAttribute,
 		DeveloperAccount, Event, Fulfillment, IdempotencyKey, InternalCaller, Order,
 		OrderItem, Product, ProductVariant, RetiredRefreshToken, Seller,
-		SellerAuthorization, SellerLogin, WebhookDelivery,
+		SellerAuthorization, SellerLogin, ShippingChannel, WebhookDelivery,
 		WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		App, AuthorizationCode, AuthorizationSession, Category, CategoryAttribute,
 		DeveloperAccount, Event, Fulfillment, IdempotencyKey, InternalCaller, Order,
 		OrderItem, Product, ProductVariant, RetiredRefreshToken, Seller,
-		SellerAuthorization, SellerLogin, WebhookDelivery,
+		SellerAuthorization, SellerLogin, ShippingChannel, WebhookDelivery,
 		WebhookSubscription []ent.Interceptor
 	}
 )

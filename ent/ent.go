@@ -30,6 +30,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
 	"github.com/mallplatform/partnerapi/ent/sellerlogin"
+	"github.com/mallplatform/partnerapi/ent/shippingchannel"
 	"github.com/mallplatform/partnerapi/ent/webhookdelivery"
 	"github.com/mallplatform/partnerapi/ent/webhooksubscription"
 )
@@ -110,6 +111,7 @@ func checkColumn(t, c string) error {
 			seller.Table:               seller.ValidColumn,
 			sellerauthorization.Table:  sellerauthorization.ValidColumn,
 			sellerlogin.Table:          sellerlogin.ValidColumn,
+			shippingchannel.Table:      shippingchannel.ValidColumn,
 			webhookdelivery.Table:      webhookdelivery.ValidColumn,
 			webhooksubscription.Table:  webhooksubscription.ValidColumn,
 		})

@@ -24,6 +24,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
 	"github.com/mallplatform/partnerapi/ent/sellerlogin"
+	"github.com/mallplatform/partnerapi/ent/shippingchannel"
 	"github.com/mallplatform/partnerapi/ent/webhookdelivery"
 	"github.com/mallplatform/partnerapi/ent/webhooksubscription"
 	"github.com/mallplatform/partnerapi/internal/db/dbtypes"
@@ -939,6 +940,40 @@ func init() {
 	sellerloginDescID := sellerloginFields[0].Descriptor()
 	// sellerlogin.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	sellerlogin.IDValidator = sellerloginDescID.Validators[0].(func(string) error)
+	shippingchannelFields := schema.ShippingChannel{}.Fields()
+	_ = shippingchannelFields
+	// shippingchannelDescDocument is the schema descriptor for document field.
+	shippingchannelDescDocument := shippingchannelFields[1].Descriptor()
+	// shippingchannel.DocumentValidator is a validator for the "document" field. It is called by the builders before save.
+	shippingchannel.DocumentValidator = shippingchannelDescDocument.Validators[0].(func(string) error)
+	// shippingchannelDescActive is the schema descriptor for active field.
+	shippingchannelDescActive := shippingchannelFields[2].Descriptor()
+	// shippingchannel.DefaultActive holds the default value on creation for the active field.
+	shippingchannel.DefaultActive = shippingchannelDescActive.Default.(bool)
+	// shippingchannelDescUpdatedAt is the schema descriptor for updated_at field.
+	shippingchannelDescUpdatedAt := shippingchannelFields[3].Descriptor()
+	// shippingchannel.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	shippingchannel.DefaultUpdatedAt = shippingchannelDescUpdatedAt.Default.(func() time.Time)
+	// shippingchannel.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	shippingchannel.UpdateDefaultUpdatedAt = shippingchannelDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// shippingchannelDescID is the schema descriptor for id field.
+	shippingchannelDescID := shippingchannelFields[0].Descriptor()
+	// shippingchannel.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	shippingchannel.IDValidator = func() func(string) error {
+		validators := shippingchannelDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	webhookdeliveryFields := schema.WebhookDelivery{}.Fields()
 	_ = webhookdeliveryFields
 	// webhookdeliveryDescSubscriptionID is the schema descriptor for subscription_id field.

@@ -50,6 +50,8 @@ type Tx struct {
 	SellerAuthorization *SellerAuthorizationClient
 	// SellerLogin is the client for interacting with the SellerLogin builders.
 	SellerLogin *SellerLoginClient
+	// ShippingChannel is the client for interacting with the ShippingChannel builders.
+	ShippingChannel *ShippingChannelClient
 	// WebhookDelivery is the client for interacting with the WebhookDelivery builders.
 	WebhookDelivery *WebhookDeliveryClient
 	// WebhookSubscription is the client for interacting with the WebhookSubscription builders.
@@ -203,6 +205,7 @@ func (tx *Tx) init() {
 	tx.Seller = NewSellerClient(tx.config)
 	tx.SellerAuthorization = NewSellerAuthorizationClient(tx.config)
 	tx.SellerLogin = NewSellerLoginClient(tx.config)
+	tx.ShippingChannel = NewShippingChannelClient(tx.config)
 	tx.WebhookDelivery = NewWebhookDeliveryClient(tx.config)
 	tx.WebhookSubscription = NewWebhookSubscriptionClient(tx.config)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/mallplatform/partnerapi/services/catalog"
 	"github.com/mallplatform/partnerapi/services/catalog/taxonomy"
 	"github.com/mallplatform/partnerapi/services/sandbox/sandboxseed"
+	"github.com/mallplatform/partnerapi/services/shipping/channels"
 )
 
 const adminUsage = `usage: mpserver admin <command> [flags]
@@ -44,6 +45,8 @@ commands (each prints JSON; secrets and tokens are shown once):
   list-internal-callers
   load-taxonomy     [--file F]   (stores the category tree on a database that has none: the built-in
                     services/catalog/taxonomy/categories.json, or an edited copy)
+  load-channels     [--file F]   (replaces the stored shipping channels, all at once, with the built-in
+                    services/shipping/channels/channels.json or an edited copy; checked before anything is written)
 
 common flags: --database-url ($MP_DATABASE_URL), --db-driver postgres|sqlite ($MP_DB_DRIVER), --secret-key ($MP_SECRET_KEY;
 not needed by the internal-caller commands)
@@ -76,7 +79,7 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	var username, otpDestination, otp string
 	var redirects listFlag
 	var rateLimit int
-	var credsFile, baseURL, grpcAddress, callerID, services, taxonomyFile string
+	var credsFile, baseURL, grpcAddress, callerID, services, dataFile string
 	var grace time.Duration
 	fs := newFlagSet("admin "+cmd, stderr)
 	fs.secretURL(&dsn, "database-url", "MP_DATABASE_URL", "database URL (PostgreSQL) or file (SQLite)")
@@ -100,12 +103,12 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.StringVar(&baseURL, "base-url", "http://127.0.0.1:8080", "base URL recorded in the credentials")
 	fs.StringVar(&grpcAddress, "grpc-address", "127.0.0.1:9090", "gRPC address recorded in the credentials")
 	fs.StringVar(&callerID, "id", "", "internal caller id")
-	fs.StringVar(&taxonomyFile, "file", "", "a taxonomy file for load-taxonomy (default: the built-in one)")
+	fs.StringVar(&dataFile, "file", "", "the file load-taxonomy or load-channels reads (default: the built-in one)")
 	fs.StringVar(&services, "services", "", "comma-separated gRPC services an internal caller may reach (empty: all open to internal callers)")
 	if err := fs.Parse(rest); err != nil {
 		return err
 	}
-	if secretKey == "" && (strings.HasSuffix(cmd, "-internal-caller") || cmd == "list-internal-callers" || cmd == "load-taxonomy") {
+	if secretKey == "" && (strings.HasSuffix(cmd, "-internal-caller") || cmd == "list-internal-callers" || cmd == "load-taxonomy" || cmd == "load-channels") {
 		// These commands seal nothing: a throwaway key lets operators run
 		// them without holding the key that seals app secrets.
 		secretKey = auth.NewKey()
@@ -223,7 +226,7 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		out = list
 	case "load-taxonomy":
-		tree, source, err := readTaxonomy(taxonomyFile)
+		tree, source, err := readTaxonomy(dataFile)
 		if err != nil {
 			return err
 		}
@@ -237,6 +240,11 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			report["note"] = "the database already holds a category tree; nothing was written"
 		}
 		out = report
+	case "load-channels":
+		out, err = loadChannels(ctx, channels.NewEntStore(d), dataFile)
+		if err != nil {
+			return err
+		}
 	default:
 		fmt.Fprint(stderr, adminUsage)
 		return errors.New("unknown admin command " + cmd)
@@ -244,6 +252,36 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// loadChannels replaces the stored channel set with a file's (or the
+// built-in one) and reports what is stored now.
+func loadChannels(ctx context.Context, store *channels.EntStore, path string) (map[string]any, error) {
+	source := "built-in"
+	var set []channels.Channel
+	var err error
+	if path == "" {
+		set, err = channels.Default()
+	} else {
+		source = path
+		set, err = channels.LoadFile(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	version, err := store.Replace(ctx, set)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, 0, len(set))
+	active := 0
+	for _, c := range set {
+		ids = append(ids, c.ID)
+		if c.Active {
+			active++
+		}
+	}
+	return map[string]any{"source": source, "channels": ids, "active": active, "version": version}, nil
 }
 
 // readTaxonomy reads the taxonomy to load: a file, or the built-in one.

@@ -24,6 +24,7 @@ import (
 	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/sandbox/sandboxseed"
+	"github.com/mallplatform/partnerapi/services/shipping/channels"
 	"github.com/mallplatform/partnerapi/services/webhooks/callback"
 )
 
@@ -80,6 +81,11 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	defer d.Close()
 	if err := db.CreateSchema(ctx, d.Ent); err != nil {
+		return err
+	}
+	// As the migrate role does for PostgreSQL: the built-in channels on an
+	// empty table.
+	if _, err := channels.SeedDefault(ctx, channels.NewEntStore(d)); err != nil {
 		return err
 	}
 	// The job queue's tables are River's own, versioned by its migrator on

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/mallplatform/partnerapi/internal/db"
+	"github.com/mallplatform/partnerapi/services/shipping/channels"
 )
 
 func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -28,6 +29,16 @@ func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	fmt.Fprintf(stdout, "schema at version %d (latest %d)\n", current, latest)
+	// The shipping channels are data the quote engine needs from the first
+	// request: the built-in set goes in when the table is empty, and an
+	// operator's set (admin load-channels) is never overwritten.
+	seeded, err := channels.SeedDefault(ctx, channels.NewEntStore(d))
+	if err != nil {
+		return err
+	}
+	if seeded {
+		fmt.Fprintln(stdout, "stored the built-in shipping channels")
+	}
 	// River's tables (the worker's job queue) are versioned by River's own
 	// migrator, after core's schema.
 	if err := db.MigrateRiver(ctx, d); err != nil {

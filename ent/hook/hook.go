@@ -225,6 +225,18 @@ func (f SellerLoginFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SellerLoginMutation", m)
 }
 
+// The ShippingChannelFunc type is an adapter to allow the use of ordinary
+// function as ShippingChannel mutator.
+type ShippingChannelFunc func(context.Context, *ent.ShippingChannelMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ShippingChannelFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ShippingChannelMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ShippingChannelMutation", m)
+}
+
 // The WebhookDeliveryFunc type is an adapter to allow the use of ordinary
 // function as WebhookDelivery mutator.
 type WebhookDeliveryFunc func(context.Context, *ent.WebhookDeliveryMutation) (ent.Value, error)

@@ -594,6 +594,19 @@ var (
 		Columns:    SellerLoginsColumns,
 		PrimaryKey: []*schema.Column{SellerLoginsColumns[0]},
 	}
+	// ShippingChannelsColumns holds the columns for the "shipping_channels" table.
+	ShippingChannelsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 40},
+		{Name: "document", Type: field.TypeString, Size: 2147483647},
+		{Name: "active", Type: field.TypeBool, Default: true},
+		{Name: "updated_at", Type: field.TypeTime},
+	}
+	// ShippingChannelsTable holds the schema information for the "shipping_channels" table.
+	ShippingChannelsTable = &schema.Table{
+		Name:       "shipping_channels",
+		Columns:    ShippingChannelsColumns,
+		PrimaryKey: []*schema.Column{ShippingChannelsColumns[0]},
+	}
 	// WebhookDeliveriesColumns holds the columns for the "webhook_deliveries" table.
 	WebhookDeliveriesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -684,6 +697,7 @@ var (
 		SellersTable,
 		SellerAuthorizationsTable,
 		SellerLoginsTable,
+		ShippingChannelsTable,
 		WebhookDeliveriesTable,
 		WebhookSubscriptionsTable,
 	}
@@ -749,6 +763,9 @@ func init() {
 	}
 	SellerAuthorizationsTable.ForeignKeys[0].RefTable = AppsTable
 	SellerAuthorizationsTable.ForeignKeys[1].RefTable = SellersTable
+	ShippingChannelsTable.Annotation = &entsql.Annotation{
+		Table: "shipping_channels",
+	}
 	WebhookDeliveriesTable.Annotation = &entsql.Annotation{}
 	WebhookDeliveriesTable.Annotation.Checks = map[string]string{
 		"webhook_deliveries_attempt_check":         "attempt > 0",

@@ -60,6 +60,9 @@ type SellerAuthorization func(*sql.Selector)
 // SellerLogin is the predicate function for sellerlogin builders.
 type SellerLogin func(*sql.Selector)
 
+// ShippingChannel is the predicate function for shippingchannel builders.
+type ShippingChannel func(*sql.Selector)
+
 // WebhookDelivery is the predicate function for webhookdelivery builders.
 type WebhookDelivery func(*sql.Selector)
 

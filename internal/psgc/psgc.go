@@ -11,6 +11,10 @@
 // BARMM stand outside any province, so their address province is the name of
 // their region ("National Capital Region (NCR)" for Metro Manila cities), as
 // the Address message documents.
+//
+// Resolve reads a location a client names with region, province and city
+// fields (codes, legacy 9-digit codes or names): see resolve.go and
+// docs/decisions.md, "PSGC matching".
 package psgc
 
 import (
