@@ -1,8 +1,9 @@
 // Package platform assembles the tiers from their parts: the parts every
 // domain is built from (once per process), the core server with every
 // domain's services over one database, the worker's jobs, the connection
-// from the gateway to core, and the HTTP servers' shared plumbing. cmd/mpserver and the end-to-end
-// tests build the platform through it, so both run the same wiring.
+// from the gateway to core, and the HTTP servers' shared plumbing.
+// cmd/mpserver and the end-to-end tests build the platform through it, so
+// both run the same wiring.
 package platform
 
 import (
