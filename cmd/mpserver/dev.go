@@ -20,6 +20,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/ids"
 	"github.com/mallplatform/partnerapi/internal/platform"
+	"github.com/mallplatform/partnerapi/internal/serviceset"
 	"github.com/mallplatform/partnerapi/internal/worker"
 	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/services/auth"
@@ -122,10 +123,21 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	defer bucket.Close()
+	// Core and the worker share one set of parts: one event recorder, one
+	// webhooks service, one business clock in the process.
+	parts, err := platform.NewParts(platform.PartsConfig{
+		DB: d, SecretKey: secretKey, SecretRotationOverlap: rotationOverlap, Clock: clock.System{}, Logger: log,
+		Callbacks: callback.Policy{Allow: allow}, OTPSender: &consoleOTPSender{w: stderr}, Uploads: up.config(bucket),
+		Worker: serviceset.WorkerSettings{Metrics: reg, SandboxReviewDelay: reviewDelay},
+	})
+	if err != nil {
+		grpcLis.Close()
+		httpLis.Close()
+		return err
+	}
 	c, err := platform.NewCore(platform.CoreConfig{
-		DB: d, GatewayToken: gatewayToken, SecretKey: secretKey, SecretRotationOverlap: rotationOverlap, Clock: clock.System{}, Logger: log.Named("core"), Metrics: core.NewMetrics(reg),
-		Tracing: tracing, ServerOptions: platform.GRPCServerMetrics(reg), Callbacks: callback.Policy{Allow: allow},
-		OTPSender: &consoleOTPSender{w: stderr}, Uploads: up.config(bucket),
+		DB: d, GatewayToken: gatewayToken, Parts: &parts, Logger: log.Named("core"), Metrics: core.NewMetrics(reg),
+		Tracing: tracing, ServerOptions: platform.GRPCServerMetrics(reg),
 	})
 	if err != nil {
 		grpcLis.Close()
@@ -162,8 +174,7 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	// The worker runs in-process on the same SQLite file; it stops and
 	// drains with the rest.
-	jobs, err := workerJobs(d, log.Named("worker"), jobSettings{SecretKey: secretKey, WebhookAllow: allow, Metrics: reg,
-		SandboxReviewDelay: reviewDelay})
+	jobs, err := platform.WorkerJobs(parts)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net"
 	"time"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/platform"
+	"github.com/mallplatform/partnerapi/internal/serviceset"
 	"github.com/mallplatform/partnerapi/internal/worker"
 	"github.com/mallplatform/partnerapi/services/webhooks"
 	"github.com/mallplatform/partnerapi/services/webhooks/callback"
@@ -62,9 +64,19 @@ func runWorker(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if wf.secretKey == "" {
+		return errors.New("the worker needs MP_SECRET_KEY (core's) to sign webhook deliveries")
+	}
 	reg := platform.NewRegistry()
-	jobs, err := workerJobs(d, log, jobSettings{SecretKey: wf.secretKey, WebhookAllow: allow, WebhookConcurrency: wf.webhookConcurrency,
-		Metrics: reg})
+	// The parts core builds, with the worker's settings: the jobs record
+	// events and queue their deliveries as core's services do.
+	parts, err := platform.NewParts(platform.PartsConfig{DB: d, SecretKey: wf.secretKey, Logger: log,
+		Callbacks: callback.Policy{Allow: allow},
+		Worker:    serviceset.WorkerSettings{WebhookConcurrency: wf.webhookConcurrency, Metrics: reg}})
+	if err != nil {
+		return err
+	}
+	jobs, err := platform.WorkerJobs(parts)
 	if err != nil {
 		return err
 	}

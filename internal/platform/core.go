@@ -1,7 +1,9 @@
-// Package platform assembles the tiers from their parts: the core server with
-// every service over one database, the connection from the gateway to core,
-// and the HTTP servers' shared plumbing. cmd/mpserver and the end-to-end
-// tests build the platform through it, so both run the same wiring.
+// Package platform assembles the tiers from their parts: the parts every
+// domain is built from (once per process), the core server with every
+// domain's services over one database, the worker's jobs, the connection
+// from the gateway to core, and the HTTP servers' shared plumbing.
+// cmd/mpserver and the end-to-end tests build the platform through it, so
+// both run the same wiring.
 package platform
 
 import (
@@ -19,12 +21,8 @@ import (
 	"github.com/mallplatform/partnerapi/internal/idempotency"
 	"github.com/mallplatform/partnerapi/internal/serviceset"
 	"github.com/mallplatform/partnerapi/internal/telemetry"
-	"github.com/mallplatform/partnerapi/internal/worker"
 	"github.com/mallplatform/partnerapi/services/auth"
-	"github.com/mallplatform/partnerapi/services/events"
-	"github.com/mallplatform/partnerapi/services/sandbox/shopclock"
 	"github.com/mallplatform/partnerapi/services/uploads"
-	"github.com/mallplatform/partnerapi/services/webhooks"
 	"github.com/mallplatform/partnerapi/services/webhooks/callback"
 )
 
@@ -70,6 +68,11 @@ type CoreConfig struct {
 	// are served at (MP_UPLOAD_BUCKET, MP_UPLOAD_PUBLIC_URL); no bucket:
 	// the upload route answers 503 UPLOAD_NOT_CONFIGURED.
 	Uploads uploads.Config
+	// Parts, when set, are the parts the process already built
+	// (NewParts): dev's core and worker share them. SecretKey,
+	// SecretRotationOverlap, Clock, Business, Callbacks, OTPSender and
+	// Uploads are then theirs and not read here.
+	Parts *serviceset.Parts
 }
 
 // Validate reports missing parts.
@@ -77,7 +80,7 @@ func (c CoreConfig) Validate() error {
 	if c.DB == nil {
 		return errors.New("platform: a database is required")
 	}
-	if c.SecretKey == "" {
+	if c.SecretKey == "" && c.Parts == nil {
 		return errors.New("platform: the secret encryption key is required")
 	}
 	return nil
@@ -92,81 +95,43 @@ type Core struct {
 	Idempotency *idempotency.Guard
 }
 
-// NewCore wires every service over cfg.DB into core's gRPC server.
+// NewCore wires every domain over cfg.DB into core's gRPC server. It
+// refuses to start on a gap in the domains' declarations (serviceset.Check),
+// such as an event type that declares no read scope.
 func NewCore(cfg CoreConfig) (*Core, error) {
+	return newCore(cfg, serviceset.Domains())
+}
+
+func newCore(cfg CoreConfig, domains []serviceset.Domain) (*Core, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if cfg.Clock == nil {
-		cfg.Clock = clock.System{}
+	if err := serviceset.Check(domains); err != nil {
+		return nil, err
 	}
-	if cfg.Business == nil {
-		// Each test shop's clock, persisted on the shop; the wall clock
-		// for every other seller.
-		shops, err := shopclock.New(shopclock.Config{Wall: cfg.Clock, Store: shopclock.NewEntStore(cfg.DB.Ent), Logger: cfg.Logger})
+	parts := cfg.Parts
+	if parts == nil {
+		built, err := NewParts(cfg.partsConfig())
 		if err != nil {
 			return nil, err
 		}
-		cfg.Business = shops
+		parts = &built
 	}
-	sealer, err := auth.NewSealer(cfg.SecretKey)
+	guard, err := idempotency.New(idempotency.Config{Store: idempotency.NewEntStore(cfg.DB.Ent), Clock: parts.Clock})
 	if err != nil {
 		return nil, err
-	}
-	authSvc, err := auth.NewService(auth.Config{Store: auth.NewEntStore(cfg.DB.Ent), Sealer: sealer, Clock: cfg.Clock, RotationOverlap: cfg.SecretRotationOverlap})
-	if err != nil {
-		return nil, err
-	}
-	cursors, err := cursorsFromSecret(cfg.SecretKey)
-	if err != nil {
-		return nil, err
-	}
-	// Every recorded event gets its webhook delivery jobs in the recording
-	// transaction; redeliveries, replays and tests queue theirs the same way.
-	jobs, err := worker.NewInserter(cfg.DB)
-	if err != nil {
-		return nil, err
-	}
-	hooks, err := webhooks.NewService(webhooks.Config{Store: webhooks.NewEntStore(cfg.DB), Sealer: sealer,
-		Callbacks: cfg.Callbacks, Clock: cfg.Clock, Jobs: jobs})
-	if err != nil {
-		return nil, err
-	}
-	recorder := events.NewRecorder(events.NewEntStore(cfg.DB), cfg.Clock).
-		WithDispatcher(webhooks.NewDispatcher(webhooks.NewEntStore(cfg.DB), jobs, cfg.Clock))
-	flow, err := auth.NewFlow(auth.FlowConfig{Store: auth.NewFlowEntStore(cfg.DB.Ent), Sealer: sealer,
-		Events: auth.RecordedGrantEvents{Recorder: recorder}, Sender: cfg.OTPSender, Tokens: authSvc, Clock: cfg.Clock})
-	if err != nil {
-		return nil, err
-	}
-	if cfg.Uploads.Logger == nil {
-		cfg.Uploads.Logger = cfg.Logger
-	}
-	images, err := uploads.NewService(cfg.Uploads)
-	if err != nil {
-		return nil, err
-	}
-	parts := serviceset.Parts{DB: cfg.DB, Auth: authSvc, Business: cfg.Business, Cursors: cursors,
-		Events: recorder, Webhooks: hooks, Flow: flow, Uploads: images}
-	guard, err := idempotency.New(idempotency.Config{Store: idempotency.NewEntStore(cfg.DB.Ent), Clock: cfg.Clock})
-	if err != nil {
-		return nil, err
-	}
-	var registrars []core.Registrar
-	for _, svc := range serviceset.All() {
-		registrars = append(registrars, svc.Core(parts))
 	}
 	srv, err := core.New(core.Config{
 		GatewayToken:    cfg.GatewayToken,
-		InternalCallers: internalCallers(authSvc),
+		InternalCallers: internalCallers(parts.Auth),
 		TLS:             cfg.TLS,
 		GatewayCertName: cfg.GatewayCertName,
 		Logger:          cfg.Logger,
 		Metrics:         cfg.Metrics,
-		Sellers:         authSvc,
+		Sellers:         parts.Auth,
 		Ready:           DatabaseReady(cfg.DB),
 		Unavailable:     db.Unavailable,
-		Services:        registrars,
+		Services:        serviceset.Registrars(*parts, domains),
 		Idempotency:     guard,
 		Tracing:         cfg.Tracing,
 		ServerOptions:   cfg.ServerOptions,
@@ -174,7 +139,13 @@ func NewCore(cfg CoreConfig) (*Core, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Core{Server: srv, Auth: authSvc, Idempotency: guard}, nil
+	return &Core{Server: srv, Auth: parts.Auth, Idempotency: guard}, nil
+}
+
+// partsConfig is the parts' share of cfg.
+func (c CoreConfig) partsConfig() PartsConfig {
+	return PartsConfig{DB: c.DB, SecretKey: c.SecretKey, SecretRotationOverlap: c.SecretRotationOverlap, Clock: c.Clock,
+		Business: c.Business, Logger: c.Logger, Callbacks: c.Callbacks, OTPSender: c.OTPSender, Uploads: c.Uploads}
 }
 
 // internalCallers lets core resolve internal callers' tokens through the

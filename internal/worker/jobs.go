@@ -14,7 +14,9 @@ import (
 type Jobs struct {
 	workers  *river.Workers
 	periodic []*river.PeriodicJob
-	kinds    []string
+	// schedules are the periodic jobs' ids, in registration order.
+	schedules []string
+	kinds     []string
 	// queues are the queues besides the default one, with how many of
 	// their jobs run at once in each process.
 	queues map[string]int
@@ -41,6 +43,9 @@ func NewJobs() *Jobs { return &Jobs{workers: river.NewWorkers()} }
 // Kinds lists the registered job kinds in registration order.
 func (j *Jobs) Kinds() []string { return append([]string(nil), j.kinds...) }
 
+// Schedules lists the ids of the periodic jobs in registration order.
+func (j *Jobs) Schedules() []string { return append([]string(nil), j.schedules...) }
+
 // Add registers a worker for one-off jobs of T's kind, enqueued with
 // Worker.Enqueue (or River's InsertTx from a domain transaction later). A kind
 // registered twice is an error.
@@ -64,6 +69,7 @@ func AddSchedule(j *Jobs, id string, every time.Duration, args river.JobArgs) er
 	if every <= 0 {
 		return fmt.Errorf("worker: schedule %q needs a positive interval", id)
 	}
+	j.schedules = append(j.schedules, id)
 	j.periodic = append(j.periodic, river.NewPeriodicJob(
 		river.PeriodicInterval(every),
 		func() (river.JobArgs, *river.InsertOpts) { return args, nil },

@@ -114,8 +114,8 @@ func NewRecorder(store Store, wall clock.Clock) *Recorder {
 type Change struct {
 	SellerID string
 	// AppID addresses the event to one app alone: required for the types
-	// of an app's grant (authorization.*, see Addressed), refused on the
-	// others.
+	// declared addressed to an app (authorization.*, see Addressed),
+	// refused on the others.
 	AppID      string
 	Type       Type
 	ResourceID string
@@ -178,6 +178,10 @@ func newEvent(c Change) (Event, error) {
 		return Event{}, errors.New("events: an event needs its seller and resource")
 	}
 	switch {
+	case !Addressed(c.Type) && ReadScope(c.Type) == "":
+		// Nobody may read it (CheckCatalogue stops core first): recording
+		// it would only fill the outbox.
+		return Event{}, fmt.Errorf("events: %s declares no read scope and no addressee", name)
 	case Addressed(c.Type) && c.AppID == "":
 		// Unaddressed, it would reach every app the seller granted.
 		return Event{}, fmt.Errorf("events: a %s event is addressed to one app and needs it", name)

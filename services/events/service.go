@@ -3,7 +3,6 @@ package events
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -13,55 +12,6 @@ import (
 	"github.com/mallplatform/partnerapi/internal/pagination"
 	"github.com/mallplatform/partnerapi/internal/principal"
 )
-
-// readScopes maps a resource (the wire name's prefix) to the scope that
-// reads it: an event of the resource is readable, and subscribable, with
-// that scope. Every resource of the catalogue is either here or addressed
-// (an app's own grant, reaching it alone): the package refuses to load
-// otherwise (checkCatalogue), so a new event type cannot be read without a
-// scope by omission.
-var readScopes = map[string]string{
-	"order":     "orders:read",
-	"product":   "catalog:read",
-	"inventory": "catalog:read",
-}
-
-// addressedResources are the resources whose events concern one app: a
-// seller's grant to it. Their events carry the app and reach it alone.
-var addressedResources = map[string]bool{
-	"authorization": true,
-}
-
-// checkCatalogue fails closed: an event type whose resource has neither a
-// read scope nor an addressee would be readable by any app of the seller.
-func checkCatalogue(types []Type) error {
-	for _, t := range types {
-		r := resource(t)
-		if readScopes[r] == "" && !addressedResources[r] {
-			return fmt.Errorf("events: %s has no read scope and is not addressed; declare one in readScopes", WireName(t))
-		}
-	}
-	return nil
-}
-
-func init() {
-	if err := checkCatalogue(catalogue); err != nil {
-		panic(err)
-	}
-}
-
-func resource(t Type) string {
-	r, _, _ := strings.Cut(WireName(t), ".")
-	return r
-}
-
-// ReadScope is the scope that reads events of type t ("" for none).
-func ReadScope(t Type) string { return readScopes[resource(t)] }
-
-// Addressed reports whether events of type t are addressed to one app
-// (Change.AppID): read from the feed and delivered by webhooks to that app
-// alone, whatever the seller granted.
-func Addressed(t Type) bool { return addressedResources[resource(t)] }
 
 // Service is the events feed.
 type Service struct {
@@ -102,7 +52,7 @@ func readable(ctx context.Context) []string {
 	p, isPartner := principal.FromContext(ctx)
 	var out []string
 	for _, t := range catalogue {
-		if !isPartner || p.HasScope(ReadScope(t)) {
+		if !isPartner || MayRead(p, t) {
 			out = append(out, WireName(t))
 		}
 	}
@@ -110,7 +60,10 @@ func readable(ctx context.Context) []string {
 }
 
 func forbidden(t Type) error {
-	return apierr.Newf(apierr.Forbidden, "reading %s events needs the scope %s", WireName(t), ReadScope(t))
+	if scope := ReadScope(t); scope != "" {
+		return apierr.Newf(apierr.Forbidden, "reading %s events needs the scope %s", WireName(t), scope)
+	}
+	return apierr.Newf(apierr.Forbidden, "%s events are not readable", WireName(t))
 }
 
 // List returns a page of the seller's events, oldest first.
@@ -177,10 +130,13 @@ func (s *Service) Get(ctx context.Context, id string) (Event, error) {
 	return e, nil
 }
 
+// sortedScopes is every declared read scope, once each.
 func sortedScopes() []string {
-	out := make([]string, 0, len(readScopes))
-	for _, s := range readScopes {
-		out = append(out, s)
+	var out []string
+	for _, d := range declarations {
+		if d.scope != "" && !slices.Contains(out, d.scope) {
+			out = append(out, d.scope)
+		}
 	}
 	sort.Strings(out)
 	return out

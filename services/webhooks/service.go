@@ -110,8 +110,8 @@ func (s *Service) Create(ctx context.Context, t events.Type, rawURL string) (Vie
 	if name == "" {
 		return View{}, apierr.New(apierr.ValidationError, "eventType: must be an event type of the catalogue")
 	}
-	if scope := events.ReadScope(t); !p.HasScope(scope) {
-		return View{}, apierr.Newf(apierr.Forbidden, "subscribing to %s needs the scope %s", name, scope)
+	if !events.MayRead(p, t) {
+		return View{}, apierr.Newf(apierr.Forbidden, "subscribing to %s needs the scope %s", name, events.ReadScope(t))
 	}
 	callback, err := s.checkURL(ctx, p, rawURL)
 	if err != nil {

@@ -1,7 +1,7 @@
 // Package retention is the worker job that deletes rows past their
 // retention: idempotency keys after 24 hours, events and webhook delivery
 // attempts after 30 days, the consent flow's spent rows a day past their
-// expiry (cmd/mpserver/workerjobs.go lists them). Each
+// expiry (each domain lists its own in internal/serviceset). Each
 // table is a Target; the job depends on the stores only through Purger, so
 // the stores' packages and the worker never import each other.
 package retention

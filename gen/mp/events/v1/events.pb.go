@@ -27,6 +27,9 @@ const (
 )
 
 // EventType is the event catalogue. The wire name is `<resource>.<change>`.
+// Every type declares who reads it ((mp.options.v1.event)): the scope that
+// reads and subscribes to it, or that it is addressed to one app; core does
+// not start with a type that declares neither.
 type EventType int32
 
 const (
@@ -668,25 +671,36 @@ const file_mp_events_v1_events_proto_rawDesc = "" +
 	"\x0fGetEventRequest\x12\x19\n" +
 	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\x02id\"8\n" +
 	"\rEventResponse\x12'\n" +
-	"\x04data\x18\x01 \x01(\v2\x13.mp.events.v1.EventR\x04data*\xc3\x06\n" +
+	"\x04data\x18\x01 \x01(\v2\x13.mp.events.v1.EventR\x04data*\x94\b\n" +
 	"\tEventType\x12\x1a\n" +
-	"\x16EVENT_TYPE_UNSPECIFIED\x10\x00\x12/\n" +
-	"\x18EVENT_TYPE_ORDER_CREATED\x10\x01\x1a\x11\xb2\xbb\x18\rorder.created\x12)\n" +
-	"\x15EVENT_TYPE_ORDER_PAID\x10\x02\x1a\x0e\xb2\xbb\x18\n" +
-	"order.paid\x12;\n" +
-	"\x1eEVENT_TYPE_ORDER_READY_TO_SHIP\x10\x03\x1a\x17\xb2\xbb\x18\x13order.ready_to_ship\x12/\n" +
-	"\x18EVENT_TYPE_ORDER_SHIPPED\x10\x04\x1a\x11\xb2\xbb\x18\rorder.shipped\x123\n" +
-	"\x1aEVENT_TYPE_ORDER_DELIVERED\x10\x05\x1a\x13\xb2\xbb\x18\x0forder.delivered\x123\n" +
-	"\x1aEVENT_TYPE_ORDER_CANCELLED\x10\x06\x1a\x13\xb2\xbb\x18\x0forder.cancelled\x12;\n" +
-	"\x1eEVENT_TYPE_ORDER_RETURN_REFUND\x10\a\x1a\x17\xb2\xbb\x18\x13order.return_refund\x123\n" +
-	"\x1aEVENT_TYPE_PRODUCT_CREATED\x10\b\x1a\x13\xb2\xbb\x18\x0fproduct.created\x123\n" +
-	"\x1aEVENT_TYPE_PRODUCT_UPDATED\x10\t\x1a\x13\xb2\xbb\x18\x0fproduct.updated\x12?\n" +
+	"\x16EVENT_TYPE_UNSPECIFIED\x10\x00\x12@\n" +
+	"\x18EVENT_TYPE_ORDER_CREATED\x10\x01\x1a\"\xb2\xbb\x18\rorder.created¼\x18\r\n" +
+	"\vorders:read\x12:\n" +
+	"\x15EVENT_TYPE_ORDER_PAID\x10\x02\x1a\x1f\xb2\xbb\x18\n" +
+	"order.paid¼\x18\r\n" +
+	"\vorders:read\x12L\n" +
+	"\x1eEVENT_TYPE_ORDER_READY_TO_SHIP\x10\x03\x1a(\xb2\xbb\x18\x13order.ready_to_ship¼\x18\r\n" +
+	"\vorders:read\x12@\n" +
+	"\x18EVENT_TYPE_ORDER_SHIPPED\x10\x04\x1a\"\xb2\xbb\x18\rorder.shipped¼\x18\r\n" +
+	"\vorders:read\x12D\n" +
+	"\x1aEVENT_TYPE_ORDER_DELIVERED\x10\x05\x1a$\xb2\xbb\x18\x0forder.delivered¼\x18\r\n" +
+	"\vorders:read\x12D\n" +
+	"\x1aEVENT_TYPE_ORDER_CANCELLED\x10\x06\x1a$\xb2\xbb\x18\x0forder.cancelled¼\x18\r\n" +
+	"\vorders:read\x12L\n" +
+	"\x1eEVENT_TYPE_ORDER_RETURN_REFUND\x10\a\x1a(\xb2\xbb\x18\x13order.return_refund¼\x18\r\n" +
+	"\vorders:read\x12E\n" +
+	"\x1aEVENT_TYPE_PRODUCT_CREATED\x10\b\x1a%\xb2\xbb\x18\x0fproduct.created¼\x18\x0e\n" +
+	"\fcatalog:read\x12E\n" +
+	"\x1aEVENT_TYPE_PRODUCT_UPDATED\x10\t\x1a%\xb2\xbb\x18\x0fproduct.updated¼\x18\x0e\n" +
+	"\fcatalog:read\x12E\n" +
 	" EVENT_TYPE_AUTHORIZATION_GRANTED\x10\n" +
-	"\x1a\x19\xb2\xbb\x18\x15authorization.granted\x12?\n" +
-	" EVENT_TYPE_AUTHORIZATION_REVOKED\x10\v\x1a\x19\xb2\xbb\x18\x15authorization.revoked\x12A\n" +
-	"!EVENT_TYPE_AUTHORIZATION_EXPIRING\x10\f\x1a\x1a\xb2\xbb\x18\x16authorization.expiring\x12A\n" +
-	"!EVENT_TYPE_PRODUCT_STATUS_CHANGED\x10\r\x1a\x1a\xb2\xbb\x18\x16product.status_changed\x127\n" +
-	"\x1cEVENT_TYPE_INVENTORY_UPDATED\x10\x0e\x1a\x15\xb2\xbb\x18\x11inventory.updated2\xeb\x01\n" +
+	"\x1a\x1f\xb2\xbb\x18\x15authorization.granted¼\x18\x02\x10\x01\x12E\n" +
+	" EVENT_TYPE_AUTHORIZATION_REVOKED\x10\v\x1a\x1f\xb2\xbb\x18\x15authorization.revoked¼\x18\x02\x10\x01\x12G\n" +
+	"!EVENT_TYPE_AUTHORIZATION_EXPIRING\x10\f\x1a \xb2\xbb\x18\x16authorization.expiring¼\x18\x02\x10\x01\x12S\n" +
+	"!EVENT_TYPE_PRODUCT_STATUS_CHANGED\x10\r\x1a,\xb2\xbb\x18\x16product.status_changed¼\x18\x0e\n" +
+	"\fcatalog:read\x12I\n" +
+	"\x1cEVENT_TYPE_INVENTORY_UPDATED\x10\x0e\x1a'\xb2\xbb\x18\x11inventory.updated¼\x18\x0e\n" +
+	"\fcatalog:read2\xeb\x01\n" +
 	"\rEventsService\x12n\n" +
 	"\n" +
 	"ListEvents\x12\x1f.mp.events.v1.ListEventsRequest\x1a .mp.events.v1.ListEventsResponse\"\x1d\xa2\xbb\x18\x02\x10\x01\x82\xd3\xe4\x93\x02\x11\x12\x0f/open/v1/events\x12j\n" +

@@ -532,6 +532,67 @@ func (x *ServicePolicy) GetCallers() Callers {
 	return Callers_CALLERS_DEFAULT_UNSPECIFIED
 }
 
+// Event is the declaration of one event type (a value of
+// mp.events.v1.EventType): who may read its events and subscribe to them.
+// Exactly one of the two fields is set; core refuses to start on a type with
+// neither, so a new type is never readable by every app of a seller by
+// omission.
+type Event struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The scope that reads events of the type and subscribes to them, e.g.
+	// "orders:read".
+	ReadScope string `protobuf:"bytes,1,opt,name=read_scope,json=readScope,proto3" json:"read_scope,omitempty"`
+	// The type's events concern one app (a seller's grant to it): each names
+	// that app and reaches it alone, with no scope.
+	AddressedToApp bool `protobuf:"varint,2,opt,name=addressed_to_app,json=addressedToApp,proto3" json:"addressed_to_app,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *Event) Reset() {
+	*x = Event{}
+	mi := &file_mp_options_v1_options_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Event) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Event) ProtoMessage() {}
+
+func (x *Event) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_options_v1_options_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Event.ProtoReflect.Descriptor instead.
+func (*Event) Descriptor() ([]byte, []int) {
+	return file_mp_options_v1_options_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *Event) GetReadScope() string {
+	if x != nil {
+		return x.ReadScope
+	}
+	return ""
+}
+
+func (x *Event) GetAddressedToApp() bool {
+	if x != nil {
+		return x.AddressedToApp
+	}
+	return false
+}
+
 var file_mp_options_v1_options_proto_extTypes = []protoimpl.ExtensionInfo{
 	{
 		ExtendedType:  (*descriptorpb.MethodOptions)(nil),
@@ -574,6 +635,14 @@ var file_mp_options_v1_options_proto_extTypes = []protoimpl.ExtensionInfo{
 		Filename:      "mp/options/v1/options.proto",
 	},
 	{
+		ExtendedType:  (*descriptorpb.EnumValueOptions)(nil),
+		ExtensionType: (*Event)(nil),
+		Field:         50120,
+		Name:          "mp.options.v1.event",
+		Tag:           "bytes,50120,opt,name=event",
+		Filename:      "mp/options/v1/options.proto",
+	},
+	{
 		ExtendedType:  (*descriptorpb.MessageOptions)(nil),
 		ExtensionType: (*bool)(nil),
 		Field:         50104,
@@ -611,6 +680,11 @@ var (
 	//
 	// optional int32 http_status = 50103;
 	E_HttpStatus = &file_mp_options_v1_options_proto_extTypes[4]
+	// For event types: their read scope or their addressee. Numbered apart
+	// from the options above so that other additions do not collide.
+	//
+	// optional mp.options.v1.Event event = 50120;
+	E_Event = &file_mp_options_v1_options_proto_extTypes[5]
 )
 
 // Extension fields to descriptorpb.MessageOptions.
@@ -619,7 +693,7 @@ var (
 	// it gives a list presence, so "absent" and "[]" can mean different things.
 	//
 	// optional bool json_array = 50104;
-	E_JsonArray = &file_mp_options_v1_options_proto_extTypes[5]
+	E_JsonArray = &file_mp_options_v1_options_proto_extTypes[6]
 )
 
 var File_mp_options_v1_options_proto protoreflect.FileDescriptor
@@ -648,7 +722,11 @@ const file_mp_options_v1_options_proto_rawDesc = "" +
 	"\blocation\x18\x04 \x01(\bR\blocation\x12%\n" +
 	"\x0esession_cookie\x18\x05 \x01(\bR\rsessionCookie\"A\n" +
 	"\rServicePolicy\x120\n" +
-	"\acallers\x18\x01 \x01(\x0e2\x16.mp.options.v1.CallersR\acallers*B\n" +
+	"\acallers\x18\x01 \x01(\x0e2\x16.mp.options.v1.CallersR\acallers\"P\n" +
+	"\x05Event\x12\x1d\n" +
+	"\n" +
+	"read_scope\x18\x01 \x01(\tR\treadScope\x12(\n" +
+	"\x10addressed_to_app\x18\x02 \x01(\bR\x0eaddressedToApp*B\n" +
 	"\x04Auth\x12\x19\n" +
 	"\x15AUTH_HMAC_UNSPECIFIED\x10\x00\x12\r\n" +
 	"\tAUTH_NONE\x10\x01\x12\x10\n" +
@@ -671,7 +749,8 @@ const file_mp_options_v1_options_proto_rawDesc = "" +
 	"\x05field\x12\x1d.google.protobuf.FieldOptions\x18\xb5\x87\x03 \x01(\v2\x14.mp.options.v1.FieldR\x05field:@\n" +
 	"\twire_name\x12!.google.protobuf.EnumValueOptions\x18\xb6\x87\x03 \x01(\tR\bwireName:D\n" +
 	"\vhttp_status\x12!.google.protobuf.EnumValueOptions\x18\xb7\x87\x03 \x01(\x05R\n" +
-	"httpStatus:@\n" +
+	"httpStatus:O\n" +
+	"\x05event\x12!.google.protobuf.EnumValueOptions\x18ȇ\x03 \x01(\v2\x14.mp.options.v1.EventR\x05event:@\n" +
 	"\n" +
 	"json_array\x12\x1f.google.protobuf.MessageOptions\x18\xb8\x87\x03 \x01(\bR\tjsonArrayB\xb7\x01\n" +
 	"\x11com.mp.options.v1B\fOptionsProtoP\x01Z>github.com/mallplatform/partnerapi/gen/mp/options/v1;optionsv1\xa2\x02\x03MOX\xaa\x02\rMp.Options.V1\xca\x02\rMp\\Options\\V1\xe2\x02\x19Mp\\Options\\V1\\GPBMetadata\xea\x02\x0fMp::Options::V1b\x06proto3"
@@ -689,7 +768,7 @@ func file_mp_options_v1_options_proto_rawDescGZIP() []byte {
 }
 
 var file_mp_options_v1_options_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_mp_options_v1_options_proto_msgTypes = make([]protoimpl.MessageInfo, 3)
+var file_mp_options_v1_options_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
 var file_mp_options_v1_options_proto_goTypes = []any{
 	(Auth)(0),                             // 0: mp.options.v1.Auth
 	(Idempotency)(0),                      // 1: mp.options.v1.Idempotency
@@ -698,30 +777,33 @@ var file_mp_options_v1_options_proto_goTypes = []any{
 	(*Policy)(nil),                        // 4: mp.options.v1.Policy
 	(*Field)(nil),                         // 5: mp.options.v1.Field
 	(*ServicePolicy)(nil),                 // 6: mp.options.v1.ServicePolicy
-	(*descriptorpb.MethodOptions)(nil),    // 7: google.protobuf.MethodOptions
-	(*descriptorpb.ServiceOptions)(nil),   // 8: google.protobuf.ServiceOptions
-	(*descriptorpb.FieldOptions)(nil),     // 9: google.protobuf.FieldOptions
-	(*descriptorpb.EnumValueOptions)(nil), // 10: google.protobuf.EnumValueOptions
-	(*descriptorpb.MessageOptions)(nil),   // 11: google.protobuf.MessageOptions
+	(*Event)(nil),                         // 7: mp.options.v1.Event
+	(*descriptorpb.MethodOptions)(nil),    // 8: google.protobuf.MethodOptions
+	(*descriptorpb.ServiceOptions)(nil),   // 9: google.protobuf.ServiceOptions
+	(*descriptorpb.FieldOptions)(nil),     // 10: google.protobuf.FieldOptions
+	(*descriptorpb.EnumValueOptions)(nil), // 11: google.protobuf.EnumValueOptions
+	(*descriptorpb.MessageOptions)(nil),   // 12: google.protobuf.MessageOptions
 }
 var file_mp_options_v1_options_proto_depIdxs = []int32{
 	0,  // 0: mp.options.v1.Policy.auth:type_name -> mp.options.v1.Auth
 	1,  // 1: mp.options.v1.Policy.idempotency:type_name -> mp.options.v1.Idempotency
 	2,  // 2: mp.options.v1.Field.presence:type_name -> mp.options.v1.Presence
 	3,  // 3: mp.options.v1.ServicePolicy.callers:type_name -> mp.options.v1.Callers
-	7,  // 4: mp.options.v1.policy:extendee -> google.protobuf.MethodOptions
-	8,  // 5: mp.options.v1.service_policy:extendee -> google.protobuf.ServiceOptions
-	9,  // 6: mp.options.v1.field:extendee -> google.protobuf.FieldOptions
-	10, // 7: mp.options.v1.wire_name:extendee -> google.protobuf.EnumValueOptions
-	10, // 8: mp.options.v1.http_status:extendee -> google.protobuf.EnumValueOptions
-	11, // 9: mp.options.v1.json_array:extendee -> google.protobuf.MessageOptions
-	4,  // 10: mp.options.v1.policy:type_name -> mp.options.v1.Policy
-	6,  // 11: mp.options.v1.service_policy:type_name -> mp.options.v1.ServicePolicy
-	5,  // 12: mp.options.v1.field:type_name -> mp.options.v1.Field
-	13, // [13:13] is the sub-list for method output_type
-	13, // [13:13] is the sub-list for method input_type
-	10, // [10:13] is the sub-list for extension type_name
-	4,  // [4:10] is the sub-list for extension extendee
+	8,  // 4: mp.options.v1.policy:extendee -> google.protobuf.MethodOptions
+	9,  // 5: mp.options.v1.service_policy:extendee -> google.protobuf.ServiceOptions
+	10, // 6: mp.options.v1.field:extendee -> google.protobuf.FieldOptions
+	11, // 7: mp.options.v1.wire_name:extendee -> google.protobuf.EnumValueOptions
+	11, // 8: mp.options.v1.http_status:extendee -> google.protobuf.EnumValueOptions
+	11, // 9: mp.options.v1.event:extendee -> google.protobuf.EnumValueOptions
+	12, // 10: mp.options.v1.json_array:extendee -> google.protobuf.MessageOptions
+	4,  // 11: mp.options.v1.policy:type_name -> mp.options.v1.Policy
+	6,  // 12: mp.options.v1.service_policy:type_name -> mp.options.v1.ServicePolicy
+	5,  // 13: mp.options.v1.field:type_name -> mp.options.v1.Field
+	7,  // 14: mp.options.v1.event:type_name -> mp.options.v1.Event
+	15, // [15:15] is the sub-list for method output_type
+	15, // [15:15] is the sub-list for method input_type
+	11, // [11:15] is the sub-list for extension type_name
+	4,  // [4:11] is the sub-list for extension extendee
 	0,  // [0:4] is the sub-list for field type_name
 }
 
@@ -736,8 +818,8 @@ func file_mp_options_v1_options_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mp_options_v1_options_proto_rawDesc), len(file_mp_options_v1_options_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   3,
-			NumExtensions: 6,
+			NumMessages:   4,
+			NumExtensions: 7,
 			NumServices:   0,
 		},
 		GoTypes:           file_mp_options_v1_options_proto_goTypes,

@@ -1,0 +1,121 @@
+package platform
+
+import (
+	"errors"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/mallplatform/partnerapi/internal/clock"
+	"github.com/mallplatform/partnerapi/internal/db"
+	"github.com/mallplatform/partnerapi/internal/serviceset"
+	"github.com/mallplatform/partnerapi/internal/worker"
+	"github.com/mallplatform/partnerapi/services/auth"
+	"github.com/mallplatform/partnerapi/services/events"
+	"github.com/mallplatform/partnerapi/services/sandbox/shopclock"
+	"github.com/mallplatform/partnerapi/services/uploads"
+	"github.com/mallplatform/partnerapi/services/webhooks"
+	"github.com/mallplatform/partnerapi/services/webhooks/callback"
+)
+
+// PartsConfig configures the parts every domain is built from.
+type PartsConfig struct {
+	DB *db.DB
+	// SecretKey is the base64 AES-256 key app and webhook secrets are
+	// sealed with; listing cursors are signed with a key derived from it.
+	SecretKey string
+	// SecretRotationOverlap is how long a partner's rotated-out secret keeps
+	// verifying (0: auth.DefaultRotationOverlap).
+	SecretRotationOverlap time.Duration
+	// Clock is security time (default the wall clock).
+	Clock clock.Clock
+	// Business is business time (default: each sandbox test shop's own
+	// clock, the wall clock for every other seller).
+	Business clock.Business
+	Logger   *zap.Logger
+	// Callbacks is the webhook callback URL policy, at subscription and at
+	// delivery.
+	Callbacks callback.Policy
+	// OTPSender delivers sellers' one-time codes (nil: only test shops'
+	// fixed sandbox codes work).
+	OTPSender auth.OTPSender
+	// Uploads is where product images are stored (no bucket: uploads
+	// answer 503 UPLOAD_NOT_CONFIGURED).
+	Uploads uploads.Config
+	// Worker tunes the domains' jobs in a process that runs them.
+	Worker serviceset.WorkerSettings
+}
+
+// NewParts builds the parts once for the process: the event recorder (with
+// the webhook dispatcher, so every recorded event gets its deliveries in the
+// recording transaction), the webhooks service, the auth service and flow,
+// the business clock, the cursor key and the uploads. Core, the worker and
+// dev's single process hand the same parts to every domain.
+func NewParts(cfg PartsConfig) (serviceset.Parts, error) {
+	if cfg.DB == nil {
+		return serviceset.Parts{}, errors.New("platform: a database is required")
+	}
+	if cfg.SecretKey == "" {
+		return serviceset.Parts{}, errors.New("platform: the secret encryption key is required")
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = clock.System{}
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = zap.NewNop()
+	}
+	if cfg.Business == nil {
+		// Each test shop's clock, persisted on the shop; the wall clock
+		// for every other seller.
+		shops, err := shopclock.New(shopclock.Config{Wall: cfg.Clock, Store: shopclock.NewEntStore(cfg.DB.Ent), Logger: cfg.Logger})
+		if err != nil {
+			return serviceset.Parts{}, err
+		}
+		cfg.Business = shops
+	}
+	sealer, err := auth.NewSealer(cfg.SecretKey)
+	if err != nil {
+		return serviceset.Parts{}, err
+	}
+	authSvc, err := auth.NewService(auth.Config{Store: auth.NewEntStore(cfg.DB.Ent), Sealer: sealer, Clock: cfg.Clock, RotationOverlap: cfg.SecretRotationOverlap})
+	if err != nil {
+		return serviceset.Parts{}, err
+	}
+	cursors, err := cursorsFromSecret(cfg.SecretKey)
+	if err != nil {
+		return serviceset.Parts{}, err
+	}
+	// Every recorded event gets its webhook delivery jobs in the recording
+	// transaction; redeliveries, replays and tests queue theirs the same way.
+	jobs, err := worker.NewInserter(cfg.DB)
+	if err != nil {
+		return serviceset.Parts{}, err
+	}
+	hooks, err := webhooks.NewService(webhooks.Config{Store: webhooks.NewEntStore(cfg.DB), Sealer: sealer,
+		Callbacks: cfg.Callbacks, Clock: cfg.Clock, Jobs: jobs})
+	if err != nil {
+		return serviceset.Parts{}, err
+	}
+	recorder := events.NewRecorder(events.NewEntStore(cfg.DB), cfg.Clock).
+		WithDispatcher(webhooks.NewDispatcher(webhooks.NewEntStore(cfg.DB), jobs, cfg.Clock))
+	flow, err := auth.NewFlow(auth.FlowConfig{Store: auth.NewFlowEntStore(cfg.DB.Ent), Sealer: sealer,
+		Events: auth.RecordedGrantEvents{Recorder: recorder}, Sender: cfg.OTPSender, Tokens: authSvc, Clock: cfg.Clock})
+	if err != nil {
+		return serviceset.Parts{}, err
+	}
+	if cfg.Uploads.Logger == nil {
+		cfg.Uploads.Logger = cfg.Logger
+	}
+	images, err := uploads.NewService(cfg.Uploads)
+	if err != nil {
+		return serviceset.Parts{}, err
+	}
+	return serviceset.Parts{DB: cfg.DB, Logger: cfg.Logger, Clock: cfg.Clock, Auth: authSvc, Business: cfg.Business,
+		Cursors: cursors, Events: recorder, Webhooks: hooks, Flow: flow, Uploads: images, Worker: cfg.Worker}, nil
+}
+
+// WorkerJobs is every domain's jobs over parts, for the worker role and
+// dev's worker alike.
+func WorkerJobs(parts serviceset.Parts) (*worker.Jobs, error) {
+	return serviceset.Jobs(parts, serviceset.Domains())
+}

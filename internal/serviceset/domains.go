@@ -1,0 +1,213 @@
+package serviceset
+
+import (
+	"context"
+	"time"
+
+	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+	"google.golang.org/grpc"
+
+	authv1 "github.com/mallplatform/partnerapi/gen/mp/auth/v1"
+	catalogv1 "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
+	eventsv1 "github.com/mallplatform/partnerapi/gen/mp/events/v1"
+	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
+	payoutsv1 "github.com/mallplatform/partnerapi/gen/mp/payouts/v1"
+	sandboxv1 "github.com/mallplatform/partnerapi/gen/mp/sandbox/v1"
+	uploadsv1 "github.com/mallplatform/partnerapi/gen/mp/uploads/v1"
+	webhooksv1 "github.com/mallplatform/partnerapi/gen/mp/webhooks/v1"
+	"github.com/mallplatform/partnerapi/internal/core"
+	"github.com/mallplatform/partnerapi/internal/idempotency"
+	"github.com/mallplatform/partnerapi/internal/worker"
+	"github.com/mallplatform/partnerapi/internal/worker/retention"
+	"github.com/mallplatform/partnerapi/services/auth"
+	"github.com/mallplatform/partnerapi/services/auth/expiring"
+	"github.com/mallplatform/partnerapi/services/catalog"
+	"github.com/mallplatform/partnerapi/services/catalog/autoreview"
+	"github.com/mallplatform/partnerapi/services/events"
+	"github.com/mallplatform/partnerapi/services/orders"
+	"github.com/mallplatform/partnerapi/services/payouts"
+	"github.com/mallplatform/partnerapi/services/sandbox"
+	"github.com/mallplatform/partnerapi/services/uploads"
+	"github.com/mallplatform/partnerapi/services/webhooks"
+)
+
+// Domains is every domain of the platform, in the order their services
+// register. A new domain is one entry here.
+func Domains() []Domain {
+	return []Domain{
+		{
+			Name: "auth",
+			Services: []Service{
+				{
+					// AuthService (usage) on the partner port;
+					// CredentialService, registered beside it on core,
+					// is the gateway's own.
+					Name: "auth",
+					Core: func(p Parts) core.Registrar { return auth.NewServer(p.Auth).Register },
+					Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+						return authv1.RegisterAuthServiceHandlerClient(ctx, mux, authv1.NewAuthServiceClient(conn))
+					},
+				},
+				{
+					// The seller authorization flow: the gateway's alone on
+					// core.
+					Name: "authorization",
+					Core: func(p Parts) core.Registrar { return auth.NewFlowServer(p.Flow).Register },
+					Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+						return authv1.RegisterAuthorizationServiceHandlerClient(ctx, mux, authv1.NewAuthorizationServiceClient(conn))
+					},
+				},
+			},
+			// The notice of a grant's end, 7 days ahead.
+			Jobs: func(p Parts, jobs *worker.Jobs) error {
+				return expiring.Register(jobs, expiring.NewEntStore(p.DB), p.Events, p.Clock, p.Logger.Named(expiring.Kind))
+			},
+			Retention: func(p Parts) []retention.Target {
+				return []retention.Target{{Name: "consent_flow", Keep: auth.FlowRetention, Every: time.Hour,
+					Purger: auth.NewFlowEntStore(p.DB.Ent)}}
+			},
+			Events: []events.Type{eventsv1.EventType_EVENT_TYPE_AUTHORIZATION_GRANTED,
+				eventsv1.EventType_EVENT_TYPE_AUTHORIZATION_REVOKED, eventsv1.EventType_EVENT_TYPE_AUTHORIZATION_EXPIRING},
+		},
+		{
+			Name: "catalog",
+			Services: []Service{
+				{
+					Name: "catalog",
+					Core: func(p Parts) core.Registrar { return catalog.NewServer(p.catalog()).Register },
+					Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+						return catalogv1.RegisterCatalogServiceHandlerClient(ctx, mux, catalogv1.NewCatalogServiceClient(conn))
+					},
+				},
+				{
+					// Stock and price changes (the spec's Inventory group),
+					// over the catalog's service.
+					Name: "inventory",
+					Core: func(p Parts) core.Registrar { return catalog.NewInventoryServer(p.catalog()).Register },
+					Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+						return catalogv1.RegisterInventoryServiceHandlerClient(ctx, mux, catalogv1.NewInventoryServiceClient(conn))
+					},
+				},
+				{
+					// The trust and safety team's review steps: internal,
+					// no routes on the partner port.
+					Name: "review",
+					Core: func(p Parts) core.Registrar { return catalog.NewReviewServer(p.catalog()).Register },
+				},
+			},
+			// The sandbox's automatic review, when the process turns it on.
+			Jobs: func(p Parts, jobs *worker.Jobs) error {
+				if p.Worker.SandboxReviewDelay <= 0 {
+					return nil
+				}
+				return autoreview.Register(jobs, autoreview.Config{Delay: p.Worker.SandboxReviewDelay,
+					Candidates: catalog.NewEntStore(p.DB), Approver: p.catalog(), Business: p.Business,
+					Logger: p.Logger.Named(autoreview.Kind)})
+			},
+			Events: []events.Type{eventsv1.EventType_EVENT_TYPE_PRODUCT_CREATED, eventsv1.EventType_EVENT_TYPE_PRODUCT_UPDATED,
+				eventsv1.EventType_EVENT_TYPE_PRODUCT_STATUS_CHANGED, eventsv1.EventType_EVENT_TYPE_INVENTORY_UPDATED},
+		},
+		{
+			Name: "orders",
+			Services: []Service{{
+				Name: "orders",
+				Core: func(p Parts) core.Registrar { return orders.NewServer(p.orders()).Register },
+				Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+					return ordersv1.RegisterOrdersServiceHandlerClient(ctx, mux, ordersv1.NewOrdersServiceClient(conn))
+				},
+			}},
+			Events: []events.Type{eventsv1.EventType_EVENT_TYPE_ORDER_CREATED, eventsv1.EventType_EVENT_TYPE_ORDER_PAID,
+				eventsv1.EventType_EVENT_TYPE_ORDER_READY_TO_SHIP, eventsv1.EventType_EVENT_TYPE_ORDER_SHIPPED,
+				eventsv1.EventType_EVENT_TYPE_ORDER_DELIVERED, eventsv1.EventType_EVENT_TYPE_ORDER_CANCELLED,
+				eventsv1.EventType_EVENT_TYPE_ORDER_RETURN_REFUND},
+		},
+		{
+			// The outbox's feed; the outbox itself is Parts.Events.
+			Name: "events",
+			Services: []Service{{
+				Name: "events",
+				Core: func(p Parts) core.Registrar {
+					return events.NewServer(events.NewService(events.NewEntStore(p.DB), p.Cursors)).Register
+				},
+				Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+					return eventsv1.RegisterEventsServiceHandlerClient(ctx, mux, eventsv1.NewEventsServiceClient(conn))
+				},
+			}},
+			Retention: func(p Parts) []retention.Target {
+				return []retention.Target{{Name: "events", Keep: events.Retention, Every: time.Hour, Purger: events.NewEntStore(p.DB)}}
+			},
+		},
+		{
+			Name: "webhooks",
+			Services: []Service{{
+				Name: "webhooks",
+				Core: func(p Parts) core.Registrar { return webhooks.NewServer(p.Webhooks).Register },
+				Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+					return webhooksv1.RegisterWebhooksServiceHandlerClient(ctx, mux, webhooksv1.NewWebhooksServiceClient(conn))
+				},
+			}},
+			Jobs: webhookJobs,
+			Retention: func(p Parts) []retention.Target {
+				return []retention.Target{{Name: "webhook_deliveries", Keep: webhooks.DeliveryLogRetention, Every: time.Hour,
+					Purger: webhooks.NewEntStore(p.DB).DeliveryLog()}}
+			},
+		},
+		{
+			Name: "sandbox",
+			Services: []Service{{
+				Name: "sandbox",
+				Core: func(p Parts) core.Registrar {
+					return sandbox.NewServer(sandbox.Config{Business: p.Business, Orders: p.orders(), Catalog: catalog.NewEntStore(p.DB),
+						Products: p.catalog()}).Register
+				},
+				Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+					return sandboxv1.RegisterSandboxServiceHandlerClient(ctx, mux, sandboxv1.NewSandboxServiceClient(conn))
+				},
+			}},
+		},
+		{
+			Name: "uploads",
+			Services: []Service{{
+				Name: "uploads",
+				Core: func(p Parts) core.Registrar { return uploads.NewServer(p.Uploads).Register },
+				Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+					return uploadsv1.RegisterUploadServiceHandlerClient(ctx, mux, uploadsv1.NewUploadServiceClient(conn))
+				},
+			}},
+		},
+		{
+			Name: "payouts",
+			Services: []Service{{
+				Name: "payouts",
+				Core: func(Parts) core.Registrar { return (&payouts.Server{}).Register },
+				Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+					return payoutsv1.RegisterPayoutsServiceHandlerClient(ctx, mux, payoutsv1.NewPayoutsServiceClient(conn))
+				},
+			}},
+		},
+		{
+			// The keys of idempotent writes (core's guard on every domain's
+			// POSTs): no service of its own.
+			Name: "idempotency",
+			Retention: func(p Parts) []retention.Target {
+				return []retention.Target{{Name: "idempotency_keys", Keep: idempotency.Retention, Every: 10 * time.Minute,
+					Purger: idempotency.NewEntStore(p.DB.Ent)}}
+			},
+		},
+	}
+}
+
+// orders is the orders service over p: the orders routes and the sandbox's
+// order tools use the same one.
+func (p Parts) orders() *orders.Service {
+	return orders.NewService(orders.Config{Store: orders.NewEntStore(p.DB), Business: p.Business,
+		Cursors: p.Cursors, Stock: p.catalog(), Events: p.Events})
+}
+
+// catalog is the catalog service over p: the catalog and inventory routes,
+// the stock moves of orders, the internal review service, the sandbox's
+// review tool and its automatic review use the same one.
+func (p Parts) catalog() *catalog.Service {
+	return catalog.NewService(catalog.Config{Store: catalog.NewEntStore(p.DB), Business: p.Business,
+		Cursors: p.Cursors, Events: p.Events, Holds: orders.NewEntStore(p.DB), ImagePrefix: p.Uploads.ImagePrefix()})
+}
