@@ -17,6 +17,7 @@ import (
 	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
 	payoutsv1 "github.com/mallplatform/partnerapi/gen/mp/payouts/v1"
 	sandboxv1 "github.com/mallplatform/partnerapi/gen/mp/sandbox/v1"
+	sellersv1 "github.com/mallplatform/partnerapi/gen/mp/sellers/v1"
 	uploadsv1 "github.com/mallplatform/partnerapi/gen/mp/uploads/v1"
 	webhooksv1 "github.com/mallplatform/partnerapi/gen/mp/webhooks/v1"
 	"github.com/mallplatform/partnerapi/internal/clock"
@@ -29,6 +30,7 @@ import (
 	"github.com/mallplatform/partnerapi/services/orders"
 	"github.com/mallplatform/partnerapi/services/payouts"
 	"github.com/mallplatform/partnerapi/services/sandbox"
+	"github.com/mallplatform/partnerapi/services/sellers"
 	"github.com/mallplatform/partnerapi/services/uploads"
 	"github.com/mallplatform/partnerapi/services/webhooks"
 )
@@ -67,6 +69,12 @@ func (p Parts) orders() *orders.Service {
 func (p Parts) catalog() *catalog.Service {
 	return catalog.NewService(catalog.Config{Store: catalog.NewEntStore(p.DB), Business: p.Business,
 		Cursors: p.Cursors, Events: p.Events, Holds: orders.NewEntStore(p.DB), ImagePrefix: p.Uploads.ImagePrefix()})
+}
+
+// Sellers is the shops' profiles and pickup addresses: the sellers route
+// and, in process, the domains that need a shop's pickup address.
+func (p Parts) Sellers() *sellers.Service {
+	return sellers.NewService(sellers.Config{Store: sellers.NewEntStore(p.DB), Business: p.Business})
 }
 
 // Service is one service of the platform.
@@ -159,6 +167,13 @@ func All() []Service {
 			},
 			Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
 				return sandboxv1.RegisterSandboxServiceHandlerClient(ctx, mux, sandboxv1.NewSandboxServiceClient(conn))
+			},
+		},
+		{
+			Name: "sellers",
+			Core: func(p Parts) core.Registrar { return sellers.NewServer(p.Sellers()).Register },
+			Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+				return sellersv1.RegisterSellersServiceHandlerClient(ctx, mux, sellersv1.NewSellersServiceClient(conn))
 			},
 		},
 		{
