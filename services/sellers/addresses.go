@@ -35,6 +35,8 @@ type NewPickupAddress struct {
 // (operators and the sandbox seed; partners have no route to add one). At
 // most one of a seller's addresses is the default: a second one fails.
 func (s *Service) AddPickupAddresses(ctx context.Context, sellerID string, as []NewPickupAddress) ([]PickupAddress, error) {
+	// The shop's own business time (a test shop's clock may run ahead):
+	// operators and the seed call without a verified seller in ctx.
 	now := s.business.Business(principal.WithSeller(ctx, sellerID))
 	out := make([]PickupAddress, len(as))
 	for i, a := range as {

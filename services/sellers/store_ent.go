@@ -73,10 +73,29 @@ func (s *EntStore) one(ctx context.Context, where ...predicate.PickupAddress) (P
 	return fromEnt(row), nil
 }
 
-// AddPickupAddresses implements Store. The partial unique index refuses a
-// second default; a constraint error is reported as ErrDefaultTaken.
+// AddPickupAddresses implements Store. A batch with a default is checked
+// against the seller's current one first; the partial unique index refuses
+// the second default of two writers racing, reported the same way.
 func (s *EntStore) AddPickupAddresses(ctx context.Context, sellerID string, as []PickupAddress) error {
+	defaults := 0
+	for _, a := range as {
+		if a.IsDefault {
+			defaults++
+		}
+	}
+	if defaults > 1 {
+		return ErrDefaultTaken
+	}
 	return db.WithTx(ctx, s.client, func(tx *ent.Tx) error {
+		if defaults == 1 {
+			taken, err := tx.PickupAddress.Query().Where(pickupaddress.SellerID(sellerID), pickupaddress.IsDefault(true)).Exist(ctx)
+			if err != nil {
+				return fmt.Errorf("sellers: default pickup address: %w", err)
+			}
+			if taken {
+				return ErrDefaultTaken
+			}
+		}
 		builders := make([]*ent.PickupAddressCreate, len(as))
 		for i, a := range as {
 			builders[i] = tx.PickupAddress.Create().
@@ -86,7 +105,7 @@ func (s *EntStore) AddPickupAddresses(ctx context.Context, sellerID string, as [
 				SetCreatedAt(a.CreatedAt).SetUpdatedAt(a.CreatedAt)
 		}
 		err := tx.PickupAddress.CreateBulk(builders...).Exec(ctx)
-		if ent.IsConstraintError(err) {
+		if ent.IsConstraintError(err) && defaults == 1 {
 			return ErrDefaultTaken
 		}
 		if err != nil {

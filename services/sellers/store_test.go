@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mallplatform/partnerapi/ent/pickupaddress"
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/db/dbtest"
@@ -105,6 +106,22 @@ func TestPickupAddressStore(t *testing.T) {
 			// The batch is one transaction: its non-default address is not kept either.
 			if as, _ := svc.PickupAddresses(ctx, "slr_a"); len(as) != 2 {
 				t.Fatalf("%d addresses after a refused batch, want 2", len(as))
+			}
+			// The database itself refuses a second default (what two
+			// writers racing past the check meet), and only a default.
+			insert := func(id string, isDefault bool) error {
+				return d.Ent.PickupAddress.Create().SetID(id).SetSellerID("slr_a").SetIsDefault(isDefault).
+					SetName("N").SetLine1("L").SetCity("C").SetProvince("P").SetRegion("R").SetPostalCode("1100").
+					SetPhone("1").SetPsgcCode("1381300000").Exec(ctx)
+			}
+			if err := insert("pad_raw_default", true); err == nil {
+				t.Fatal("a second default row was stored")
+			}
+			if err := insert("pad_raw_other", false); err != nil {
+				t.Fatalf("a second non-default row: %v", err)
+			}
+			if _, err := d.Ent.PickupAddress.Delete().Where(pickupaddress.ID("pad_raw_other")).Exec(ctx); err != nil {
+				t.Fatal(err)
 			}
 			// Two defaults in one batch are refused the same way.
 			if _, err := svc.AddPickupAddresses(ctx, "slr_empty", []sellers.NewPickupAddress{second[1], second[1]}); !errors.Is(err, sellers.ErrDefaultTaken) {
