@@ -18,12 +18,12 @@ type AuthorizationCode struct {
 	config `json:"-"`
 	// ID of the ent.
 	ID string `json:"id,omitempty"`
+	// SellerID holds the value of the "seller_id" field.
+	SellerID string `json:"seller_id,omitempty"`
 	// CodeHash holds the value of the "code_hash" field.
 	CodeHash string `json:"-"`
 	// AppID holds the value of the "app_id" field.
 	AppID string `json:"app_id,omitempty"`
-	// SellerID holds the value of the "seller_id" field.
-	SellerID string `json:"seller_id,omitempty"`
 	// RedirectURI holds the value of the "redirect_uri" field.
 	RedirectURI string `json:"redirect_uri,omitempty"`
 	// Scopes holds the value of the "scopes" field.
@@ -48,7 +48,7 @@ func (*AuthorizationCode) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case authorizationcode.FieldScopes:
 			values[i] = new([]byte)
-		case authorizationcode.FieldID, authorizationcode.FieldCodeHash, authorizationcode.FieldAppID, authorizationcode.FieldSellerID, authorizationcode.FieldRedirectURI, authorizationcode.FieldCodeChallenge, authorizationcode.FieldAuthorizationID:
+		case authorizationcode.FieldID, authorizationcode.FieldSellerID, authorizationcode.FieldCodeHash, authorizationcode.FieldAppID, authorizationcode.FieldRedirectURI, authorizationcode.FieldCodeChallenge, authorizationcode.FieldAuthorizationID:
 			values[i] = new(sql.NullString)
 		case authorizationcode.FieldExpiresAt, authorizationcode.FieldUsedAt, authorizationcode.FieldCreatedAt:
 			values[i] = new(sql.NullTime)
@@ -73,6 +73,12 @@ func (_m *AuthorizationCode) assignValues(columns []string, values []any) error 
 			} else if value.Valid {
 				_m.ID = value.String
 			}
+		case authorizationcode.FieldSellerID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field seller_id", values[i])
+			} else if value.Valid {
+				_m.SellerID = value.String
+			}
 		case authorizationcode.FieldCodeHash:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field code_hash", values[i])
@@ -84,12 +90,6 @@ func (_m *AuthorizationCode) assignValues(columns []string, values []any) error 
 				return fmt.Errorf("unexpected type %T for field app_id", values[i])
 			} else if value.Valid {
 				_m.AppID = value.String
-			}
-		case authorizationcode.FieldSellerID:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field seller_id", values[i])
-			} else if value.Valid {
-				_m.SellerID = value.String
 			}
 		case authorizationcode.FieldRedirectURI:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -172,13 +172,13 @@ func (_m *AuthorizationCode) String() string {
 	var builder strings.Builder
 	builder.WriteString("AuthorizationCode(")
 	builder.WriteString(fmt.Sprintf("id=%v, ", _m.ID))
+	builder.WriteString("seller_id=")
+	builder.WriteString(_m.SellerID)
+	builder.WriteString(", ")
 	builder.WriteString("code_hash=<sensitive>")
 	builder.WriteString(", ")
 	builder.WriteString("app_id=")
 	builder.WriteString(_m.AppID)
-	builder.WriteString(", ")
-	builder.WriteString("seller_id=")
-	builder.WriteString(_m.SellerID)
 	builder.WriteString(", ")
 	builder.WriteString("redirect_uri=")
 	builder.WriteString(_m.RedirectURI)

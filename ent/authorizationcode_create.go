@@ -23,6 +23,12 @@ type AuthorizationCodeCreate struct {
 	conflict []sql.ConflictOption
 }
 
+// SetSellerID sets the "seller_id" field.
+func (_c *AuthorizationCodeCreate) SetSellerID(v string) *AuthorizationCodeCreate {
+	_c.mutation.SetSellerID(v)
+	return _c
+}
+
 // SetCodeHash sets the "code_hash" field.
 func (_c *AuthorizationCodeCreate) SetCodeHash(v string) *AuthorizationCodeCreate {
 	_c.mutation.SetCodeHash(v)
@@ -32,12 +38,6 @@ func (_c *AuthorizationCodeCreate) SetCodeHash(v string) *AuthorizationCodeCreat
 // SetAppID sets the "app_id" field.
 func (_c *AuthorizationCodeCreate) SetAppID(v string) *AuthorizationCodeCreate {
 	_c.mutation.SetAppID(v)
-	return _c
-}
-
-// SetSellerID sets the "seller_id" field.
-func (_c *AuthorizationCodeCreate) SetSellerID(v string) *AuthorizationCodeCreate {
-	_c.mutation.SetSellerID(v)
 	return _c
 }
 
@@ -168,6 +168,14 @@ func (_c *AuthorizationCodeCreate) defaults() {
 
 // check runs all checks and user-defined validators on the builder.
 func (_c *AuthorizationCodeCreate) check() error {
+	if _, ok := _c.mutation.SellerID(); !ok {
+		return &ValidationError{Name: "seller_id", err: errors.New(`ent: missing required field "AuthorizationCode.seller_id"`)}
+	}
+	if v, ok := _c.mutation.SellerID(); ok {
+		if err := authorizationcode.SellerIDValidator(v); err != nil {
+			return &ValidationError{Name: "seller_id", err: fmt.Errorf(`ent: validator failed for field "AuthorizationCode.seller_id": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.CodeHash(); !ok {
 		return &ValidationError{Name: "code_hash", err: errors.New(`ent: missing required field "AuthorizationCode.code_hash"`)}
 	}
@@ -182,14 +190,6 @@ func (_c *AuthorizationCodeCreate) check() error {
 	if v, ok := _c.mutation.AppID(); ok {
 		if err := authorizationcode.AppIDValidator(v); err != nil {
 			return &ValidationError{Name: "app_id", err: fmt.Errorf(`ent: validator failed for field "AuthorizationCode.app_id": %w`, err)}
-		}
-	}
-	if _, ok := _c.mutation.SellerID(); !ok {
-		return &ValidationError{Name: "seller_id", err: errors.New(`ent: missing required field "AuthorizationCode.seller_id"`)}
-	}
-	if v, ok := _c.mutation.SellerID(); ok {
-		if err := authorizationcode.SellerIDValidator(v); err != nil {
-			return &ValidationError{Name: "seller_id", err: fmt.Errorf(`ent: validator failed for field "AuthorizationCode.seller_id": %w`, err)}
 		}
 	}
 	if _, ok := _c.mutation.RedirectURI(); !ok {
@@ -255,6 +255,10 @@ func (_c *AuthorizationCodeCreate) createSpec() (*AuthorizationCode, *sqlgraph.C
 		_node.ID = id
 		_spec.ID.Value = id
 	}
+	if value, ok := _c.mutation.SellerID(); ok {
+		_spec.SetField(authorizationcode.FieldSellerID, field.TypeString, value)
+		_node.SellerID = value
+	}
 	if value, ok := _c.mutation.CodeHash(); ok {
 		_spec.SetField(authorizationcode.FieldCodeHash, field.TypeString, value)
 		_node.CodeHash = value
@@ -262,10 +266,6 @@ func (_c *AuthorizationCodeCreate) createSpec() (*AuthorizationCode, *sqlgraph.C
 	if value, ok := _c.mutation.AppID(); ok {
 		_spec.SetField(authorizationcode.FieldAppID, field.TypeString, value)
 		_node.AppID = value
-	}
-	if value, ok := _c.mutation.SellerID(); ok {
-		_spec.SetField(authorizationcode.FieldSellerID, field.TypeString, value)
-		_node.SellerID = value
 	}
 	if value, ok := _c.mutation.RedirectURI(); ok {
 		_spec.SetField(authorizationcode.FieldRedirectURI, field.TypeString, value)
@@ -302,7 +302,7 @@ func (_c *AuthorizationCodeCreate) createSpec() (*AuthorizationCode, *sqlgraph.C
 // of the `INSERT` statement. For example:
 //
 //	client.AuthorizationCode.Create().
-//		SetCodeHash(v).
+//		SetSellerID(v).
 //		OnConflict(
 //			// Update the row with the new values
 //			// the was proposed for insertion.
@@ -311,7 +311,7 @@ func (_c *AuthorizationCodeCreate) createSpec() (*AuthorizationCode, *sqlgraph.C
 //		// Override some of the fields with custom
 //		// update values.
 //		Update(func(u *ent.AuthorizationCodeUpsert) {
-//			SetCodeHash(v+v).
+//			SetSellerID(v+v).
 //		}).
 //		Exec(ctx)
 func (_c *AuthorizationCodeCreate) OnConflict(opts ...sql.ConflictOption) *AuthorizationCodeUpsertOne {
@@ -400,14 +400,14 @@ func (u *AuthorizationCodeUpsertOne) UpdateNewValues() *AuthorizationCodeUpsertO
 		if _, exists := u.create.mutation.ID(); exists {
 			s.SetIgnore(authorizationcode.FieldID)
 		}
+		if _, exists := u.create.mutation.SellerID(); exists {
+			s.SetIgnore(authorizationcode.FieldSellerID)
+		}
 		if _, exists := u.create.mutation.CodeHash(); exists {
 			s.SetIgnore(authorizationcode.FieldCodeHash)
 		}
 		if _, exists := u.create.mutation.AppID(); exists {
 			s.SetIgnore(authorizationcode.FieldAppID)
-		}
-		if _, exists := u.create.mutation.SellerID(); exists {
-			s.SetIgnore(authorizationcode.FieldSellerID)
 		}
 		if _, exists := u.create.mutation.RedirectURI(); exists {
 			s.SetIgnore(authorizationcode.FieldRedirectURI)
@@ -633,7 +633,7 @@ func (_c *AuthorizationCodeCreateBulk) ExecX(ctx context.Context) {
 //		// Override some of the fields with custom
 //		// update values.
 //		Update(func(u *ent.AuthorizationCodeUpsert) {
-//			SetCodeHash(v+v).
+//			SetSellerID(v+v).
 //		}).
 //		Exec(ctx)
 func (_c *AuthorizationCodeCreateBulk) OnConflict(opts ...sql.ConflictOption) *AuthorizationCodeUpsertBulk {
@@ -680,14 +680,14 @@ func (u *AuthorizationCodeUpsertBulk) UpdateNewValues() *AuthorizationCodeUpsert
 			if _, exists := b.mutation.ID(); exists {
 				s.SetIgnore(authorizationcode.FieldID)
 			}
+			if _, exists := b.mutation.SellerID(); exists {
+				s.SetIgnore(authorizationcode.FieldSellerID)
+			}
 			if _, exists := b.mutation.CodeHash(); exists {
 				s.SetIgnore(authorizationcode.FieldCodeHash)
 			}
 			if _, exists := b.mutation.AppID(); exists {
 				s.SetIgnore(authorizationcode.FieldAppID)
-			}
-			if _, exists := b.mutation.SellerID(); exists {
-				s.SetIgnore(authorizationcode.FieldSellerID)
 			}
 			if _, exists := b.mutation.RedirectURI(); exists {
 				s.SetIgnore(authorizationcode.FieldRedirectURI)

@@ -265,12 +265,12 @@ func (_q *AuthorizationCodeQuery) Clone() *AuthorizationCodeQuery {
 // Example:
 //
 //	var v []struct {
-//		CodeHash string `json:"code_hash,omitempty"`
+//		SellerID string `json:"seller_id,omitempty"`
 //		Count int `json:"count,omitempty"`
 //	}
 //
 //	client.AuthorizationCode.Query().
-//		GroupBy(authorizationcode.FieldCodeHash).
+//		GroupBy(authorizationcode.FieldSellerID).
 //		Aggregate(ent.Count()).
 //		Scan(ctx, &v)
 func (_q *AuthorizationCodeQuery) GroupBy(field string, fields ...string) *AuthorizationCodeGroupBy {
@@ -288,11 +288,11 @@ func (_q *AuthorizationCodeQuery) GroupBy(field string, fields ...string) *Autho
 // Example:
 //
 //	var v []struct {
-//		CodeHash string `json:"code_hash,omitempty"`
+//		SellerID string `json:"seller_id,omitempty"`
 //	}
 //
 //	client.AuthorizationCode.Query().
-//		Select(authorizationcode.FieldCodeHash).
+//		Select(authorizationcode.FieldSellerID).
 //		Scan(ctx, &v)
 func (_q *AuthorizationCodeQuery) Select(fields ...string) *AuthorizationCodeSelect {
 	_q.ctx.Fields = append(_q.ctx.Fields, fields...)

@@ -27,6 +27,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/internalcaller"
 	"github.com/mallplatform/partnerapi/ent/order"
 	"github.com/mallplatform/partnerapi/ent/orderitem"
+	"github.com/mallplatform/partnerapi/ent/pickupaddress"
 	"github.com/mallplatform/partnerapi/ent/product"
 	"github.com/mallplatform/partnerapi/ent/productvariant"
 	"github.com/mallplatform/partnerapi/ent/retiredrefreshtoken"
@@ -69,6 +70,8 @@ type Client struct {
 	Order *OrderClient
 	// OrderItem is the client for interacting with the OrderItem builders.
 	OrderItem *OrderItemClient
+	// PickupAddress is the client for interacting with the PickupAddress builders.
+	PickupAddress *PickupAddressClient
 	// Product is the client for interacting with the Product builders.
 	Product *ProductClient
 	// ProductVariant is the client for interacting with the ProductVariant builders.
@@ -110,6 +113,7 @@ func (c *Client) init() {
 	c.InternalCaller = NewInternalCallerClient(c.config)
 	c.Order = NewOrderClient(c.config)
 	c.OrderItem = NewOrderItemClient(c.config)
+	c.PickupAddress = NewPickupAddressClient(c.config)
 	c.Product = NewProductClient(c.config)
 	c.ProductVariant = NewProductVariantClient(c.config)
 	c.RetiredRefreshToken = NewRetiredRefreshTokenClient(c.config)
@@ -223,6 +227,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		InternalCaller:       NewInternalCallerClient(cfg),
 		Order:                NewOrderClient(cfg),
 		OrderItem:            NewOrderItemClient(cfg),
+		PickupAddress:        NewPickupAddressClient(cfg),
 		Product:              NewProductClient(cfg),
 		ProductVariant:       NewProductVariantClient(cfg),
 		RetiredRefreshToken:  NewRetiredRefreshTokenClient(cfg),
@@ -263,6 +268,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		InternalCaller:       NewInternalCallerClient(cfg),
 		Order:                NewOrderClient(cfg),
 		OrderItem:            NewOrderItemClient(cfg),
+		PickupAddress:        NewPickupAddressClient(cfg),
 		Product:              NewProductClient(cfg),
 		ProductVariant:       NewProductVariantClient(cfg),
 		RetiredRefreshToken:  NewRetiredRefreshTokenClient(cfg),
@@ -303,9 +309,10 @@ func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.App, c.AuthorizationCode, c.AuthorizationSession, c.Category,
 		c.CategoryAttribute, c.DeveloperAccount, c.Event, c.Fulfillment,
-		c.IdempotencyKey, c.InternalCaller, c.Order, c.OrderItem, c.Product,
-		c.ProductVariant, c.RetiredRefreshToken, c.Seller, c.SellerAuthorization,
-		c.SellerLogin, c.ShippingChannel, c.WebhookDelivery, c.WebhookSubscription,
+		c.IdempotencyKey, c.InternalCaller, c.Order, c.OrderItem, c.PickupAddress,
+		c.Product, c.ProductVariant, c.RetiredRefreshToken, c.Seller,
+		c.SellerAuthorization, c.SellerLogin, c.ShippingChannel, c.WebhookDelivery,
+		c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -317,9 +324,10 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.App, c.AuthorizationCode, c.AuthorizationSession, c.Category,
 		c.CategoryAttribute, c.DeveloperAccount, c.Event, c.Fulfillment,
-		c.IdempotencyKey, c.InternalCaller, c.Order, c.OrderItem, c.Product,
-		c.ProductVariant, c.RetiredRefreshToken, c.Seller, c.SellerAuthorization,
-		c.SellerLogin, c.ShippingChannel, c.WebhookDelivery, c.WebhookSubscription,
+		c.IdempotencyKey, c.InternalCaller, c.Order, c.OrderItem, c.PickupAddress,
+		c.Product, c.ProductVariant, c.RetiredRefreshToken, c.Seller,
+		c.SellerAuthorization, c.SellerLogin, c.ShippingChannel, c.WebhookDelivery,
+		c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -352,6 +360,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Order.mutate(ctx, m)
 	case *OrderItemMutation:
 		return c.OrderItem.mutate(ctx, m)
+	case *PickupAddressMutation:
+		return c.PickupAddress.mutate(ctx, m)
 	case *ProductMutation:
 		return c.Product.mutate(ctx, m)
 	case *ProductVariantMutation:
@@ -2163,6 +2173,155 @@ func (c *OrderItemClient) mutate(ctx context.Context, m *OrderItemMutation) (Val
 	}
 }
 
+// PickupAddressClient is a client for the PickupAddress schema.
+type PickupAddressClient struct {
+	config
+}
+
+// NewPickupAddressClient returns a client for the PickupAddress from the given config.
+func NewPickupAddressClient(c config) *PickupAddressClient {
+	return &PickupAddressClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `pickupaddress.Hooks(f(g(h())))`.
+func (c *PickupAddressClient) Use(hooks ...Hook) {
+	c.hooks.PickupAddress = append(c.hooks.PickupAddress, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `pickupaddress.Intercept(f(g(h())))`.
+func (c *PickupAddressClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PickupAddress = append(c.inters.PickupAddress, interceptors...)
+}
+
+// Create returns a builder for creating a PickupAddress entity.
+func (c *PickupAddressClient) Create() *PickupAddressCreate {
+	mutation := newPickupAddressMutation(c.config, OpCreate)
+	return &PickupAddressCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PickupAddress entities.
+func (c *PickupAddressClient) CreateBulk(builders ...*PickupAddressCreate) *PickupAddressCreateBulk {
+	return &PickupAddressCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PickupAddressClient) MapCreateBulk(slice any, setFunc func(*PickupAddressCreate, int)) *PickupAddressCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PickupAddressCreateBulk{err: fmt.Errorf("calling to PickupAddressClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PickupAddressCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PickupAddressCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PickupAddress.
+func (c *PickupAddressClient) Update() *PickupAddressUpdate {
+	mutation := newPickupAddressMutation(c.config, OpUpdate)
+	return &PickupAddressUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PickupAddressClient) UpdateOne(_m *PickupAddress) *PickupAddressUpdateOne {
+	mutation := newPickupAddressMutation(c.config, OpUpdateOne, withPickupAddress(_m))
+	return &PickupAddressUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PickupAddressClient) UpdateOneID(id string) *PickupAddressUpdateOne {
+	mutation := newPickupAddressMutation(c.config, OpUpdateOne, withPickupAddressID(id))
+	return &PickupAddressUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PickupAddress.
+func (c *PickupAddressClient) Delete() *PickupAddressDelete {
+	mutation := newPickupAddressMutation(c.config, OpDelete)
+	return &PickupAddressDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PickupAddressClient) DeleteOne(_m *PickupAddress) *PickupAddressDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PickupAddressClient) DeleteOneID(id string) *PickupAddressDeleteOne {
+	builder := c.Delete().Where(pickupaddress.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PickupAddressDeleteOne{builder}
+}
+
+// Query returns a query builder for PickupAddress.
+func (c *PickupAddressClient) Query() *PickupAddressQuery {
+	return &PickupAddressQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePickupAddress},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PickupAddress entity by its id.
+func (c *PickupAddressClient) Get(ctx context.Context, id string) (*PickupAddress, error) {
+	return c.Query().Where(pickupaddress.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PickupAddressClient) GetX(ctx context.Context, id string) *PickupAddress {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QuerySeller queries the seller edge of a PickupAddress.
+func (c *PickupAddressClient) QuerySeller(_m *PickupAddress) *SellerQuery {
+	query := (&SellerClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(pickupaddress.Table, pickupaddress.FieldID, id),
+			sqlgraph.To(seller.Table, seller.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, pickupaddress.SellerTable, pickupaddress.SellerColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PickupAddressClient) Hooks() []Hook {
+	return c.hooks.PickupAddress
+}
+
+// Interceptors returns the client interceptors.
+func (c *PickupAddressClient) Interceptors() []Interceptor {
+	return c.inters.PickupAddress
+}
+
+func (c *PickupAddressClient) mutate(ctx context.Context, m *PickupAddressMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PickupAddressCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PickupAddressUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PickupAddressUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PickupAddressDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PickupAddress mutation op: %q", m.Op())
+	}
+}
+
 // ProductClient is a client for the Product schema.
 type ProductClient struct {
 	config
@@ -2766,6 +2925,22 @@ func (c *SellerClient) QueryOrders(_m *Seller) *OrderQuery {
 	return query
 }
 
+// QueryPickupAddresses queries the pickup_addresses edge of a Seller.
+func (c *SellerClient) QueryPickupAddresses(_m *Seller) *PickupAddressQuery {
+	query := (&PickupAddressClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(seller.Table, seller.FieldID, id),
+			sqlgraph.To(pickupaddress.Table, pickupaddress.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, seller.PickupAddressesTable, seller.PickupAddressesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *SellerClient) Hooks() []Hook {
 	return c.hooks.Seller
@@ -2899,22 +3074,6 @@ func (c *SellerAuthorizationClient) GetX(ctx context.Context, id string) *Seller
 	return obj
 }
 
-// QueryApp queries the app edge of a SellerAuthorization.
-func (c *SellerAuthorizationClient) QueryApp(_m *SellerAuthorization) *AppQuery {
-	query := (&AppClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(sellerauthorization.Table, sellerauthorization.FieldID, id),
-			sqlgraph.To(app.Table, app.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, true, sellerauthorization.AppTable, sellerauthorization.AppColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
-}
-
 // QuerySeller queries the seller edge of a SellerAuthorization.
 func (c *SellerAuthorizationClient) QuerySeller(_m *SellerAuthorization) *SellerQuery {
 	query := (&SellerClient{config: c.config}).Query()
@@ -2924,6 +3083,22 @@ func (c *SellerAuthorizationClient) QuerySeller(_m *SellerAuthorization) *Seller
 			sqlgraph.From(sellerauthorization.Table, sellerauthorization.FieldID, id),
 			sqlgraph.To(seller.Table, seller.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, true, sellerauthorization.SellerTable, sellerauthorization.SellerColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryApp queries the app edge of a SellerAuthorization.
+func (c *SellerAuthorizationClient) QueryApp(_m *SellerAuthorization) *AppQuery {
+	query := (&AppClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(sellerauthorization.Table, sellerauthorization.FieldID, id),
+			sqlgraph.To(app.Table, app.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, sellerauthorization.AppTable, sellerauthorization.AppColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -3493,14 +3668,14 @@ type (
 	hooks struct {
 		App, AuthorizationCode, AuthorizationSession, Category, CategoryAttribute,
 		DeveloperAccount, Event, Fulfillment, IdempotencyKey, InternalCaller, Order,
-		OrderItem, Product, ProductVariant, RetiredRefreshToken, Seller,
+		OrderItem, PickupAddress, Product, ProductVariant, RetiredRefreshToken, Seller,
 		SellerAuthorization, SellerLogin, ShippingChannel, WebhookDelivery,
 		WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		App, AuthorizationCode, AuthorizationSession, Category, CategoryAttribute,
 		DeveloperAccount, Event, Fulfillment, IdempotencyKey, InternalCaller, Order,
-		OrderItem, Product, ProductVariant, RetiredRefreshToken, Seller,
+		OrderItem, PickupAddress, Product, ProductVariant, RetiredRefreshToken, Seller,
 		SellerAuthorization, SellerLogin, ShippingChannel, WebhookDelivery,
 		WebhookSubscription []ent.Interceptor
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/internalcaller"
 	"github.com/mallplatform/partnerapi/ent/order"
 	"github.com/mallplatform/partnerapi/ent/orderitem"
+	"github.com/mallplatform/partnerapi/ent/pickupaddress"
 	"github.com/mallplatform/partnerapi/ent/product"
 	"github.com/mallplatform/partnerapi/ent/productvariant"
 	"github.com/mallplatform/partnerapi/ent/retiredrefreshtoken"
@@ -105,6 +106,7 @@ func checkColumn(t, c string) error {
 			internalcaller.Table:       internalcaller.ValidColumn,
 			order.Table:                order.ValidColumn,
 			orderitem.Table:            orderitem.ValidColumn,
+			pickupaddress.Table:        pickupaddress.ValidColumn,
 			product.Table:              product.ValidColumn,
 			productvariant.Table:       productvariant.ValidColumn,
 			retiredrefreshtoken.Table:  retiredrefreshtoken.ValidColumn,

@@ -17,10 +17,10 @@ type Event struct {
 	config `json:"-"`
 	// ID of the ent.
 	ID int64 `json:"id,omitempty"`
-	// EventID holds the value of the "event_id" field.
-	EventID string `json:"event_id,omitempty"`
 	// SellerID holds the value of the "seller_id" field.
 	SellerID string `json:"seller_id,omitempty"`
+	// EventID holds the value of the "event_id" field.
+	EventID string `json:"event_id,omitempty"`
 	// AppID holds the value of the "app_id" field.
 	AppID string `json:"app_id,omitempty"`
 	// Type holds the value of the "type" field.
@@ -47,7 +47,7 @@ func (*Event) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case event.FieldID, event.FieldSequence:
 			values[i] = new(sql.NullInt64)
-		case event.FieldEventID, event.FieldSellerID, event.FieldAppID, event.FieldType, event.FieldResourceID:
+		case event.FieldSellerID, event.FieldEventID, event.FieldAppID, event.FieldType, event.FieldResourceID:
 			values[i] = new(sql.NullString)
 		case event.FieldCreatedAt, event.FieldRecordedAt:
 			values[i] = new(sql.NullTime)
@@ -72,17 +72,17 @@ func (_m *Event) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field id", value)
 			}
 			_m.ID = int64(value.Int64)
-		case event.FieldEventID:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field event_id", values[i])
-			} else if value.Valid {
-				_m.EventID = value.String
-			}
 		case event.FieldSellerID:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field seller_id", values[i])
 			} else if value.Valid {
 				_m.SellerID = value.String
+			}
+		case event.FieldEventID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field event_id", values[i])
+			} else if value.Valid {
+				_m.EventID = value.String
 			}
 		case event.FieldAppID:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -162,11 +162,11 @@ func (_m *Event) String() string {
 	var builder strings.Builder
 	builder.WriteString("Event(")
 	builder.WriteString(fmt.Sprintf("id=%v, ", _m.ID))
-	builder.WriteString("event_id=")
-	builder.WriteString(_m.EventID)
-	builder.WriteString(", ")
 	builder.WriteString("seller_id=")
 	builder.WriteString(_m.SellerID)
+	builder.WriteString(", ")
+	builder.WriteString("event_id=")
+	builder.WriteString(_m.EventID)
 	builder.WriteString(", ")
 	builder.WriteString("app_id=")
 	builder.WriteString(_m.AppID)

@@ -22,15 +22,15 @@ type EventCreate struct {
 	conflict []sql.ConflictOption
 }
 
-// SetEventID sets the "event_id" field.
-func (_c *EventCreate) SetEventID(v string) *EventCreate {
-	_c.mutation.SetEventID(v)
-	return _c
-}
-
 // SetSellerID sets the "seller_id" field.
 func (_c *EventCreate) SetSellerID(v string) *EventCreate {
 	_c.mutation.SetSellerID(v)
+	return _c
+}
+
+// SetEventID sets the "event_id" field.
+func (_c *EventCreate) SetEventID(v string) *EventCreate {
+	_c.mutation.SetEventID(v)
 	return _c
 }
 
@@ -124,20 +124,20 @@ func (_c *EventCreate) ExecX(ctx context.Context) {
 
 // check runs all checks and user-defined validators on the builder.
 func (_c *EventCreate) check() error {
-	if _, ok := _c.mutation.EventID(); !ok {
-		return &ValidationError{Name: "event_id", err: errors.New(`ent: missing required field "Event.event_id"`)}
-	}
-	if v, ok := _c.mutation.EventID(); ok {
-		if err := event.EventIDValidator(v); err != nil {
-			return &ValidationError{Name: "event_id", err: fmt.Errorf(`ent: validator failed for field "Event.event_id": %w`, err)}
-		}
-	}
 	if _, ok := _c.mutation.SellerID(); !ok {
 		return &ValidationError{Name: "seller_id", err: errors.New(`ent: missing required field "Event.seller_id"`)}
 	}
 	if v, ok := _c.mutation.SellerID(); ok {
 		if err := event.SellerIDValidator(v); err != nil {
 			return &ValidationError{Name: "seller_id", err: fmt.Errorf(`ent: validator failed for field "Event.seller_id": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.EventID(); !ok {
+		return &ValidationError{Name: "event_id", err: errors.New(`ent: missing required field "Event.event_id"`)}
+	}
+	if v, ok := _c.mutation.EventID(); ok {
+		if err := event.EventIDValidator(v); err != nil {
+			return &ValidationError{Name: "event_id", err: fmt.Errorf(`ent: validator failed for field "Event.event_id": %w`, err)}
 		}
 	}
 	if _, ok := _c.mutation.GetType(); !ok {
@@ -211,13 +211,13 @@ func (_c *EventCreate) createSpec() (*Event, *sqlgraph.CreateSpec) {
 		_node.ID = id
 		_spec.ID.Value = id
 	}
-	if value, ok := _c.mutation.EventID(); ok {
-		_spec.SetField(event.FieldEventID, field.TypeString, value)
-		_node.EventID = value
-	}
 	if value, ok := _c.mutation.SellerID(); ok {
 		_spec.SetField(event.FieldSellerID, field.TypeString, value)
 		_node.SellerID = value
+	}
+	if value, ok := _c.mutation.EventID(); ok {
+		_spec.SetField(event.FieldEventID, field.TypeString, value)
+		_node.EventID = value
 	}
 	if value, ok := _c.mutation.AppID(); ok {
 		_spec.SetField(event.FieldAppID, field.TypeString, value)
@@ -254,7 +254,7 @@ func (_c *EventCreate) createSpec() (*Event, *sqlgraph.CreateSpec) {
 // of the `INSERT` statement. For example:
 //
 //	client.Event.Create().
-//		SetEventID(v).
+//		SetSellerID(v).
 //		OnConflict(
 //			// Update the row with the new values
 //			// the was proposed for insertion.
@@ -263,7 +263,7 @@ func (_c *EventCreate) createSpec() (*Event, *sqlgraph.CreateSpec) {
 //		// Override some of the fields with custom
 //		// update values.
 //		Update(func(u *ent.EventUpsert) {
-//			SetEventID(v+v).
+//			SetSellerID(v+v).
 //		}).
 //		Exec(ctx)
 func (_c *EventCreate) OnConflict(opts ...sql.ConflictOption) *EventUpsertOne {
@@ -316,11 +316,11 @@ func (u *EventUpsertOne) UpdateNewValues() *EventUpsertOne {
 		if _, exists := u.create.mutation.ID(); exists {
 			s.SetIgnore(event.FieldID)
 		}
-		if _, exists := u.create.mutation.EventID(); exists {
-			s.SetIgnore(event.FieldEventID)
-		}
 		if _, exists := u.create.mutation.SellerID(); exists {
 			s.SetIgnore(event.FieldSellerID)
+		}
+		if _, exists := u.create.mutation.EventID(); exists {
+			s.SetIgnore(event.FieldEventID)
 		}
 		if _, exists := u.create.mutation.AppID(); exists {
 			s.SetIgnore(event.FieldAppID)
@@ -508,7 +508,7 @@ func (_c *EventCreateBulk) ExecX(ctx context.Context) {
 //		// Override some of the fields with custom
 //		// update values.
 //		Update(func(u *ent.EventUpsert) {
-//			SetEventID(v+v).
+//			SetSellerID(v+v).
 //		}).
 //		Exec(ctx)
 func (_c *EventCreateBulk) OnConflict(opts ...sql.ConflictOption) *EventUpsertBulk {
@@ -555,11 +555,11 @@ func (u *EventUpsertBulk) UpdateNewValues() *EventUpsertBulk {
 			if _, exists := b.mutation.ID(); exists {
 				s.SetIgnore(event.FieldID)
 			}
-			if _, exists := b.mutation.EventID(); exists {
-				s.SetIgnore(event.FieldEventID)
-			}
 			if _, exists := b.mutation.SellerID(); exists {
 				s.SetIgnore(event.FieldSellerID)
+			}
+			if _, exists := b.mutation.EventID(); exists {
+				s.SetIgnore(event.FieldEventID)
 			}
 			if _, exists := b.mutation.AppID(); exists {
 				s.SetIgnore(event.FieldAppID)

@@ -265,12 +265,12 @@ func (_q *EventQuery) Clone() *EventQuery {
 // Example:
 //
 //	var v []struct {
-//		EventID string `json:"event_id,omitempty"`
+//		SellerID string `json:"seller_id,omitempty"`
 //		Count int `json:"count,omitempty"`
 //	}
 //
 //	client.Event.Query().
-//		GroupBy(event.FieldEventID).
+//		GroupBy(event.FieldSellerID).
 //		Aggregate(ent.Count()).
 //		Scan(ctx, &v)
 func (_q *EventQuery) GroupBy(field string, fields ...string) *EventGroupBy {
@@ -288,11 +288,11 @@ func (_q *EventQuery) GroupBy(field string, fields ...string) *EventGroupBy {
 // Example:
 //
 //	var v []struct {
-//		EventID string `json:"event_id,omitempty"`
+//		SellerID string `json:"seller_id,omitempty"`
 //	}
 //
 //	client.Event.Query().
-//		Select(event.FieldEventID).
+//		Select(event.FieldSellerID).
 //		Scan(ctx, &v)
 func (_q *EventQuery) Select(fields ...string) *EventSelect {
 	_q.ctx.Fields = append(_q.ctx.Fields, fields...)

@@ -23,6 +23,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/internalcaller"
 	"github.com/mallplatform/partnerapi/ent/order"
 	"github.com/mallplatform/partnerapi/ent/orderitem"
+	"github.com/mallplatform/partnerapi/ent/pickupaddress"
 	"github.com/mallplatform/partnerapi/ent/predicate"
 	"github.com/mallplatform/partnerapi/ent/product"
 	"github.com/mallplatform/partnerapi/ent/productvariant"
@@ -57,6 +58,7 @@ const (
 	TypeInternalCaller       = "InternalCaller"
 	TypeOrder                = "Order"
 	TypeOrderItem            = "OrderItem"
+	TypePickupAddress        = "PickupAddress"
 	TypeProduct              = "Product"
 	TypeProductVariant       = "ProductVariant"
 	TypeRetiredRefreshToken  = "RetiredRefreshToken"
@@ -1395,9 +1397,9 @@ type AuthorizationCodeMutation struct {
 	op               Op
 	typ              string
 	id               *string
+	seller_id        *string
 	code_hash        *string
 	app_id           *string
-	seller_id        *string
 	redirect_uri     *string
 	scopes           *[]string
 	appendscopes     []string
@@ -1516,6 +1518,42 @@ func (m *AuthorizationCodeMutation) IDs(ctx context.Context) ([]string, error) {
 	}
 }
 
+// SetSellerID sets the "seller_id" field.
+func (m *AuthorizationCodeMutation) SetSellerID(s string) {
+	m.seller_id = &s
+}
+
+// SellerID returns the value of the "seller_id" field in the mutation.
+func (m *AuthorizationCodeMutation) SellerID() (r string, exists bool) {
+	v := m.seller_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSellerID returns the old "seller_id" field's value of the AuthorizationCode entity.
+// If the AuthorizationCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthorizationCodeMutation) OldSellerID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSellerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSellerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSellerID: %w", err)
+	}
+	return oldValue.SellerID, nil
+}
+
+// ResetSellerID resets all changes to the "seller_id" field.
+func (m *AuthorizationCodeMutation) ResetSellerID() {
+	m.seller_id = nil
+}
+
 // SetCodeHash sets the "code_hash" field.
 func (m *AuthorizationCodeMutation) SetCodeHash(s string) {
 	m.code_hash = &s
@@ -1586,42 +1624,6 @@ func (m *AuthorizationCodeMutation) OldAppID(ctx context.Context) (v string, err
 // ResetAppID resets all changes to the "app_id" field.
 func (m *AuthorizationCodeMutation) ResetAppID() {
 	m.app_id = nil
-}
-
-// SetSellerID sets the "seller_id" field.
-func (m *AuthorizationCodeMutation) SetSellerID(s string) {
-	m.seller_id = &s
-}
-
-// SellerID returns the value of the "seller_id" field in the mutation.
-func (m *AuthorizationCodeMutation) SellerID() (r string, exists bool) {
-	v := m.seller_id
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldSellerID returns the old "seller_id" field's value of the AuthorizationCode entity.
-// If the AuthorizationCode object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *AuthorizationCodeMutation) OldSellerID(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldSellerID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldSellerID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldSellerID: %w", err)
-	}
-	return oldValue.SellerID, nil
-}
-
-// ResetSellerID resets all changes to the "seller_id" field.
-func (m *AuthorizationCodeMutation) ResetSellerID() {
-	m.seller_id = nil
 }
 
 // SetRedirectURI sets the "redirect_uri" field.
@@ -1965,14 +1967,14 @@ func (m *AuthorizationCodeMutation) Type() string {
 // AddedFields().
 func (m *AuthorizationCodeMutation) Fields() []string {
 	fields := make([]string, 0, 10)
+	if m.seller_id != nil {
+		fields = append(fields, authorizationcode.FieldSellerID)
+	}
 	if m.code_hash != nil {
 		fields = append(fields, authorizationcode.FieldCodeHash)
 	}
 	if m.app_id != nil {
 		fields = append(fields, authorizationcode.FieldAppID)
-	}
-	if m.seller_id != nil {
-		fields = append(fields, authorizationcode.FieldSellerID)
 	}
 	if m.redirect_uri != nil {
 		fields = append(fields, authorizationcode.FieldRedirectURI)
@@ -2003,12 +2005,12 @@ func (m *AuthorizationCodeMutation) Fields() []string {
 // schema.
 func (m *AuthorizationCodeMutation) Field(name string) (ent.Value, bool) {
 	switch name {
+	case authorizationcode.FieldSellerID:
+		return m.SellerID()
 	case authorizationcode.FieldCodeHash:
 		return m.CodeHash()
 	case authorizationcode.FieldAppID:
 		return m.AppID()
-	case authorizationcode.FieldSellerID:
-		return m.SellerID()
 	case authorizationcode.FieldRedirectURI:
 		return m.RedirectURI()
 	case authorizationcode.FieldScopes:
@@ -2032,12 +2034,12 @@ func (m *AuthorizationCodeMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *AuthorizationCodeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
+	case authorizationcode.FieldSellerID:
+		return m.OldSellerID(ctx)
 	case authorizationcode.FieldCodeHash:
 		return m.OldCodeHash(ctx)
 	case authorizationcode.FieldAppID:
 		return m.OldAppID(ctx)
-	case authorizationcode.FieldSellerID:
-		return m.OldSellerID(ctx)
 	case authorizationcode.FieldRedirectURI:
 		return m.OldRedirectURI(ctx)
 	case authorizationcode.FieldScopes:
@@ -2061,6 +2063,13 @@ func (m *AuthorizationCodeMutation) OldField(ctx context.Context, name string) (
 // type.
 func (m *AuthorizationCodeMutation) SetField(name string, value ent.Value) error {
 	switch name {
+	case authorizationcode.FieldSellerID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSellerID(v)
+		return nil
 	case authorizationcode.FieldCodeHash:
 		v, ok := value.(string)
 		if !ok {
@@ -2074,13 +2083,6 @@ func (m *AuthorizationCodeMutation) SetField(name string, value ent.Value) error
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetAppID(v)
-		return nil
-	case authorizationcode.FieldSellerID:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetSellerID(v)
 		return nil
 	case authorizationcode.FieldRedirectURI:
 		v, ok := value.(string)
@@ -2201,14 +2203,14 @@ func (m *AuthorizationCodeMutation) ClearField(name string) error {
 // It returns an error if the field is not defined in the schema.
 func (m *AuthorizationCodeMutation) ResetField(name string) error {
 	switch name {
+	case authorizationcode.FieldSellerID:
+		m.ResetSellerID()
+		return nil
 	case authorizationcode.FieldCodeHash:
 		m.ResetCodeHash()
 		return nil
 	case authorizationcode.FieldAppID:
 		m.ResetAppID()
-		return nil
-	case authorizationcode.FieldSellerID:
-		m.ResetSellerID()
 		return nil
 	case authorizationcode.FieldRedirectURI:
 		m.ResetRedirectURI()
@@ -5879,8 +5881,8 @@ type EventMutation struct {
 	op            Op
 	typ           string
 	id            *int64
-	event_id      *string
 	seller_id     *string
+	event_id      *string
 	app_id        *string
 	_type         *string
 	resource_id   *string
@@ -5999,42 +6001,6 @@ func (m *EventMutation) IDs(ctx context.Context) ([]int64, error) {
 	}
 }
 
-// SetEventID sets the "event_id" field.
-func (m *EventMutation) SetEventID(s string) {
-	m.event_id = &s
-}
-
-// EventID returns the value of the "event_id" field in the mutation.
-func (m *EventMutation) EventID() (r string, exists bool) {
-	v := m.event_id
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldEventID returns the old "event_id" field's value of the Event entity.
-// If the Event object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *EventMutation) OldEventID(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldEventID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldEventID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldEventID: %w", err)
-	}
-	return oldValue.EventID, nil
-}
-
-// ResetEventID resets all changes to the "event_id" field.
-func (m *EventMutation) ResetEventID() {
-	m.event_id = nil
-}
-
 // SetSellerID sets the "seller_id" field.
 func (m *EventMutation) SetSellerID(s string) {
 	m.seller_id = &s
@@ -6069,6 +6035,42 @@ func (m *EventMutation) OldSellerID(ctx context.Context) (v string, err error) {
 // ResetSellerID resets all changes to the "seller_id" field.
 func (m *EventMutation) ResetSellerID() {
 	m.seller_id = nil
+}
+
+// SetEventID sets the "event_id" field.
+func (m *EventMutation) SetEventID(s string) {
+	m.event_id = &s
+}
+
+// EventID returns the value of the "event_id" field in the mutation.
+func (m *EventMutation) EventID() (r string, exists bool) {
+	v := m.event_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEventID returns the old "event_id" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldEventID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEventID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEventID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEventID: %w", err)
+	}
+	return oldValue.EventID, nil
+}
+
+// ResetEventID resets all changes to the "event_id" field.
+func (m *EventMutation) ResetEventID() {
+	m.event_id = nil
 }
 
 // SetAppID sets the "app_id" field.
@@ -6391,11 +6393,11 @@ func (m *EventMutation) Type() string {
 // AddedFields().
 func (m *EventMutation) Fields() []string {
 	fields := make([]string, 0, 9)
-	if m.event_id != nil {
-		fields = append(fields, event.FieldEventID)
-	}
 	if m.seller_id != nil {
 		fields = append(fields, event.FieldSellerID)
+	}
+	if m.event_id != nil {
+		fields = append(fields, event.FieldEventID)
 	}
 	if m.app_id != nil {
 		fields = append(fields, event.FieldAppID)
@@ -6426,10 +6428,10 @@ func (m *EventMutation) Fields() []string {
 // schema.
 func (m *EventMutation) Field(name string) (ent.Value, bool) {
 	switch name {
-	case event.FieldEventID:
-		return m.EventID()
 	case event.FieldSellerID:
 		return m.SellerID()
+	case event.FieldEventID:
+		return m.EventID()
 	case event.FieldAppID:
 		return m.AppID()
 	case event.FieldType:
@@ -6453,10 +6455,10 @@ func (m *EventMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *EventMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case event.FieldEventID:
-		return m.OldEventID(ctx)
 	case event.FieldSellerID:
 		return m.OldSellerID(ctx)
+	case event.FieldEventID:
+		return m.OldEventID(ctx)
 	case event.FieldAppID:
 		return m.OldAppID(ctx)
 	case event.FieldType:
@@ -6480,19 +6482,19 @@ func (m *EventMutation) OldField(ctx context.Context, name string) (ent.Value, e
 // type.
 func (m *EventMutation) SetField(name string, value ent.Value) error {
 	switch name {
-	case event.FieldEventID:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetEventID(v)
-		return nil
 	case event.FieldSellerID:
 		v, ok := value.(string)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetSellerID(v)
+		return nil
+	case event.FieldEventID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEventID(v)
 		return nil
 	case event.FieldAppID:
 		v, ok := value.(string)
@@ -6616,11 +6618,11 @@ func (m *EventMutation) ClearField(name string) error {
 // It returns an error if the field is not defined in the schema.
 func (m *EventMutation) ResetField(name string) error {
 	switch name {
-	case event.FieldEventID:
-		m.ResetEventID()
-		return nil
 	case event.FieldSellerID:
 		m.ResetSellerID()
+		return nil
+	case event.FieldEventID:
+		m.ResetEventID()
 		return nil
 	case event.FieldAppID:
 		m.ResetAppID()
@@ -11933,6 +11935,1040 @@ func (m *OrderItemMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown OrderItem edge %s", name)
 }
 
+// PickupAddressMutation represents an operation that mutates the PickupAddress nodes in the graph.
+type PickupAddressMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	is_default    *bool
+	name          *string
+	line1         *string
+	line2         *string
+	city          *string
+	province      *string
+	region        *string
+	postal_code   *string
+	phone         *string
+	psgc_code     *string
+	created_at    *time.Time
+	updated_at    *time.Time
+	clearedFields map[string]struct{}
+	seller        *string
+	clearedseller bool
+	done          bool
+	oldValue      func(context.Context) (*PickupAddress, error)
+	predicates    []predicate.PickupAddress
+}
+
+var _ ent.Mutation = (*PickupAddressMutation)(nil)
+
+// pickupaddressOption allows management of the mutation configuration using functional options.
+type pickupaddressOption func(*PickupAddressMutation)
+
+// newPickupAddressMutation creates new mutation for the PickupAddress entity.
+func newPickupAddressMutation(c config, op Op, opts ...pickupaddressOption) *PickupAddressMutation {
+	m := &PickupAddressMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePickupAddress,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPickupAddressID sets the ID field of the mutation.
+func withPickupAddressID(id string) pickupaddressOption {
+	return func(m *PickupAddressMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PickupAddress
+		)
+		m.oldValue = func(ctx context.Context) (*PickupAddress, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PickupAddress.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPickupAddress sets the old PickupAddress of the mutation.
+func withPickupAddress(node *PickupAddress) pickupaddressOption {
+	return func(m *PickupAddressMutation) {
+		m.oldValue = func(context.Context) (*PickupAddress, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PickupAddressMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PickupAddressMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of PickupAddress entities.
+func (m *PickupAddressMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PickupAddressMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PickupAddressMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PickupAddress.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetSellerID sets the "seller_id" field.
+func (m *PickupAddressMutation) SetSellerID(s string) {
+	m.seller = &s
+}
+
+// SellerID returns the value of the "seller_id" field in the mutation.
+func (m *PickupAddressMutation) SellerID() (r string, exists bool) {
+	v := m.seller
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSellerID returns the old "seller_id" field's value of the PickupAddress entity.
+// If the PickupAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PickupAddressMutation) OldSellerID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSellerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSellerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSellerID: %w", err)
+	}
+	return oldValue.SellerID, nil
+}
+
+// ResetSellerID resets all changes to the "seller_id" field.
+func (m *PickupAddressMutation) ResetSellerID() {
+	m.seller = nil
+}
+
+// SetIsDefault sets the "is_default" field.
+func (m *PickupAddressMutation) SetIsDefault(b bool) {
+	m.is_default = &b
+}
+
+// IsDefault returns the value of the "is_default" field in the mutation.
+func (m *PickupAddressMutation) IsDefault() (r bool, exists bool) {
+	v := m.is_default
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIsDefault returns the old "is_default" field's value of the PickupAddress entity.
+// If the PickupAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PickupAddressMutation) OldIsDefault(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIsDefault is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIsDefault requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIsDefault: %w", err)
+	}
+	return oldValue.IsDefault, nil
+}
+
+// ResetIsDefault resets all changes to the "is_default" field.
+func (m *PickupAddressMutation) ResetIsDefault() {
+	m.is_default = nil
+}
+
+// SetName sets the "name" field.
+func (m *PickupAddressMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *PickupAddressMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the PickupAddress entity.
+// If the PickupAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PickupAddressMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *PickupAddressMutation) ResetName() {
+	m.name = nil
+}
+
+// SetLine1 sets the "line1" field.
+func (m *PickupAddressMutation) SetLine1(s string) {
+	m.line1 = &s
+}
+
+// Line1 returns the value of the "line1" field in the mutation.
+func (m *PickupAddressMutation) Line1() (r string, exists bool) {
+	v := m.line1
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLine1 returns the old "line1" field's value of the PickupAddress entity.
+// If the PickupAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PickupAddressMutation) OldLine1(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLine1 is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLine1 requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLine1: %w", err)
+	}
+	return oldValue.Line1, nil
+}
+
+// ResetLine1 resets all changes to the "line1" field.
+func (m *PickupAddressMutation) ResetLine1() {
+	m.line1 = nil
+}
+
+// SetLine2 sets the "line2" field.
+func (m *PickupAddressMutation) SetLine2(s string) {
+	m.line2 = &s
+}
+
+// Line2 returns the value of the "line2" field in the mutation.
+func (m *PickupAddressMutation) Line2() (r string, exists bool) {
+	v := m.line2
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLine2 returns the old "line2" field's value of the PickupAddress entity.
+// If the PickupAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PickupAddressMutation) OldLine2(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLine2 is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLine2 requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLine2: %w", err)
+	}
+	return oldValue.Line2, nil
+}
+
+// ResetLine2 resets all changes to the "line2" field.
+func (m *PickupAddressMutation) ResetLine2() {
+	m.line2 = nil
+}
+
+// SetCity sets the "city" field.
+func (m *PickupAddressMutation) SetCity(s string) {
+	m.city = &s
+}
+
+// City returns the value of the "city" field in the mutation.
+func (m *PickupAddressMutation) City() (r string, exists bool) {
+	v := m.city
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCity returns the old "city" field's value of the PickupAddress entity.
+// If the PickupAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PickupAddressMutation) OldCity(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCity is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCity requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCity: %w", err)
+	}
+	return oldValue.City, nil
+}
+
+// ResetCity resets all changes to the "city" field.
+func (m *PickupAddressMutation) ResetCity() {
+	m.city = nil
+}
+
+// SetProvince sets the "province" field.
+func (m *PickupAddressMutation) SetProvince(s string) {
+	m.province = &s
+}
+
+// Province returns the value of the "province" field in the mutation.
+func (m *PickupAddressMutation) Province() (r string, exists bool) {
+	v := m.province
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProvince returns the old "province" field's value of the PickupAddress entity.
+// If the PickupAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PickupAddressMutation) OldProvince(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProvince is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProvince requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProvince: %w", err)
+	}
+	return oldValue.Province, nil
+}
+
+// ResetProvince resets all changes to the "province" field.
+func (m *PickupAddressMutation) ResetProvince() {
+	m.province = nil
+}
+
+// SetRegion sets the "region" field.
+func (m *PickupAddressMutation) SetRegion(s string) {
+	m.region = &s
+}
+
+// Region returns the value of the "region" field in the mutation.
+func (m *PickupAddressMutation) Region() (r string, exists bool) {
+	v := m.region
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRegion returns the old "region" field's value of the PickupAddress entity.
+// If the PickupAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PickupAddressMutation) OldRegion(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRegion is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRegion requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRegion: %w", err)
+	}
+	return oldValue.Region, nil
+}
+
+// ResetRegion resets all changes to the "region" field.
+func (m *PickupAddressMutation) ResetRegion() {
+	m.region = nil
+}
+
+// SetPostalCode sets the "postal_code" field.
+func (m *PickupAddressMutation) SetPostalCode(s string) {
+	m.postal_code = &s
+}
+
+// PostalCode returns the value of the "postal_code" field in the mutation.
+func (m *PickupAddressMutation) PostalCode() (r string, exists bool) {
+	v := m.postal_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPostalCode returns the old "postal_code" field's value of the PickupAddress entity.
+// If the PickupAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PickupAddressMutation) OldPostalCode(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPostalCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPostalCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPostalCode: %w", err)
+	}
+	return oldValue.PostalCode, nil
+}
+
+// ResetPostalCode resets all changes to the "postal_code" field.
+func (m *PickupAddressMutation) ResetPostalCode() {
+	m.postal_code = nil
+}
+
+// SetPhone sets the "phone" field.
+func (m *PickupAddressMutation) SetPhone(s string) {
+	m.phone = &s
+}
+
+// Phone returns the value of the "phone" field in the mutation.
+func (m *PickupAddressMutation) Phone() (r string, exists bool) {
+	v := m.phone
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPhone returns the old "phone" field's value of the PickupAddress entity.
+// If the PickupAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PickupAddressMutation) OldPhone(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPhone is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPhone requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPhone: %w", err)
+	}
+	return oldValue.Phone, nil
+}
+
+// ResetPhone resets all changes to the "phone" field.
+func (m *PickupAddressMutation) ResetPhone() {
+	m.phone = nil
+}
+
+// SetPsgcCode sets the "psgc_code" field.
+func (m *PickupAddressMutation) SetPsgcCode(s string) {
+	m.psgc_code = &s
+}
+
+// PsgcCode returns the value of the "psgc_code" field in the mutation.
+func (m *PickupAddressMutation) PsgcCode() (r string, exists bool) {
+	v := m.psgc_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPsgcCode returns the old "psgc_code" field's value of the PickupAddress entity.
+// If the PickupAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PickupAddressMutation) OldPsgcCode(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPsgcCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPsgcCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPsgcCode: %w", err)
+	}
+	return oldValue.PsgcCode, nil
+}
+
+// ResetPsgcCode resets all changes to the "psgc_code" field.
+func (m *PickupAddressMutation) ResetPsgcCode() {
+	m.psgc_code = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *PickupAddressMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *PickupAddressMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the PickupAddress entity.
+// If the PickupAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PickupAddressMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *PickupAddressMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *PickupAddressMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *PickupAddressMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the PickupAddress entity.
+// If the PickupAddress object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PickupAddressMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *PickupAddressMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// ClearSeller clears the "seller" edge to the Seller entity.
+func (m *PickupAddressMutation) ClearSeller() {
+	m.clearedseller = true
+	m.clearedFields[pickupaddress.FieldSellerID] = struct{}{}
+}
+
+// SellerCleared reports if the "seller" edge to the Seller entity was cleared.
+func (m *PickupAddressMutation) SellerCleared() bool {
+	return m.clearedseller
+}
+
+// SellerIDs returns the "seller" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SellerID instead. It exists only for internal usage by the builders.
+func (m *PickupAddressMutation) SellerIDs() (ids []string) {
+	if id := m.seller; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSeller resets all changes to the "seller" edge.
+func (m *PickupAddressMutation) ResetSeller() {
+	m.seller = nil
+	m.clearedseller = false
+}
+
+// Where appends a list predicates to the PickupAddressMutation builder.
+func (m *PickupAddressMutation) Where(ps ...predicate.PickupAddress) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PickupAddressMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PickupAddressMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PickupAddress, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PickupAddressMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PickupAddressMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PickupAddress).
+func (m *PickupAddressMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PickupAddressMutation) Fields() []string {
+	fields := make([]string, 0, 13)
+	if m.seller != nil {
+		fields = append(fields, pickupaddress.FieldSellerID)
+	}
+	if m.is_default != nil {
+		fields = append(fields, pickupaddress.FieldIsDefault)
+	}
+	if m.name != nil {
+		fields = append(fields, pickupaddress.FieldName)
+	}
+	if m.line1 != nil {
+		fields = append(fields, pickupaddress.FieldLine1)
+	}
+	if m.line2 != nil {
+		fields = append(fields, pickupaddress.FieldLine2)
+	}
+	if m.city != nil {
+		fields = append(fields, pickupaddress.FieldCity)
+	}
+	if m.province != nil {
+		fields = append(fields, pickupaddress.FieldProvince)
+	}
+	if m.region != nil {
+		fields = append(fields, pickupaddress.FieldRegion)
+	}
+	if m.postal_code != nil {
+		fields = append(fields, pickupaddress.FieldPostalCode)
+	}
+	if m.phone != nil {
+		fields = append(fields, pickupaddress.FieldPhone)
+	}
+	if m.psgc_code != nil {
+		fields = append(fields, pickupaddress.FieldPsgcCode)
+	}
+	if m.created_at != nil {
+		fields = append(fields, pickupaddress.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, pickupaddress.FieldUpdatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PickupAddressMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case pickupaddress.FieldSellerID:
+		return m.SellerID()
+	case pickupaddress.FieldIsDefault:
+		return m.IsDefault()
+	case pickupaddress.FieldName:
+		return m.Name()
+	case pickupaddress.FieldLine1:
+		return m.Line1()
+	case pickupaddress.FieldLine2:
+		return m.Line2()
+	case pickupaddress.FieldCity:
+		return m.City()
+	case pickupaddress.FieldProvince:
+		return m.Province()
+	case pickupaddress.FieldRegion:
+		return m.Region()
+	case pickupaddress.FieldPostalCode:
+		return m.PostalCode()
+	case pickupaddress.FieldPhone:
+		return m.Phone()
+	case pickupaddress.FieldPsgcCode:
+		return m.PsgcCode()
+	case pickupaddress.FieldCreatedAt:
+		return m.CreatedAt()
+	case pickupaddress.FieldUpdatedAt:
+		return m.UpdatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PickupAddressMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case pickupaddress.FieldSellerID:
+		return m.OldSellerID(ctx)
+	case pickupaddress.FieldIsDefault:
+		return m.OldIsDefault(ctx)
+	case pickupaddress.FieldName:
+		return m.OldName(ctx)
+	case pickupaddress.FieldLine1:
+		return m.OldLine1(ctx)
+	case pickupaddress.FieldLine2:
+		return m.OldLine2(ctx)
+	case pickupaddress.FieldCity:
+		return m.OldCity(ctx)
+	case pickupaddress.FieldProvince:
+		return m.OldProvince(ctx)
+	case pickupaddress.FieldRegion:
+		return m.OldRegion(ctx)
+	case pickupaddress.FieldPostalCode:
+		return m.OldPostalCode(ctx)
+	case pickupaddress.FieldPhone:
+		return m.OldPhone(ctx)
+	case pickupaddress.FieldPsgcCode:
+		return m.OldPsgcCode(ctx)
+	case pickupaddress.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case pickupaddress.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown PickupAddress field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PickupAddressMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case pickupaddress.FieldSellerID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSellerID(v)
+		return nil
+	case pickupaddress.FieldIsDefault:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIsDefault(v)
+		return nil
+	case pickupaddress.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case pickupaddress.FieldLine1:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLine1(v)
+		return nil
+	case pickupaddress.FieldLine2:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLine2(v)
+		return nil
+	case pickupaddress.FieldCity:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCity(v)
+		return nil
+	case pickupaddress.FieldProvince:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProvince(v)
+		return nil
+	case pickupaddress.FieldRegion:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRegion(v)
+		return nil
+	case pickupaddress.FieldPostalCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPostalCode(v)
+		return nil
+	case pickupaddress.FieldPhone:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPhone(v)
+		return nil
+	case pickupaddress.FieldPsgcCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPsgcCode(v)
+		return nil
+	case pickupaddress.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case pickupaddress.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PickupAddress field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PickupAddressMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PickupAddressMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PickupAddressMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown PickupAddress numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PickupAddressMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PickupAddressMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PickupAddressMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown PickupAddress nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PickupAddressMutation) ResetField(name string) error {
+	switch name {
+	case pickupaddress.FieldSellerID:
+		m.ResetSellerID()
+		return nil
+	case pickupaddress.FieldIsDefault:
+		m.ResetIsDefault()
+		return nil
+	case pickupaddress.FieldName:
+		m.ResetName()
+		return nil
+	case pickupaddress.FieldLine1:
+		m.ResetLine1()
+		return nil
+	case pickupaddress.FieldLine2:
+		m.ResetLine2()
+		return nil
+	case pickupaddress.FieldCity:
+		m.ResetCity()
+		return nil
+	case pickupaddress.FieldProvince:
+		m.ResetProvince()
+		return nil
+	case pickupaddress.FieldRegion:
+		m.ResetRegion()
+		return nil
+	case pickupaddress.FieldPostalCode:
+		m.ResetPostalCode()
+		return nil
+	case pickupaddress.FieldPhone:
+		m.ResetPhone()
+		return nil
+	case pickupaddress.FieldPsgcCode:
+		m.ResetPsgcCode()
+		return nil
+	case pickupaddress.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case pickupaddress.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown PickupAddress field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PickupAddressMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.seller != nil {
+		edges = append(edges, pickupaddress.EdgeSeller)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PickupAddressMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case pickupaddress.EdgeSeller:
+		if id := m.seller; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PickupAddressMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PickupAddressMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PickupAddressMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedseller {
+		edges = append(edges, pickupaddress.EdgeSeller)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PickupAddressMutation) EdgeCleared(name string) bool {
+	switch name {
+	case pickupaddress.EdgeSeller:
+		return m.clearedseller
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PickupAddressMutation) ClearEdge(name string) error {
+	switch name {
+	case pickupaddress.EdgeSeller:
+		m.ClearSeller()
+		return nil
+	}
+	return fmt.Errorf("unknown PickupAddress unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PickupAddressMutation) ResetEdge(name string) error {
+	switch name {
+	case pickupaddress.EdgeSeller:
+		m.ResetSeller()
+		return nil
+	}
+	return fmt.Errorf("unknown PickupAddress edge %s", name)
+}
+
 // ProductMutation represents an operation that mutates the Product nodes in the graph.
 type ProductMutation struct {
 	config
@@ -12078,42 +13114,6 @@ func (m *ProductMutation) IDs(ctx context.Context) ([]string, error) {
 	}
 }
 
-// SetShortID sets the "short_id" field.
-func (m *ProductMutation) SetShortID(s string) {
-	m.short_id = &s
-}
-
-// ShortID returns the value of the "short_id" field in the mutation.
-func (m *ProductMutation) ShortID() (r string, exists bool) {
-	v := m.short_id
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldShortID returns the old "short_id" field's value of the Product entity.
-// If the Product object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *ProductMutation) OldShortID(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldShortID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldShortID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldShortID: %w", err)
-	}
-	return oldValue.ShortID, nil
-}
-
-// ResetShortID resets all changes to the "short_id" field.
-func (m *ProductMutation) ResetShortID() {
-	m.short_id = nil
-}
-
 // SetSellerID sets the "seller_id" field.
 func (m *ProductMutation) SetSellerID(s string) {
 	m.seller = &s
@@ -12148,6 +13148,42 @@ func (m *ProductMutation) OldSellerID(ctx context.Context) (v string, err error)
 // ResetSellerID resets all changes to the "seller_id" field.
 func (m *ProductMutation) ResetSellerID() {
 	m.seller = nil
+}
+
+// SetShortID sets the "short_id" field.
+func (m *ProductMutation) SetShortID(s string) {
+	m.short_id = &s
+}
+
+// ShortID returns the value of the "short_id" field in the mutation.
+func (m *ProductMutation) ShortID() (r string, exists bool) {
+	v := m.short_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShortID returns the old "short_id" field's value of the Product entity.
+// If the Product object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProductMutation) OldShortID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShortID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShortID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShortID: %w", err)
+	}
+	return oldValue.ShortID, nil
+}
+
+// ResetShortID resets all changes to the "short_id" field.
+func (m *ProductMutation) ResetShortID() {
+	m.short_id = nil
 }
 
 // SetName sets the "name" field.
@@ -12994,11 +14030,11 @@ func (m *ProductMutation) Type() string {
 // AddedFields().
 func (m *ProductMutation) Fields() []string {
 	fields := make([]string, 0, 18)
-	if m.short_id != nil {
-		fields = append(fields, product.FieldShortID)
-	}
 	if m.seller != nil {
 		fields = append(fields, product.FieldSellerID)
+	}
+	if m.short_id != nil {
+		fields = append(fields, product.FieldShortID)
 	}
 	if m.name != nil {
 		fields = append(fields, product.FieldName)
@@ -13056,10 +14092,10 @@ func (m *ProductMutation) Fields() []string {
 // schema.
 func (m *ProductMutation) Field(name string) (ent.Value, bool) {
 	switch name {
-	case product.FieldShortID:
-		return m.ShortID()
 	case product.FieldSellerID:
 		return m.SellerID()
+	case product.FieldShortID:
+		return m.ShortID()
 	case product.FieldName:
 		return m.Name()
 	case product.FieldDescription:
@@ -13101,10 +14137,10 @@ func (m *ProductMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ProductMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case product.FieldShortID:
-		return m.OldShortID(ctx)
 	case product.FieldSellerID:
 		return m.OldSellerID(ctx)
+	case product.FieldShortID:
+		return m.OldShortID(ctx)
 	case product.FieldName:
 		return m.OldName(ctx)
 	case product.FieldDescription:
@@ -13146,19 +14182,19 @@ func (m *ProductMutation) OldField(ctx context.Context, name string) (ent.Value,
 // type.
 func (m *ProductMutation) SetField(name string, value ent.Value) error {
 	switch name {
-	case product.FieldShortID:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetShortID(v)
-		return nil
 	case product.FieldSellerID:
 		v, ok := value.(string)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetSellerID(v)
+		return nil
+	case product.FieldShortID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShortID(v)
 		return nil
 	case product.FieldName:
 		v, ok := value.(string)
@@ -13387,11 +14423,11 @@ func (m *ProductMutation) ClearField(name string) error {
 // It returns an error if the field is not defined in the schema.
 func (m *ProductMutation) ResetField(name string) error {
 	switch name {
-	case product.FieldShortID:
-		m.ResetShortID()
-		return nil
 	case product.FieldSellerID:
 		m.ResetSellerID()
+		return nil
+	case product.FieldShortID:
+		m.ResetShortID()
 		return nil
 	case product.FieldName:
 		m.ResetName()
@@ -15371,28 +16407,31 @@ func (m *RetiredRefreshTokenMutation) ResetEdge(name string) error {
 // SellerMutation represents an operation that mutates the Seller nodes in the graph.
 type SellerMutation struct {
 	config
-	op                    Op
-	typ                   string
-	id                    *string
-	name                  *string
-	shop_name             *string
-	test_shop             *bool
-	clock_offset_ms       *int64
-	addclock_offset_ms    *int64
-	created_at            *time.Time
-	clearedFields         map[string]struct{}
-	authorizations        map[string]struct{}
-	removedauthorizations map[string]struct{}
-	clearedauthorizations bool
-	products              map[string]struct{}
-	removedproducts       map[string]struct{}
-	clearedproducts       bool
-	orders                map[string]struct{}
-	removedorders         map[string]struct{}
-	clearedorders         bool
-	done                  bool
-	oldValue              func(context.Context) (*Seller, error)
-	predicates            []predicate.Seller
+	op                      Op
+	typ                     string
+	id                      *string
+	name                    *string
+	shop_name               *string
+	test_shop               *bool
+	clock_offset_ms         *int64
+	addclock_offset_ms      *int64
+	created_at              *time.Time
+	clearedFields           map[string]struct{}
+	authorizations          map[string]struct{}
+	removedauthorizations   map[string]struct{}
+	clearedauthorizations   bool
+	products                map[string]struct{}
+	removedproducts         map[string]struct{}
+	clearedproducts         bool
+	orders                  map[string]struct{}
+	removedorders           map[string]struct{}
+	clearedorders           bool
+	pickup_addresses        map[string]struct{}
+	removedpickup_addresses map[string]struct{}
+	clearedpickup_addresses bool
+	done                    bool
+	oldValue                func(context.Context) (*Seller, error)
+	predicates              []predicate.Seller
 }
 
 var _ ent.Mutation = (*SellerMutation)(nil)
@@ -15861,6 +16900,60 @@ func (m *SellerMutation) ResetOrders() {
 	m.removedorders = nil
 }
 
+// AddPickupAddressIDs adds the "pickup_addresses" edge to the PickupAddress entity by ids.
+func (m *SellerMutation) AddPickupAddressIDs(ids ...string) {
+	if m.pickup_addresses == nil {
+		m.pickup_addresses = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.pickup_addresses[ids[i]] = struct{}{}
+	}
+}
+
+// ClearPickupAddresses clears the "pickup_addresses" edge to the PickupAddress entity.
+func (m *SellerMutation) ClearPickupAddresses() {
+	m.clearedpickup_addresses = true
+}
+
+// PickupAddressesCleared reports if the "pickup_addresses" edge to the PickupAddress entity was cleared.
+func (m *SellerMutation) PickupAddressesCleared() bool {
+	return m.clearedpickup_addresses
+}
+
+// RemovePickupAddressIDs removes the "pickup_addresses" edge to the PickupAddress entity by IDs.
+func (m *SellerMutation) RemovePickupAddressIDs(ids ...string) {
+	if m.removedpickup_addresses == nil {
+		m.removedpickup_addresses = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.pickup_addresses, ids[i])
+		m.removedpickup_addresses[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedPickupAddresses returns the removed IDs of the "pickup_addresses" edge to the PickupAddress entity.
+func (m *SellerMutation) RemovedPickupAddressesIDs() (ids []string) {
+	for id := range m.removedpickup_addresses {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// PickupAddressesIDs returns the "pickup_addresses" edge IDs in the mutation.
+func (m *SellerMutation) PickupAddressesIDs() (ids []string) {
+	for id := range m.pickup_addresses {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetPickupAddresses resets all changes to the "pickup_addresses" edge.
+func (m *SellerMutation) ResetPickupAddresses() {
+	m.pickup_addresses = nil
+	m.clearedpickup_addresses = false
+	m.removedpickup_addresses = nil
+}
+
 // Where appends a list predicates to the SellerMutation builder.
 func (m *SellerMutation) Where(ps ...predicate.Seller) {
 	m.predicates = append(m.predicates, ps...)
@@ -16077,7 +17170,7 @@ func (m *SellerMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *SellerMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.authorizations != nil {
 		edges = append(edges, seller.EdgeAuthorizations)
 	}
@@ -16086,6 +17179,9 @@ func (m *SellerMutation) AddedEdges() []string {
 	}
 	if m.orders != nil {
 		edges = append(edges, seller.EdgeOrders)
+	}
+	if m.pickup_addresses != nil {
+		edges = append(edges, seller.EdgePickupAddresses)
 	}
 	return edges
 }
@@ -16112,13 +17208,19 @@ func (m *SellerMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case seller.EdgePickupAddresses:
+		ids := make([]ent.Value, 0, len(m.pickup_addresses))
+		for id := range m.pickup_addresses {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *SellerMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.removedauthorizations != nil {
 		edges = append(edges, seller.EdgeAuthorizations)
 	}
@@ -16127,6 +17229,9 @@ func (m *SellerMutation) RemovedEdges() []string {
 	}
 	if m.removedorders != nil {
 		edges = append(edges, seller.EdgeOrders)
+	}
+	if m.removedpickup_addresses != nil {
+		edges = append(edges, seller.EdgePickupAddresses)
 	}
 	return edges
 }
@@ -16153,13 +17258,19 @@ func (m *SellerMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case seller.EdgePickupAddresses:
+		ids := make([]ent.Value, 0, len(m.removedpickup_addresses))
+		for id := range m.removedpickup_addresses {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *SellerMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.clearedauthorizations {
 		edges = append(edges, seller.EdgeAuthorizations)
 	}
@@ -16168,6 +17279,9 @@ func (m *SellerMutation) ClearedEdges() []string {
 	}
 	if m.clearedorders {
 		edges = append(edges, seller.EdgeOrders)
+	}
+	if m.clearedpickup_addresses {
+		edges = append(edges, seller.EdgePickupAddresses)
 	}
 	return edges
 }
@@ -16182,6 +17296,8 @@ func (m *SellerMutation) EdgeCleared(name string) bool {
 		return m.clearedproducts
 	case seller.EdgeOrders:
 		return m.clearedorders
+	case seller.EdgePickupAddresses:
+		return m.clearedpickup_addresses
 	}
 	return false
 }
@@ -16207,6 +17323,9 @@ func (m *SellerMutation) ResetEdge(name string) error {
 	case seller.EdgeOrders:
 		m.ResetOrders()
 		return nil
+	case seller.EdgePickupAddresses:
+		m.ResetPickupAddresses()
+		return nil
 	}
 	return fmt.Errorf("unknown Seller edge %s", name)
 }
@@ -16228,10 +17347,10 @@ type SellerAuthorizationMutation struct {
 	expiring_notified_at *time.Time
 	created_at           *time.Time
 	clearedFields        map[string]struct{}
-	app                  *string
-	clearedapp           bool
 	seller               *string
 	clearedseller        bool
+	app                  *string
+	clearedapp           bool
 	done                 bool
 	oldValue             func(context.Context) (*SellerAuthorization, error)
 	predicates           []predicate.SellerAuthorization
@@ -16341,42 +17460,6 @@ func (m *SellerAuthorizationMutation) IDs(ctx context.Context) ([]string, error)
 	}
 }
 
-// SetAppID sets the "app_id" field.
-func (m *SellerAuthorizationMutation) SetAppID(s string) {
-	m.app = &s
-}
-
-// AppID returns the value of the "app_id" field in the mutation.
-func (m *SellerAuthorizationMutation) AppID() (r string, exists bool) {
-	v := m.app
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldAppID returns the old "app_id" field's value of the SellerAuthorization entity.
-// If the SellerAuthorization object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SellerAuthorizationMutation) OldAppID(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldAppID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldAppID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldAppID: %w", err)
-	}
-	return oldValue.AppID, nil
-}
-
-// ResetAppID resets all changes to the "app_id" field.
-func (m *SellerAuthorizationMutation) ResetAppID() {
-	m.app = nil
-}
-
 // SetSellerID sets the "seller_id" field.
 func (m *SellerAuthorizationMutation) SetSellerID(s string) {
 	m.seller = &s
@@ -16411,6 +17494,42 @@ func (m *SellerAuthorizationMutation) OldSellerID(ctx context.Context) (v string
 // ResetSellerID resets all changes to the "seller_id" field.
 func (m *SellerAuthorizationMutation) ResetSellerID() {
 	m.seller = nil
+}
+
+// SetAppID sets the "app_id" field.
+func (m *SellerAuthorizationMutation) SetAppID(s string) {
+	m.app = &s
+}
+
+// AppID returns the value of the "app_id" field in the mutation.
+func (m *SellerAuthorizationMutation) AppID() (r string, exists bool) {
+	v := m.app
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAppID returns the old "app_id" field's value of the SellerAuthorization entity.
+// If the SellerAuthorization object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SellerAuthorizationMutation) OldAppID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAppID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAppID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAppID: %w", err)
+	}
+	return oldValue.AppID, nil
+}
+
+// ResetAppID resets all changes to the "app_id" field.
+func (m *SellerAuthorizationMutation) ResetAppID() {
+	m.app = nil
 }
 
 // SetScopes sets the "scopes" field.
@@ -16791,33 +17910,6 @@ func (m *SellerAuthorizationMutation) ResetCreatedAt() {
 	m.created_at = nil
 }
 
-// ClearApp clears the "app" edge to the App entity.
-func (m *SellerAuthorizationMutation) ClearApp() {
-	m.clearedapp = true
-	m.clearedFields[sellerauthorization.FieldAppID] = struct{}{}
-}
-
-// AppCleared reports if the "app" edge to the App entity was cleared.
-func (m *SellerAuthorizationMutation) AppCleared() bool {
-	return m.clearedapp
-}
-
-// AppIDs returns the "app" edge IDs in the mutation.
-// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
-// AppID instead. It exists only for internal usage by the builders.
-func (m *SellerAuthorizationMutation) AppIDs() (ids []string) {
-	if id := m.app; id != nil {
-		ids = append(ids, *id)
-	}
-	return
-}
-
-// ResetApp resets all changes to the "app" edge.
-func (m *SellerAuthorizationMutation) ResetApp() {
-	m.app = nil
-	m.clearedapp = false
-}
-
 // ClearSeller clears the "seller" edge to the Seller entity.
 func (m *SellerAuthorizationMutation) ClearSeller() {
 	m.clearedseller = true
@@ -16843,6 +17935,33 @@ func (m *SellerAuthorizationMutation) SellerIDs() (ids []string) {
 func (m *SellerAuthorizationMutation) ResetSeller() {
 	m.seller = nil
 	m.clearedseller = false
+}
+
+// ClearApp clears the "app" edge to the App entity.
+func (m *SellerAuthorizationMutation) ClearApp() {
+	m.clearedapp = true
+	m.clearedFields[sellerauthorization.FieldAppID] = struct{}{}
+}
+
+// AppCleared reports if the "app" edge to the App entity was cleared.
+func (m *SellerAuthorizationMutation) AppCleared() bool {
+	return m.clearedapp
+}
+
+// AppIDs returns the "app" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// AppID instead. It exists only for internal usage by the builders.
+func (m *SellerAuthorizationMutation) AppIDs() (ids []string) {
+	if id := m.app; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetApp resets all changes to the "app" edge.
+func (m *SellerAuthorizationMutation) ResetApp() {
+	m.app = nil
+	m.clearedapp = false
 }
 
 // Where appends a list predicates to the SellerAuthorizationMutation builder.
@@ -16880,11 +17999,11 @@ func (m *SellerAuthorizationMutation) Type() string {
 // AddedFields().
 func (m *SellerAuthorizationMutation) Fields() []string {
 	fields := make([]string, 0, 11)
-	if m.app != nil {
-		fields = append(fields, sellerauthorization.FieldAppID)
-	}
 	if m.seller != nil {
 		fields = append(fields, sellerauthorization.FieldSellerID)
+	}
+	if m.app != nil {
+		fields = append(fields, sellerauthorization.FieldAppID)
 	}
 	if m.scopes != nil {
 		fields = append(fields, sellerauthorization.FieldScopes)
@@ -16921,10 +18040,10 @@ func (m *SellerAuthorizationMutation) Fields() []string {
 // schema.
 func (m *SellerAuthorizationMutation) Field(name string) (ent.Value, bool) {
 	switch name {
-	case sellerauthorization.FieldAppID:
-		return m.AppID()
 	case sellerauthorization.FieldSellerID:
 		return m.SellerID()
+	case sellerauthorization.FieldAppID:
+		return m.AppID()
 	case sellerauthorization.FieldScopes:
 		return m.Scopes()
 	case sellerauthorization.FieldAccessTokenHash:
@@ -16952,10 +18071,10 @@ func (m *SellerAuthorizationMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *SellerAuthorizationMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case sellerauthorization.FieldAppID:
-		return m.OldAppID(ctx)
 	case sellerauthorization.FieldSellerID:
 		return m.OldSellerID(ctx)
+	case sellerauthorization.FieldAppID:
+		return m.OldAppID(ctx)
 	case sellerauthorization.FieldScopes:
 		return m.OldScopes(ctx)
 	case sellerauthorization.FieldAccessTokenHash:
@@ -16983,19 +18102,19 @@ func (m *SellerAuthorizationMutation) OldField(ctx context.Context, name string)
 // type.
 func (m *SellerAuthorizationMutation) SetField(name string, value ent.Value) error {
 	switch name {
-	case sellerauthorization.FieldAppID:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetAppID(v)
-		return nil
 	case sellerauthorization.FieldSellerID:
 		v, ok := value.(string)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetSellerID(v)
+		return nil
+	case sellerauthorization.FieldAppID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAppID(v)
 		return nil
 	case sellerauthorization.FieldScopes:
 		v, ok := value.([]string)
@@ -17130,11 +18249,11 @@ func (m *SellerAuthorizationMutation) ClearField(name string) error {
 // It returns an error if the field is not defined in the schema.
 func (m *SellerAuthorizationMutation) ResetField(name string) error {
 	switch name {
-	case sellerauthorization.FieldAppID:
-		m.ResetAppID()
-		return nil
 	case sellerauthorization.FieldSellerID:
 		m.ResetSellerID()
+		return nil
+	case sellerauthorization.FieldAppID:
+		m.ResetAppID()
 		return nil
 	case sellerauthorization.FieldScopes:
 		m.ResetScopes()
@@ -17170,11 +18289,11 @@ func (m *SellerAuthorizationMutation) ResetField(name string) error {
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *SellerAuthorizationMutation) AddedEdges() []string {
 	edges := make([]string, 0, 2)
-	if m.app != nil {
-		edges = append(edges, sellerauthorization.EdgeApp)
-	}
 	if m.seller != nil {
 		edges = append(edges, sellerauthorization.EdgeSeller)
+	}
+	if m.app != nil {
+		edges = append(edges, sellerauthorization.EdgeApp)
 	}
 	return edges
 }
@@ -17183,12 +18302,12 @@ func (m *SellerAuthorizationMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *SellerAuthorizationMutation) AddedIDs(name string) []ent.Value {
 	switch name {
-	case sellerauthorization.EdgeApp:
-		if id := m.app; id != nil {
-			return []ent.Value{*id}
-		}
 	case sellerauthorization.EdgeSeller:
 		if id := m.seller; id != nil {
+			return []ent.Value{*id}
+		}
+	case sellerauthorization.EdgeApp:
+		if id := m.app; id != nil {
 			return []ent.Value{*id}
 		}
 	}
@@ -17210,11 +18329,11 @@ func (m *SellerAuthorizationMutation) RemovedIDs(name string) []ent.Value {
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *SellerAuthorizationMutation) ClearedEdges() []string {
 	edges := make([]string, 0, 2)
-	if m.clearedapp {
-		edges = append(edges, sellerauthorization.EdgeApp)
-	}
 	if m.clearedseller {
 		edges = append(edges, sellerauthorization.EdgeSeller)
+	}
+	if m.clearedapp {
+		edges = append(edges, sellerauthorization.EdgeApp)
 	}
 	return edges
 }
@@ -17223,10 +18342,10 @@ func (m *SellerAuthorizationMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *SellerAuthorizationMutation) EdgeCleared(name string) bool {
 	switch name {
-	case sellerauthorization.EdgeApp:
-		return m.clearedapp
 	case sellerauthorization.EdgeSeller:
 		return m.clearedseller
+	case sellerauthorization.EdgeApp:
+		return m.clearedapp
 	}
 	return false
 }
@@ -17235,11 +18354,11 @@ func (m *SellerAuthorizationMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *SellerAuthorizationMutation) ClearEdge(name string) error {
 	switch name {
-	case sellerauthorization.EdgeApp:
-		m.ClearApp()
-		return nil
 	case sellerauthorization.EdgeSeller:
 		m.ClearSeller()
+		return nil
+	case sellerauthorization.EdgeApp:
+		m.ClearApp()
 		return nil
 	}
 	return fmt.Errorf("unknown SellerAuthorization unique edge %s", name)
@@ -17249,11 +18368,11 @@ func (m *SellerAuthorizationMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *SellerAuthorizationMutation) ResetEdge(name string) error {
 	switch name {
-	case sellerauthorization.EdgeApp:
-		m.ResetApp()
-		return nil
 	case sellerauthorization.EdgeSeller:
 		m.ResetSeller()
+		return nil
+	case sellerauthorization.EdgeApp:
+		m.ResetApp()
 		return nil
 	}
 	return fmt.Errorf("unknown SellerAuthorization edge %s", name)

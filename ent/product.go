@@ -20,10 +20,10 @@ type Product struct {
 	config `json:"-"`
 	// ID of the ent.
 	ID string `json:"id,omitempty"`
-	// ShortID holds the value of the "short_id" field.
-	ShortID string `json:"short_id,omitempty"`
 	// SellerID holds the value of the "seller_id" field.
 	SellerID string `json:"seller_id,omitempty"`
+	// ShortID holds the value of the "short_id" field.
+	ShortID string `json:"short_id,omitempty"`
 	// Name holds the value of the "name" field.
 	Name string `json:"name,omitempty"`
 	// Description holds the value of the "description" field.
@@ -104,7 +104,7 @@ func (*Product) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case product.FieldWeight, product.FieldLength, product.FieldWidth, product.FieldHeight:
 			values[i] = new(sql.NullFloat64)
-		case product.FieldID, product.FieldShortID, product.FieldSellerID, product.FieldName, product.FieldDescription, product.FieldStatus, product.FieldCategoryID, product.FieldCategoryName, product.FieldReviewNote:
+		case product.FieldID, product.FieldSellerID, product.FieldShortID, product.FieldName, product.FieldDescription, product.FieldStatus, product.FieldCategoryID, product.FieldCategoryName, product.FieldReviewNote:
 			values[i] = new(sql.NullString)
 		case product.FieldCreatedAt, product.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
@@ -129,17 +129,17 @@ func (_m *Product) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.ID = value.String
 			}
-		case product.FieldShortID:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field short_id", values[i])
-			} else if value.Valid {
-				_m.ShortID = value.String
-			}
 		case product.FieldSellerID:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field seller_id", values[i])
 			} else if value.Valid {
 				_m.SellerID = value.String
+			}
+		case product.FieldShortID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field short_id", values[i])
+			} else if value.Valid {
+				_m.ShortID = value.String
 			}
 		case product.FieldName:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -290,11 +290,11 @@ func (_m *Product) String() string {
 	var builder strings.Builder
 	builder.WriteString("Product(")
 	builder.WriteString(fmt.Sprintf("id=%v, ", _m.ID))
-	builder.WriteString("short_id=")
-	builder.WriteString(_m.ShortID)
-	builder.WriteString(", ")
 	builder.WriteString("seller_id=")
 	builder.WriteString(_m.SellerID)
+	builder.WriteString(", ")
+	builder.WriteString("short_id=")
+	builder.WriteString(_m.ShortID)
 	builder.WriteString(", ")
 	builder.WriteString("name=")
 	builder.WriteString(_m.Name)

@@ -26,15 +26,15 @@ type ProductCreate struct {
 	conflict []sql.ConflictOption
 }
 
-// SetShortID sets the "short_id" field.
-func (_c *ProductCreate) SetShortID(v string) *ProductCreate {
-	_c.mutation.SetShortID(v)
-	return _c
-}
-
 // SetSellerID sets the "seller_id" field.
 func (_c *ProductCreate) SetSellerID(v string) *ProductCreate {
 	_c.mutation.SetSellerID(v)
+	return _c
+}
+
+// SetShortID sets the "short_id" field.
+func (_c *ProductCreate) SetShortID(v string) *ProductCreate {
+	_c.mutation.SetShortID(v)
 	return _c
 }
 
@@ -323,20 +323,20 @@ func (_c *ProductCreate) defaults() {
 
 // check runs all checks and user-defined validators on the builder.
 func (_c *ProductCreate) check() error {
-	if _, ok := _c.mutation.ShortID(); !ok {
-		return &ValidationError{Name: "short_id", err: errors.New(`ent: missing required field "Product.short_id"`)}
-	}
-	if v, ok := _c.mutation.ShortID(); ok {
-		if err := product.ShortIDValidator(v); err != nil {
-			return &ValidationError{Name: "short_id", err: fmt.Errorf(`ent: validator failed for field "Product.short_id": %w`, err)}
-		}
-	}
 	if _, ok := _c.mutation.SellerID(); !ok {
 		return &ValidationError{Name: "seller_id", err: errors.New(`ent: missing required field "Product.seller_id"`)}
 	}
 	if v, ok := _c.mutation.SellerID(); ok {
 		if err := product.SellerIDValidator(v); err != nil {
 			return &ValidationError{Name: "seller_id", err: fmt.Errorf(`ent: validator failed for field "Product.seller_id": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.ShortID(); !ok {
+		return &ValidationError{Name: "short_id", err: errors.New(`ent: missing required field "Product.short_id"`)}
+	}
+	if v, ok := _c.mutation.ShortID(); ok {
+		if err := product.ShortIDValidator(v); err != nil {
+			return &ValidationError{Name: "short_id", err: fmt.Errorf(`ent: validator failed for field "Product.short_id": %w`, err)}
 		}
 	}
 	if _, ok := _c.mutation.Name(); !ok {
@@ -548,7 +548,7 @@ func (_c *ProductCreate) createSpec() (*Product, *sqlgraph.CreateSpec) {
 // of the `INSERT` statement. For example:
 //
 //	client.Product.Create().
-//		SetShortID(v).
+//		SetSellerID(v).
 //		OnConflict(
 //			// Update the row with the new values
 //			// the was proposed for insertion.
@@ -557,7 +557,7 @@ func (_c *ProductCreate) createSpec() (*Product, *sqlgraph.CreateSpec) {
 //		// Override some of the fields with custom
 //		// update values.
 //		Update(func(u *ent.ProductUpsert) {
-//			SetShortID(v+v).
+//			SetSellerID(v+v).
 //		}).
 //		Exec(ctx)
 func (_c *ProductCreate) OnConflict(opts ...sql.ConflictOption) *ProductUpsertOne {
@@ -826,11 +826,11 @@ func (u *ProductUpsertOne) UpdateNewValues() *ProductUpsertOne {
 		if _, exists := u.create.mutation.ID(); exists {
 			s.SetIgnore(product.FieldID)
 		}
-		if _, exists := u.create.mutation.ShortID(); exists {
-			s.SetIgnore(product.FieldShortID)
-		}
 		if _, exists := u.create.mutation.SellerID(); exists {
 			s.SetIgnore(product.FieldSellerID)
+		}
+		if _, exists := u.create.mutation.ShortID(); exists {
+			s.SetIgnore(product.FieldShortID)
 		}
 		if _, exists := u.create.mutation.CreatedAt(); exists {
 			s.SetIgnore(product.FieldCreatedAt)
@@ -1254,7 +1254,7 @@ func (_c *ProductCreateBulk) ExecX(ctx context.Context) {
 //		// Override some of the fields with custom
 //		// update values.
 //		Update(func(u *ent.ProductUpsert) {
-//			SetShortID(v+v).
+//			SetSellerID(v+v).
 //		}).
 //		Exec(ctx)
 func (_c *ProductCreateBulk) OnConflict(opts ...sql.ConflictOption) *ProductUpsertBulk {
@@ -1301,11 +1301,11 @@ func (u *ProductUpsertBulk) UpdateNewValues() *ProductUpsertBulk {
 			if _, exists := b.mutation.ID(); exists {
 				s.SetIgnore(product.FieldID)
 			}
-			if _, exists := b.mutation.ShortID(); exists {
-				s.SetIgnore(product.FieldShortID)
-			}
 			if _, exists := b.mutation.SellerID(); exists {
 				s.SetIgnore(product.FieldSellerID)
+			}
+			if _, exists := b.mutation.ShortID(); exists {
+				s.SetIgnore(product.FieldShortID)
 			}
 			if _, exists := b.mutation.CreatedAt(); exists {
 				s.SetIgnore(product.FieldCreatedAt)

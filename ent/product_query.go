@@ -338,12 +338,12 @@ func (_q *ProductQuery) WithVariants(opts ...func(*ProductVariantQuery)) *Produc
 // Example:
 //
 //	var v []struct {
-//		ShortID string `json:"short_id,omitempty"`
+//		SellerID string `json:"seller_id,omitempty"`
 //		Count int `json:"count,omitempty"`
 //	}
 //
 //	client.Product.Query().
-//		GroupBy(product.FieldShortID).
+//		GroupBy(product.FieldSellerID).
 //		Aggregate(ent.Count()).
 //		Scan(ctx, &v)
 func (_q *ProductQuery) GroupBy(field string, fields ...string) *ProductGroupBy {
@@ -361,11 +361,11 @@ func (_q *ProductQuery) GroupBy(field string, fields ...string) *ProductGroupBy 
 // Example:
 //
 //	var v []struct {
-//		ShortID string `json:"short_id,omitempty"`
+//		SellerID string `json:"seller_id,omitempty"`
 //	}
 //
 //	client.Product.Query().
-//		Select(product.FieldShortID).
+//		Select(product.FieldSellerID).
 //		Scan(ctx, &v)
 func (_q *ProductQuery) Select(fields ...string) *ProductSelect {
 	_q.ctx.Fields = append(_q.ctx.Fields, fields...)

@@ -17,6 +17,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/internalcaller"
 	"github.com/mallplatform/partnerapi/ent/order"
 	"github.com/mallplatform/partnerapi/ent/orderitem"
+	"github.com/mallplatform/partnerapi/ent/pickupaddress"
 	"github.com/mallplatform/partnerapi/ent/product"
 	"github.com/mallplatform/partnerapi/ent/productvariant"
 	"github.com/mallplatform/partnerapi/ent/retiredrefreshtoken"
@@ -82,8 +83,15 @@ func init() {
 	appDescID := appFields[0].Descriptor()
 	// app.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	app.IDValidator = appDescID.Validators[0].(func(string) error)
+	authorizationcodeMixin := schema.AuthorizationCode{}.Mixin()
+	authorizationcodeMixinFields0 := authorizationcodeMixin[0].Fields()
+	_ = authorizationcodeMixinFields0
 	authorizationcodeFields := schema.AuthorizationCode{}.Fields()
 	_ = authorizationcodeFields
+	// authorizationcodeDescSellerID is the schema descriptor for seller_id field.
+	authorizationcodeDescSellerID := authorizationcodeMixinFields0[0].Descriptor()
+	// authorizationcode.SellerIDValidator is a validator for the "seller_id" field. It is called by the builders before save.
+	authorizationcode.SellerIDValidator = authorizationcodeDescSellerID.Validators[0].(func(string) error)
 	// authorizationcodeDescCodeHash is the schema descriptor for code_hash field.
 	authorizationcodeDescCodeHash := authorizationcodeFields[1].Descriptor()
 	// authorizationcode.CodeHashValidator is a validator for the "code_hash" field. It is called by the builders before save.
@@ -106,12 +114,8 @@ func init() {
 	authorizationcodeDescAppID := authorizationcodeFields[2].Descriptor()
 	// authorizationcode.AppIDValidator is a validator for the "app_id" field. It is called by the builders before save.
 	authorizationcode.AppIDValidator = authorizationcodeDescAppID.Validators[0].(func(string) error)
-	// authorizationcodeDescSellerID is the schema descriptor for seller_id field.
-	authorizationcodeDescSellerID := authorizationcodeFields[3].Descriptor()
-	// authorizationcode.SellerIDValidator is a validator for the "seller_id" field. It is called by the builders before save.
-	authorizationcode.SellerIDValidator = authorizationcodeDescSellerID.Validators[0].(func(string) error)
 	// authorizationcodeDescRedirectURI is the schema descriptor for redirect_uri field.
-	authorizationcodeDescRedirectURI := authorizationcodeFields[4].Descriptor()
+	authorizationcodeDescRedirectURI := authorizationcodeFields[3].Descriptor()
 	// authorizationcode.RedirectURIValidator is a validator for the "redirect_uri" field. It is called by the builders before save.
 	authorizationcode.RedirectURIValidator = func() func(string) error {
 		validators := authorizationcodeDescRedirectURI.Validators
@@ -129,15 +133,15 @@ func init() {
 		}
 	}()
 	// authorizationcodeDescScopes is the schema descriptor for scopes field.
-	authorizationcodeDescScopes := authorizationcodeFields[5].Descriptor()
+	authorizationcodeDescScopes := authorizationcodeFields[4].Descriptor()
 	// authorizationcode.DefaultScopes holds the default value on creation for the scopes field.
 	authorizationcode.DefaultScopes = authorizationcodeDescScopes.Default.([]string)
 	// authorizationcodeDescCodeChallenge is the schema descriptor for code_challenge field.
-	authorizationcodeDescCodeChallenge := authorizationcodeFields[6].Descriptor()
+	authorizationcodeDescCodeChallenge := authorizationcodeFields[5].Descriptor()
 	// authorizationcode.CodeChallengeValidator is a validator for the "code_challenge" field. It is called by the builders before save.
 	authorizationcode.CodeChallengeValidator = authorizationcodeDescCodeChallenge.Validators[0].(func(string) error)
 	// authorizationcodeDescCreatedAt is the schema descriptor for created_at field.
-	authorizationcodeDescCreatedAt := authorizationcodeFields[10].Descriptor()
+	authorizationcodeDescCreatedAt := authorizationcodeFields[9].Descriptor()
 	// authorizationcode.DefaultCreatedAt holds the default value on creation for the created_at field.
 	authorizationcode.DefaultCreatedAt = authorizationcodeDescCreatedAt.Default.(func() time.Time)
 	// authorizationcodeDescID is the schema descriptor for id field.
@@ -314,8 +318,15 @@ func init() {
 	developeraccountDescID := developeraccountFields[0].Descriptor()
 	// developeraccount.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	developeraccount.IDValidator = developeraccountDescID.Validators[0].(func(string) error)
+	eventMixin := schema.Event{}.Mixin()
+	eventMixinFields0 := eventMixin[0].Fields()
+	_ = eventMixinFields0
 	eventFields := schema.Event{}.Fields()
 	_ = eventFields
+	// eventDescSellerID is the schema descriptor for seller_id field.
+	eventDescSellerID := eventMixinFields0[0].Descriptor()
+	// event.SellerIDValidator is a validator for the "seller_id" field. It is called by the builders before save.
+	event.SellerIDValidator = eventDescSellerID.Validators[0].(func(string) error)
 	// eventDescEventID is the schema descriptor for event_id field.
 	eventDescEventID := eventFields[1].Descriptor()
 	// event.EventIDValidator is a validator for the "event_id" field. It is called by the builders before save.
@@ -334,12 +345,8 @@ func init() {
 			return nil
 		}
 	}()
-	// eventDescSellerID is the schema descriptor for seller_id field.
-	eventDescSellerID := eventFields[2].Descriptor()
-	// event.SellerIDValidator is a validator for the "seller_id" field. It is called by the builders before save.
-	event.SellerIDValidator = eventDescSellerID.Validators[0].(func(string) error)
 	// eventDescType is the schema descriptor for type field.
-	eventDescType := eventFields[4].Descriptor()
+	eventDescType := eventFields[3].Descriptor()
 	// event.TypeValidator is a validator for the "type" field. It is called by the builders before save.
 	event.TypeValidator = func() func(string) error {
 		validators := eventDescType.Validators
@@ -357,7 +364,7 @@ func init() {
 		}
 	}()
 	// eventDescResourceID is the schema descriptor for resource_id field.
-	eventDescResourceID := eventFields[5].Descriptor()
+	eventDescResourceID := eventFields[4].Descriptor()
 	// event.ResourceIDValidator is a validator for the "resource_id" field. It is called by the builders before save.
 	event.ResourceIDValidator = func() func(string) error {
 		validators := eventDescResourceID.Validators
@@ -375,7 +382,7 @@ func init() {
 		}
 	}()
 	// eventDescSequence is the schema descriptor for sequence field.
-	eventDescSequence := eventFields[6].Descriptor()
+	eventDescSequence := eventFields[5].Descriptor()
 	// event.SequenceValidator is a validator for the "sequence" field. It is called by the builders before save.
 	event.SequenceValidator = eventDescSequence.Validators[0].(func(int64) error)
 	// eventDescID is the schema descriptor for id field.
@@ -534,18 +541,21 @@ func init() {
 	internalcallerDescID := internalcallerFields[0].Descriptor()
 	// internalcaller.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	internalcaller.IDValidator = internalcallerDescID.Validators[0].(func(string) error)
+	orderMixin := schema.Order{}.Mixin()
+	orderMixinFields0 := orderMixin[0].Fields()
+	_ = orderMixinFields0
 	orderFields := schema.Order{}.Fields()
 	_ = orderFields
 	// orderDescSellerID is the schema descriptor for seller_id field.
-	orderDescSellerID := orderFields[1].Descriptor()
+	orderDescSellerID := orderMixinFields0[0].Descriptor()
 	// order.SellerIDValidator is a validator for the "seller_id" field. It is called by the builders before save.
 	order.SellerIDValidator = orderDescSellerID.Validators[0].(func(string) error)
 	// orderDescBuyerEmail is the schema descriptor for buyer_email field.
-	orderDescBuyerEmail := orderFields[3].Descriptor()
+	orderDescBuyerEmail := orderFields[2].Descriptor()
 	// order.DefaultBuyerEmail holds the default value on creation for the buyer_email field.
 	order.DefaultBuyerEmail = orderDescBuyerEmail.Default.(string)
 	// orderDescCurrency is the schema descriptor for currency field.
-	orderDescCurrency := orderFields[5].Descriptor()
+	orderDescCurrency := orderFields[4].Descriptor()
 	// order.DefaultCurrency holds the default value on creation for the currency field.
 	order.DefaultCurrency = orderDescCurrency.Default.(string)
 	// order.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
@@ -565,31 +575,31 @@ func init() {
 		}
 	}()
 	// orderDescSubtotal is the schema descriptor for subtotal field.
-	orderDescSubtotal := orderFields[6].Descriptor()
+	orderDescSubtotal := orderFields[5].Descriptor()
 	// order.SubtotalValidator is a validator for the "subtotal" field. It is called by the builders before save.
 	order.SubtotalValidator = orderDescSubtotal.Validators[0].(func(int64) error)
 	// orderDescTotal is the schema descriptor for total field.
-	orderDescTotal := orderFields[7].Descriptor()
+	orderDescTotal := orderFields[6].Descriptor()
 	// order.TotalValidator is a validator for the "total" field. It is called by the builders before save.
 	order.TotalValidator = orderDescTotal.Validators[0].(func(int64) error)
 	// orderDescTax is the schema descriptor for tax field.
-	orderDescTax := orderFields[8].Descriptor()
+	orderDescTax := orderFields[7].Descriptor()
 	// order.TaxValidator is a validator for the "tax" field. It is called by the builders before save.
 	order.TaxValidator = orderDescTax.Validators[0].(func(int64) error)
 	// orderDescShipping is the schema descriptor for shipping field.
-	orderDescShipping := orderFields[9].Descriptor()
+	orderDescShipping := orderFields[8].Descriptor()
 	// order.ShippingValidator is a validator for the "shipping" field. It is called by the builders before save.
 	order.ShippingValidator = orderDescShipping.Validators[0].(func(int64) error)
 	// orderDescDiscount is the schema descriptor for discount field.
-	orderDescDiscount := orderFields[10].Descriptor()
+	orderDescDiscount := orderFields[9].Descriptor()
 	// order.DiscountValidator is a validator for the "discount" field. It is called by the builders before save.
 	order.DiscountValidator = orderDescDiscount.Validators[0].(func(int64) error)
 	// orderDescCreatedAt is the schema descriptor for created_at field.
-	orderDescCreatedAt := orderFields[19].Descriptor()
+	orderDescCreatedAt := orderFields[18].Descriptor()
 	// order.DefaultCreatedAt holds the default value on creation for the created_at field.
 	order.DefaultCreatedAt = orderDescCreatedAt.Default.(func() time.Time)
 	// orderDescUpdatedAt is the schema descriptor for updated_at field.
-	orderDescUpdatedAt := orderFields[20].Descriptor()
+	orderDescUpdatedAt := orderFields[19].Descriptor()
 	// order.DefaultUpdatedAt holds the default value on creation for the updated_at field.
 	order.DefaultUpdatedAt = orderDescUpdatedAt.Default.(func() time.Time)
 	// order.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
@@ -628,62 +638,242 @@ func init() {
 	orderitemDescID := orderitemFields[0].Descriptor()
 	// orderitem.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	orderitem.IDValidator = orderitemDescID.Validators[0].(func(string) error)
+	pickupaddressMixin := schema.PickupAddress{}.Mixin()
+	pickupaddressMixinFields0 := pickupaddressMixin[0].Fields()
+	_ = pickupaddressMixinFields0
+	pickupaddressFields := schema.PickupAddress{}.Fields()
+	_ = pickupaddressFields
+	// pickupaddressDescSellerID is the schema descriptor for seller_id field.
+	pickupaddressDescSellerID := pickupaddressMixinFields0[0].Descriptor()
+	// pickupaddress.SellerIDValidator is a validator for the "seller_id" field. It is called by the builders before save.
+	pickupaddress.SellerIDValidator = pickupaddressDescSellerID.Validators[0].(func(string) error)
+	// pickupaddressDescIsDefault is the schema descriptor for is_default field.
+	pickupaddressDescIsDefault := pickupaddressFields[1].Descriptor()
+	// pickupaddress.DefaultIsDefault holds the default value on creation for the is_default field.
+	pickupaddress.DefaultIsDefault = pickupaddressDescIsDefault.Default.(bool)
+	// pickupaddressDescName is the schema descriptor for name field.
+	pickupaddressDescName := pickupaddressFields[2].Descriptor()
+	// pickupaddress.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	pickupaddress.NameValidator = func() func(string) error {
+		validators := pickupaddressDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// pickupaddressDescLine1 is the schema descriptor for line1 field.
+	pickupaddressDescLine1 := pickupaddressFields[3].Descriptor()
+	// pickupaddress.Line1Validator is a validator for the "line1" field. It is called by the builders before save.
+	pickupaddress.Line1Validator = func() func(string) error {
+		validators := pickupaddressDescLine1.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(line1 string) error {
+			for _, fn := range fns {
+				if err := fn(line1); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// pickupaddressDescLine2 is the schema descriptor for line2 field.
+	pickupaddressDescLine2 := pickupaddressFields[4].Descriptor()
+	// pickupaddress.DefaultLine2 holds the default value on creation for the line2 field.
+	pickupaddress.DefaultLine2 = pickupaddressDescLine2.Default.(string)
+	// pickupaddress.Line2Validator is a validator for the "line2" field. It is called by the builders before save.
+	pickupaddress.Line2Validator = pickupaddressDescLine2.Validators[0].(func(string) error)
+	// pickupaddressDescCity is the schema descriptor for city field.
+	pickupaddressDescCity := pickupaddressFields[5].Descriptor()
+	// pickupaddress.CityValidator is a validator for the "city" field. It is called by the builders before save.
+	pickupaddress.CityValidator = func() func(string) error {
+		validators := pickupaddressDescCity.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(city string) error {
+			for _, fn := range fns {
+				if err := fn(city); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// pickupaddressDescProvince is the schema descriptor for province field.
+	pickupaddressDescProvince := pickupaddressFields[6].Descriptor()
+	// pickupaddress.ProvinceValidator is a validator for the "province" field. It is called by the builders before save.
+	pickupaddress.ProvinceValidator = func() func(string) error {
+		validators := pickupaddressDescProvince.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(province string) error {
+			for _, fn := range fns {
+				if err := fn(province); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// pickupaddressDescRegion is the schema descriptor for region field.
+	pickupaddressDescRegion := pickupaddressFields[7].Descriptor()
+	// pickupaddress.RegionValidator is a validator for the "region" field. It is called by the builders before save.
+	pickupaddress.RegionValidator = func() func(string) error {
+		validators := pickupaddressDescRegion.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(region string) error {
+			for _, fn := range fns {
+				if err := fn(region); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// pickupaddressDescPostalCode is the schema descriptor for postal_code field.
+	pickupaddressDescPostalCode := pickupaddressFields[8].Descriptor()
+	// pickupaddress.PostalCodeValidator is a validator for the "postal_code" field. It is called by the builders before save.
+	pickupaddress.PostalCodeValidator = func() func(string) error {
+		validators := pickupaddressDescPostalCode.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(postal_code string) error {
+			for _, fn := range fns {
+				if err := fn(postal_code); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// pickupaddressDescPhone is the schema descriptor for phone field.
+	pickupaddressDescPhone := pickupaddressFields[9].Descriptor()
+	// pickupaddress.PhoneValidator is a validator for the "phone" field. It is called by the builders before save.
+	pickupaddress.PhoneValidator = func() func(string) error {
+		validators := pickupaddressDescPhone.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(phone string) error {
+			for _, fn := range fns {
+				if err := fn(phone); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// pickupaddressDescPsgcCode is the schema descriptor for psgc_code field.
+	pickupaddressDescPsgcCode := pickupaddressFields[10].Descriptor()
+	// pickupaddress.PsgcCodeValidator is a validator for the "psgc_code" field. It is called by the builders before save.
+	pickupaddress.PsgcCodeValidator = func() func(string) error {
+		validators := pickupaddressDescPsgcCode.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(psgc_code string) error {
+			for _, fn := range fns {
+				if err := fn(psgc_code); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// pickupaddressDescCreatedAt is the schema descriptor for created_at field.
+	pickupaddressDescCreatedAt := pickupaddressFields[11].Descriptor()
+	// pickupaddress.DefaultCreatedAt holds the default value on creation for the created_at field.
+	pickupaddress.DefaultCreatedAt = pickupaddressDescCreatedAt.Default.(func() time.Time)
+	// pickupaddressDescUpdatedAt is the schema descriptor for updated_at field.
+	pickupaddressDescUpdatedAt := pickupaddressFields[12].Descriptor()
+	// pickupaddress.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	pickupaddress.DefaultUpdatedAt = pickupaddressDescUpdatedAt.Default.(func() time.Time)
+	// pickupaddress.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	pickupaddress.UpdateDefaultUpdatedAt = pickupaddressDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// pickupaddressDescID is the schema descriptor for id field.
+	pickupaddressDescID := pickupaddressFields[0].Descriptor()
+	// pickupaddress.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	pickupaddress.IDValidator = pickupaddressDescID.Validators[0].(func(string) error)
+	productMixin := schema.Product{}.Mixin()
+	productMixinFields0 := productMixin[0].Fields()
+	_ = productMixinFields0
 	productFields := schema.Product{}.Fields()
 	_ = productFields
+	// productDescSellerID is the schema descriptor for seller_id field.
+	productDescSellerID := productMixinFields0[0].Descriptor()
+	// product.SellerIDValidator is a validator for the "seller_id" field. It is called by the builders before save.
+	product.SellerIDValidator = productDescSellerID.Validators[0].(func(string) error)
 	// productDescShortID is the schema descriptor for short_id field.
 	productDescShortID := productFields[1].Descriptor()
 	// product.ShortIDValidator is a validator for the "short_id" field. It is called by the builders before save.
 	product.ShortIDValidator = productDescShortID.Validators[0].(func(string) error)
-	// productDescSellerID is the schema descriptor for seller_id field.
-	productDescSellerID := productFields[2].Descriptor()
-	// product.SellerIDValidator is a validator for the "seller_id" field. It is called by the builders before save.
-	product.SellerIDValidator = productDescSellerID.Validators[0].(func(string) error)
 	// productDescName is the schema descriptor for name field.
-	productDescName := productFields[3].Descriptor()
+	productDescName := productFields[2].Descriptor()
 	// product.NameValidator is a validator for the "name" field. It is called by the builders before save.
 	product.NameValidator = productDescName.Validators[0].(func(string) error)
 	// productDescDescription is the schema descriptor for description field.
-	productDescDescription := productFields[4].Descriptor()
+	productDescDescription := productFields[3].Descriptor()
 	// product.DefaultDescription holds the default value on creation for the description field.
 	product.DefaultDescription = productDescDescription.Default.(string)
 	// productDescCategoryID is the schema descriptor for category_id field.
-	productDescCategoryID := productFields[6].Descriptor()
+	productDescCategoryID := productFields[5].Descriptor()
 	// product.CategoryIDValidator is a validator for the "category_id" field. It is called by the builders before save.
 	product.CategoryIDValidator = productDescCategoryID.Validators[0].(func(string) error)
 	// productDescImages is the schema descriptor for images field.
-	productDescImages := productFields[8].Descriptor()
+	productDescImages := productFields[7].Descriptor()
 	// product.DefaultImages holds the default value on creation for the images field.
 	product.DefaultImages = productDescImages.Default.([]string)
 	// productDescWeight is the schema descriptor for weight field.
-	productDescWeight := productFields[9].Descriptor()
+	productDescWeight := productFields[8].Descriptor()
 	// product.DefaultWeight holds the default value on creation for the weight field.
 	product.DefaultWeight = productDescWeight.Default.(float64)
 	// productDescLength is the schema descriptor for length field.
-	productDescLength := productFields[10].Descriptor()
+	productDescLength := productFields[9].Descriptor()
 	// product.DefaultLength holds the default value on creation for the length field.
 	product.DefaultLength = productDescLength.Default.(float64)
 	// productDescWidth is the schema descriptor for width field.
-	productDescWidth := productFields[11].Descriptor()
+	productDescWidth := productFields[10].Descriptor()
 	// product.DefaultWidth holds the default value on creation for the width field.
 	product.DefaultWidth = productDescWidth.Default.(float64)
 	// productDescHeight is the schema descriptor for height field.
-	productDescHeight := productFields[12].Descriptor()
+	productDescHeight := productFields[11].Descriptor()
 	// product.DefaultHeight holds the default value on creation for the height field.
 	product.DefaultHeight = productDescHeight.Default.(float64)
 	// productDescUseVariantDimensions is the schema descriptor for use_variant_dimensions field.
-	productDescUseVariantDimensions := productFields[13].Descriptor()
+	productDescUseVariantDimensions := productFields[12].Descriptor()
 	// product.DefaultUseVariantDimensions holds the default value on creation for the use_variant_dimensions field.
 	product.DefaultUseVariantDimensions = productDescUseVariantDimensions.Default.(bool)
 	// productDescAttributeValues is the schema descriptor for attribute_values field.
-	productDescAttributeValues := productFields[15].Descriptor()
+	productDescAttributeValues := productFields[14].Descriptor()
 	// product.DefaultAttributeValues holds the default value on creation for the attribute_values field.
 	product.DefaultAttributeValues = productDescAttributeValues.Default.([]dbtypes.AttributeValue)
 	// productDescCreatedAt is the schema descriptor for created_at field.
-	productDescCreatedAt := productFields[17].Descriptor()
+	productDescCreatedAt := productFields[16].Descriptor()
 	// product.DefaultCreatedAt holds the default value on creation for the created_at field.
 	product.DefaultCreatedAt = productDescCreatedAt.Default.(func() time.Time)
 	// productDescUpdatedAt is the schema descriptor for updated_at field.
-	productDescUpdatedAt := productFields[18].Descriptor()
+	productDescUpdatedAt := productFields[17].Descriptor()
 	// product.DefaultUpdatedAt holds the default value on creation for the updated_at field.
 	product.DefaultUpdatedAt = productDescUpdatedAt.Default.(func() time.Time)
 	// product.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
@@ -798,22 +988,25 @@ func init() {
 	sellerDescID := sellerFields[0].Descriptor()
 	// seller.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	seller.IDValidator = sellerDescID.Validators[0].(func(string) error)
+	sellerauthorizationMixin := schema.SellerAuthorization{}.Mixin()
+	sellerauthorizationMixinFields0 := sellerauthorizationMixin[0].Fields()
+	_ = sellerauthorizationMixinFields0
 	sellerauthorizationFields := schema.SellerAuthorization{}.Fields()
 	_ = sellerauthorizationFields
+	// sellerauthorizationDescSellerID is the schema descriptor for seller_id field.
+	sellerauthorizationDescSellerID := sellerauthorizationMixinFields0[0].Descriptor()
+	// sellerauthorization.SellerIDValidator is a validator for the "seller_id" field. It is called by the builders before save.
+	sellerauthorization.SellerIDValidator = sellerauthorizationDescSellerID.Validators[0].(func(string) error)
 	// sellerauthorizationDescAppID is the schema descriptor for app_id field.
 	sellerauthorizationDescAppID := sellerauthorizationFields[1].Descriptor()
 	// sellerauthorization.AppIDValidator is a validator for the "app_id" field. It is called by the builders before save.
 	sellerauthorization.AppIDValidator = sellerauthorizationDescAppID.Validators[0].(func(string) error)
-	// sellerauthorizationDescSellerID is the schema descriptor for seller_id field.
-	sellerauthorizationDescSellerID := sellerauthorizationFields[2].Descriptor()
-	// sellerauthorization.SellerIDValidator is a validator for the "seller_id" field. It is called by the builders before save.
-	sellerauthorization.SellerIDValidator = sellerauthorizationDescSellerID.Validators[0].(func(string) error)
 	// sellerauthorizationDescScopes is the schema descriptor for scopes field.
-	sellerauthorizationDescScopes := sellerauthorizationFields[3].Descriptor()
+	sellerauthorizationDescScopes := sellerauthorizationFields[2].Descriptor()
 	// sellerauthorization.DefaultScopes holds the default value on creation for the scopes field.
 	sellerauthorization.DefaultScopes = sellerauthorizationDescScopes.Default.([]string)
 	// sellerauthorizationDescAccessTokenHash is the schema descriptor for access_token_hash field.
-	sellerauthorizationDescAccessTokenHash := sellerauthorizationFields[4].Descriptor()
+	sellerauthorizationDescAccessTokenHash := sellerauthorizationFields[3].Descriptor()
 	// sellerauthorization.AccessTokenHashValidator is a validator for the "access_token_hash" field. It is called by the builders before save.
 	sellerauthorization.AccessTokenHashValidator = func() func(string) error {
 		validators := sellerauthorizationDescAccessTokenHash.Validators
@@ -831,7 +1024,7 @@ func init() {
 		}
 	}()
 	// sellerauthorizationDescRefreshTokenHash is the schema descriptor for refresh_token_hash field.
-	sellerauthorizationDescRefreshTokenHash := sellerauthorizationFields[6].Descriptor()
+	sellerauthorizationDescRefreshTokenHash := sellerauthorizationFields[5].Descriptor()
 	// sellerauthorization.RefreshTokenHashValidator is a validator for the "refresh_token_hash" field. It is called by the builders before save.
 	sellerauthorization.RefreshTokenHashValidator = func() func(string) error {
 		validators := sellerauthorizationDescRefreshTokenHash.Validators
@@ -849,7 +1042,7 @@ func init() {
 		}
 	}()
 	// sellerauthorizationDescCreatedAt is the schema descriptor for created_at field.
-	sellerauthorizationDescCreatedAt := sellerauthorizationFields[11].Descriptor()
+	sellerauthorizationDescCreatedAt := sellerauthorizationFields[10].Descriptor()
 	// sellerauthorization.DefaultCreatedAt holds the default value on creation for the created_at field.
 	sellerauthorization.DefaultCreatedAt = sellerauthorizationDescCreatedAt.Default.(func() time.Time)
 	// sellerauthorizationDescID is the schema descriptor for id field.

@@ -41,9 +41,11 @@ type SellerEdges struct {
 	Products []*Product `json:"products,omitempty"`
 	// Orders holds the value of the orders edge.
 	Orders []*Order `json:"orders,omitempty"`
+	// PickupAddresses holds the value of the pickup_addresses edge.
+	PickupAddresses []*PickupAddress `json:"pickup_addresses,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [3]bool
+	loadedTypes [4]bool
 }
 
 // AuthorizationsOrErr returns the Authorizations value or an error if the edge
@@ -71,6 +73,15 @@ func (e SellerEdges) OrdersOrErr() ([]*Order, error) {
 		return e.Orders, nil
 	}
 	return nil, &NotLoadedError{edge: "orders"}
+}
+
+// PickupAddressesOrErr returns the PickupAddresses value or an error if the edge
+// was not loaded in eager-loading.
+func (e SellerEdges) PickupAddressesOrErr() ([]*PickupAddress, error) {
+	if e.loadedTypes[3] {
+		return e.PickupAddresses, nil
+	}
+	return nil, &NotLoadedError{edge: "pickup_addresses"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -163,6 +174,11 @@ func (_m *Seller) QueryProducts() *ProductQuery {
 // QueryOrders queries the "orders" edge of the Seller entity.
 func (_m *Seller) QueryOrders() *OrderQuery {
 	return NewSellerClient(_m.config).QueryOrders(_m)
+}
+
+// QueryPickupAddresses queries the "pickup_addresses" edge of the Seller entity.
+func (_m *Seller) QueryPickupAddresses() *PickupAddressQuery {
+	return NewSellerClient(_m.config).QueryPickupAddresses(_m)
 }
 
 // Update returns a builder for updating this Seller.

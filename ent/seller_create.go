@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/mallplatform/partnerapi/ent/order"
+	"github.com/mallplatform/partnerapi/ent/pickupaddress"
 	"github.com/mallplatform/partnerapi/ent/product"
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
@@ -129,6 +130,21 @@ func (_c *SellerCreate) AddOrders(v ...*Order) *SellerCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddOrderIDs(ids...)
+}
+
+// AddPickupAddressIDs adds the "pickup_addresses" edge to the PickupAddress entity by IDs.
+func (_c *SellerCreate) AddPickupAddressIDs(ids ...string) *SellerCreate {
+	_c.mutation.AddPickupAddressIDs(ids...)
+	return _c
+}
+
+// AddPickupAddresses adds the "pickup_addresses" edges to the PickupAddress entity.
+func (_c *SellerCreate) AddPickupAddresses(v ...*PickupAddress) *SellerCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddPickupAddressIDs(ids...)
 }
 
 // Mutation returns the SellerMutation object of the builder.
@@ -314,6 +330,22 @@ func (_c *SellerCreate) createSpec() (*Seller, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(order.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.PickupAddressesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   seller.PickupAddressesTable,
+			Columns: []string{seller.PickupAddressesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(pickupaddress.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

@@ -14,6 +14,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/mallplatform/partnerapi/ent/order"
+	"github.com/mallplatform/partnerapi/ent/pickupaddress"
 	"github.com/mallplatform/partnerapi/ent/predicate"
 	"github.com/mallplatform/partnerapi/ent/product"
 	"github.com/mallplatform/partnerapi/ent/seller"
@@ -23,14 +24,15 @@ import (
 // SellerQuery is the builder for querying Seller entities.
 type SellerQuery struct {
 	config
-	ctx                *QueryContext
-	order              []seller.OrderOption
-	inters             []Interceptor
-	predicates         []predicate.Seller
-	withAuthorizations *SellerAuthorizationQuery
-	withProducts       *ProductQuery
-	withOrders         *OrderQuery
-	modifiers          []func(*sql.Selector)
+	ctx                 *QueryContext
+	order               []seller.OrderOption
+	inters              []Interceptor
+	predicates          []predicate.Seller
+	withAuthorizations  *SellerAuthorizationQuery
+	withProducts        *ProductQuery
+	withOrders          *OrderQuery
+	withPickupAddresses *PickupAddressQuery
+	modifiers           []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -126,6 +128,28 @@ func (_q *SellerQuery) QueryOrders() *OrderQuery {
 			sqlgraph.From(seller.Table, seller.FieldID, selector),
 			sqlgraph.To(order.Table, order.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, seller.OrdersTable, seller.OrdersColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryPickupAddresses chains the current query on the "pickup_addresses" edge.
+func (_q *SellerQuery) QueryPickupAddresses() *PickupAddressQuery {
+	query := (&PickupAddressClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(seller.Table, seller.FieldID, selector),
+			sqlgraph.To(pickupaddress.Table, pickupaddress.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, seller.PickupAddressesTable, seller.PickupAddressesColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -320,14 +344,15 @@ func (_q *SellerQuery) Clone() *SellerQuery {
 		return nil
 	}
 	return &SellerQuery{
-		config:             _q.config,
-		ctx:                _q.ctx.Clone(),
-		order:              append([]seller.OrderOption{}, _q.order...),
-		inters:             append([]Interceptor{}, _q.inters...),
-		predicates:         append([]predicate.Seller{}, _q.predicates...),
-		withAuthorizations: _q.withAuthorizations.Clone(),
-		withProducts:       _q.withProducts.Clone(),
-		withOrders:         _q.withOrders.Clone(),
+		config:              _q.config,
+		ctx:                 _q.ctx.Clone(),
+		order:               append([]seller.OrderOption{}, _q.order...),
+		inters:              append([]Interceptor{}, _q.inters...),
+		predicates:          append([]predicate.Seller{}, _q.predicates...),
+		withAuthorizations:  _q.withAuthorizations.Clone(),
+		withProducts:        _q.withProducts.Clone(),
+		withOrders:          _q.withOrders.Clone(),
+		withPickupAddresses: _q.withPickupAddresses.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -365,6 +390,17 @@ func (_q *SellerQuery) WithOrders(opts ...func(*OrderQuery)) *SellerQuery {
 		opt(query)
 	}
 	_q.withOrders = query
+	return _q
+}
+
+// WithPickupAddresses tells the query-builder to eager-load the nodes that are connected to
+// the "pickup_addresses" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *SellerQuery) WithPickupAddresses(opts ...func(*PickupAddressQuery)) *SellerQuery {
+	query := (&PickupAddressClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withPickupAddresses = query
 	return _q
 }
 
@@ -446,10 +482,11 @@ func (_q *SellerQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Selle
 	var (
 		nodes       = []*Seller{}
 		_spec       = _q.querySpec()
-		loadedTypes = [3]bool{
+		loadedTypes = [4]bool{
 			_q.withAuthorizations != nil,
 			_q.withProducts != nil,
 			_q.withOrders != nil,
+			_q.withPickupAddresses != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -491,6 +528,13 @@ func (_q *SellerQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Selle
 		if err := _q.loadOrders(ctx, query, nodes,
 			func(n *Seller) { n.Edges.Orders = []*Order{} },
 			func(n *Seller, e *Order) { n.Edges.Orders = append(n.Edges.Orders, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withPickupAddresses; query != nil {
+		if err := _q.loadPickupAddresses(ctx, query, nodes,
+			func(n *Seller) { n.Edges.PickupAddresses = []*PickupAddress{} },
+			func(n *Seller, e *PickupAddress) { n.Edges.PickupAddresses = append(n.Edges.PickupAddresses, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -572,6 +616,36 @@ func (_q *SellerQuery) loadOrders(ctx context.Context, query *OrderQuery, nodes 
 	}
 	query.Where(predicate.Order(func(s *sql.Selector) {
 		s.Where(sql.InValues(s.C(seller.OrdersColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.SellerID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "seller_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *SellerQuery) loadPickupAddresses(ctx context.Context, query *PickupAddressQuery, nodes []*Seller, init func(*Seller), assign func(*Seller, *PickupAddress)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Seller)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(pickupaddress.FieldSellerID)
+	}
+	query.Where(predicate.PickupAddress(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(seller.PickupAddressesColumn), fks...))
 	}))
 	neighbors, err := query.All(ctx)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/mallplatform/partnerapi/ent/order"
+	"github.com/mallplatform/partnerapi/ent/pickupaddress"
 	"github.com/mallplatform/partnerapi/ent/predicate"
 	"github.com/mallplatform/partnerapi/ent/product"
 	"github.com/mallplatform/partnerapi/ent/seller"
@@ -139,6 +140,21 @@ func (_u *SellerUpdate) AddOrders(v ...*Order) *SellerUpdate {
 	return _u.AddOrderIDs(ids...)
 }
 
+// AddPickupAddressIDs adds the "pickup_addresses" edge to the PickupAddress entity by IDs.
+func (_u *SellerUpdate) AddPickupAddressIDs(ids ...string) *SellerUpdate {
+	_u.mutation.AddPickupAddressIDs(ids...)
+	return _u
+}
+
+// AddPickupAddresses adds the "pickup_addresses" edges to the PickupAddress entity.
+func (_u *SellerUpdate) AddPickupAddresses(v ...*PickupAddress) *SellerUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddPickupAddressIDs(ids...)
+}
+
 // Mutation returns the SellerMutation object of the builder.
 func (_u *SellerUpdate) Mutation() *SellerMutation {
 	return _u.mutation
@@ -205,6 +221,27 @@ func (_u *SellerUpdate) RemoveOrders(v ...*Order) *SellerUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveOrderIDs(ids...)
+}
+
+// ClearPickupAddresses clears all "pickup_addresses" edges to the PickupAddress entity.
+func (_u *SellerUpdate) ClearPickupAddresses() *SellerUpdate {
+	_u.mutation.ClearPickupAddresses()
+	return _u
+}
+
+// RemovePickupAddressIDs removes the "pickup_addresses" edge to PickupAddress entities by IDs.
+func (_u *SellerUpdate) RemovePickupAddressIDs(ids ...string) *SellerUpdate {
+	_u.mutation.RemovePickupAddressIDs(ids...)
+	return _u
+}
+
+// RemovePickupAddresses removes "pickup_addresses" edges to PickupAddress entities.
+func (_u *SellerUpdate) RemovePickupAddresses(v ...*PickupAddress) *SellerUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemovePickupAddressIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -422,6 +459,51 @@ func (_u *SellerUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.PickupAddressesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   seller.PickupAddressesTable,
+			Columns: []string{seller.PickupAddressesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(pickupaddress.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedPickupAddressesIDs(); len(nodes) > 0 && !_u.mutation.PickupAddressesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   seller.PickupAddressesTable,
+			Columns: []string{seller.PickupAddressesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(pickupaddress.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.PickupAddressesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   seller.PickupAddressesTable,
+			Columns: []string{seller.PickupAddressesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(pickupaddress.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -552,6 +634,21 @@ func (_u *SellerUpdateOne) AddOrders(v ...*Order) *SellerUpdateOne {
 	return _u.AddOrderIDs(ids...)
 }
 
+// AddPickupAddressIDs adds the "pickup_addresses" edge to the PickupAddress entity by IDs.
+func (_u *SellerUpdateOne) AddPickupAddressIDs(ids ...string) *SellerUpdateOne {
+	_u.mutation.AddPickupAddressIDs(ids...)
+	return _u
+}
+
+// AddPickupAddresses adds the "pickup_addresses" edges to the PickupAddress entity.
+func (_u *SellerUpdateOne) AddPickupAddresses(v ...*PickupAddress) *SellerUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddPickupAddressIDs(ids...)
+}
+
 // Mutation returns the SellerMutation object of the builder.
 func (_u *SellerUpdateOne) Mutation() *SellerMutation {
 	return _u.mutation
@@ -618,6 +715,27 @@ func (_u *SellerUpdateOne) RemoveOrders(v ...*Order) *SellerUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveOrderIDs(ids...)
+}
+
+// ClearPickupAddresses clears all "pickup_addresses" edges to the PickupAddress entity.
+func (_u *SellerUpdateOne) ClearPickupAddresses() *SellerUpdateOne {
+	_u.mutation.ClearPickupAddresses()
+	return _u
+}
+
+// RemovePickupAddressIDs removes the "pickup_addresses" edge to PickupAddress entities by IDs.
+func (_u *SellerUpdateOne) RemovePickupAddressIDs(ids ...string) *SellerUpdateOne {
+	_u.mutation.RemovePickupAddressIDs(ids...)
+	return _u
+}
+
+// RemovePickupAddresses removes "pickup_addresses" edges to PickupAddress entities.
+func (_u *SellerUpdateOne) RemovePickupAddresses(v ...*PickupAddress) *SellerUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemovePickupAddressIDs(ids...)
 }
 
 // Where appends a list predicates to the SellerUpdate builder.
@@ -858,6 +976,51 @@ func (_u *SellerUpdateOne) sqlSave(ctx context.Context) (_node *Seller, err erro
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(order.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.PickupAddressesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   seller.PickupAddressesTable,
+			Columns: []string{seller.PickupAddressesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(pickupaddress.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedPickupAddressesIDs(); len(nodes) > 0 && !_u.mutation.PickupAddressesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   seller.PickupAddressesTable,
+			Columns: []string{seller.PickupAddressesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(pickupaddress.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.PickupAddressesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   seller.PickupAddressesTable,
+			Columns: []string{seller.PickupAddressesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(pickupaddress.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

@@ -20,10 +20,10 @@ type SellerAuthorization struct {
 	config `json:"-"`
 	// ID of the ent.
 	ID string `json:"id,omitempty"`
-	// AppID holds the value of the "app_id" field.
-	AppID string `json:"app_id,omitempty"`
 	// SellerID holds the value of the "seller_id" field.
 	SellerID string `json:"seller_id,omitempty"`
+	// AppID holds the value of the "app_id" field.
+	AppID string `json:"app_id,omitempty"`
 	// Scopes holds the value of the "scopes" field.
 	Scopes []string `json:"scopes,omitempty"`
 	// AccessTokenHash holds the value of the "access_token_hash" field.
@@ -50,24 +50,13 @@ type SellerAuthorization struct {
 
 // SellerAuthorizationEdges holds the relations/edges for other nodes in the graph.
 type SellerAuthorizationEdges struct {
-	// App holds the value of the app edge.
-	App *App `json:"app,omitempty"`
 	// Seller holds the value of the seller edge.
 	Seller *Seller `json:"seller,omitempty"`
+	// App holds the value of the app edge.
+	App *App `json:"app,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
 	loadedTypes [2]bool
-}
-
-// AppOrErr returns the App value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e SellerAuthorizationEdges) AppOrErr() (*App, error) {
-	if e.App != nil {
-		return e.App, nil
-	} else if e.loadedTypes[0] {
-		return nil, &NotFoundError{label: app.Label}
-	}
-	return nil, &NotLoadedError{edge: "app"}
 }
 
 // SellerOrErr returns the Seller value or an error if the edge
@@ -75,10 +64,21 @@ func (e SellerAuthorizationEdges) AppOrErr() (*App, error) {
 func (e SellerAuthorizationEdges) SellerOrErr() (*Seller, error) {
 	if e.Seller != nil {
 		return e.Seller, nil
-	} else if e.loadedTypes[1] {
+	} else if e.loadedTypes[0] {
 		return nil, &NotFoundError{label: seller.Label}
 	}
 	return nil, &NotLoadedError{edge: "seller"}
+}
+
+// AppOrErr returns the App value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e SellerAuthorizationEdges) AppOrErr() (*App, error) {
+	if e.App != nil {
+		return e.App, nil
+	} else if e.loadedTypes[1] {
+		return nil, &NotFoundError{label: app.Label}
+	}
+	return nil, &NotLoadedError{edge: "app"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -88,7 +88,7 @@ func (*SellerAuthorization) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case sellerauthorization.FieldScopes:
 			values[i] = new([]byte)
-		case sellerauthorization.FieldID, sellerauthorization.FieldAppID, sellerauthorization.FieldSellerID, sellerauthorization.FieldAccessTokenHash, sellerauthorization.FieldRefreshTokenHash:
+		case sellerauthorization.FieldID, sellerauthorization.FieldSellerID, sellerauthorization.FieldAppID, sellerauthorization.FieldAccessTokenHash, sellerauthorization.FieldRefreshTokenHash:
 			values[i] = new(sql.NullString)
 		case sellerauthorization.FieldAccessExpiresAt, sellerauthorization.FieldRefreshExpiresAt, sellerauthorization.FieldRevokedAt, sellerauthorization.FieldGrantExpiresAt, sellerauthorization.FieldExpiringNotifiedAt, sellerauthorization.FieldCreatedAt:
 			values[i] = new(sql.NullTime)
@@ -113,17 +113,17 @@ func (_m *SellerAuthorization) assignValues(columns []string, values []any) erro
 			} else if value.Valid {
 				_m.ID = value.String
 			}
-		case sellerauthorization.FieldAppID:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field app_id", values[i])
-			} else if value.Valid {
-				_m.AppID = value.String
-			}
 		case sellerauthorization.FieldSellerID:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field seller_id", values[i])
 			} else if value.Valid {
 				_m.SellerID = value.String
+			}
+		case sellerauthorization.FieldAppID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field app_id", values[i])
+			} else if value.Valid {
+				_m.AppID = value.String
 			}
 		case sellerauthorization.FieldScopes:
 			if value, ok := values[i].(*[]byte); !ok {
@@ -197,14 +197,14 @@ func (_m *SellerAuthorization) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
 }
 
-// QueryApp queries the "app" edge of the SellerAuthorization entity.
-func (_m *SellerAuthorization) QueryApp() *AppQuery {
-	return NewSellerAuthorizationClient(_m.config).QueryApp(_m)
-}
-
 // QuerySeller queries the "seller" edge of the SellerAuthorization entity.
 func (_m *SellerAuthorization) QuerySeller() *SellerQuery {
 	return NewSellerAuthorizationClient(_m.config).QuerySeller(_m)
+}
+
+// QueryApp queries the "app" edge of the SellerAuthorization entity.
+func (_m *SellerAuthorization) QueryApp() *AppQuery {
+	return NewSellerAuthorizationClient(_m.config).QueryApp(_m)
 }
 
 // Update returns a builder for updating this SellerAuthorization.
@@ -230,11 +230,11 @@ func (_m *SellerAuthorization) String() string {
 	var builder strings.Builder
 	builder.WriteString("SellerAuthorization(")
 	builder.WriteString(fmt.Sprintf("id=%v, ", _m.ID))
-	builder.WriteString("app_id=")
-	builder.WriteString(_m.AppID)
-	builder.WriteString(", ")
 	builder.WriteString("seller_id=")
 	builder.WriteString(_m.SellerID)
+	builder.WriteString(", ")
+	builder.WriteString("app_id=")
+	builder.WriteString(_m.AppID)
 	builder.WriteString(", ")
 	builder.WriteString("scopes=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Scopes))

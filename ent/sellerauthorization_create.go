@@ -25,15 +25,15 @@ type SellerAuthorizationCreate struct {
 	conflict []sql.ConflictOption
 }
 
-// SetAppID sets the "app_id" field.
-func (_c *SellerAuthorizationCreate) SetAppID(v string) *SellerAuthorizationCreate {
-	_c.mutation.SetAppID(v)
-	return _c
-}
-
 // SetSellerID sets the "seller_id" field.
 func (_c *SellerAuthorizationCreate) SetSellerID(v string) *SellerAuthorizationCreate {
 	_c.mutation.SetSellerID(v)
+	return _c
+}
+
+// SetAppID sets the "app_id" field.
+func (_c *SellerAuthorizationCreate) SetAppID(v string) *SellerAuthorizationCreate {
+	_c.mutation.SetAppID(v)
 	return _c
 }
 
@@ -129,14 +129,14 @@ func (_c *SellerAuthorizationCreate) SetID(v string) *SellerAuthorizationCreate 
 	return _c
 }
 
-// SetApp sets the "app" edge to the App entity.
-func (_c *SellerAuthorizationCreate) SetApp(v *App) *SellerAuthorizationCreate {
-	return _c.SetAppID(v.ID)
-}
-
 // SetSeller sets the "seller" edge to the Seller entity.
 func (_c *SellerAuthorizationCreate) SetSeller(v *Seller) *SellerAuthorizationCreate {
 	return _c.SetSellerID(v.ID)
+}
+
+// SetApp sets the "app" edge to the App entity.
+func (_c *SellerAuthorizationCreate) SetApp(v *App) *SellerAuthorizationCreate {
+	return _c.SetAppID(v.ID)
 }
 
 // Mutation returns the SellerAuthorizationMutation object of the builder.
@@ -186,20 +186,20 @@ func (_c *SellerAuthorizationCreate) defaults() {
 
 // check runs all checks and user-defined validators on the builder.
 func (_c *SellerAuthorizationCreate) check() error {
-	if _, ok := _c.mutation.AppID(); !ok {
-		return &ValidationError{Name: "app_id", err: errors.New(`ent: missing required field "SellerAuthorization.app_id"`)}
-	}
-	if v, ok := _c.mutation.AppID(); ok {
-		if err := sellerauthorization.AppIDValidator(v); err != nil {
-			return &ValidationError{Name: "app_id", err: fmt.Errorf(`ent: validator failed for field "SellerAuthorization.app_id": %w`, err)}
-		}
-	}
 	if _, ok := _c.mutation.SellerID(); !ok {
 		return &ValidationError{Name: "seller_id", err: errors.New(`ent: missing required field "SellerAuthorization.seller_id"`)}
 	}
 	if v, ok := _c.mutation.SellerID(); ok {
 		if err := sellerauthorization.SellerIDValidator(v); err != nil {
 			return &ValidationError{Name: "seller_id", err: fmt.Errorf(`ent: validator failed for field "SellerAuthorization.seller_id": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.AppID(); !ok {
+		return &ValidationError{Name: "app_id", err: errors.New(`ent: missing required field "SellerAuthorization.app_id"`)}
+	}
+	if v, ok := _c.mutation.AppID(); ok {
+		if err := sellerauthorization.AppIDValidator(v); err != nil {
+			return &ValidationError{Name: "app_id", err: fmt.Errorf(`ent: validator failed for field "SellerAuthorization.app_id": %w`, err)}
 		}
 	}
 	if _, ok := _c.mutation.Scopes(); !ok {
@@ -235,11 +235,11 @@ func (_c *SellerAuthorizationCreate) check() error {
 			return &ValidationError{Name: "id", err: fmt.Errorf(`ent: validator failed for field "SellerAuthorization.id": %w`, err)}
 		}
 	}
-	if len(_c.mutation.AppIDs()) == 0 {
-		return &ValidationError{Name: "app", err: errors.New(`ent: missing required edge "SellerAuthorization.app"`)}
-	}
 	if len(_c.mutation.SellerIDs()) == 0 {
 		return &ValidationError{Name: "seller", err: errors.New(`ent: missing required edge "SellerAuthorization.seller"`)}
+	}
+	if len(_c.mutation.AppIDs()) == 0 {
+		return &ValidationError{Name: "app", err: errors.New(`ent: missing required edge "SellerAuthorization.app"`)}
 	}
 	return nil
 }
@@ -313,23 +313,6 @@ func (_c *SellerAuthorizationCreate) createSpec() (*SellerAuthorization, *sqlgra
 		_spec.SetField(sellerauthorization.FieldCreatedAt, field.TypeTime, value)
 		_node.CreatedAt = value
 	}
-	if nodes := _c.mutation.AppIDs(); len(nodes) > 0 {
-		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.M2O,
-			Inverse: true,
-			Table:   sellerauthorization.AppTable,
-			Columns: []string{sellerauthorization.AppColumn},
-			Bidi:    false,
-			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(app.FieldID, field.TypeString),
-			},
-		}
-		for _, k := range nodes {
-			edge.Target.Nodes = append(edge.Target.Nodes, k)
-		}
-		_node.AppID = nodes[0]
-		_spec.Edges = append(_spec.Edges, edge)
-	}
 	if nodes := _c.mutation.SellerIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -347,6 +330,23 @@ func (_c *SellerAuthorizationCreate) createSpec() (*SellerAuthorization, *sqlgra
 		_node.SellerID = nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
+	if nodes := _c.mutation.AppIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   sellerauthorization.AppTable,
+			Columns: []string{sellerauthorization.AppColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(app.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.AppID = nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
 	return _node, _spec
 }
 
@@ -354,7 +354,7 @@ func (_c *SellerAuthorizationCreate) createSpec() (*SellerAuthorization, *sqlgra
 // of the `INSERT` statement. For example:
 //
 //	client.SellerAuthorization.Create().
-//		SetAppID(v).
+//		SetSellerID(v).
 //		OnConflict(
 //			// Update the row with the new values
 //			// the was proposed for insertion.
@@ -363,7 +363,7 @@ func (_c *SellerAuthorizationCreate) createSpec() (*SellerAuthorization, *sqlgra
 //		// Override some of the fields with custom
 //		// update values.
 //		Update(func(u *ent.SellerAuthorizationUpsert) {
-//			SetAppID(v+v).
+//			SetSellerID(v+v).
 //		}).
 //		Exec(ctx)
 func (_c *SellerAuthorizationCreate) OnConflict(opts ...sql.ConflictOption) *SellerAuthorizationUpsertOne {
@@ -530,11 +530,11 @@ func (u *SellerAuthorizationUpsertOne) UpdateNewValues() *SellerAuthorizationUps
 		if _, exists := u.create.mutation.ID(); exists {
 			s.SetIgnore(sellerauthorization.FieldID)
 		}
-		if _, exists := u.create.mutation.AppID(); exists {
-			s.SetIgnore(sellerauthorization.FieldAppID)
-		}
 		if _, exists := u.create.mutation.SellerID(); exists {
 			s.SetIgnore(sellerauthorization.FieldSellerID)
+		}
+		if _, exists := u.create.mutation.AppID(); exists {
+			s.SetIgnore(sellerauthorization.FieldAppID)
 		}
 		if _, exists := u.create.mutation.CreatedAt(); exists {
 			s.SetIgnore(sellerauthorization.FieldCreatedAt)
@@ -839,7 +839,7 @@ func (_c *SellerAuthorizationCreateBulk) ExecX(ctx context.Context) {
 //		// Override some of the fields with custom
 //		// update values.
 //		Update(func(u *ent.SellerAuthorizationUpsert) {
-//			SetAppID(v+v).
+//			SetSellerID(v+v).
 //		}).
 //		Exec(ctx)
 func (_c *SellerAuthorizationCreateBulk) OnConflict(opts ...sql.ConflictOption) *SellerAuthorizationUpsertBulk {
@@ -886,11 +886,11 @@ func (u *SellerAuthorizationUpsertBulk) UpdateNewValues() *SellerAuthorizationUp
 			if _, exists := b.mutation.ID(); exists {
 				s.SetIgnore(sellerauthorization.FieldID)
 			}
-			if _, exists := b.mutation.AppID(); exists {
-				s.SetIgnore(sellerauthorization.FieldAppID)
-			}
 			if _, exists := b.mutation.SellerID(); exists {
 				s.SetIgnore(sellerauthorization.FieldSellerID)
+			}
+			if _, exists := b.mutation.AppID(); exists {
+				s.SetIgnore(sellerauthorization.FieldAppID)
 			}
 			if _, exists := b.mutation.CreatedAt(); exists {
 				s.SetIgnore(sellerauthorization.FieldCreatedAt)

@@ -25,8 +25,8 @@ type SellerAuthorizationQuery struct {
 	order      []sellerauthorization.OrderOption
 	inters     []Interceptor
 	predicates []predicate.SellerAuthorization
-	withApp    *AppQuery
 	withSeller *SellerQuery
+	withApp    *AppQuery
 	modifiers  []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -64,28 +64,6 @@ func (_q *SellerAuthorizationQuery) Order(o ...sellerauthorization.OrderOption) 
 	return _q
 }
 
-// QueryApp chains the current query on the "app" edge.
-func (_q *SellerAuthorizationQuery) QueryApp() *AppQuery {
-	query := (&AppClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(sellerauthorization.Table, sellerauthorization.FieldID, selector),
-			sqlgraph.To(app.Table, app.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, true, sellerauthorization.AppTable, sellerauthorization.AppColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
-}
-
 // QuerySeller chains the current query on the "seller" edge.
 func (_q *SellerAuthorizationQuery) QuerySeller() *SellerQuery {
 	query := (&SellerClient{config: _q.config}).Query()
@@ -101,6 +79,28 @@ func (_q *SellerAuthorizationQuery) QuerySeller() *SellerQuery {
 			sqlgraph.From(sellerauthorization.Table, sellerauthorization.FieldID, selector),
 			sqlgraph.To(seller.Table, seller.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, true, sellerauthorization.SellerTable, sellerauthorization.SellerColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryApp chains the current query on the "app" edge.
+func (_q *SellerAuthorizationQuery) QueryApp() *AppQuery {
+	query := (&AppClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(sellerauthorization.Table, sellerauthorization.FieldID, selector),
+			sqlgraph.To(app.Table, app.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, sellerauthorization.AppTable, sellerauthorization.AppColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -300,24 +300,13 @@ func (_q *SellerAuthorizationQuery) Clone() *SellerAuthorizationQuery {
 		order:      append([]sellerauthorization.OrderOption{}, _q.order...),
 		inters:     append([]Interceptor{}, _q.inters...),
 		predicates: append([]predicate.SellerAuthorization{}, _q.predicates...),
-		withApp:    _q.withApp.Clone(),
 		withSeller: _q.withSeller.Clone(),
+		withApp:    _q.withApp.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
 		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
-}
-
-// WithApp tells the query-builder to eager-load the nodes that are connected to
-// the "app" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *SellerAuthorizationQuery) WithApp(opts ...func(*AppQuery)) *SellerAuthorizationQuery {
-	query := (&AppClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withApp = query
-	return _q
 }
 
 // WithSeller tells the query-builder to eager-load the nodes that are connected to
@@ -331,18 +320,29 @@ func (_q *SellerAuthorizationQuery) WithSeller(opts ...func(*SellerQuery)) *Sell
 	return _q
 }
 
+// WithApp tells the query-builder to eager-load the nodes that are connected to
+// the "app" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *SellerAuthorizationQuery) WithApp(opts ...func(*AppQuery)) *SellerAuthorizationQuery {
+	query := (&AppClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withApp = query
+	return _q
+}
+
 // GroupBy is used to group vertices by one or more fields/columns.
 // It is often used with aggregate functions, like: count, max, mean, min, sum.
 //
 // Example:
 //
 //	var v []struct {
-//		AppID string `json:"app_id,omitempty"`
+//		SellerID string `json:"seller_id,omitempty"`
 //		Count int `json:"count,omitempty"`
 //	}
 //
 //	client.SellerAuthorization.Query().
-//		GroupBy(sellerauthorization.FieldAppID).
+//		GroupBy(sellerauthorization.FieldSellerID).
 //		Aggregate(ent.Count()).
 //		Scan(ctx, &v)
 func (_q *SellerAuthorizationQuery) GroupBy(field string, fields ...string) *SellerAuthorizationGroupBy {
@@ -360,11 +360,11 @@ func (_q *SellerAuthorizationQuery) GroupBy(field string, fields ...string) *Sel
 // Example:
 //
 //	var v []struct {
-//		AppID string `json:"app_id,omitempty"`
+//		SellerID string `json:"seller_id,omitempty"`
 //	}
 //
 //	client.SellerAuthorization.Query().
-//		Select(sellerauthorization.FieldAppID).
+//		Select(sellerauthorization.FieldSellerID).
 //		Scan(ctx, &v)
 func (_q *SellerAuthorizationQuery) Select(fields ...string) *SellerAuthorizationSelect {
 	_q.ctx.Fields = append(_q.ctx.Fields, fields...)
@@ -410,8 +410,8 @@ func (_q *SellerAuthorizationQuery) sqlAll(ctx context.Context, hooks ...queryHo
 		nodes       = []*SellerAuthorization{}
 		_spec       = _q.querySpec()
 		loadedTypes = [2]bool{
-			_q.withApp != nil,
 			_q.withSeller != nil,
+			_q.withApp != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -435,50 +435,21 @@ func (_q *SellerAuthorizationQuery) sqlAll(ctx context.Context, hooks ...queryHo
 	if len(nodes) == 0 {
 		return nodes, nil
 	}
-	if query := _q.withApp; query != nil {
-		if err := _q.loadApp(ctx, query, nodes, nil,
-			func(n *SellerAuthorization, e *App) { n.Edges.App = e }); err != nil {
-			return nil, err
-		}
-	}
 	if query := _q.withSeller; query != nil {
 		if err := _q.loadSeller(ctx, query, nodes, nil,
 			func(n *SellerAuthorization, e *Seller) { n.Edges.Seller = e }); err != nil {
 			return nil, err
 		}
 	}
+	if query := _q.withApp; query != nil {
+		if err := _q.loadApp(ctx, query, nodes, nil,
+			func(n *SellerAuthorization, e *App) { n.Edges.App = e }); err != nil {
+			return nil, err
+		}
+	}
 	return nodes, nil
 }
 
-func (_q *SellerAuthorizationQuery) loadApp(ctx context.Context, query *AppQuery, nodes []*SellerAuthorization, init func(*SellerAuthorization), assign func(*SellerAuthorization, *App)) error {
-	ids := make([]string, 0, len(nodes))
-	nodeids := make(map[string][]*SellerAuthorization)
-	for i := range nodes {
-		fk := nodes[i].AppID
-		if _, ok := nodeids[fk]; !ok {
-			ids = append(ids, fk)
-		}
-		nodeids[fk] = append(nodeids[fk], nodes[i])
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	query.Where(app.IDIn(ids...))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		nodes, ok := nodeids[n.ID]
-		if !ok {
-			return fmt.Errorf(`unexpected foreign-key "app_id" returned %v`, n.ID)
-		}
-		for i := range nodes {
-			assign(nodes[i], n)
-		}
-	}
-	return nil
-}
 func (_q *SellerAuthorizationQuery) loadSeller(ctx context.Context, query *SellerQuery, nodes []*SellerAuthorization, init func(*SellerAuthorization), assign func(*SellerAuthorization, *Seller)) error {
 	ids := make([]string, 0, len(nodes))
 	nodeids := make(map[string][]*SellerAuthorization)
@@ -501,6 +472,35 @@ func (_q *SellerAuthorizationQuery) loadSeller(ctx context.Context, query *Selle
 		nodes, ok := nodeids[n.ID]
 		if !ok {
 			return fmt.Errorf(`unexpected foreign-key "seller_id" returned %v`, n.ID)
+		}
+		for i := range nodes {
+			assign(nodes[i], n)
+		}
+	}
+	return nil
+}
+func (_q *SellerAuthorizationQuery) loadApp(ctx context.Context, query *AppQuery, nodes []*SellerAuthorization, init func(*SellerAuthorization), assign func(*SellerAuthorization, *App)) error {
+	ids := make([]string, 0, len(nodes))
+	nodeids := make(map[string][]*SellerAuthorization)
+	for i := range nodes {
+		fk := nodes[i].AppID
+		if _, ok := nodeids[fk]; !ok {
+			ids = append(ids, fk)
+		}
+		nodeids[fk] = append(nodeids[fk], nodes[i])
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	query.Where(app.IDIn(ids...))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nodeids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected foreign-key "app_id" returned %v`, n.ID)
 		}
 		for i := range nodes {
 			assign(nodes[i], n)
@@ -537,11 +537,11 @@ func (_q *SellerAuthorizationQuery) querySpec() *sqlgraph.QuerySpec {
 				_spec.Node.Columns = append(_spec.Node.Columns, fields[i])
 			}
 		}
-		if _q.withApp != nil {
-			_spec.Node.AddColumnOnce(sellerauthorization.FieldAppID)
-		}
 		if _q.withSeller != nil {
 			_spec.Node.AddColumnOnce(sellerauthorization.FieldSellerID)
+		}
+		if _q.withApp != nil {
+			_spec.Node.AddColumnOnce(sellerauthorization.FieldAppID)
 		}
 	}
 	if ps := _q.predicates; len(ps) > 0 {

@@ -202,11 +202,11 @@ func (_u *SellerAuthorizationUpdate) check() error {
 			return &ValidationError{Name: "refresh_token_hash", err: fmt.Errorf(`ent: validator failed for field "SellerAuthorization.refresh_token_hash": %w`, err)}
 		}
 	}
-	if _u.mutation.AppCleared() && len(_u.mutation.AppIDs()) > 0 {
-		return errors.New(`ent: clearing a required unique edge "SellerAuthorization.app"`)
-	}
 	if _u.mutation.SellerCleared() && len(_u.mutation.SellerIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "SellerAuthorization.seller"`)
+	}
+	if _u.mutation.AppCleared() && len(_u.mutation.AppIDs()) > 0 {
+		return errors.New(`ent: clearing a required unique edge "SellerAuthorization.app"`)
 	}
 	return nil
 }
@@ -474,11 +474,11 @@ func (_u *SellerAuthorizationUpdateOne) check() error {
 			return &ValidationError{Name: "refresh_token_hash", err: fmt.Errorf(`ent: validator failed for field "SellerAuthorization.refresh_token_hash": %w`, err)}
 		}
 	}
-	if _u.mutation.AppCleared() && len(_u.mutation.AppIDs()) > 0 {
-		return errors.New(`ent: clearing a required unique edge "SellerAuthorization.app"`)
-	}
 	if _u.mutation.SellerCleared() && len(_u.mutation.SellerIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "SellerAuthorization.seller"`)
+	}
+	if _u.mutation.AppCleared() && len(_u.mutation.AppIDs()) > 0 {
+		return errors.New(`ent: clearing a required unique edge "SellerAuthorization.app"`)
 	}
 	return nil
 }

@@ -38,6 +38,8 @@ type Tx struct {
 	Order *OrderClient
 	// OrderItem is the client for interacting with the OrderItem builders.
 	OrderItem *OrderItemClient
+	// PickupAddress is the client for interacting with the PickupAddress builders.
+	PickupAddress *PickupAddressClient
 	// Product is the client for interacting with the Product builders.
 	Product *ProductClient
 	// ProductVariant is the client for interacting with the ProductVariant builders.
@@ -199,6 +201,7 @@ func (tx *Tx) init() {
 	tx.InternalCaller = NewInternalCallerClient(tx.config)
 	tx.Order = NewOrderClient(tx.config)
 	tx.OrderItem = NewOrderItemClient(tx.config)
+	tx.PickupAddress = NewPickupAddressClient(tx.config)
 	tx.Product = NewProductClient(tx.config)
 	tx.ProductVariant = NewProductVariantClient(tx.config)
 	tx.RetiredRefreshToken = NewRetiredRefreshTokenClient(tx.config)

@@ -18,6 +18,7 @@ import (
 	"github.com/mallplatform/partnerapi/services/catalog"
 	"github.com/mallplatform/partnerapi/services/catalog/taxonomy"
 	"github.com/mallplatform/partnerapi/services/sandbox/sandboxseed"
+	"github.com/mallplatform/partnerapi/services/sellers"
 	"github.com/mallplatform/partnerapi/services/shipping/channels"
 )
 
@@ -147,6 +148,10 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	case "create-test-shop":
 		s, err := svc.CreateTestShop(ctx, name, shopName)
 		if err != nil {
+			return err
+		}
+		// Every test shop has pickup addresses to quote and book from.
+		if err := sellers.NewService(sellers.Config{Store: sellers.NewEntStore(d)}).SeedTestShop(ctx, s.ID); err != nil {
 			return err
 		}
 		if username != "" {

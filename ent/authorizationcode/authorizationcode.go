@@ -13,12 +13,12 @@ const (
 	Label = "authorization_code"
 	// FieldID holds the string denoting the id field in the database.
 	FieldID = "id"
+	// FieldSellerID holds the string denoting the seller_id field in the database.
+	FieldSellerID = "seller_id"
 	// FieldCodeHash holds the string denoting the code_hash field in the database.
 	FieldCodeHash = "code_hash"
 	// FieldAppID holds the string denoting the app_id field in the database.
 	FieldAppID = "app_id"
-	// FieldSellerID holds the string denoting the seller_id field in the database.
-	FieldSellerID = "seller_id"
 	// FieldRedirectURI holds the string denoting the redirect_uri field in the database.
 	FieldRedirectURI = "redirect_uri"
 	// FieldScopes holds the string denoting the scopes field in the database.
@@ -40,9 +40,9 @@ const (
 // Columns holds all SQL columns for authorizationcode fields.
 var Columns = []string{
 	FieldID,
+	FieldSellerID,
 	FieldCodeHash,
 	FieldAppID,
-	FieldSellerID,
 	FieldRedirectURI,
 	FieldScopes,
 	FieldCodeChallenge,
@@ -63,12 +63,12 @@ func ValidColumn(column string) bool {
 }
 
 var (
+	// SellerIDValidator is a validator for the "seller_id" field. It is called by the builders before save.
+	SellerIDValidator func(string) error
 	// CodeHashValidator is a validator for the "code_hash" field. It is called by the builders before save.
 	CodeHashValidator func(string) error
 	// AppIDValidator is a validator for the "app_id" field. It is called by the builders before save.
 	AppIDValidator func(string) error
-	// SellerIDValidator is a validator for the "seller_id" field. It is called by the builders before save.
-	SellerIDValidator func(string) error
 	// RedirectURIValidator is a validator for the "redirect_uri" field. It is called by the builders before save.
 	RedirectURIValidator func(string) error
 	// DefaultScopes holds the default value on creation for the "scopes" field.
@@ -89,6 +89,11 @@ func ByID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldID, opts...).ToFunc()
 }
 
+// BySellerID orders the results by the seller_id field.
+func BySellerID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSellerID, opts...).ToFunc()
+}
+
 // ByCodeHash orders the results by the code_hash field.
 func ByCodeHash(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCodeHash, opts...).ToFunc()
@@ -97,11 +102,6 @@ func ByCodeHash(opts ...sql.OrderTermOption) OrderOption {
 // ByAppID orders the results by the app_id field.
 func ByAppID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldAppID, opts...).ToFunc()
-}
-
-// BySellerID orders the results by the seller_id field.
-func BySellerID(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldSellerID, opts...).ToFunc()
 }
 
 // ByRedirectURI orders the results by the redirect_uri field.

@@ -64,6 +64,11 @@ func IDContainsFold(id string) predicate.AuthorizationCode {
 	return predicate.AuthorizationCode(sql.FieldContainsFold(FieldID, id))
 }
 
+// SellerID applies equality check predicate on the "seller_id" field. It's identical to SellerIDEQ.
+func SellerID(v string) predicate.AuthorizationCode {
+	return predicate.AuthorizationCode(sql.FieldEQ(FieldSellerID, v))
+}
+
 // CodeHash applies equality check predicate on the "code_hash" field. It's identical to CodeHashEQ.
 func CodeHash(v string) predicate.AuthorizationCode {
 	return predicate.AuthorizationCode(sql.FieldEQ(FieldCodeHash, v))
@@ -72,11 +77,6 @@ func CodeHash(v string) predicate.AuthorizationCode {
 // AppID applies equality check predicate on the "app_id" field. It's identical to AppIDEQ.
 func AppID(v string) predicate.AuthorizationCode {
 	return predicate.AuthorizationCode(sql.FieldEQ(FieldAppID, v))
-}
-
-// SellerID applies equality check predicate on the "seller_id" field. It's identical to SellerIDEQ.
-func SellerID(v string) predicate.AuthorizationCode {
-	return predicate.AuthorizationCode(sql.FieldEQ(FieldSellerID, v))
 }
 
 // RedirectURI applies equality check predicate on the "redirect_uri" field. It's identical to RedirectURIEQ.
@@ -107,6 +107,71 @@ func AuthorizationID(v string) predicate.AuthorizationCode {
 // CreatedAt applies equality check predicate on the "created_at" field. It's identical to CreatedAtEQ.
 func CreatedAt(v time.Time) predicate.AuthorizationCode {
 	return predicate.AuthorizationCode(sql.FieldEQ(FieldCreatedAt, v))
+}
+
+// SellerIDEQ applies the EQ predicate on the "seller_id" field.
+func SellerIDEQ(v string) predicate.AuthorizationCode {
+	return predicate.AuthorizationCode(sql.FieldEQ(FieldSellerID, v))
+}
+
+// SellerIDNEQ applies the NEQ predicate on the "seller_id" field.
+func SellerIDNEQ(v string) predicate.AuthorizationCode {
+	return predicate.AuthorizationCode(sql.FieldNEQ(FieldSellerID, v))
+}
+
+// SellerIDIn applies the In predicate on the "seller_id" field.
+func SellerIDIn(vs ...string) predicate.AuthorizationCode {
+	return predicate.AuthorizationCode(sql.FieldIn(FieldSellerID, vs...))
+}
+
+// SellerIDNotIn applies the NotIn predicate on the "seller_id" field.
+func SellerIDNotIn(vs ...string) predicate.AuthorizationCode {
+	return predicate.AuthorizationCode(sql.FieldNotIn(FieldSellerID, vs...))
+}
+
+// SellerIDGT applies the GT predicate on the "seller_id" field.
+func SellerIDGT(v string) predicate.AuthorizationCode {
+	return predicate.AuthorizationCode(sql.FieldGT(FieldSellerID, v))
+}
+
+// SellerIDGTE applies the GTE predicate on the "seller_id" field.
+func SellerIDGTE(v string) predicate.AuthorizationCode {
+	return predicate.AuthorizationCode(sql.FieldGTE(FieldSellerID, v))
+}
+
+// SellerIDLT applies the LT predicate on the "seller_id" field.
+func SellerIDLT(v string) predicate.AuthorizationCode {
+	return predicate.AuthorizationCode(sql.FieldLT(FieldSellerID, v))
+}
+
+// SellerIDLTE applies the LTE predicate on the "seller_id" field.
+func SellerIDLTE(v string) predicate.AuthorizationCode {
+	return predicate.AuthorizationCode(sql.FieldLTE(FieldSellerID, v))
+}
+
+// SellerIDContains applies the Contains predicate on the "seller_id" field.
+func SellerIDContains(v string) predicate.AuthorizationCode {
+	return predicate.AuthorizationCode(sql.FieldContains(FieldSellerID, v))
+}
+
+// SellerIDHasPrefix applies the HasPrefix predicate on the "seller_id" field.
+func SellerIDHasPrefix(v string) predicate.AuthorizationCode {
+	return predicate.AuthorizationCode(sql.FieldHasPrefix(FieldSellerID, v))
+}
+
+// SellerIDHasSuffix applies the HasSuffix predicate on the "seller_id" field.
+func SellerIDHasSuffix(v string) predicate.AuthorizationCode {
+	return predicate.AuthorizationCode(sql.FieldHasSuffix(FieldSellerID, v))
+}
+
+// SellerIDEqualFold applies the EqualFold predicate on the "seller_id" field.
+func SellerIDEqualFold(v string) predicate.AuthorizationCode {
+	return predicate.AuthorizationCode(sql.FieldEqualFold(FieldSellerID, v))
+}
+
+// SellerIDContainsFold applies the ContainsFold predicate on the "seller_id" field.
+func SellerIDContainsFold(v string) predicate.AuthorizationCode {
+	return predicate.AuthorizationCode(sql.FieldContainsFold(FieldSellerID, v))
 }
 
 // CodeHashEQ applies the EQ predicate on the "code_hash" field.
@@ -237,71 +302,6 @@ func AppIDEqualFold(v string) predicate.AuthorizationCode {
 // AppIDContainsFold applies the ContainsFold predicate on the "app_id" field.
 func AppIDContainsFold(v string) predicate.AuthorizationCode {
 	return predicate.AuthorizationCode(sql.FieldContainsFold(FieldAppID, v))
-}
-
-// SellerIDEQ applies the EQ predicate on the "seller_id" field.
-func SellerIDEQ(v string) predicate.AuthorizationCode {
-	return predicate.AuthorizationCode(sql.FieldEQ(FieldSellerID, v))
-}
-
-// SellerIDNEQ applies the NEQ predicate on the "seller_id" field.
-func SellerIDNEQ(v string) predicate.AuthorizationCode {
-	return predicate.AuthorizationCode(sql.FieldNEQ(FieldSellerID, v))
-}
-
-// SellerIDIn applies the In predicate on the "seller_id" field.
-func SellerIDIn(vs ...string) predicate.AuthorizationCode {
-	return predicate.AuthorizationCode(sql.FieldIn(FieldSellerID, vs...))
-}
-
-// SellerIDNotIn applies the NotIn predicate on the "seller_id" field.
-func SellerIDNotIn(vs ...string) predicate.AuthorizationCode {
-	return predicate.AuthorizationCode(sql.FieldNotIn(FieldSellerID, vs...))
-}
-
-// SellerIDGT applies the GT predicate on the "seller_id" field.
-func SellerIDGT(v string) predicate.AuthorizationCode {
-	return predicate.AuthorizationCode(sql.FieldGT(FieldSellerID, v))
-}
-
-// SellerIDGTE applies the GTE predicate on the "seller_id" field.
-func SellerIDGTE(v string) predicate.AuthorizationCode {
-	return predicate.AuthorizationCode(sql.FieldGTE(FieldSellerID, v))
-}
-
-// SellerIDLT applies the LT predicate on the "seller_id" field.
-func SellerIDLT(v string) predicate.AuthorizationCode {
-	return predicate.AuthorizationCode(sql.FieldLT(FieldSellerID, v))
-}
-
-// SellerIDLTE applies the LTE predicate on the "seller_id" field.
-func SellerIDLTE(v string) predicate.AuthorizationCode {
-	return predicate.AuthorizationCode(sql.FieldLTE(FieldSellerID, v))
-}
-
-// SellerIDContains applies the Contains predicate on the "seller_id" field.
-func SellerIDContains(v string) predicate.AuthorizationCode {
-	return predicate.AuthorizationCode(sql.FieldContains(FieldSellerID, v))
-}
-
-// SellerIDHasPrefix applies the HasPrefix predicate on the "seller_id" field.
-func SellerIDHasPrefix(v string) predicate.AuthorizationCode {
-	return predicate.AuthorizationCode(sql.FieldHasPrefix(FieldSellerID, v))
-}
-
-// SellerIDHasSuffix applies the HasSuffix predicate on the "seller_id" field.
-func SellerIDHasSuffix(v string) predicate.AuthorizationCode {
-	return predicate.AuthorizationCode(sql.FieldHasSuffix(FieldSellerID, v))
-}
-
-// SellerIDEqualFold applies the EqualFold predicate on the "seller_id" field.
-func SellerIDEqualFold(v string) predicate.AuthorizationCode {
-	return predicate.AuthorizationCode(sql.FieldEqualFold(FieldSellerID, v))
-}
-
-// SellerIDContainsFold applies the ContainsFold predicate on the "seller_id" field.
-func SellerIDContainsFold(v string) predicate.AuthorizationCode {
-	return predicate.AuthorizationCode(sql.FieldContainsFold(FieldSellerID, v))
 }
 
 // RedirectURIEQ applies the EQ predicate on the "redirect_uri" field.

@@ -11,10 +11,10 @@ const (
 	Label = "event"
 	// FieldID holds the string denoting the id field in the database.
 	FieldID = "id"
-	// FieldEventID holds the string denoting the event_id field in the database.
-	FieldEventID = "event_id"
 	// FieldSellerID holds the string denoting the seller_id field in the database.
 	FieldSellerID = "seller_id"
+	// FieldEventID holds the string denoting the event_id field in the database.
+	FieldEventID = "event_id"
 	// FieldAppID holds the string denoting the app_id field in the database.
 	FieldAppID = "app_id"
 	// FieldType holds the string denoting the type field in the database.
@@ -36,8 +36,8 @@ const (
 // Columns holds all SQL columns for event fields.
 var Columns = []string{
 	FieldID,
-	FieldEventID,
 	FieldSellerID,
+	FieldEventID,
 	FieldAppID,
 	FieldType,
 	FieldResourceID,
@@ -58,10 +58,10 @@ func ValidColumn(column string) bool {
 }
 
 var (
-	// EventIDValidator is a validator for the "event_id" field. It is called by the builders before save.
-	EventIDValidator func(string) error
 	// SellerIDValidator is a validator for the "seller_id" field. It is called by the builders before save.
 	SellerIDValidator func(string) error
+	// EventIDValidator is a validator for the "event_id" field. It is called by the builders before save.
+	EventIDValidator func(string) error
 	// TypeValidator is a validator for the "type" field. It is called by the builders before save.
 	TypeValidator func(string) error
 	// ResourceIDValidator is a validator for the "resource_id" field. It is called by the builders before save.
@@ -80,14 +80,14 @@ func ByID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldID, opts...).ToFunc()
 }
 
-// ByEventID orders the results by the event_id field.
-func ByEventID(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldEventID, opts...).ToFunc()
-}
-
 // BySellerID orders the results by the seller_id field.
 func BySellerID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldSellerID, opts...).ToFunc()
+}
+
+// ByEventID orders the results by the event_id field.
+func ByEventID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldEventID, opts...).ToFunc()
 }
 
 // ByAppID orders the results by the app_id field.

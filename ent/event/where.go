@@ -54,14 +54,14 @@ func IDLTE(id int64) predicate.Event {
 	return predicate.Event(sql.FieldLTE(FieldID, id))
 }
 
-// EventID applies equality check predicate on the "event_id" field. It's identical to EventIDEQ.
-func EventID(v string) predicate.Event {
-	return predicate.Event(sql.FieldEQ(FieldEventID, v))
-}
-
 // SellerID applies equality check predicate on the "seller_id" field. It's identical to SellerIDEQ.
 func SellerID(v string) predicate.Event {
 	return predicate.Event(sql.FieldEQ(FieldSellerID, v))
+}
+
+// EventID applies equality check predicate on the "event_id" field. It's identical to EventIDEQ.
+func EventID(v string) predicate.Event {
+	return predicate.Event(sql.FieldEQ(FieldEventID, v))
 }
 
 // AppID applies equality check predicate on the "app_id" field. It's identical to AppIDEQ.
@@ -97,71 +97,6 @@ func CreatedAt(v time.Time) predicate.Event {
 // RecordedAt applies equality check predicate on the "recorded_at" field. It's identical to RecordedAtEQ.
 func RecordedAt(v time.Time) predicate.Event {
 	return predicate.Event(sql.FieldEQ(FieldRecordedAt, v))
-}
-
-// EventIDEQ applies the EQ predicate on the "event_id" field.
-func EventIDEQ(v string) predicate.Event {
-	return predicate.Event(sql.FieldEQ(FieldEventID, v))
-}
-
-// EventIDNEQ applies the NEQ predicate on the "event_id" field.
-func EventIDNEQ(v string) predicate.Event {
-	return predicate.Event(sql.FieldNEQ(FieldEventID, v))
-}
-
-// EventIDIn applies the In predicate on the "event_id" field.
-func EventIDIn(vs ...string) predicate.Event {
-	return predicate.Event(sql.FieldIn(FieldEventID, vs...))
-}
-
-// EventIDNotIn applies the NotIn predicate on the "event_id" field.
-func EventIDNotIn(vs ...string) predicate.Event {
-	return predicate.Event(sql.FieldNotIn(FieldEventID, vs...))
-}
-
-// EventIDGT applies the GT predicate on the "event_id" field.
-func EventIDGT(v string) predicate.Event {
-	return predicate.Event(sql.FieldGT(FieldEventID, v))
-}
-
-// EventIDGTE applies the GTE predicate on the "event_id" field.
-func EventIDGTE(v string) predicate.Event {
-	return predicate.Event(sql.FieldGTE(FieldEventID, v))
-}
-
-// EventIDLT applies the LT predicate on the "event_id" field.
-func EventIDLT(v string) predicate.Event {
-	return predicate.Event(sql.FieldLT(FieldEventID, v))
-}
-
-// EventIDLTE applies the LTE predicate on the "event_id" field.
-func EventIDLTE(v string) predicate.Event {
-	return predicate.Event(sql.FieldLTE(FieldEventID, v))
-}
-
-// EventIDContains applies the Contains predicate on the "event_id" field.
-func EventIDContains(v string) predicate.Event {
-	return predicate.Event(sql.FieldContains(FieldEventID, v))
-}
-
-// EventIDHasPrefix applies the HasPrefix predicate on the "event_id" field.
-func EventIDHasPrefix(v string) predicate.Event {
-	return predicate.Event(sql.FieldHasPrefix(FieldEventID, v))
-}
-
-// EventIDHasSuffix applies the HasSuffix predicate on the "event_id" field.
-func EventIDHasSuffix(v string) predicate.Event {
-	return predicate.Event(sql.FieldHasSuffix(FieldEventID, v))
-}
-
-// EventIDEqualFold applies the EqualFold predicate on the "event_id" field.
-func EventIDEqualFold(v string) predicate.Event {
-	return predicate.Event(sql.FieldEqualFold(FieldEventID, v))
-}
-
-// EventIDContainsFold applies the ContainsFold predicate on the "event_id" field.
-func EventIDContainsFold(v string) predicate.Event {
-	return predicate.Event(sql.FieldContainsFold(FieldEventID, v))
 }
 
 // SellerIDEQ applies the EQ predicate on the "seller_id" field.
@@ -227,6 +162,71 @@ func SellerIDEqualFold(v string) predicate.Event {
 // SellerIDContainsFold applies the ContainsFold predicate on the "seller_id" field.
 func SellerIDContainsFold(v string) predicate.Event {
 	return predicate.Event(sql.FieldContainsFold(FieldSellerID, v))
+}
+
+// EventIDEQ applies the EQ predicate on the "event_id" field.
+func EventIDEQ(v string) predicate.Event {
+	return predicate.Event(sql.FieldEQ(FieldEventID, v))
+}
+
+// EventIDNEQ applies the NEQ predicate on the "event_id" field.
+func EventIDNEQ(v string) predicate.Event {
+	return predicate.Event(sql.FieldNEQ(FieldEventID, v))
+}
+
+// EventIDIn applies the In predicate on the "event_id" field.
+func EventIDIn(vs ...string) predicate.Event {
+	return predicate.Event(sql.FieldIn(FieldEventID, vs...))
+}
+
+// EventIDNotIn applies the NotIn predicate on the "event_id" field.
+func EventIDNotIn(vs ...string) predicate.Event {
+	return predicate.Event(sql.FieldNotIn(FieldEventID, vs...))
+}
+
+// EventIDGT applies the GT predicate on the "event_id" field.
+func EventIDGT(v string) predicate.Event {
+	return predicate.Event(sql.FieldGT(FieldEventID, v))
+}
+
+// EventIDGTE applies the GTE predicate on the "event_id" field.
+func EventIDGTE(v string) predicate.Event {
+	return predicate.Event(sql.FieldGTE(FieldEventID, v))
+}
+
+// EventIDLT applies the LT predicate on the "event_id" field.
+func EventIDLT(v string) predicate.Event {
+	return predicate.Event(sql.FieldLT(FieldEventID, v))
+}
+
+// EventIDLTE applies the LTE predicate on the "event_id" field.
+func EventIDLTE(v string) predicate.Event {
+	return predicate.Event(sql.FieldLTE(FieldEventID, v))
+}
+
+// EventIDContains applies the Contains predicate on the "event_id" field.
+func EventIDContains(v string) predicate.Event {
+	return predicate.Event(sql.FieldContains(FieldEventID, v))
+}
+
+// EventIDHasPrefix applies the HasPrefix predicate on the "event_id" field.
+func EventIDHasPrefix(v string) predicate.Event {
+	return predicate.Event(sql.FieldHasPrefix(FieldEventID, v))
+}
+
+// EventIDHasSuffix applies the HasSuffix predicate on the "event_id" field.
+func EventIDHasSuffix(v string) predicate.Event {
+	return predicate.Event(sql.FieldHasSuffix(FieldEventID, v))
+}
+
+// EventIDEqualFold applies the EqualFold predicate on the "event_id" field.
+func EventIDEqualFold(v string) predicate.Event {
+	return predicate.Event(sql.FieldEqualFold(FieldEventID, v))
+}
+
+// EventIDContainsFold applies the ContainsFold predicate on the "event_id" field.
+func EventIDContainsFold(v string) predicate.Event {
+	return predicate.Event(sql.FieldContainsFold(FieldEventID, v))
 }
 
 // AppIDEQ applies the EQ predicate on the "app_id" field.

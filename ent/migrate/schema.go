@@ -51,9 +51,9 @@ var (
 	// AuthorizationCodesColumns holds the columns for the "authorization_codes" table.
 	AuthorizationCodesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
+		{Name: "seller_id", Type: field.TypeString},
 		{Name: "code_hash", Type: field.TypeString, Unique: true, Size: 64},
 		{Name: "app_id", Type: field.TypeString},
-		{Name: "seller_id", Type: field.TypeString},
 		{Name: "redirect_uri", Type: field.TypeString, Size: 2048},
 		{Name: "scopes", Type: field.TypeJSON},
 		{Name: "code_challenge", Type: field.TypeString, Nullable: true, Size: 128},
@@ -192,8 +192,8 @@ var (
 	// EventsColumns holds the columns for the "events" table.
 	EventsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt64, Increment: true},
-		{Name: "event_id", Type: field.TypeString, Unique: true, Size: 64},
 		{Name: "seller_id", Type: field.TypeString},
+		{Name: "event_id", Type: field.TypeString, Unique: true, Size: 64},
 		{Name: "app_id", Type: field.TypeString, Nullable: true},
 		{Name: "type", Type: field.TypeString, Size: 64},
 		{Name: "resource_id", Type: field.TypeString, Size: 120},
@@ -211,12 +211,12 @@ var (
 			{
 				Name:    "event_seller_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{EventsColumns[2], EventsColumns[0]},
+				Columns: []*schema.Column{EventsColumns[1], EventsColumns[0]},
 			},
 			{
 				Name:    "event_seller_id_type_id",
 				Unique:  false,
-				Columns: []*schema.Column{EventsColumns[2], EventsColumns[4], EventsColumns[0]},
+				Columns: []*schema.Column{EventsColumns[1], EventsColumns[4], EventsColumns[0]},
 			},
 			{
 				Name:    "event_resource_id_sequence",
@@ -402,6 +402,52 @@ var (
 			},
 		},
 	}
+	// PickupAddressesColumns holds the columns for the "pickup_addresses" table.
+	PickupAddressesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "is_default", Type: field.TypeBool, Default: false},
+		{Name: "name", Type: field.TypeString, Size: 120},
+		{Name: "line1", Type: field.TypeString, Size: 255},
+		{Name: "line2", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "city", Type: field.TypeString, Size: 120},
+		{Name: "province", Type: field.TypeString, Size: 120},
+		{Name: "region", Type: field.TypeString, Size: 120},
+		{Name: "postal_code", Type: field.TypeString, Size: 10},
+		{Name: "phone", Type: field.TypeString, Size: 32},
+		{Name: "psgc_code", Type: field.TypeString, Size: 10},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "seller_id", Type: field.TypeString},
+	}
+	// PickupAddressesTable holds the schema information for the "pickup_addresses" table.
+	PickupAddressesTable = &schema.Table{
+		Name:       "pickup_addresses",
+		Columns:    PickupAddressesColumns,
+		PrimaryKey: []*schema.Column{PickupAddressesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "pickup_addresses_sellers_pickup_addresses",
+				Columns:    []*schema.Column{PickupAddressesColumns[13]},
+				RefColumns: []*schema.Column{SellersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "pickupaddress_seller_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{PickupAddressesColumns[13], PickupAddressesColumns[11], PickupAddressesColumns[0]},
+			},
+			{
+				Name:    "pickupaddress_one_default_per_seller",
+				Unique:  true,
+				Columns: []*schema.Column{PickupAddressesColumns[13]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "is_default",
+				},
+			},
+		},
+	}
 	// ProductsColumns holds the columns for the "products" table.
 	ProductsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -564,14 +610,14 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "sellerauthorization_app_id_seller_id",
-				Unique:  false,
-				Columns: []*schema.Column{SellerAuthorizationsColumns[10], SellerAuthorizationsColumns[11]},
-			},
-			{
 				Name:    "sellerauthorization_seller_id",
 				Unique:  false,
 				Columns: []*schema.Column{SellerAuthorizationsColumns[11]},
+			},
+			{
+				Name:    "sellerauthorization_app_id_seller_id",
+				Unique:  false,
+				Columns: []*schema.Column{SellerAuthorizationsColumns[10], SellerAuthorizationsColumns[11]},
 			},
 		},
 	}
@@ -691,6 +737,7 @@ var (
 		InternalCallersTable,
 		OrdersTable,
 		OrderItemsTable,
+		PickupAddressesTable,
 		ProductsTable,
 		ProductVariantsTable,
 		RetiredRefreshTokensTable,
@@ -738,6 +785,7 @@ func init() {
 		"order_items_total_price_check": "total_price >= 0",
 		"order_items_unit_price_check":  "unit_price >= 0",
 	}
+	PickupAddressesTable.ForeignKeys[0].RefTable = SellersTable
 	ProductsTable.ForeignKeys[0].RefTable = SellersTable
 	ProductsTable.Annotation = &entsql.Annotation{}
 	ProductsTable.Annotation.Checks = map[string]string{

@@ -16,10 +16,10 @@ const (
 	Label = "product"
 	// FieldID holds the string denoting the id field in the database.
 	FieldID = "id"
-	// FieldShortID holds the string denoting the short_id field in the database.
-	FieldShortID = "short_id"
 	// FieldSellerID holds the string denoting the seller_id field in the database.
 	FieldSellerID = "seller_id"
+	// FieldShortID holds the string denoting the short_id field in the database.
+	FieldShortID = "short_id"
 	// FieldName holds the string denoting the name field in the database.
 	FieldName = "name"
 	// FieldDescription holds the string denoting the description field in the database.
@@ -77,8 +77,8 @@ const (
 // Columns holds all SQL columns for product fields.
 var Columns = []string{
 	FieldID,
-	FieldShortID,
 	FieldSellerID,
+	FieldShortID,
 	FieldName,
 	FieldDescription,
 	FieldStatus,
@@ -108,10 +108,10 @@ func ValidColumn(column string) bool {
 }
 
 var (
-	// ShortIDValidator is a validator for the "short_id" field. It is called by the builders before save.
-	ShortIDValidator func(string) error
 	// SellerIDValidator is a validator for the "seller_id" field. It is called by the builders before save.
 	SellerIDValidator func(string) error
+	// ShortIDValidator is a validator for the "short_id" field. It is called by the builders before save.
+	ShortIDValidator func(string) error
 	// NameValidator is a validator for the "name" field. It is called by the builders before save.
 	NameValidator func(string) error
 	// DefaultDescription holds the default value on creation for the "description" field.
@@ -180,14 +180,14 @@ func ByID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldID, opts...).ToFunc()
 }
 
-// ByShortID orders the results by the short_id field.
-func ByShortID(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldShortID, opts...).ToFunc()
-}
-
 // BySellerID orders the results by the seller_id field.
 func BySellerID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldSellerID, opts...).ToFunc()
+}
+
+// ByShortID orders the results by the short_id field.
+func ByShortID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldShortID, opts...).ToFunc()
 }
 
 // ByName orders the results by the name field.

@@ -65,14 +65,14 @@ func IDContainsFold(id string) predicate.Product {
 	return predicate.Product(sql.FieldContainsFold(FieldID, id))
 }
 
-// ShortID applies equality check predicate on the "short_id" field. It's identical to ShortIDEQ.
-func ShortID(v string) predicate.Product {
-	return predicate.Product(sql.FieldEQ(FieldShortID, v))
-}
-
 // SellerID applies equality check predicate on the "seller_id" field. It's identical to SellerIDEQ.
 func SellerID(v string) predicate.Product {
 	return predicate.Product(sql.FieldEQ(FieldSellerID, v))
+}
+
+// ShortID applies equality check predicate on the "short_id" field. It's identical to ShortIDEQ.
+func ShortID(v string) predicate.Product {
+	return predicate.Product(sql.FieldEQ(FieldShortID, v))
 }
 
 // Name applies equality check predicate on the "name" field. It's identical to NameEQ.
@@ -133,71 +133,6 @@ func CreatedAt(v time.Time) predicate.Product {
 // UpdatedAt applies equality check predicate on the "updated_at" field. It's identical to UpdatedAtEQ.
 func UpdatedAt(v time.Time) predicate.Product {
 	return predicate.Product(sql.FieldEQ(FieldUpdatedAt, v))
-}
-
-// ShortIDEQ applies the EQ predicate on the "short_id" field.
-func ShortIDEQ(v string) predicate.Product {
-	return predicate.Product(sql.FieldEQ(FieldShortID, v))
-}
-
-// ShortIDNEQ applies the NEQ predicate on the "short_id" field.
-func ShortIDNEQ(v string) predicate.Product {
-	return predicate.Product(sql.FieldNEQ(FieldShortID, v))
-}
-
-// ShortIDIn applies the In predicate on the "short_id" field.
-func ShortIDIn(vs ...string) predicate.Product {
-	return predicate.Product(sql.FieldIn(FieldShortID, vs...))
-}
-
-// ShortIDNotIn applies the NotIn predicate on the "short_id" field.
-func ShortIDNotIn(vs ...string) predicate.Product {
-	return predicate.Product(sql.FieldNotIn(FieldShortID, vs...))
-}
-
-// ShortIDGT applies the GT predicate on the "short_id" field.
-func ShortIDGT(v string) predicate.Product {
-	return predicate.Product(sql.FieldGT(FieldShortID, v))
-}
-
-// ShortIDGTE applies the GTE predicate on the "short_id" field.
-func ShortIDGTE(v string) predicate.Product {
-	return predicate.Product(sql.FieldGTE(FieldShortID, v))
-}
-
-// ShortIDLT applies the LT predicate on the "short_id" field.
-func ShortIDLT(v string) predicate.Product {
-	return predicate.Product(sql.FieldLT(FieldShortID, v))
-}
-
-// ShortIDLTE applies the LTE predicate on the "short_id" field.
-func ShortIDLTE(v string) predicate.Product {
-	return predicate.Product(sql.FieldLTE(FieldShortID, v))
-}
-
-// ShortIDContains applies the Contains predicate on the "short_id" field.
-func ShortIDContains(v string) predicate.Product {
-	return predicate.Product(sql.FieldContains(FieldShortID, v))
-}
-
-// ShortIDHasPrefix applies the HasPrefix predicate on the "short_id" field.
-func ShortIDHasPrefix(v string) predicate.Product {
-	return predicate.Product(sql.FieldHasPrefix(FieldShortID, v))
-}
-
-// ShortIDHasSuffix applies the HasSuffix predicate on the "short_id" field.
-func ShortIDHasSuffix(v string) predicate.Product {
-	return predicate.Product(sql.FieldHasSuffix(FieldShortID, v))
-}
-
-// ShortIDEqualFold applies the EqualFold predicate on the "short_id" field.
-func ShortIDEqualFold(v string) predicate.Product {
-	return predicate.Product(sql.FieldEqualFold(FieldShortID, v))
-}
-
-// ShortIDContainsFold applies the ContainsFold predicate on the "short_id" field.
-func ShortIDContainsFold(v string) predicate.Product {
-	return predicate.Product(sql.FieldContainsFold(FieldShortID, v))
 }
 
 // SellerIDEQ applies the EQ predicate on the "seller_id" field.
@@ -263,6 +198,71 @@ func SellerIDEqualFold(v string) predicate.Product {
 // SellerIDContainsFold applies the ContainsFold predicate on the "seller_id" field.
 func SellerIDContainsFold(v string) predicate.Product {
 	return predicate.Product(sql.FieldContainsFold(FieldSellerID, v))
+}
+
+// ShortIDEQ applies the EQ predicate on the "short_id" field.
+func ShortIDEQ(v string) predicate.Product {
+	return predicate.Product(sql.FieldEQ(FieldShortID, v))
+}
+
+// ShortIDNEQ applies the NEQ predicate on the "short_id" field.
+func ShortIDNEQ(v string) predicate.Product {
+	return predicate.Product(sql.FieldNEQ(FieldShortID, v))
+}
+
+// ShortIDIn applies the In predicate on the "short_id" field.
+func ShortIDIn(vs ...string) predicate.Product {
+	return predicate.Product(sql.FieldIn(FieldShortID, vs...))
+}
+
+// ShortIDNotIn applies the NotIn predicate on the "short_id" field.
+func ShortIDNotIn(vs ...string) predicate.Product {
+	return predicate.Product(sql.FieldNotIn(FieldShortID, vs...))
+}
+
+// ShortIDGT applies the GT predicate on the "short_id" field.
+func ShortIDGT(v string) predicate.Product {
+	return predicate.Product(sql.FieldGT(FieldShortID, v))
+}
+
+// ShortIDGTE applies the GTE predicate on the "short_id" field.
+func ShortIDGTE(v string) predicate.Product {
+	return predicate.Product(sql.FieldGTE(FieldShortID, v))
+}
+
+// ShortIDLT applies the LT predicate on the "short_id" field.
+func ShortIDLT(v string) predicate.Product {
+	return predicate.Product(sql.FieldLT(FieldShortID, v))
+}
+
+// ShortIDLTE applies the LTE predicate on the "short_id" field.
+func ShortIDLTE(v string) predicate.Product {
+	return predicate.Product(sql.FieldLTE(FieldShortID, v))
+}
+
+// ShortIDContains applies the Contains predicate on the "short_id" field.
+func ShortIDContains(v string) predicate.Product {
+	return predicate.Product(sql.FieldContains(FieldShortID, v))
+}
+
+// ShortIDHasPrefix applies the HasPrefix predicate on the "short_id" field.
+func ShortIDHasPrefix(v string) predicate.Product {
+	return predicate.Product(sql.FieldHasPrefix(FieldShortID, v))
+}
+
+// ShortIDHasSuffix applies the HasSuffix predicate on the "short_id" field.
+func ShortIDHasSuffix(v string) predicate.Product {
+	return predicate.Product(sql.FieldHasSuffix(FieldShortID, v))
+}
+
+// ShortIDEqualFold applies the EqualFold predicate on the "short_id" field.
+func ShortIDEqualFold(v string) predicate.Product {
+	return predicate.Product(sql.FieldEqualFold(FieldShortID, v))
+}
+
+// ShortIDContainsFold applies the ContainsFold predicate on the "short_id" field.
+func ShortIDContainsFold(v string) predicate.Product {
+	return predicate.Product(sql.FieldContainsFold(FieldShortID, v))
 }
 
 // NameEQ applies the EQ predicate on the "name" field.

@@ -14,12 +14,16 @@ type AuthorizationCode struct {
 	ent.Schema
 }
 
+// Mixin makes the code seller-owned (SellerOwned): the seller who consented.
+func (AuthorizationCode) Mixin() []ent.Mixin {
+	return []ent.Mixin{SellerOwned{}}
+}
+
 func (AuthorizationCode) Fields() []ent.Field {
 	return []ent.Field{
 		idField(),
 		field.String("code_hash").MaxLen(64).Match(sha256Hex).Unique().Immutable().Sensitive(),
 		field.String("app_id").NotEmpty().Immutable(),
-		field.String("seller_id").NotEmpty().Immutable(),
 		field.String("redirect_uri").NotEmpty().MaxLen(2048).Immutable(),
 		// What the seller consented to.
 		field.JSON("scopes", []string{}).Default([]string{}).Immutable(),

@@ -27,7 +27,8 @@ func (AuthorizationSession) Fields() []ent.Field {
 		// PKCE (S256 only), when the app sent one.
 		field.String("code_challenge").Optional().MaxLen(128).Immutable(),
 		field.Time("expires_at").Immutable(),
-		// Set by a successful sign-in.
+		// Set by a successful sign-in. Not SellerOwned: a session exists
+		// before anyone signed in, so the seller is optional and set later.
 		field.String("seller_id").Optional(),
 		field.String("cookie_hash").Optional().Nillable().MaxLen(64).Match(sha256Hex).Unique().Sensitive(),
 		field.String("otp_hash").Optional().Nillable().MaxLen(64).Match(sha256Hex).Sensitive(),

@@ -16,6 +16,12 @@ type Event struct {
 	ent.Schema
 }
 
+// Mixin makes the event seller-owned (SellerOwned), without a foreign key:
+// the feed is a record of what happened.
+func (Event) Mixin() []ent.Mixin {
+	return []ent.Mixin{SellerOwned{}}
+}
+
 func (Event) Fields() []ent.Field {
 	return []ent.Field{
 		// The position in the feed, assigned by the database in insert
@@ -23,7 +29,6 @@ func (Event) Fields() []ent.Field {
 		field.Int64("id").Positive().Immutable(),
 		// The public id ("evt_…").
 		field.String("event_id").NotEmpty().MaxLen(64).Unique().Immutable(),
-		field.String("seller_id").NotEmpty().Immutable(),
 		// Set on an event addressed to one app alone (a seller's grant to
 		// it: authorization.*): other apps neither read nor receive it.
 		field.String("app_id").Optional().Immutable(),

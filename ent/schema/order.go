@@ -17,10 +17,14 @@ type Order struct {
 	ent.Schema
 }
 
+// Mixin makes an order seller-owned (SellerOwned).
+func (Order) Mixin() []ent.Mixin {
+	return []ent.Mixin{SellerOwned{Ref: "orders"}}
+}
+
 func (Order) Fields() []ent.Field {
 	return []ent.Field{
 		idField(),
-		field.String("seller_id").NotEmpty().Immutable(),
 		field.String("customer_id"),
 		// Personal data: only rendered for apps holding customer:email:read and
 		// never put in webhook payloads. Empty when checkout had none.
@@ -68,12 +72,6 @@ func (Order) Fields() []ent.Field {
 
 func (Order) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.From("seller", Seller.Type).
-			Ref("orders").
-			Field("seller_id").
-			Unique().
-			Required().
-			Immutable(),
 		edge.To("items", OrderItem.Type).
 			Annotations(entsql.OnDelete(entsql.Cascade)),
 		edge.To("fulfillments", Fulfillment.Type).

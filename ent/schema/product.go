@@ -17,11 +17,15 @@ type Product struct {
 	ent.Schema
 }
 
+// Mixin makes a product seller-owned (SellerOwned).
+func (Product) Mixin() []ent.Mixin {
+	return []ent.Mixin{SellerOwned{Ref: "products"}}
+}
+
 func (Product) Fields() []ent.Field {
 	return []ent.Field{
 		idField(),
 		field.String("short_id").NotEmpty().Unique().Immutable(),
-		field.String("seller_id").NotEmpty().Immutable(),
 		field.String("name").NotEmpty(),
 		field.String("description").Default(""),
 		// New products start proposed; the platform's review moves them on.
@@ -54,12 +58,6 @@ func (Product) Fields() []ent.Field {
 
 func (Product) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.From("seller", Seller.Type).
-			Ref("products").
-			Field("seller_id").
-			Unique().
-			Required().
-			Immutable(),
 		edge.To("variants", ProductVariant.Type).
 			Annotations(entsql.OnDelete(entsql.Cascade)),
 	}

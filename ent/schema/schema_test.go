@@ -1,9 +1,14 @@
 package schema_test
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	entschema "entgo.io/ent/dialect/sql/schema"
 	"entgo.io/ent/schema/field"
 
 	"github.com/mallplatform/partnerapi/ent/migrate"
@@ -59,6 +64,82 @@ func TestKeysetIndexes(t *testing.T) {
 			if !found {
 				t.Errorf("%s: no index on (%s)", table.Name, strings.Join(cols, ", "))
 			}
+		}
+	}
+}
+
+// Seller ownership has one definition (schema.SellerOwned): a schema that
+// declares a seller_id field of its own would drift from it (a nullable
+// owner, a missing edge). Only the two schemas whose seller is not their
+// owner keep their own field; sellerowned.go says why.
+func TestSellerIDOnlyThroughMixin(t *testing.T) {
+	own := map[string]bool{"authorizationsession.go": true, "sellerlogin.go": true, "sellerowned.go": true}
+	fset := token.NewFileSet()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		declares := false
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) == 0 {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			pkg, ok := sel.X.(*ast.Ident)
+			lit, isLit := call.Args[0].(*ast.BasicLit)
+			if ok && pkg.Name == "field" && isLit && lit.Value == `"seller_id"` {
+				declares = true
+			}
+			return true
+		})
+		if declares && !own[name] {
+			t.Errorf("%s declares seller_id itself; embed SellerOwned (Mixin) instead", name)
+		}
+		if !declares && own[name] {
+			t.Errorf("%s no longer declares seller_id: drop it from the exceptions", name)
+		}
+	}
+}
+
+// Every table with a seller_id is filtered by seller on every query: the
+// column is never null where the seller owns the row, and an index starts
+// with it unless the rows are only ever found by a unique key of their own.
+func TestSellerOwnedTables(t *testing.T) {
+	notOwned := map[string]bool{"authorization_sessions": true}
+	byOwnKey := map[string]bool{"authorization_codes": true} // by the code's hash
+	for _, table := range migrate.Tables {
+		var col *entschema.Column
+		for _, c := range table.Columns {
+			if c.Name == "seller_id" {
+				col = c
+			}
+		}
+		if col == nil || notOwned[table.Name] {
+			continue
+		}
+		if col.Nullable {
+			t.Errorf("%s.seller_id is nullable", table.Name)
+		}
+		leads := col.Unique || byOwnKey[table.Name]
+		for _, idx := range table.Indexes {
+			if len(idx.Columns) > 0 && idx.Columns[0].Name == "seller_id" {
+				leads = true
+			}
+		}
+		if !leads {
+			t.Errorf("%s: no index starts with seller_id", table.Name)
 		}
 	}
 }

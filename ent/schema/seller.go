@@ -35,6 +35,7 @@ func (Seller) Edges() []ent.Edge {
 		edge.To("authorizations", SellerAuthorization.Type),
 		edge.To("products", Product.Type),
 		edge.To("orders", Order.Type),
+		edge.To("pickup_addresses", PickupAddress.Type),
 	}
 }
 

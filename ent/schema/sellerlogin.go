@@ -16,6 +16,8 @@ type SellerLogin struct {
 func (SellerLogin) Fields() []ent.Field {
 	return []ent.Field{
 		idField(),
+		// Not SellerOwned: one login per seller (unique), which names the
+		// seller on the consent pages rather than being one of its records.
 		field.String("seller_id").NotEmpty().Unique().Immutable(),
 		// Lowercased as typed at sign-in.
 		field.String("username").NotEmpty().MaxLen(254).Unique(),

@@ -30,6 +30,8 @@ const (
 	EdgeProducts = "products"
 	// EdgeOrders holds the string denoting the orders edge name in mutations.
 	EdgeOrders = "orders"
+	// EdgePickupAddresses holds the string denoting the pickup_addresses edge name in mutations.
+	EdgePickupAddresses = "pickup_addresses"
 	// Table holds the table name of the seller in the database.
 	Table = "sellers"
 	// AuthorizationsTable is the table that holds the authorizations relation/edge.
@@ -53,6 +55,13 @@ const (
 	OrdersInverseTable = "orders"
 	// OrdersColumn is the table column denoting the orders relation/edge.
 	OrdersColumn = "seller_id"
+	// PickupAddressesTable is the table that holds the pickup_addresses relation/edge.
+	PickupAddressesTable = "pickup_addresses"
+	// PickupAddressesInverseTable is the table name for the PickupAddress entity.
+	// It exists in this package in order to avoid circular dependency with the "pickupaddress" package.
+	PickupAddressesInverseTable = "pickup_addresses"
+	// PickupAddressesColumn is the table column denoting the pickup_addresses relation/edge.
+	PickupAddressesColumn = "seller_id"
 )
 
 // Columns holds all SQL columns for seller fields.
@@ -166,6 +175,20 @@ func ByOrders(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newOrdersStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByPickupAddressesCount orders the results by pickup_addresses count.
+func ByPickupAddressesCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newPickupAddressesStep(), opts...)
+	}
+}
+
+// ByPickupAddresses orders the results by pickup_addresses terms.
+func ByPickupAddresses(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newPickupAddressesStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newAuthorizationsStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -185,5 +208,12 @@ func newOrdersStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(OrdersInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, OrdersTable, OrdersColumn),
+	)
+}
+func newPickupAddressesStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(PickupAddressesInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, PickupAddressesTable, PickupAddressesColumn),
 	)
 }

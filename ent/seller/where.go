@@ -379,6 +379,29 @@ func HasOrdersWith(preds ...predicate.Order) predicate.Seller {
 	})
 }
 
+// HasPickupAddresses applies the HasEdge predicate on the "pickup_addresses" edge.
+func HasPickupAddresses() predicate.Seller {
+	return predicate.Seller(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, PickupAddressesTable, PickupAddressesColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasPickupAddressesWith applies the HasEdge predicate on the "pickup_addresses" edge with a given conditions (other predicates).
+func HasPickupAddressesWith(preds ...predicate.PickupAddress) predicate.Seller {
+	return predicate.Seller(func(s *sql.Selector) {
+		step := newPickupAddressesStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.Seller) predicate.Seller {
 	return predicate.Seller(sql.AndPredicates(predicates...))

@@ -14,10 +14,10 @@ const (
 	Label = "seller_authorization"
 	// FieldID holds the string denoting the id field in the database.
 	FieldID = "id"
-	// FieldAppID holds the string denoting the app_id field in the database.
-	FieldAppID = "app_id"
 	// FieldSellerID holds the string denoting the seller_id field in the database.
 	FieldSellerID = "seller_id"
+	// FieldAppID holds the string denoting the app_id field in the database.
+	FieldAppID = "app_id"
 	// FieldScopes holds the string denoting the scopes field in the database.
 	FieldScopes = "scopes"
 	// FieldAccessTokenHash holds the string denoting the access_token_hash field in the database.
@@ -36,19 +36,12 @@ const (
 	FieldExpiringNotifiedAt = "expiring_notified_at"
 	// FieldCreatedAt holds the string denoting the created_at field in the database.
 	FieldCreatedAt = "created_at"
-	// EdgeApp holds the string denoting the app edge name in mutations.
-	EdgeApp = "app"
 	// EdgeSeller holds the string denoting the seller edge name in mutations.
 	EdgeSeller = "seller"
+	// EdgeApp holds the string denoting the app edge name in mutations.
+	EdgeApp = "app"
 	// Table holds the table name of the sellerauthorization in the database.
 	Table = "seller_authorizations"
-	// AppTable is the table that holds the app relation/edge.
-	AppTable = "seller_authorizations"
-	// AppInverseTable is the table name for the App entity.
-	// It exists in this package in order to avoid circular dependency with the "app" package.
-	AppInverseTable = "apps"
-	// AppColumn is the table column denoting the app relation/edge.
-	AppColumn = "app_id"
 	// SellerTable is the table that holds the seller relation/edge.
 	SellerTable = "seller_authorizations"
 	// SellerInverseTable is the table name for the Seller entity.
@@ -56,13 +49,20 @@ const (
 	SellerInverseTable = "sellers"
 	// SellerColumn is the table column denoting the seller relation/edge.
 	SellerColumn = "seller_id"
+	// AppTable is the table that holds the app relation/edge.
+	AppTable = "seller_authorizations"
+	// AppInverseTable is the table name for the App entity.
+	// It exists in this package in order to avoid circular dependency with the "app" package.
+	AppInverseTable = "apps"
+	// AppColumn is the table column denoting the app relation/edge.
+	AppColumn = "app_id"
 )
 
 // Columns holds all SQL columns for sellerauthorization fields.
 var Columns = []string{
 	FieldID,
-	FieldAppID,
 	FieldSellerID,
+	FieldAppID,
 	FieldScopes,
 	FieldAccessTokenHash,
 	FieldAccessExpiresAt,
@@ -85,10 +85,10 @@ func ValidColumn(column string) bool {
 }
 
 var (
-	// AppIDValidator is a validator for the "app_id" field. It is called by the builders before save.
-	AppIDValidator func(string) error
 	// SellerIDValidator is a validator for the "seller_id" field. It is called by the builders before save.
 	SellerIDValidator func(string) error
+	// AppIDValidator is a validator for the "app_id" field. It is called by the builders before save.
+	AppIDValidator func(string) error
 	// DefaultScopes holds the default value on creation for the "scopes" field.
 	DefaultScopes []string
 	// AccessTokenHashValidator is a validator for the "access_token_hash" field. It is called by the builders before save.
@@ -109,14 +109,14 @@ func ByID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldID, opts...).ToFunc()
 }
 
-// ByAppID orders the results by the app_id field.
-func ByAppID(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldAppID, opts...).ToFunc()
-}
-
 // BySellerID orders the results by the seller_id field.
 func BySellerID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldSellerID, opts...).ToFunc()
+}
+
+// ByAppID orders the results by the app_id field.
+func ByAppID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldAppID, opts...).ToFunc()
 }
 
 // ByAccessTokenHash orders the results by the access_token_hash field.
@@ -159,30 +159,30 @@ func ByCreatedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCreatedAt, opts...).ToFunc()
 }
 
-// ByAppField orders the results by app field.
-func ByAppField(field string, opts ...sql.OrderTermOption) OrderOption {
-	return func(s *sql.Selector) {
-		sqlgraph.OrderByNeighborTerms(s, newAppStep(), sql.OrderByField(field, opts...))
-	}
-}
-
 // BySellerField orders the results by seller field.
 func BySellerField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newSellerStep(), sql.OrderByField(field, opts...))
 	}
 }
-func newAppStep() *sqlgraph.Step {
-	return sqlgraph.NewStep(
-		sqlgraph.From(Table, FieldID),
-		sqlgraph.To(AppInverseTable, FieldID),
-		sqlgraph.Edge(sqlgraph.M2O, true, AppTable, AppColumn),
-	)
+
+// ByAppField orders the results by app field.
+func ByAppField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newAppStep(), sql.OrderByField(field, opts...))
+	}
 }
 func newSellerStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(SellerInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, true, SellerTable, SellerColumn),
+	)
+}
+func newAppStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(AppInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, true, AppTable, AppColumn),
 	)
 }

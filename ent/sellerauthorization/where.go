@@ -65,14 +65,14 @@ func IDContainsFold(id string) predicate.SellerAuthorization {
 	return predicate.SellerAuthorization(sql.FieldContainsFold(FieldID, id))
 }
 
-// AppID applies equality check predicate on the "app_id" field. It's identical to AppIDEQ.
-func AppID(v string) predicate.SellerAuthorization {
-	return predicate.SellerAuthorization(sql.FieldEQ(FieldAppID, v))
-}
-
 // SellerID applies equality check predicate on the "seller_id" field. It's identical to SellerIDEQ.
 func SellerID(v string) predicate.SellerAuthorization {
 	return predicate.SellerAuthorization(sql.FieldEQ(FieldSellerID, v))
+}
+
+// AppID applies equality check predicate on the "app_id" field. It's identical to AppIDEQ.
+func AppID(v string) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldEQ(FieldAppID, v))
 }
 
 // AccessTokenHash applies equality check predicate on the "access_token_hash" field. It's identical to AccessTokenHashEQ.
@@ -113,71 +113,6 @@ func ExpiringNotifiedAt(v time.Time) predicate.SellerAuthorization {
 // CreatedAt applies equality check predicate on the "created_at" field. It's identical to CreatedAtEQ.
 func CreatedAt(v time.Time) predicate.SellerAuthorization {
 	return predicate.SellerAuthorization(sql.FieldEQ(FieldCreatedAt, v))
-}
-
-// AppIDEQ applies the EQ predicate on the "app_id" field.
-func AppIDEQ(v string) predicate.SellerAuthorization {
-	return predicate.SellerAuthorization(sql.FieldEQ(FieldAppID, v))
-}
-
-// AppIDNEQ applies the NEQ predicate on the "app_id" field.
-func AppIDNEQ(v string) predicate.SellerAuthorization {
-	return predicate.SellerAuthorization(sql.FieldNEQ(FieldAppID, v))
-}
-
-// AppIDIn applies the In predicate on the "app_id" field.
-func AppIDIn(vs ...string) predicate.SellerAuthorization {
-	return predicate.SellerAuthorization(sql.FieldIn(FieldAppID, vs...))
-}
-
-// AppIDNotIn applies the NotIn predicate on the "app_id" field.
-func AppIDNotIn(vs ...string) predicate.SellerAuthorization {
-	return predicate.SellerAuthorization(sql.FieldNotIn(FieldAppID, vs...))
-}
-
-// AppIDGT applies the GT predicate on the "app_id" field.
-func AppIDGT(v string) predicate.SellerAuthorization {
-	return predicate.SellerAuthorization(sql.FieldGT(FieldAppID, v))
-}
-
-// AppIDGTE applies the GTE predicate on the "app_id" field.
-func AppIDGTE(v string) predicate.SellerAuthorization {
-	return predicate.SellerAuthorization(sql.FieldGTE(FieldAppID, v))
-}
-
-// AppIDLT applies the LT predicate on the "app_id" field.
-func AppIDLT(v string) predicate.SellerAuthorization {
-	return predicate.SellerAuthorization(sql.FieldLT(FieldAppID, v))
-}
-
-// AppIDLTE applies the LTE predicate on the "app_id" field.
-func AppIDLTE(v string) predicate.SellerAuthorization {
-	return predicate.SellerAuthorization(sql.FieldLTE(FieldAppID, v))
-}
-
-// AppIDContains applies the Contains predicate on the "app_id" field.
-func AppIDContains(v string) predicate.SellerAuthorization {
-	return predicate.SellerAuthorization(sql.FieldContains(FieldAppID, v))
-}
-
-// AppIDHasPrefix applies the HasPrefix predicate on the "app_id" field.
-func AppIDHasPrefix(v string) predicate.SellerAuthorization {
-	return predicate.SellerAuthorization(sql.FieldHasPrefix(FieldAppID, v))
-}
-
-// AppIDHasSuffix applies the HasSuffix predicate on the "app_id" field.
-func AppIDHasSuffix(v string) predicate.SellerAuthorization {
-	return predicate.SellerAuthorization(sql.FieldHasSuffix(FieldAppID, v))
-}
-
-// AppIDEqualFold applies the EqualFold predicate on the "app_id" field.
-func AppIDEqualFold(v string) predicate.SellerAuthorization {
-	return predicate.SellerAuthorization(sql.FieldEqualFold(FieldAppID, v))
-}
-
-// AppIDContainsFold applies the ContainsFold predicate on the "app_id" field.
-func AppIDContainsFold(v string) predicate.SellerAuthorization {
-	return predicate.SellerAuthorization(sql.FieldContainsFold(FieldAppID, v))
 }
 
 // SellerIDEQ applies the EQ predicate on the "seller_id" field.
@@ -243,6 +178,71 @@ func SellerIDEqualFold(v string) predicate.SellerAuthorization {
 // SellerIDContainsFold applies the ContainsFold predicate on the "seller_id" field.
 func SellerIDContainsFold(v string) predicate.SellerAuthorization {
 	return predicate.SellerAuthorization(sql.FieldContainsFold(FieldSellerID, v))
+}
+
+// AppIDEQ applies the EQ predicate on the "app_id" field.
+func AppIDEQ(v string) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldEQ(FieldAppID, v))
+}
+
+// AppIDNEQ applies the NEQ predicate on the "app_id" field.
+func AppIDNEQ(v string) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldNEQ(FieldAppID, v))
+}
+
+// AppIDIn applies the In predicate on the "app_id" field.
+func AppIDIn(vs ...string) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldIn(FieldAppID, vs...))
+}
+
+// AppIDNotIn applies the NotIn predicate on the "app_id" field.
+func AppIDNotIn(vs ...string) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldNotIn(FieldAppID, vs...))
+}
+
+// AppIDGT applies the GT predicate on the "app_id" field.
+func AppIDGT(v string) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldGT(FieldAppID, v))
+}
+
+// AppIDGTE applies the GTE predicate on the "app_id" field.
+func AppIDGTE(v string) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldGTE(FieldAppID, v))
+}
+
+// AppIDLT applies the LT predicate on the "app_id" field.
+func AppIDLT(v string) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldLT(FieldAppID, v))
+}
+
+// AppIDLTE applies the LTE predicate on the "app_id" field.
+func AppIDLTE(v string) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldLTE(FieldAppID, v))
+}
+
+// AppIDContains applies the Contains predicate on the "app_id" field.
+func AppIDContains(v string) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldContains(FieldAppID, v))
+}
+
+// AppIDHasPrefix applies the HasPrefix predicate on the "app_id" field.
+func AppIDHasPrefix(v string) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldHasPrefix(FieldAppID, v))
+}
+
+// AppIDHasSuffix applies the HasSuffix predicate on the "app_id" field.
+func AppIDHasSuffix(v string) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldHasSuffix(FieldAppID, v))
+}
+
+// AppIDEqualFold applies the EqualFold predicate on the "app_id" field.
+func AppIDEqualFold(v string) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldEqualFold(FieldAppID, v))
+}
+
+// AppIDContainsFold applies the ContainsFold predicate on the "app_id" field.
+func AppIDContainsFold(v string) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(sql.FieldContainsFold(FieldAppID, v))
 }
 
 // AccessTokenHashEQ applies the EQ predicate on the "access_token_hash" field.
@@ -645,29 +645,6 @@ func CreatedAtLTE(v time.Time) predicate.SellerAuthorization {
 	return predicate.SellerAuthorization(sql.FieldLTE(FieldCreatedAt, v))
 }
 
-// HasApp applies the HasEdge predicate on the "app" edge.
-func HasApp() predicate.SellerAuthorization {
-	return predicate.SellerAuthorization(func(s *sql.Selector) {
-		step := sqlgraph.NewStep(
-			sqlgraph.From(Table, FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, true, AppTable, AppColumn),
-		)
-		sqlgraph.HasNeighbors(s, step)
-	})
-}
-
-// HasAppWith applies the HasEdge predicate on the "app" edge with a given conditions (other predicates).
-func HasAppWith(preds ...predicate.App) predicate.SellerAuthorization {
-	return predicate.SellerAuthorization(func(s *sql.Selector) {
-		step := newAppStep()
-		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
-			for _, p := range preds {
-				p(s)
-			}
-		})
-	})
-}
-
 // HasSeller applies the HasEdge predicate on the "seller" edge.
 func HasSeller() predicate.SellerAuthorization {
 	return predicate.SellerAuthorization(func(s *sql.Selector) {
@@ -683,6 +660,29 @@ func HasSeller() predicate.SellerAuthorization {
 func HasSellerWith(preds ...predicate.Seller) predicate.SellerAuthorization {
 	return predicate.SellerAuthorization(func(s *sql.Selector) {
 		step := newSellerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasApp applies the HasEdge predicate on the "app" edge.
+func HasApp() predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, AppTable, AppColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasAppWith applies the HasEdge predicate on the "app" edge with a given conditions (other predicates).
+func HasAppWith(preds ...predicate.App) predicate.SellerAuthorization {
+	return predicate.SellerAuthorization(func(s *sql.Selector) {
+		step := newAppStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

@@ -13,6 +13,7 @@ import (
 	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
 	payoutsv1 "github.com/mallplatform/partnerapi/gen/mp/payouts/v1"
 	sandboxv1 "github.com/mallplatform/partnerapi/gen/mp/sandbox/v1"
+	sellersv1 "github.com/mallplatform/partnerapi/gen/mp/sellers/v1"
 	uploadsv1 "github.com/mallplatform/partnerapi/gen/mp/uploads/v1"
 	webhooksv1 "github.com/mallplatform/partnerapi/gen/mp/webhooks/v1"
 	"github.com/mallplatform/partnerapi/internal/core"
@@ -27,6 +28,7 @@ import (
 	"github.com/mallplatform/partnerapi/services/orders"
 	"github.com/mallplatform/partnerapi/services/payouts"
 	"github.com/mallplatform/partnerapi/services/sandbox"
+	"github.com/mallplatform/partnerapi/services/sellers"
 	"github.com/mallplatform/partnerapi/services/uploads"
 	"github.com/mallplatform/partnerapi/services/webhooks"
 )
@@ -153,6 +155,17 @@ func Domains() []Domain {
 			},
 		},
 		{
+			// Shops' profiles and pickup addresses.
+			Name: "sellers",
+			Services: []Service{{
+				Name: "sellers",
+				Core: func(p Parts) core.Registrar { return sellers.NewServer(p.sellers()).Register },
+				Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+					return sellersv1.RegisterSellersServiceHandlerClient(ctx, mux, sellersv1.NewSellersServiceClient(conn))
+				},
+			}},
+		},
+		{
 			Name: "sandbox",
 			Services: []Service{{
 				Name: "sandbox",
@@ -195,6 +208,12 @@ func Domains() []Domain {
 			},
 		},
 	}
+}
+
+// sellers is the shops' profiles and pickup addresses: the sellers route
+// and, in process, the domains that need a shop's pickup address.
+func (p Parts) sellers() *sellers.Service {
+	return sellers.NewService(sellers.Config{Store: sellers.NewEntStore(p.DB), Business: p.Business})
 }
 
 // orders is the orders service over p: the orders routes and the sandbox's

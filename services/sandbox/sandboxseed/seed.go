@@ -1,7 +1,8 @@
 // Package sandboxseed fills an empty database with a working sandbox: a
 // developer account with three apps (a full one, a limited one and a live one
-// for the credential-kind check), two test shops that granted both sandbox
-// apps, the category tree, products and orders across every status.
+// for the credential-kind check), two test shops (each with its two pickup
+// addresses) that granted both sandbox apps, the category tree, products and
+// orders across every status.
 package sandboxseed
 
 import (
@@ -14,6 +15,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/ids"
 	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/services/auth"
+	"github.com/mallplatform/partnerapi/services/sellers"
 )
 
 // Deps are what seeding writes through.
@@ -59,6 +61,7 @@ func Seed(ctx context.Context, d Deps) (*sdk.Credentials, error) {
 		d.Clock = clock.System{}
 	}
 	rng := rand.New(rand.NewPCG(d.Seed, d.Seed^0x5eed))
+	shopProfiles := sellers.NewService(sellers.Config{Store: sellers.NewEntStore(d.DB), Business: clock.Uniform{C: d.Clock}})
 	creds := &sdk.Credentials{Environment: auth.EnvSandbox, Apps: map[string]sdk.AppCredentials{}}
 
 	account, err := d.Auth.CreateAccount(ctx, auth.NewAccount{Name: "Sandbox Developer", Email: "sandbox-developer@example.ph"})
@@ -79,6 +82,9 @@ func Seed(ctx context.Context, d Deps) (*sdk.Credentials, error) {
 	for _, s := range shops {
 		seller, err := d.Auth.CreateTestShop(ctx, s.name, s.shop)
 		if err != nil {
+			return nil, fmt.Errorf("seed seller: %w", err)
+		}
+		if err := shopProfiles.SeedTestShop(ctx, seller.ID); err != nil {
 			return nil, fmt.Errorf("seed seller: %w", err)
 		}
 		// The consent pages' sign-in: a random password and fixed code per
