@@ -50,6 +50,12 @@ func (_c *CalendarRevisionCreate) SetNillableUpdatedAt(v *time.Time) *CalendarRe
 	return _c
 }
 
+// SetID sets the "id" field.
+func (_c *CalendarRevisionCreate) SetID(v int) *CalendarRevisionCreate {
+	_c.mutation.SetID(v)
+	return _c
+}
+
 // Mutation returns the CalendarRevisionMutation object of the builder.
 func (_c *CalendarRevisionCreate) Mutation() *CalendarRevisionMutation {
 	return _c.mutation
@@ -108,6 +114,11 @@ func (_c *CalendarRevisionCreate) check() error {
 	if _, ok := _c.mutation.UpdatedAt(); !ok {
 		return &ValidationError{Name: "updated_at", err: errors.New(`ent: missing required field "CalendarRevision.updated_at"`)}
 	}
+	if v, ok := _c.mutation.ID(); ok {
+		if err := calendarrevision.IDValidator(v); err != nil {
+			return &ValidationError{Name: "id", err: fmt.Errorf(`ent: validator failed for field "CalendarRevision.id": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -122,8 +133,10 @@ func (_c *CalendarRevisionCreate) sqlSave(ctx context.Context) (*CalendarRevisio
 		}
 		return nil, err
 	}
-	id := _spec.ID.Value.(int64)
-	_node.ID = int(id)
+	if _spec.ID.Value != _node.ID {
+		id := _spec.ID.Value.(int64)
+		_node.ID = int(id)
+	}
 	_c.mutation.id = &_node.ID
 	_c.mutation.done = true
 	return _node, nil
@@ -135,6 +148,10 @@ func (_c *CalendarRevisionCreate) createSpec() (*CalendarRevision, *sqlgraph.Cre
 		_spec = sqlgraph.NewCreateSpec(calendarrevision.Table, sqlgraph.NewFieldSpec(calendarrevision.FieldID, field.TypeInt))
 	)
 	_spec.OnConflict = _c.conflict
+	if id, ok := _c.mutation.ID(); ok {
+		_node.ID = id
+		_spec.ID.Value = id
+	}
 	if value, ok := _c.mutation.Version(); ok {
 		_spec.SetField(calendarrevision.FieldVersion, field.TypeInt64, value)
 		_node.Version = value
@@ -225,16 +242,24 @@ func (u *CalendarRevisionUpsert) UpdateUpdatedAt() *CalendarRevisionUpsert {
 	return u
 }
 
-// UpdateNewValues updates the mutable fields using the new values that were set on create.
+// UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
 //	client.CalendarRevision.Create().
 //		OnConflict(
 //			sql.ResolveWithNewValues(),
+//			sql.ResolveWith(func(u *sql.UpdateSet) {
+//				u.SetIgnore(calendarrevision.FieldID)
+//			}),
 //		).
 //		Exec(ctx)
 func (u *CalendarRevisionUpsertOne) UpdateNewValues() *CalendarRevisionUpsertOne {
 	u.create.conflict = append(u.create.conflict, sql.ResolveWithNewValues())
+	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(s *sql.UpdateSet) {
+		if _, exists := u.create.mutation.ID(); exists {
+			s.SetIgnore(calendarrevision.FieldID)
+		}
+	}))
 	return u
 }
 
@@ -380,7 +405,7 @@ func (_c *CalendarRevisionCreateBulk) Save(ctx context.Context) ([]*CalendarRevi
 					return nil, err
 				}
 				mutation.id = &nodes[i].ID
-				if specs[i].ID.Value != nil {
+				if specs[i].ID.Value != nil && nodes[i].ID == 0 {
 					id := specs[i].ID.Value.(int64)
 					nodes[i].ID = int(id)
 				}
@@ -470,10 +495,20 @@ type CalendarRevisionUpsertBulk struct {
 //	client.CalendarRevision.Create().
 //		OnConflict(
 //			sql.ResolveWithNewValues(),
+//			sql.ResolveWith(func(u *sql.UpdateSet) {
+//				u.SetIgnore(calendarrevision.FieldID)
+//			}),
 //		).
 //		Exec(ctx)
 func (u *CalendarRevisionUpsertBulk) UpdateNewValues() *CalendarRevisionUpsertBulk {
 	u.create.conflict = append(u.create.conflict, sql.ResolveWithNewValues())
+	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(s *sql.UpdateSet) {
+		for _, b := range u.create.builders {
+			if _, exists := b.mutation.ID(); exists {
+				s.SetIgnore(calendarrevision.FieldID)
+			}
+		}
+	}))
 	return u
 }
 

@@ -4266,6 +4266,12 @@ func (m CalendarRevisionMutation) Tx() (*Tx, error) {
 	return tx, nil
 }
 
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of CalendarRevision entities.
+func (m *CalendarRevisionMutation) SetID(id int) {
+	m.id = &id
+}
+
 // ID returns the ID value in the mutation. Note that the ID is only available
 // if it was provided to the builder or after it was returned from the database.
 func (m *CalendarRevisionMutation) ID() (id int, exists bool) {

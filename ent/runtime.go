@@ -302,17 +302,21 @@ func init() {
 	calendarrevisionFields := schema.CalendarRevision{}.Fields()
 	_ = calendarrevisionFields
 	// calendarrevisionDescVersion is the schema descriptor for version field.
-	calendarrevisionDescVersion := calendarrevisionFields[0].Descriptor()
+	calendarrevisionDescVersion := calendarrevisionFields[1].Descriptor()
 	// calendarrevision.DefaultVersion holds the default value on creation for the version field.
 	calendarrevision.DefaultVersion = calendarrevisionDescVersion.Default.(int64)
 	// calendarrevision.VersionValidator is a validator for the "version" field. It is called by the builders before save.
 	calendarrevision.VersionValidator = calendarrevisionDescVersion.Validators[0].(func(int64) error)
 	// calendarrevisionDescUpdatedAt is the schema descriptor for updated_at field.
-	calendarrevisionDescUpdatedAt := calendarrevisionFields[1].Descriptor()
+	calendarrevisionDescUpdatedAt := calendarrevisionFields[2].Descriptor()
 	// calendarrevision.DefaultUpdatedAt holds the default value on creation for the updated_at field.
 	calendarrevision.DefaultUpdatedAt = calendarrevisionDescUpdatedAt.Default.(func() time.Time)
 	// calendarrevision.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
 	calendarrevision.UpdateDefaultUpdatedAt = calendarrevisionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// calendarrevisionDescID is the schema descriptor for id field.
+	calendarrevisionDescID := calendarrevisionFields[0].Descriptor()
+	// calendarrevision.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	calendarrevision.IDValidator = calendarrevisionDescID.Validators[0].(func(int) error)
 	categoryFields := schema.Category{}.Fields()
 	_ = categoryFields
 	// categoryDescName is the schema descriptor for name field.

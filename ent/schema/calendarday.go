@@ -63,6 +63,8 @@ type CalendarRevision struct {
 
 func (CalendarRevision) Fields() []ent.Field {
 	return []ent.Field{
+		// Always 1: the one row, written by an upsert on it.
+		field.Int("id").Positive().Immutable(),
 		field.Int64("version").Default(0).NonNegative(),
 		updatedAt(),
 	}
