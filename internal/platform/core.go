@@ -23,6 +23,7 @@ import (
 	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/events"
 	"github.com/mallplatform/partnerapi/services/sandbox/shopclock"
+	"github.com/mallplatform/partnerapi/services/shipping"
 	"github.com/mallplatform/partnerapi/services/uploads"
 	"github.com/mallplatform/partnerapi/services/webhooks"
 	"github.com/mallplatform/partnerapi/services/webhooks/callback"
@@ -45,6 +46,9 @@ type CoreConfig struct {
 	// SecretRotationOverlap is how long a partner's rotated-out secret keeps
 	// verifying (MP_SECRET_ROTATION_OVERLAP; 0: auth.DefaultRotationOverlap).
 	SecretRotationOverlap time.Duration
+	// CalendarPoll is how often a replica checks the shipping calendar's
+	// version for operators' edits (0: shipping.DefaultPollInterval).
+	CalendarPoll time.Duration
 	// Clock is security time: token and secret expiry, caches (default
 	// the wall clock).
 	Clock clock.Clock
@@ -147,7 +151,8 @@ func NewCore(cfg CoreConfig) (*Core, error) {
 		return nil, err
 	}
 	parts := serviceset.Parts{DB: cfg.DB, Auth: authSvc, Business: cfg.Business, Cursors: cursors,
-		Events: recorder, Webhooks: hooks, Flow: flow, Uploads: images}
+		Events: recorder, Webhooks: hooks, Flow: flow, Uploads: images,
+		Shipping: shipping.NewService(shipping.Config{Store: shipping.NewEntStore(cfg.DB), PollInterval: cfg.CalendarPoll})}
 	guard, err := idempotency.New(idempotency.Config{Store: idempotency.NewEntStore(cfg.DB.Ent), Clock: cfg.Clock})
 	if err != nil {
 		return nil, err

@@ -17,6 +17,7 @@ import (
 	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
 	payoutsv1 "github.com/mallplatform/partnerapi/gen/mp/payouts/v1"
 	sandboxv1 "github.com/mallplatform/partnerapi/gen/mp/sandbox/v1"
+	shippingv1 "github.com/mallplatform/partnerapi/gen/mp/shipping/v1"
 	uploadsv1 "github.com/mallplatform/partnerapi/gen/mp/uploads/v1"
 	webhooksv1 "github.com/mallplatform/partnerapi/gen/mp/webhooks/v1"
 	"github.com/mallplatform/partnerapi/internal/clock"
@@ -29,6 +30,7 @@ import (
 	"github.com/mallplatform/partnerapi/services/orders"
 	"github.com/mallplatform/partnerapi/services/payouts"
 	"github.com/mallplatform/partnerapi/services/sandbox"
+	"github.com/mallplatform/partnerapi/services/shipping"
 	"github.com/mallplatform/partnerapi/services/uploads"
 	"github.com/mallplatform/partnerapi/services/webhooks"
 )
@@ -52,6 +54,10 @@ type Parts struct {
 	// Uploads stores product images; the catalog accepts its url prefix
 	// in a product's images.
 	Uploads *uploads.Service
+	// Shipping holds the calendar in memory: the partner routes and the
+	// operators' calendar edits share it, so a replica serves its own
+	// edits at once.
+	Shipping *shipping.Service
 }
 
 // orders is the orders service over p: the orders routes and the sandbox's
@@ -167,6 +173,19 @@ func All() []Service {
 			Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
 				return uploadsv1.RegisterUploadServiceHandlerClient(ctx, mux, uploadsv1.NewUploadServiceClient(conn))
 			},
+		},
+		{
+			Name: "shipping",
+			Core: func(p Parts) core.Registrar { return shipping.NewServer(p.Shipping).Register },
+			Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+				return shippingv1.RegisterShippingServiceHandlerClient(ctx, mux, shippingv1.NewShippingServiceClient(conn))
+			},
+		},
+		{
+			// The operators' calendar edits: internal, no routes on the
+			// partner port.
+			Name: "calendar-admin",
+			Core: func(p Parts) core.Registrar { return shipping.NewAdminServer(p.Shipping).Register },
 		},
 		{
 			Name: "payouts",
