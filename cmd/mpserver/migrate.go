@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/mallplatform/partnerapi/internal/db"
+	"github.com/mallplatform/partnerapi/services/shipping"
 )
 
 func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -28,6 +29,15 @@ func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	fmt.Fprintf(stdout, "schema at version %d (latest %d)\n", current, latest)
+	// The shipped shipping calendar, on a database whose calendar is
+	// empty: an operator's edits are never overwritten by a deploy.
+	seeded, err := shipping.SeedCalendar(ctx, shipping.NewEntStore(d))
+	if err != nil {
+		return err
+	}
+	if seeded {
+		fmt.Fprintln(stdout, "shipping calendar loaded from the shipped files")
+	}
 	// River's tables (the worker's job queue) are versioned by River's own
 	// migrator, after core's schema.
 	if err := db.MigrateRiver(ctx, d); err != nil {

@@ -410,7 +410,7 @@ var Leading = map[string]string{
 	"mp.shipping.v1.GetCalendarRequest.region":                   "A PSGC region or province code (10 digits): the national days and the local days that apply there. Absent: every day, national and local.",
 	"mp.shipping.v1.GetCalendarRequest.year":                     "The calendar year, four digits. A year the platform holds no days for answers an empty list.",
 	"mp.shipping.v1.ShippingService":                             "ShippingService is the read side of shipping: where and when a parcel can go. Each group of methods (the calendar here) lives in a file of its own under services/shipping.",
-	"mp.shipping.v1.ShippingService.GetCalendar":                 "Lists the Philippine calendar's proclaimed days of a year: regular holidays, special non-working days and special working days, national and local. The answer carries a strong ETag; a request whose If-None-Match names it answers 304 with no body.",
+	"mp.shipping.v1.ShippingService.GetCalendar":                 "Lists the Philippine calendar's proclaimed days of a year: regular holidays, special non-working days and special working days, national and local.",
 	"mp.uploads.v1.GetUploadedFileRequest.name":                  "The file's name: its hex SHA-256 and the extension of its type.",
 	"mp.uploads.v1.Upload":                                       "Upload is a stored image.",
 	"mp.uploads.v1.Upload.bytes":                                 "Size of the file in bytes.",

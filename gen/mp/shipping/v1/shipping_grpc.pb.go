@@ -32,8 +32,7 @@ const (
 type ShippingServiceClient interface {
 	// Lists the Philippine calendar's proclaimed days of a year: regular
 	// holidays, special non-working days and special working days, national
-	// and local. The answer carries a strong ETag; a request whose
-	// If-None-Match names it answers 304 with no body.
+	// and local.
 	GetCalendar(ctx context.Context, in *GetCalendarRequest, opts ...grpc.CallOption) (*CalendarResponse, error)
 }
 
@@ -65,8 +64,7 @@ func (c *shippingServiceClient) GetCalendar(ctx context.Context, in *GetCalendar
 type ShippingServiceServer interface {
 	// Lists the Philippine calendar's proclaimed days of a year: regular
 	// holidays, special non-working days and special working days, national
-	// and local. The answer carries a strong ETag; a request whose
-	// If-None-Match names it answers 304 with no body.
+	// and local.
 	GetCalendar(context.Context, *GetCalendarRequest) (*CalendarResponse, error)
 	mustEmbedUnimplementedShippingServiceServer()
 }
