@@ -29,7 +29,7 @@ serves an edit within 2 s.
   set     --date YYYY-MM-DD --kind REGULAR_HOLIDAY|SPECIAL_NON_WORKING|SPECIAL_WORKING --name N
           [--proclamation P] [--tentative] [--scope PSGC_REGION_OR_PROVINCE]
   delete  --date YYYY-MM-DD [--scope PSGC_REGION_OR_PROVINCE]
-  import  FILE   (a calendar file like services/shipping/calendar/data/2026.json; days of the same
+  import  [flags] FILE   (a calendar file like services/shipping/calendar/data/2026.json; days of the same
           date and scope are replaced, in one transaction)
 
 flags: --core-addr ($MP_CORE_ADDR), --token ($MP_INTERNAL_CALLER_TOKEN), --core-tls-ca ($MP_CORE_TLS_CA),
