@@ -18,6 +18,8 @@ import (
 	"github.com/mallplatform/partnerapi/ent/app"
 	"github.com/mallplatform/partnerapi/ent/authorizationcode"
 	"github.com/mallplatform/partnerapi/ent/authorizationsession"
+	"github.com/mallplatform/partnerapi/ent/calendarday"
+	"github.com/mallplatform/partnerapi/ent/calendarrevision"
 	"github.com/mallplatform/partnerapi/ent/category"
 	"github.com/mallplatform/partnerapi/ent/categoryattribute"
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
@@ -52,6 +54,10 @@ type Client struct {
 	AuthorizationCode *AuthorizationCodeClient
 	// AuthorizationSession is the client for interacting with the AuthorizationSession builders.
 	AuthorizationSession *AuthorizationSessionClient
+	// CalendarDay is the client for interacting with the CalendarDay builders.
+	CalendarDay *CalendarDayClient
+	// CalendarRevision is the client for interacting with the CalendarRevision builders.
+	CalendarRevision *CalendarRevisionClient
 	// Category is the client for interacting with the Category builders.
 	Category *CategoryClient
 	// CategoryAttribute is the client for interacting with the CategoryAttribute builders.
@@ -104,6 +110,8 @@ func (c *Client) init() {
 	c.App = NewAppClient(c.config)
 	c.AuthorizationCode = NewAuthorizationCodeClient(c.config)
 	c.AuthorizationSession = NewAuthorizationSessionClient(c.config)
+	c.CalendarDay = NewCalendarDayClient(c.config)
+	c.CalendarRevision = NewCalendarRevisionClient(c.config)
 	c.Category = NewCategoryClient(c.config)
 	c.CategoryAttribute = NewCategoryAttributeClient(c.config)
 	c.DeveloperAccount = NewDeveloperAccountClient(c.config)
@@ -218,6 +226,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		App:                  NewAppClient(cfg),
 		AuthorizationCode:    NewAuthorizationCodeClient(cfg),
 		AuthorizationSession: NewAuthorizationSessionClient(cfg),
+		CalendarDay:          NewCalendarDayClient(cfg),
+		CalendarRevision:     NewCalendarRevisionClient(cfg),
 		Category:             NewCategoryClient(cfg),
 		CategoryAttribute:    NewCategoryAttributeClient(cfg),
 		DeveloperAccount:     NewDeveloperAccountClient(cfg),
@@ -259,6 +269,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		App:                  NewAppClient(cfg),
 		AuthorizationCode:    NewAuthorizationCodeClient(cfg),
 		AuthorizationSession: NewAuthorizationSessionClient(cfg),
+		CalendarDay:          NewCalendarDayClient(cfg),
+		CalendarRevision:     NewCalendarRevisionClient(cfg),
 		Category:             NewCategoryClient(cfg),
 		CategoryAttribute:    NewCategoryAttributeClient(cfg),
 		DeveloperAccount:     NewDeveloperAccountClient(cfg),
@@ -307,12 +319,12 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.App, c.AuthorizationCode, c.AuthorizationSession, c.Category,
-		c.CategoryAttribute, c.DeveloperAccount, c.Event, c.Fulfillment,
-		c.IdempotencyKey, c.InternalCaller, c.Order, c.OrderItem, c.PickupAddress,
-		c.Product, c.ProductVariant, c.RetiredRefreshToken, c.Seller,
-		c.SellerAuthorization, c.SellerLogin, c.ShippingChannel, c.WebhookDelivery,
-		c.WebhookSubscription,
+		c.App, c.AuthorizationCode, c.AuthorizationSession, c.CalendarDay,
+		c.CalendarRevision, c.Category, c.CategoryAttribute, c.DeveloperAccount,
+		c.Event, c.Fulfillment, c.IdempotencyKey, c.InternalCaller, c.Order,
+		c.OrderItem, c.PickupAddress, c.Product, c.ProductVariant,
+		c.RetiredRefreshToken, c.Seller, c.SellerAuthorization, c.SellerLogin,
+		c.ShippingChannel, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -322,12 +334,12 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.App, c.AuthorizationCode, c.AuthorizationSession, c.Category,
-		c.CategoryAttribute, c.DeveloperAccount, c.Event, c.Fulfillment,
-		c.IdempotencyKey, c.InternalCaller, c.Order, c.OrderItem, c.PickupAddress,
-		c.Product, c.ProductVariant, c.RetiredRefreshToken, c.Seller,
-		c.SellerAuthorization, c.SellerLogin, c.ShippingChannel, c.WebhookDelivery,
-		c.WebhookSubscription,
+		c.App, c.AuthorizationCode, c.AuthorizationSession, c.CalendarDay,
+		c.CalendarRevision, c.Category, c.CategoryAttribute, c.DeveloperAccount,
+		c.Event, c.Fulfillment, c.IdempotencyKey, c.InternalCaller, c.Order,
+		c.OrderItem, c.PickupAddress, c.Product, c.ProductVariant,
+		c.RetiredRefreshToken, c.Seller, c.SellerAuthorization, c.SellerLogin,
+		c.ShippingChannel, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -342,6 +354,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.AuthorizationCode.mutate(ctx, m)
 	case *AuthorizationSessionMutation:
 		return c.AuthorizationSession.mutate(ctx, m)
+	case *CalendarDayMutation:
+		return c.CalendarDay.mutate(ctx, m)
+	case *CalendarRevisionMutation:
+		return c.CalendarRevision.mutate(ctx, m)
 	case *CategoryMutation:
 		return c.Category.mutate(ctx, m)
 	case *CategoryAttributeMutation:
@@ -813,6 +829,272 @@ func (c *AuthorizationSessionClient) mutate(ctx context.Context, m *Authorizatio
 		return (&AuthorizationSessionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown AuthorizationSession mutation op: %q", m.Op())
+	}
+}
+
+// CalendarDayClient is a client for the CalendarDay schema.
+type CalendarDayClient struct {
+	config
+}
+
+// NewCalendarDayClient returns a client for the CalendarDay from the given config.
+func NewCalendarDayClient(c config) *CalendarDayClient {
+	return &CalendarDayClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `calendarday.Hooks(f(g(h())))`.
+func (c *CalendarDayClient) Use(hooks ...Hook) {
+	c.hooks.CalendarDay = append(c.hooks.CalendarDay, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `calendarday.Intercept(f(g(h())))`.
+func (c *CalendarDayClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CalendarDay = append(c.inters.CalendarDay, interceptors...)
+}
+
+// Create returns a builder for creating a CalendarDay entity.
+func (c *CalendarDayClient) Create() *CalendarDayCreate {
+	mutation := newCalendarDayMutation(c.config, OpCreate)
+	return &CalendarDayCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CalendarDay entities.
+func (c *CalendarDayClient) CreateBulk(builders ...*CalendarDayCreate) *CalendarDayCreateBulk {
+	return &CalendarDayCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CalendarDayClient) MapCreateBulk(slice any, setFunc func(*CalendarDayCreate, int)) *CalendarDayCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CalendarDayCreateBulk{err: fmt.Errorf("calling to CalendarDayClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CalendarDayCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CalendarDayCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CalendarDay.
+func (c *CalendarDayClient) Update() *CalendarDayUpdate {
+	mutation := newCalendarDayMutation(c.config, OpUpdate)
+	return &CalendarDayUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CalendarDayClient) UpdateOne(_m *CalendarDay) *CalendarDayUpdateOne {
+	mutation := newCalendarDayMutation(c.config, OpUpdateOne, withCalendarDay(_m))
+	return &CalendarDayUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CalendarDayClient) UpdateOneID(id string) *CalendarDayUpdateOne {
+	mutation := newCalendarDayMutation(c.config, OpUpdateOne, withCalendarDayID(id))
+	return &CalendarDayUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CalendarDay.
+func (c *CalendarDayClient) Delete() *CalendarDayDelete {
+	mutation := newCalendarDayMutation(c.config, OpDelete)
+	return &CalendarDayDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CalendarDayClient) DeleteOne(_m *CalendarDay) *CalendarDayDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CalendarDayClient) DeleteOneID(id string) *CalendarDayDeleteOne {
+	builder := c.Delete().Where(calendarday.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CalendarDayDeleteOne{builder}
+}
+
+// Query returns a query builder for CalendarDay.
+func (c *CalendarDayClient) Query() *CalendarDayQuery {
+	return &CalendarDayQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCalendarDay},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CalendarDay entity by its id.
+func (c *CalendarDayClient) Get(ctx context.Context, id string) (*CalendarDay, error) {
+	return c.Query().Where(calendarday.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CalendarDayClient) GetX(ctx context.Context, id string) *CalendarDay {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *CalendarDayClient) Hooks() []Hook {
+	return c.hooks.CalendarDay
+}
+
+// Interceptors returns the client interceptors.
+func (c *CalendarDayClient) Interceptors() []Interceptor {
+	return c.inters.CalendarDay
+}
+
+func (c *CalendarDayClient) mutate(ctx context.Context, m *CalendarDayMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CalendarDayCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CalendarDayUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CalendarDayUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CalendarDayDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CalendarDay mutation op: %q", m.Op())
+	}
+}
+
+// CalendarRevisionClient is a client for the CalendarRevision schema.
+type CalendarRevisionClient struct {
+	config
+}
+
+// NewCalendarRevisionClient returns a client for the CalendarRevision from the given config.
+func NewCalendarRevisionClient(c config) *CalendarRevisionClient {
+	return &CalendarRevisionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `calendarrevision.Hooks(f(g(h())))`.
+func (c *CalendarRevisionClient) Use(hooks ...Hook) {
+	c.hooks.CalendarRevision = append(c.hooks.CalendarRevision, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `calendarrevision.Intercept(f(g(h())))`.
+func (c *CalendarRevisionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CalendarRevision = append(c.inters.CalendarRevision, interceptors...)
+}
+
+// Create returns a builder for creating a CalendarRevision entity.
+func (c *CalendarRevisionClient) Create() *CalendarRevisionCreate {
+	mutation := newCalendarRevisionMutation(c.config, OpCreate)
+	return &CalendarRevisionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CalendarRevision entities.
+func (c *CalendarRevisionClient) CreateBulk(builders ...*CalendarRevisionCreate) *CalendarRevisionCreateBulk {
+	return &CalendarRevisionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CalendarRevisionClient) MapCreateBulk(slice any, setFunc func(*CalendarRevisionCreate, int)) *CalendarRevisionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CalendarRevisionCreateBulk{err: fmt.Errorf("calling to CalendarRevisionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CalendarRevisionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CalendarRevisionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CalendarRevision.
+func (c *CalendarRevisionClient) Update() *CalendarRevisionUpdate {
+	mutation := newCalendarRevisionMutation(c.config, OpUpdate)
+	return &CalendarRevisionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CalendarRevisionClient) UpdateOne(_m *CalendarRevision) *CalendarRevisionUpdateOne {
+	mutation := newCalendarRevisionMutation(c.config, OpUpdateOne, withCalendarRevision(_m))
+	return &CalendarRevisionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CalendarRevisionClient) UpdateOneID(id int) *CalendarRevisionUpdateOne {
+	mutation := newCalendarRevisionMutation(c.config, OpUpdateOne, withCalendarRevisionID(id))
+	return &CalendarRevisionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CalendarRevision.
+func (c *CalendarRevisionClient) Delete() *CalendarRevisionDelete {
+	mutation := newCalendarRevisionMutation(c.config, OpDelete)
+	return &CalendarRevisionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CalendarRevisionClient) DeleteOne(_m *CalendarRevision) *CalendarRevisionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CalendarRevisionClient) DeleteOneID(id int) *CalendarRevisionDeleteOne {
+	builder := c.Delete().Where(calendarrevision.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CalendarRevisionDeleteOne{builder}
+}
+
+// Query returns a query builder for CalendarRevision.
+func (c *CalendarRevisionClient) Query() *CalendarRevisionQuery {
+	return &CalendarRevisionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCalendarRevision},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CalendarRevision entity by its id.
+func (c *CalendarRevisionClient) Get(ctx context.Context, id int) (*CalendarRevision, error) {
+	return c.Query().Where(calendarrevision.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CalendarRevisionClient) GetX(ctx context.Context, id int) *CalendarRevision {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *CalendarRevisionClient) Hooks() []Hook {
+	return c.hooks.CalendarRevision
+}
+
+// Interceptors returns the client interceptors.
+func (c *CalendarRevisionClient) Interceptors() []Interceptor {
+	return c.inters.CalendarRevision
+}
+
+func (c *CalendarRevisionClient) mutate(ctx context.Context, m *CalendarRevisionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CalendarRevisionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CalendarRevisionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CalendarRevisionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CalendarRevisionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CalendarRevision mutation op: %q", m.Op())
 	}
 }
 
@@ -3666,18 +3948,18 @@ func (c *WebhookSubscriptionClient) mutate(ctx context.Context, m *WebhookSubscr
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		App, AuthorizationCode, AuthorizationSession, Category, CategoryAttribute,
-		DeveloperAccount, Event, Fulfillment, IdempotencyKey, InternalCaller, Order,
-		OrderItem, PickupAddress, Product, ProductVariant, RetiredRefreshToken, Seller,
-		SellerAuthorization, SellerLogin, ShippingChannel, WebhookDelivery,
-		WebhookSubscription []ent.Hook
+		App, AuthorizationCode, AuthorizationSession, CalendarDay, CalendarRevision,
+		Category, CategoryAttribute, DeveloperAccount, Event, Fulfillment,
+		IdempotencyKey, InternalCaller, Order, OrderItem, PickupAddress, Product,
+		ProductVariant, RetiredRefreshToken, Seller, SellerAuthorization, SellerLogin,
+		ShippingChannel, WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
-		App, AuthorizationCode, AuthorizationSession, Category, CategoryAttribute,
-		DeveloperAccount, Event, Fulfillment, IdempotencyKey, InternalCaller, Order,
-		OrderItem, PickupAddress, Product, ProductVariant, RetiredRefreshToken, Seller,
-		SellerAuthorization, SellerLogin, ShippingChannel, WebhookDelivery,
-		WebhookSubscription []ent.Interceptor
+		App, AuthorizationCode, AuthorizationSession, CalendarDay, CalendarRevision,
+		Category, CategoryAttribute, DeveloperAccount, Event, Fulfillment,
+		IdempotencyKey, InternalCaller, Order, OrderItem, PickupAddress, Product,
+		ProductVariant, RetiredRefreshToken, Seller, SellerAuthorization, SellerLogin,
+		ShippingChannel, WebhookDelivery, WebhookSubscription []ent.Interceptor
 	}
 )
 

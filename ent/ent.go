@@ -15,6 +15,8 @@ import (
 	"github.com/mallplatform/partnerapi/ent/app"
 	"github.com/mallplatform/partnerapi/ent/authorizationcode"
 	"github.com/mallplatform/partnerapi/ent/authorizationsession"
+	"github.com/mallplatform/partnerapi/ent/calendarday"
+	"github.com/mallplatform/partnerapi/ent/calendarrevision"
 	"github.com/mallplatform/partnerapi/ent/category"
 	"github.com/mallplatform/partnerapi/ent/categoryattribute"
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
@@ -97,6 +99,8 @@ func checkColumn(t, c string) error {
 			app.Table:                  app.ValidColumn,
 			authorizationcode.Table:    authorizationcode.ValidColumn,
 			authorizationsession.Table: authorizationsession.ValidColumn,
+			calendarday.Table:          calendarday.ValidColumn,
+			calendarrevision.Table:     calendarrevision.ValidColumn,
 			category.Table:             category.ValidColumn,
 			categoryattribute.Table:    categoryattribute.ValidColumn,
 			developeraccount.Table:     developeraccount.ValidColumn,

@@ -8,6 +8,8 @@ import (
 	"github.com/mallplatform/partnerapi/ent/app"
 	"github.com/mallplatform/partnerapi/ent/authorizationcode"
 	"github.com/mallplatform/partnerapi/ent/authorizationsession"
+	"github.com/mallplatform/partnerapi/ent/calendarday"
+	"github.com/mallplatform/partnerapi/ent/calendarrevision"
 	"github.com/mallplatform/partnerapi/ent/category"
 	"github.com/mallplatform/partnerapi/ent/categoryattribute"
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
@@ -248,6 +250,78 @@ func init() {
 	authorizationsessionDescID := authorizationsessionFields[0].Descriptor()
 	// authorizationsession.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	authorizationsession.IDValidator = authorizationsessionDescID.Validators[0].(func(string) error)
+	calendardayFields := schema.CalendarDay{}.Fields()
+	_ = calendardayFields
+	// calendardayDescDate is the schema descriptor for date field.
+	calendardayDescDate := calendardayFields[1].Descriptor()
+	// calendarday.DateValidator is a validator for the "date" field. It is called by the builders before save.
+	calendarday.DateValidator = calendardayDescDate.Validators[0].(func(string) error)
+	// calendardayDescName is the schema descriptor for name field.
+	calendardayDescName := calendardayFields[3].Descriptor()
+	// calendarday.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	calendarday.NameValidator = func() func(string) error {
+		validators := calendardayDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// calendardayDescProclamation is the schema descriptor for proclamation field.
+	calendardayDescProclamation := calendardayFields[4].Descriptor()
+	// calendarday.DefaultProclamation holds the default value on creation for the proclamation field.
+	calendarday.DefaultProclamation = calendardayDescProclamation.Default.(string)
+	// calendarday.ProclamationValidator is a validator for the "proclamation" field. It is called by the builders before save.
+	calendarday.ProclamationValidator = calendardayDescProclamation.Validators[0].(func(string) error)
+	// calendardayDescTentative is the schema descriptor for tentative field.
+	calendardayDescTentative := calendardayFields[5].Descriptor()
+	// calendarday.DefaultTentative holds the default value on creation for the tentative field.
+	calendarday.DefaultTentative = calendardayDescTentative.Default.(bool)
+	// calendardayDescScope is the schema descriptor for scope field.
+	calendardayDescScope := calendardayFields[6].Descriptor()
+	// calendarday.DefaultScope holds the default value on creation for the scope field.
+	calendarday.DefaultScope = calendardayDescScope.Default.(string)
+	// calendarday.ScopeValidator is a validator for the "scope" field. It is called by the builders before save.
+	calendarday.ScopeValidator = calendardayDescScope.Validators[0].(func(string) error)
+	// calendardayDescCreatedAt is the schema descriptor for created_at field.
+	calendardayDescCreatedAt := calendardayFields[7].Descriptor()
+	// calendarday.DefaultCreatedAt holds the default value on creation for the created_at field.
+	calendarday.DefaultCreatedAt = calendardayDescCreatedAt.Default.(func() time.Time)
+	// calendardayDescUpdatedAt is the schema descriptor for updated_at field.
+	calendardayDescUpdatedAt := calendardayFields[8].Descriptor()
+	// calendarday.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	calendarday.DefaultUpdatedAt = calendardayDescUpdatedAt.Default.(func() time.Time)
+	// calendarday.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	calendarday.UpdateDefaultUpdatedAt = calendardayDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// calendardayDescID is the schema descriptor for id field.
+	calendardayDescID := calendardayFields[0].Descriptor()
+	// calendarday.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	calendarday.IDValidator = calendardayDescID.Validators[0].(func(string) error)
+	calendarrevisionFields := schema.CalendarRevision{}.Fields()
+	_ = calendarrevisionFields
+	// calendarrevisionDescVersion is the schema descriptor for version field.
+	calendarrevisionDescVersion := calendarrevisionFields[1].Descriptor()
+	// calendarrevision.DefaultVersion holds the default value on creation for the version field.
+	calendarrevision.DefaultVersion = calendarrevisionDescVersion.Default.(int64)
+	// calendarrevision.VersionValidator is a validator for the "version" field. It is called by the builders before save.
+	calendarrevision.VersionValidator = calendarrevisionDescVersion.Validators[0].(func(int64) error)
+	// calendarrevisionDescUpdatedAt is the schema descriptor for updated_at field.
+	calendarrevisionDescUpdatedAt := calendarrevisionFields[2].Descriptor()
+	// calendarrevision.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	calendarrevision.DefaultUpdatedAt = calendarrevisionDescUpdatedAt.Default.(func() time.Time)
+	// calendarrevision.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	calendarrevision.UpdateDefaultUpdatedAt = calendarrevisionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// calendarrevisionDescID is the schema descriptor for id field.
+	calendarrevisionDescID := calendarrevisionFields[0].Descriptor()
+	// calendarrevision.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	calendarrevision.IDValidator = calendarrevisionDescID.Validators[0].(func(int) error)
 	categoryFields := schema.Category{}.Fields()
 	_ = categoryFields
 	// categoryDescName is the schema descriptor for name field.

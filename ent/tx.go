@@ -20,6 +20,10 @@ type Tx struct {
 	AuthorizationCode *AuthorizationCodeClient
 	// AuthorizationSession is the client for interacting with the AuthorizationSession builders.
 	AuthorizationSession *AuthorizationSessionClient
+	// CalendarDay is the client for interacting with the CalendarDay builders.
+	CalendarDay *CalendarDayClient
+	// CalendarRevision is the client for interacting with the CalendarRevision builders.
+	CalendarRevision *CalendarRevisionClient
 	// Category is the client for interacting with the Category builders.
 	Category *CategoryClient
 	// CategoryAttribute is the client for interacting with the CategoryAttribute builders.
@@ -192,6 +196,8 @@ func (tx *Tx) init() {
 	tx.App = NewAppClient(tx.config)
 	tx.AuthorizationCode = NewAuthorizationCodeClient(tx.config)
 	tx.AuthorizationSession = NewAuthorizationSessionClient(tx.config)
+	tx.CalendarDay = NewCalendarDayClient(tx.config)
+	tx.CalendarRevision = NewCalendarRevisionClient(tx.config)
 	tx.Category = NewCategoryClient(tx.config)
 	tx.CategoryAttribute = NewCategoryAttributeClient(tx.config)
 	tx.DeveloperAccount = NewDeveloperAccountClient(tx.config)

@@ -37,6 +37,9 @@ type requestState struct {
 	// base is the public origin a response's location field is made
 	// absolute on (set when the method's response has one).
 	base *url.URL
+	// ifNoneMatch is the request's If-None-Match, kept when the method's
+	// response has an entity tag field.
+	ifNoneMatch string
 }
 
 type stateKey struct{}
@@ -282,9 +285,11 @@ func writeAPIError(w http.ResponseWriter, rid string, err error) {
 // the rate bucket that refused the request.
 type statusWriter struct {
 	http.ResponseWriter
-	success  int
-	code     int
-	wrote    bool
+	success int
+	code    int
+	wrote   bool
+	// bodyless: the answer is 304 Not Modified, whose body is dropped.
+	bodyless bool
 	errCode  apierr.Code
 	clientID string
 	bucket   string
@@ -300,6 +305,9 @@ func (s *statusWriter) WriteHeader(code int) {
 		code = s.success
 	}
 	s.code, s.wrote = code, true
+	if code == http.StatusNotModified {
+		s.Header().Del("Content-Type")
+	}
 	s.ResponseWriter.WriteHeader(code)
 }
 
@@ -307,7 +315,19 @@ func (s *statusWriter) Write(b []byte) (int, error) {
 	if !s.wrote {
 		s.WriteHeader(http.StatusOK)
 	}
+	if s.bodyless {
+		return len(b), nil
+	}
 	return s.ResponseWriter.Write(b)
+}
+
+// notModified turns the success answer about to be written into 304 Not
+// Modified with no body (the client's copy, named by If-None-Match, is
+// current).
+func (s *statusWriter) notModified() {
+	if !s.wrote {
+		s.success, s.bodyless = http.StatusNotModified, true
+	}
 }
 
 func (s *statusWriter) status() int {

@@ -191,8 +191,11 @@ func signInUsername(body []byte) string {
 // response's location field is made absolute on when the method has one.
 func (g *Gateway) newState(r *http.Request, rid string, m *policy.Method) *requestState {
 	st := &requestState{requestID: rid}
-	if g.fields[m.Desc.Output().FullName()] != nil {
+	if rf := g.fields[m.Desc.Output().FullName()]; rf != nil {
 		st.base = g.publicBase(r)
+		if rf.EntityTag != nil {
+			st.ifNoneMatch = r.Header.Get("If-None-Match")
+		}
 	}
 	return st
 }
@@ -289,6 +292,9 @@ func (g *Gateway) applyResponseFields(ctx context.Context, w http.ResponseWriter
 		c := &http.Cookie{Name: ConsentCookie, Value: v, Path: consentCookiePath, MaxAge: consentCookieMaxAge,
 			HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: st.base.Scheme == "https"}
 		w.Header().Add("Set-Cookie", c.String())
+	}
+	if rf.EntityTag != nil {
+		return applyEntityTag(w, rf.EntityTag, m, st.ifNoneMatch)
 	}
 	return nil
 }

@@ -48,6 +48,8 @@ commands (each prints JSON; secrets and tokens are shown once):
                     services/catalog/taxonomy/categories.json, or an edited copy)
   load-channels     [--file F]   (replaces the stored shipping channels, all at once, with the built-in
                     services/shipping/channels/channels.json or an edited copy; checked before anything is written)
+  calendar set|delete|import FILE   (edits the shipping calendar through core's internal admin
+                    service; mpserver admin calendar --help)
 
 common flags: --database-url ($MP_DATABASE_URL), --db-driver postgres|sqlite ($MP_DB_DRIVER), --secret-key ($MP_SECRET_KEY;
 not needed by the internal-caller commands)
@@ -76,6 +78,10 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return nil
 	}
 	cmd, rest := args[0], args[1:]
+	if cmd == "calendar" {
+		// Over core's gRPC port, not the database: no database flags.
+		return runAdminCalendar(ctx, rest, stdout, stderr)
+	}
 	var dsn, driver, secretKey, name, email, account, environment, scopes, shopName, appID, sellerID string
 	var username, otpDestination, otp string
 	var redirects listFlag

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/mallplatform/partnerapi/internal/db"
+	"github.com/mallplatform/partnerapi/services/shipping"
 	"github.com/mallplatform/partnerapi/services/shipping/channels"
 )
 
@@ -38,6 +39,14 @@ func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if seeded {
 		fmt.Fprintln(stdout, "stored the built-in shipping channels")
+	}
+	// The shipped shipping calendar, on a database whose calendar is
+	// empty: an operator's edits are never overwritten by a deploy.
+	if seeded, err = shipping.SeedCalendar(ctx, shipping.NewEntStore(d)); err != nil {
+		return err
+	}
+	if seeded {
+		fmt.Fprintln(stdout, "shipping calendar loaded from the shipped files")
 	}
 	// River's tables (the worker's job queue) are versioned by River's own
 	// migrator, after core's schema.

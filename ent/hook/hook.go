@@ -45,6 +45,30 @@ func (f AuthorizationSessionFunc) Mutate(ctx context.Context, m ent.Mutation) (e
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.AuthorizationSessionMutation", m)
 }
 
+// The CalendarDayFunc type is an adapter to allow the use of ordinary
+// function as CalendarDay mutator.
+type CalendarDayFunc func(context.Context, *ent.CalendarDayMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CalendarDayFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CalendarDayMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CalendarDayMutation", m)
+}
+
+// The CalendarRevisionFunc type is an adapter to allow the use of ordinary
+// function as CalendarRevision mutator.
+type CalendarRevisionFunc func(context.Context, *ent.CalendarRevisionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CalendarRevisionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CalendarRevisionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CalendarRevisionMutation", m)
+}
+
 // The CategoryFunc type is an adapter to allow the use of ordinary
 // function as Category mutator.
 type CategoryFunc func(context.Context, *ent.CategoryMutation) (ent.Value, error)

@@ -106,6 +106,43 @@ var (
 			},
 		},
 	}
+	// CalendarDaysColumns holds the columns for the "calendar_days" table.
+	CalendarDaysColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "date", Type: field.TypeString},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"REGULAR_HOLIDAY", "SPECIAL_NON_WORKING", "SPECIAL_WORKING"}},
+		{Name: "name", Type: field.TypeString, Size: 200},
+		{Name: "proclamation", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "tentative", Type: field.TypeBool, Default: false},
+		{Name: "scope", Type: field.TypeString, Default: ""},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+	}
+	// CalendarDaysTable holds the schema information for the "calendar_days" table.
+	CalendarDaysTable = &schema.Table{
+		Name:       "calendar_days",
+		Columns:    CalendarDaysColumns,
+		PrimaryKey: []*schema.Column{CalendarDaysColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "calendarday_date_scope",
+				Unique:  true,
+				Columns: []*schema.Column{CalendarDaysColumns[1], CalendarDaysColumns[6]},
+			},
+		},
+	}
+	// CalendarRevisionsColumns holds the columns for the "calendar_revisions" table.
+	CalendarRevisionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "version", Type: field.TypeInt64, Default: 0},
+		{Name: "updated_at", Type: field.TypeTime},
+	}
+	// CalendarRevisionsTable holds the schema information for the "calendar_revisions" table.
+	CalendarRevisionsTable = &schema.Table{
+		Name:       "calendar_revisions",
+		Columns:    CalendarRevisionsColumns,
+		PrimaryKey: []*schema.Column{CalendarRevisionsColumns[0]},
+	}
 	// CategoriesColumns holds the columns for the "categories" table.
 	CategoriesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -728,6 +765,8 @@ var (
 		AppsTable,
 		AuthorizationCodesTable,
 		AuthorizationSessionsTable,
+		CalendarDaysTable,
+		CalendarRevisionsTable,
 		CategoriesTable,
 		CategoryAttributesTable,
 		DeveloperAccountsTable,
@@ -755,6 +794,10 @@ func init() {
 	AppsTable.Annotation = &entsql.Annotation{}
 	AppsTable.Annotation.Checks = map[string]string{
 		"apps_rate_limit_per_minute_check": "rate_limit_per_minute > 0",
+	}
+	CalendarRevisionsTable.Annotation = &entsql.Annotation{}
+	CalendarRevisionsTable.Annotation.Checks = map[string]string{
+		"calendar_revisions_version_check": "version >= 0",
 	}
 	CategoriesTable.ForeignKeys[0].RefTable = CategoriesTable
 	CategoryAttributesTable.ForeignKeys[0].RefTable = CategoriesTable

@@ -15,6 +15,12 @@ type AuthorizationCode func(*sql.Selector)
 // AuthorizationSession is the predicate function for authorizationsession builders.
 type AuthorizationSession func(*sql.Selector)
 
+// CalendarDay is the predicate function for calendarday builders.
+type CalendarDay func(*sql.Selector)
+
+// CalendarRevision is the predicate function for calendarrevision builders.
+type CalendarRevision func(*sql.Selector)
+
 // Category is the predicate function for category builders.
 type Category func(*sql.Selector)
 

@@ -205,6 +205,9 @@ func describe(m *policy.Method) string {
 		if rf.Location != nil {
 			lines = append(lines, "Redirect: the answer's Location header is the body's `"+rf.Location[len(rf.Location)-1].JSONName()+"`, absolute on the platform's address.")
 		}
+		if rf.EntityTag != nil {
+			lines = append(lines, "Caching: the answer carries a strong ETag, a hash of its content; a request whose If-None-Match names it answers 304 Not Modified with no body.")
+		}
 		if rf.Cookies != nil {
 			lines = append(lines, "The answer sets the consent session cookie ("+principal.ConsentCookie+"; Path=/open/v1/auth; Max-Age=600; HttpOnly; SameSite=Strict; Secure on https), which the following steps send.")
 		}
@@ -461,6 +464,14 @@ func (b *builder) parameters(rt *policy.Route, ex map[string]json.RawMessage) []
 			params = append(params, p)
 		}
 	}
+	if rf := responseFields(m); rf != nil && rf.EntityTag != nil {
+		params = append(params, obj(
+			"name", "If-None-Match", "in", "header", "required", false,
+			"description", "Entity tags of copies the client holds (or *): when one is current the answer is 304 Not Modified with no body.",
+			"schema", obj("type", "string", "maxLength", 1024),
+			"example", `"3f1c9a6e7b2d4c1e9a5f0d8e2b4c6a10"`,
+		))
+	}
 	switch m.Policy.GetIdempotency() {
 	case optionsv1.Idempotency_IDEMPOTENCY_OPTIONAL, optionsv1.Idempotency_IDEMPOTENCY_REQUIRED:
 		required := m.Policy.GetIdempotency() == optionsv1.Idempotency_IDEMPOTENCY_REQUIRED
@@ -543,6 +554,10 @@ func (b *builder) responses(m *policy.Method) *node {
 				headers.set("Location", obj("description", "Where to send the browser: the body's "+rf.Location[len(rf.Location)-1].JSONName()+", absolute on the platform's address.",
 					"required", true, "schema", obj("type", "string", "format", "uri")))
 			}
+			if rf.EntityTag != nil {
+				headers.set("ETag", obj("description", "A strong entity tag of the answer's content: send it back in If-None-Match to be answered 304 while it is current.",
+					"required", true, "schema", obj("type", "string")))
+			}
 			if rf.Cookies != nil {
 				headers.set("Set-Cookie", obj("description", "The consent session: "+principal.ConsentCookie+"=…; Path=/open/v1/auth; Max-Age=600; HttpOnly; SameSite=Strict (Secure on https). It is not in the body.",
 					"required", true, "schema", obj("type", "string")))
@@ -553,6 +568,14 @@ func (b *builder) responses(m *policy.Method) *node {
 			"headers", headers,
 			"content", obj("application/json", obj("schema", b.schemas.envelope(out))),
 		))
+		if rf := responseFields(m); rf != nil && rf.EntityTag != nil {
+			nm := commonHeaders(m)
+			nm.set("ETag", obj("description", "The entity tag the request named: the client's copy is current.", "required", true, "schema", obj("type", "string")))
+			resp.set(strconv.Itoa(http.StatusNotModified), obj(
+				"description", "Not Modified: the If-None-Match header names the current entity tag; no body.",
+				"headers", nm,
+			))
+		}
 	}
 	byStatus := map[int][]string{}
 	var statuses []int

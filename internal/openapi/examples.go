@@ -13,6 +13,7 @@ import (
 	eventsv1 "github.com/mallplatform/partnerapi/gen/mp/events/v1"
 	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
 	sandboxv1 "github.com/mallplatform/partnerapi/gen/mp/sandbox/v1"
+	shippingv1 "github.com/mallplatform/partnerapi/gen/mp/shipping/v1"
 	uploadsv1 "github.com/mallplatform/partnerapi/gen/mp/uploads/v1"
 	webhooksv1 "github.com/mallplatform/partnerapi/gen/mp/webhooks/v1"
 )
@@ -43,8 +44,10 @@ var examples = map[string]proto.Message{
 	authv1.AuthorizationService_RefreshToken_FullMethodName: &authv1.RefreshTokenRequest{RefreshToken: "rt_2n8q5v1x7z3b9d4f6h0k"},
 	authv1.AuthorizationService_Revoke_FullMethodName:       &authv1.RevokeRequest{SellerId: "slr_01kaq3m8v5yq6b7c9d0e1f2g3h"},
 	"/mp.catalog.v1.CatalogService/ListCategories":          &catalogv1.ListCategoriesRequest{Limit: proto.Int32(20)},
-	"/mp.catalog.v1.CatalogService/ListCategoryAttributes":  &catalogv1.ListCategoryAttributesRequest{Id: exampleCategory},
-	"/mp.catalog.v1.CatalogService/CreateProduct":           &catalogv1.CreateProductRequest{Product: exampleProduct()},
+	// Central Visayas: the national days and the region's own.
+	shippingv1.ShippingService_GetCalendar_FullMethodName:  &shippingv1.GetCalendarRequest{Year: proto.Int32(2026), Region: proto.String("0700000000")},
+	"/mp.catalog.v1.CatalogService/ListCategoryAttributes": &catalogv1.ListCategoryAttributesRequest{Id: exampleCategory},
+	"/mp.catalog.v1.CatalogService/CreateProduct":          &catalogv1.CreateProductRequest{Product: exampleProduct()},
 	"/mp.catalog.v1.CatalogService/UpdateProduct": &catalogv1.UpdateProductRequest{
 		Id: "prd_01kaq3m8v5yq6b7c9d0e1f2g3h",
 		Product: &catalogv1.ProductUpdateInput{

@@ -68,6 +68,9 @@ type CoreConfig struct {
 	// are served at (MP_UPLOAD_BUCKET, MP_UPLOAD_PUBLIC_URL); no bucket:
 	// the upload route answers 503 UPLOAD_NOT_CONFIGURED.
 	Uploads uploads.Config
+	// CalendarPoll is how often a replica checks the shipping calendar's
+	// version for operators' edits (0: shipping.DefaultPollInterval).
+	CalendarPoll time.Duration
 	// Parts, when set, are the parts the process already built
 	// (NewParts): dev's core and worker share them. SecretKey,
 	// SecretRotationOverlap, Clock, Business, Callbacks, OTPSender and
@@ -145,7 +148,8 @@ func newCore(cfg CoreConfig, domains []serviceset.Domain) (*Core, error) {
 // partsConfig is the parts' share of cfg.
 func (c CoreConfig) partsConfig() PartsConfig {
 	return PartsConfig{DB: c.DB, SecretKey: c.SecretKey, SecretRotationOverlap: c.SecretRotationOverlap, Clock: c.Clock,
-		Business: c.Business, Logger: c.Logger, Callbacks: c.Callbacks, OTPSender: c.OTPSender, Uploads: c.Uploads}
+		Business: c.Business, Logger: c.Logger, Callbacks: c.Callbacks, OTPSender: c.OTPSender, Uploads: c.Uploads,
+		CalendarPoll: c.CalendarPoll}
 }
 
 // internalCallers lets core resolve internal callers' tokens through the

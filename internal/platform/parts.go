@@ -13,6 +13,7 @@ import (
 	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/events"
 	"github.com/mallplatform/partnerapi/services/sandbox/shopclock"
+	"github.com/mallplatform/partnerapi/services/shipping"
 	"github.com/mallplatform/partnerapi/services/uploads"
 	"github.com/mallplatform/partnerapi/services/webhooks"
 	"github.com/mallplatform/partnerapi/services/webhooks/callback"
@@ -42,6 +43,9 @@ type PartsConfig struct {
 	// Uploads is where product images are stored (no bucket: uploads
 	// answer 503 UPLOAD_NOT_CONFIGURED).
 	Uploads uploads.Config
+	// CalendarPoll is how often a replica checks the shipping calendar's
+	// version for operators' edits (0: shipping.DefaultPollInterval).
+	CalendarPoll time.Duration
 	// Worker tunes the domains' jobs in a process that runs them.
 	Worker serviceset.WorkerSettings
 }
@@ -111,7 +115,8 @@ func NewParts(cfg PartsConfig) (serviceset.Parts, error) {
 		return serviceset.Parts{}, err
 	}
 	return serviceset.Parts{DB: cfg.DB, Logger: cfg.Logger, Clock: cfg.Clock, Auth: authSvc, Business: cfg.Business,
-		Cursors: cursors, Events: recorder, Webhooks: hooks, Flow: flow, Uploads: images, Worker: cfg.Worker}, nil
+		Cursors: cursors, Events: recorder, Webhooks: hooks, Flow: flow, Uploads: images, Worker: cfg.Worker,
+		Shipping: shipping.NewService(shipping.Config{Store: shipping.NewEntStore(cfg.DB), PollInterval: cfg.CalendarPoll})}, nil
 }
 
 // WorkerJobs is every domain's jobs over parts, for the worker role and

@@ -50,10 +50,13 @@ type FieldPath []protoreflect.FieldDescriptor
 // ResponseFields are the fields of a response message the gateway sends as
 // HTTP rather than JSON: the location ((mp.options.v1.field).location, at
 // most one: the Location header of a redirect) and the session cookies
-// ((mp.options.v1.field).session_cookie).
+// ((mp.options.v1.field).session_cookie) and the entity tag
+// ((mp.options.v1.field).entity_tag, at most one: the ETag header, and the
+// 304 answer to a matching If-None-Match).
 type ResponseFields struct {
-	Location FieldPath
-	Cookies  []FieldPath
+	Location  FieldPath
+	Cookies   []FieldPath
+	EntityTag FieldPath
 }
 
 // FindResponseFields looks for such fields in md and the singular messages
@@ -64,7 +67,7 @@ func FindResponseFields(md protoreflect.MessageDescriptor) (*ResponseFields, err
 	if err := rf.collect(md, nil, map[protoreflect.FullName]bool{}); err != nil {
 		return nil, fmt.Errorf("policy: response %s: %w", md.FullName(), err)
 	}
-	if rf.Location == nil && rf.Cookies == nil {
+	if rf.Location == nil && rf.Cookies == nil && rf.EntityTag == nil {
 		return nil, nil
 	}
 	return rf, nil
@@ -81,9 +84,15 @@ func (rf *ResponseFields) collect(md protoreflect.MessageDescriptor, path FieldP
 		fd := fields.Get(i)
 		here := append(append(FieldPath(nil), path...), fd)
 		opt, _ := proto.GetExtension(fd.Options(), optionsv1.E_Field).(*optionsv1.Field)
-		if opt.GetLocation() || opt.GetSessionCookie() {
+		if opt.GetLocation() || opt.GetSessionCookie() || opt.GetEntityTag() {
 			if fd.Kind() != protoreflect.StringKind || fd.IsList() || fd.IsMap() {
-				return fmt.Errorf("field %s is marked location or session_cookie but is not a singular string", fd.FullName())
+				return fmt.Errorf("field %s is marked location, session_cookie or entity_tag but is not a singular string", fd.FullName())
+			}
+			if opt.GetEntityTag() {
+				if rf.EntityTag != nil {
+					return fmt.Errorf("fields %s and %s are both marked entity_tag", rf.EntityTag[len(rf.EntityTag)-1].FullName(), fd.FullName())
+				}
+				rf.EntityTag = here
 			}
 			if opt.GetLocation() {
 				if rf.Location != nil {

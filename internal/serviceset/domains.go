@@ -14,6 +14,7 @@ import (
 	payoutsv1 "github.com/mallplatform/partnerapi/gen/mp/payouts/v1"
 	sandboxv1 "github.com/mallplatform/partnerapi/gen/mp/sandbox/v1"
 	sellersv1 "github.com/mallplatform/partnerapi/gen/mp/sellers/v1"
+	shippingv1 "github.com/mallplatform/partnerapi/gen/mp/shipping/v1"
 	uploadsv1 "github.com/mallplatform/partnerapi/gen/mp/uploads/v1"
 	webhooksv1 "github.com/mallplatform/partnerapi/gen/mp/webhooks/v1"
 	"github.com/mallplatform/partnerapi/internal/core"
@@ -29,6 +30,7 @@ import (
 	"github.com/mallplatform/partnerapi/services/payouts"
 	"github.com/mallplatform/partnerapi/services/sandbox"
 	"github.com/mallplatform/partnerapi/services/sellers"
+	"github.com/mallplatform/partnerapi/services/shipping"
 	"github.com/mallplatform/partnerapi/services/uploads"
 	"github.com/mallplatform/partnerapi/services/webhooks"
 )
@@ -164,6 +166,24 @@ func Domains() []Domain {
 					return sellersv1.RegisterSellersServiceHandlerClient(ctx, mux, sellersv1.NewSellersServiceClient(conn))
 				},
 			}},
+		},
+		{
+			Name: "shipping",
+			Services: []Service{
+				{
+					Name: "shipping",
+					Core: func(p Parts) core.Registrar { return shipping.NewServer(p.Shipping).Register },
+					Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+						return shippingv1.RegisterShippingServiceHandlerClient(ctx, mux, shippingv1.NewShippingServiceClient(conn))
+					},
+				},
+				{
+					// The operators' calendar edits: internal, no routes
+					// on the partner port.
+					Name: "calendar-admin",
+					Core: func(p Parts) core.Registrar { return shipping.NewAdminServer(p.Shipping).Register },
+				},
+			},
 		},
 		{
 			Name: "sandbox",

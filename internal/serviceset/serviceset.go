@@ -24,6 +24,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/worker/retention"
 	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/events"
+	"github.com/mallplatform/partnerapi/services/shipping"
 	"github.com/mallplatform/partnerapi/services/uploads"
 	"github.com/mallplatform/partnerapi/services/webhooks"
 )
@@ -54,6 +55,10 @@ type Parts struct {
 	// Uploads stores product images; the catalog accepts its url prefix
 	// in a product's images.
 	Uploads *uploads.Service
+	// Shipping holds the calendar in memory: the partner routes and the
+	// operators' calendar edits share it, so a replica serves its own
+	// edits at once.
+	Shipping *shipping.Service
 	// Worker tunes the jobs of the worker role (and of dev's worker); core
 	// does not read it.
 	Worker WorkerSettings

@@ -36,3 +36,9 @@ func (e *Env) InternalCaller(t testing.TB, name string, services ...string) stri
 	}
 	return issued.Token
 }
+
+// CoreDialer is the dial option that reaches the environment's core, for
+// code under test that dials core itself (mpserver admin calendar).
+func (e *Env) CoreDialer() grpc.DialOption {
+	return grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return e.dial(ctx) })
+}

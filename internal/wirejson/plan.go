@@ -128,9 +128,9 @@ func buildPlan(md protoreflect.MessageDescriptor) *messagePlan {
 		}
 		fp.key = append(appendString(nil, fp.name), ':')
 		if opt, ok := proto.GetExtension(fd.Options(), optionsv1.E_Field).(*optionsv1.Field); ok && opt != nil {
-			if opt.GetSessionCookie() {
-				// The gateway sends it as a cookie; it never travels in
-				// JSON, either way.
+			if opt.GetSessionCookie() || opt.GetEntityTag() {
+				// The gateway sends it as a cookie or the ETag header; it
+				// never travels in JSON, either way.
 				continue
 			}
 			fp.presence = opt.GetPresence()

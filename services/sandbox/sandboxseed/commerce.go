@@ -14,6 +14,7 @@ import (
 	"github.com/mallplatform/partnerapi/services/events"
 	"github.com/mallplatform/partnerapi/services/orders"
 	"github.com/mallplatform/partnerapi/services/sandbox/ordergen"
+	"github.com/mallplatform/partnerapi/services/shipping"
 )
 
 // productSpec is a sandbox listing; attribute values are derived from the
@@ -42,6 +43,10 @@ func seedCommerce(ctx context.Context, d Deps, creds *sdk.Credentials, rng *rand
 	store := catalog.NewEntStore(d.DB)
 	if err := catalog.SeedCategories(ctx, store); err != nil {
 		return fmt.Errorf("seed categories: %w", err)
+	}
+	// The shipped calendar, as the migrate step loads it in production.
+	if _, err := shipping.SeedCalendar(ctx, shipping.NewEntStore(d.DB)); err != nil {
+		return fmt.Errorf("seed the shipping calendar: %w", err)
 	}
 	svc := catalog.NewService(catalog.Config{Store: store, Business: clock.Uniform{C: d.Clock},
 		Events: events.NewRecorder(events.NewEntStore(d.DB), d.Clock)})

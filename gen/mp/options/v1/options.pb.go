@@ -416,6 +416,11 @@ type Field struct {
 	// sends it as an HttpOnly, SameSite=Strict cookie and leaves it out of the
 	// body, so page scripts never see it.
 	SessionCookie bool `protobuf:"varint,5,opt,name=session_cookie,json=sessionCookie,proto3" json:"session_cookie,omitempty"`
+	// A string field holding the answer's strong entity tag (a hash of its
+	// content, without quotes): the gateway sends it quoted as the ETag
+	// header and leaves it out of the body; a request whose If-None-Match
+	// names it answers 304 Not Modified with no body.
+	EntityTag     bool `protobuf:"varint,6,opt,name=entity_tag,json=entityTag,proto3" json:"entity_tag,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -481,6 +486,13 @@ func (x *Field) GetLocation() bool {
 func (x *Field) GetSessionCookie() bool {
 	if x != nil {
 		return x.SessionCookie
+	}
+	return false
+}
+
+func (x *Field) GetEntityTag() bool {
+	if x != nil {
+		return x.EntityTag
 	}
 	return false
 }
@@ -714,13 +726,15 @@ const file_mp_options_v1_options_proto_rawDesc = "" +
 	"\rpage_statuses\x18\t \x03(\x05R\fpageStatuses\x12\x1b\n" +
 	"\tgzip_body\x18\n" +
 	" \x01(\bR\bgzipBody\x12.\n" +
-	"\x13request_media_types\x18\x14 \x03(\tR\x11requestMediaTypes\"\xc1\x01\n" +
+	"\x13request_media_types\x18\x14 \x03(\tR\x11requestMediaTypes\"\xe0\x01\n" +
 	"\x05Field\x123\n" +
 	"\bpresence\x18\x01 \x01(\x0e2\x17.mp.options.v1.PresenceR\bpresence\x12%\n" +
 	"\x0eobject_entries\x18\x02 \x01(\bR\robjectEntries\x12\x19\n" +
 	"\braw_json\x18\x03 \x01(\bR\arawJson\x12\x1a\n" +
 	"\blocation\x18\x04 \x01(\bR\blocation\x12%\n" +
-	"\x0esession_cookie\x18\x05 \x01(\bR\rsessionCookie\"A\n" +
+	"\x0esession_cookie\x18\x05 \x01(\bR\rsessionCookie\x12\x1d\n" +
+	"\n" +
+	"entity_tag\x18\x06 \x01(\bR\tentityTag\"A\n" +
 	"\rServicePolicy\x120\n" +
 	"\acallers\x18\x01 \x01(\x0e2\x16.mp.options.v1.CallersR\acallers\"P\n" +
 	"\x05Event\x12\x1d\n" +

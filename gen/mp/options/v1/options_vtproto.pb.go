@@ -179,6 +179,16 @@ func (m *Field) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i -= len(m.unknownFields)
 		copy(dAtA[i:], m.unknownFields)
 	}
+	if m.EntityTag {
+		i--
+		if m.EntityTag {
+			dAtA[i] = 1
+		} else {
+			dAtA[i] = 0
+		}
+		i--
+		dAtA[i] = 0x30
+	}
 	if m.SessionCookie {
 		i--
 		if m.SessionCookie {
@@ -388,6 +398,9 @@ func (m *Field) SizeVT() (n int) {
 		n += 2
 	}
 	if m.SessionCookie {
+		n += 2
+	}
+	if m.EntityTag {
 		n += 2
 	}
 	n += len(m.unknownFields)
@@ -911,6 +924,26 @@ func (m *Field) UnmarshalVT(dAtA []byte) error {
 				}
 			}
 			m.SessionCookie = bool(v != 0)
+		case 6:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field EntityTag", wireType)
+			}
+			var v int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				v |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			m.EntityTag = bool(v != 0)
 		default:
 			iNdEx = preIndex
 			skippy, err := protohelpers.Skip(dAtA[iNdEx:])
