@@ -14,6 +14,7 @@ import (
 	"github.com/mallplatform/partnerapi/services/events"
 	"github.com/mallplatform/partnerapi/services/sandbox/shopclock"
 	"github.com/mallplatform/partnerapi/services/shipping"
+	"github.com/mallplatform/partnerapi/services/shipping/channels"
 	"github.com/mallplatform/partnerapi/services/uploads"
 	"github.com/mallplatform/partnerapi/services/webhooks"
 	"github.com/mallplatform/partnerapi/services/webhooks/callback"
@@ -116,7 +117,8 @@ func NewParts(cfg PartsConfig) (serviceset.Parts, error) {
 	}
 	return serviceset.Parts{DB: cfg.DB, Logger: cfg.Logger, Clock: cfg.Clock, Auth: authSvc, Business: cfg.Business,
 		Cursors: cursors, Events: recorder, Webhooks: hooks, Flow: flow, Uploads: images, Worker: cfg.Worker,
-		Shipping: shipping.NewService(shipping.Config{Store: shipping.NewEntStore(cfg.DB), PollInterval: cfg.CalendarPoll})}, nil
+		Shipping: shipping.NewService(shipping.Config{Store: shipping.NewEntStore(cfg.DB), Channels: channels.NewEntStore(cfg.DB),
+			PollInterval: cfg.CalendarPoll})}, nil
 }
 
 // WorkerJobs is every domain's jobs over parts, for the worker role and
