@@ -13,6 +13,7 @@ import (
 	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/events"
 	"github.com/mallplatform/partnerapi/services/sandbox/shopclock"
+	"github.com/mallplatform/partnerapi/services/sellers"
 	"github.com/mallplatform/partnerapi/services/shipping"
 	"github.com/mallplatform/partnerapi/services/shipping/channels"
 	"github.com/mallplatform/partnerapi/services/uploads"
@@ -115,10 +116,11 @@ func NewParts(cfg PartsConfig) (serviceset.Parts, error) {
 	if err != nil {
 		return serviceset.Parts{}, err
 	}
+	shops := sellers.NewService(sellers.Config{Store: sellers.NewEntStore(cfg.DB), Business: cfg.Business})
 	return serviceset.Parts{DB: cfg.DB, Logger: cfg.Logger, Clock: cfg.Clock, Auth: authSvc, Business: cfg.Business,
 		Cursors: cursors, Events: recorder, Webhooks: hooks, Flow: flow, Uploads: images, Worker: cfg.Worker,
-		Shipping: shipping.NewService(shipping.Config{Store: shipping.NewEntStore(cfg.DB), Channels: channels.NewEntStore(cfg.DB),
-			PollInterval: cfg.CalendarPoll})}, nil
+		Sellers: shops, Shipping: shipping.NewService(shipping.Config{Store: shipping.NewEntStore(cfg.DB),
+			Channels: channels.NewEntStore(cfg.DB), Sellers: shops, PollInterval: cfg.CalendarPoll})}, nil
 }
 
 // WorkerJobs is every domain's jobs over parts, for the worker role and

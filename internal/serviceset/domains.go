@@ -161,7 +161,7 @@ func Domains() []Domain {
 			Name: "sellers",
 			Services: []Service{{
 				Name: "sellers",
-				Core: func(p Parts) core.Registrar { return sellers.NewServer(p.sellers()).Register },
+				Core: func(p Parts) core.Registrar { return sellers.NewServer(p.Sellers).Register },
 				Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
 					return sellersv1.RegisterSellersServiceHandlerClient(ctx, mux, sellersv1.NewSellersServiceClient(conn))
 				},
@@ -228,12 +228,6 @@ func Domains() []Domain {
 			},
 		},
 	}
-}
-
-// sellers is the shops' profiles and pickup addresses: the sellers route
-// and, in process, the domains that need a shop's pickup address.
-func (p Parts) sellers() *sellers.Service {
-	return sellers.NewService(sellers.Config{Store: sellers.NewEntStore(p.DB), Business: p.Business})
 }
 
 // orders is the orders service over p: the orders routes and the sandbox's

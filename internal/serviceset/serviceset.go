@@ -24,6 +24,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/worker/retention"
 	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/events"
+	"github.com/mallplatform/partnerapi/services/sellers"
 	"github.com/mallplatform/partnerapi/services/shipping"
 	"github.com/mallplatform/partnerapi/services/uploads"
 	"github.com/mallplatform/partnerapi/services/webhooks"
@@ -55,6 +56,9 @@ type Parts struct {
 	// Uploads stores product images; the catalog accepts its url prefix
 	// in a product's images.
 	Uploads *uploads.Service
+	// Sellers is the shops' profiles and pickup addresses: the sellers
+	// route and, in process, the domains that need a shop's pickup address.
+	Sellers *sellers.Service
 	// Shipping holds the calendar in memory: the partner routes and the
 	// operators' calendar edits share it, so a replica serves its own
 	// edits at once.

@@ -8,6 +8,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/mallplatform/partnerapi/services/sellers"
 	"github.com/mallplatform/partnerapi/services/shipping/calendar"
 	"github.com/mallplatform/partnerapi/services/shipping/channels"
 )
@@ -28,6 +29,9 @@ type Config struct {
 	// replaces them); nil: the service quotes nothing and its channel reads
 	// fail.
 	Channels ChannelStore
+	// Sellers gives a shop's pickup addresses: the origin of a quote asked
+	// without one, and the place whose calendar a pickup follows.
+	Sellers Sellers
 	// PollInterval is how old the in-memory calendar and channel tables may
 	// grow before a read checks the stored version; 0 means
 	// DefaultPollInterval.
@@ -40,9 +44,17 @@ type ChannelStore interface {
 	Version(ctx context.Context) (string, error)
 }
 
+// Sellers is the sellers domain's read of pickup addresses
+// (sellers.Service).
+type Sellers interface {
+	DefaultPickupAddress(ctx context.Context, sellerID string) (sellers.PickupAddress, error)
+	PickupAddress(ctx context.Context, sellerID, addressID string) (sellers.PickupAddress, error)
+}
+
 // Service is the shipping service.
 type Service struct {
 	store    Store
+	sellers  Sellers
 	calendar *refreshed[*calendar.Snapshot, int64]
 	channels *refreshed[*channels.Tables, string]
 }
@@ -53,7 +65,7 @@ func NewService(cfg Config) *Service {
 	if poll <= 0 {
 		poll = DefaultPollInterval
 	}
-	s := &Service{store: cfg.Store}
+	s := &Service{store: cfg.Store, sellers: cfg.Sellers}
 	s.calendar = newRefreshed(poll, cfg.Store.CalendarVersion,
 		func(ctx context.Context) (*calendar.Snapshot, int64, error) {
 			days, v, err := cfg.Store.CalendarDays(ctx)

@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/mallplatform/partnerapi/internal/clock"
-	"github.com/mallplatform/partnerapi/services/orders"
 	"github.com/mallplatform/partnerapi/internal/psgc"
+	"github.com/mallplatform/partnerapi/services/orders"
 )
 
 // MinOrders is the fewest orders Seed writes for a seller: enough

@@ -11,9 +11,9 @@ import (
 	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/db/dbtest"
 	"github.com/mallplatform/partnerapi/internal/principal"
+	"github.com/mallplatform/partnerapi/internal/psgc"
 	"github.com/mallplatform/partnerapi/services/orders"
 	"github.com/mallplatform/partnerapi/services/sandbox/ordergen"
-	"github.com/mallplatform/partnerapi/internal/psgc"
 )
 
 var t0 = time.Date(2026, 3, 1, 4, 0, 0, 0, time.UTC)
