@@ -74,16 +74,17 @@ func (s *Service) BulkCreateProducts(ctx context.Context, items []BulkCreateItem
 	failed := make([]productinput.Violations, len(items))
 	checked := make([]*productinput.Product, len(items))
 	cats := productinput.NewCachedCategories(s.store)
-	for i, it := range items {
-		if len(it.Violations) > 0 {
-			failed[i] = it.Violations
-			continue
+	err = eachInParallel(ctx, len(items), func(ctx context.Context, i int) error {
+		if len(items[i].Violations) > 0 {
+			failed[i] = items[i].Violations
+			return nil
 		}
-		p, vs, err := productinput.Check(ctx, cats, it.Input, s.imagePrefix)
-		if err != nil {
-			return BulkCreateResult{}, err
-		}
+		p, vs, err := productinput.Check(ctx, cats, items[i].Input, s.imagePrefix)
 		failed[i], checked[i] = vs, p
+		return err
+	})
+	if err != nil {
+		return BulkCreateResult{}, err
 	}
 	// SKUs repeated in the batch: the first item that would be created
 	// keeps its SKU, a later one is refused.

@@ -12,7 +12,6 @@ import (
 	catalogv1 "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
 	"github.com/mallplatform/partnerapi/internal/db/dbtest"
 	"github.com/mallplatform/partnerapi/internal/principal"
-	"github.com/mallplatform/partnerapi/internal/validation"
 	"github.com/mallplatform/partnerapi/internal/wirejson"
 	"github.com/mallplatform/partnerapi/services/events"
 )
@@ -48,16 +47,9 @@ func BenchmarkBulkCreatePhases(b *testing.B) {
 		n++
 		b.StartTimer()
 		start := time.Now()
-		items := make([]BulkCreateItem, len(in))
-		for i, p := range in {
-			if err := validation.Validator().Validate(p); err != nil {
-				b.Fatal(err)
-			}
-			conv, err := createInputFromProto(p)
-			if err != nil {
-				b.Fatal(err)
-			}
-			items[i].Input = conv
+		items, err := bulkItems(ctx, in)
+		if err != nil {
+			b.Fatal(err)
 		}
 		edge = append(edge, time.Since(start))
 		res, err := svc.BulkCreateProducts(ctx, items)
