@@ -49,7 +49,7 @@ func (d recordingDriver) BeginTx(ctx context.Context, opts *sql.TxOptions) (dial
 	h.tx, h.conn = tx, conn
 	// ent's Tx over the same connection: the driver's Conn keeps its
 	// dialect, with the transaction as what it runs statements on.
-	c := d.Driver.Conn
+	c := d.Conn
 	c.ExecQuerier = tx
 	return &entsql.Tx{Conn: c, Tx: connTx{Tx: tx, conn: conn}}, nil
 }
