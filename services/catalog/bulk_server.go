@@ -20,30 +20,41 @@ import (
 // ProductCreateInput, as a single create body is, and its violations become
 // that item's error.
 func (s *Server) BulkCreateProducts(ctx context.Context, req *catalogv1.BulkCreateProductsRequest) (*catalogv1.BulkCreateProductsResponse, error) {
-	items := make([]BulkCreateItem, len(req.GetProducts()))
-	v := validation.Validator()
-	for i, in := range req.GetProducts() {
-		if err := v.Validate(in); err != nil {
-			var verr *protovalidate.ValidationError
-			if !errors.As(err, &verr) {
-				return nil, err
-			}
-			items[i].Violations = itemViolations(in, verr)
-			continue
-		}
-		conv, err := createInputFromProto(in)
-		if err != nil {
-			e, _ := apierr.As(err)
-			items[i].Violations = productinput.Violations{{Code: e.Code, Message: e.Message}}
-			continue
-		}
-		items[i].Input = conv
+	items, err := bulkItems(ctx, req.GetProducts())
+	if err != nil {
+		return nil, err
 	}
 	res, err := s.svc.BulkCreateProducts(ctx, items)
 	if err != nil {
 		return nil, err
 	}
 	return &catalogv1.BulkCreateProductsResponse{Data: bulkResultToProto(len(items), res)}, nil
+}
+
+// bulkItems validates and converts each item, on every core (the validator
+// is safe for concurrent use); item i's outcome is items[i].
+func bulkItems(ctx context.Context, in []*catalogv1.ProductCreateInput) ([]BulkCreateItem, error) {
+	items := make([]BulkCreateItem, len(in))
+	v := validation.Validator()
+	err := eachInParallel(ctx, len(in), func(_ context.Context, i int) error {
+		if err := v.Validate(in[i]); err != nil {
+			var verr *protovalidate.ValidationError
+			if !errors.As(err, &verr) {
+				return err
+			}
+			items[i].Violations = itemViolations(in[i], verr)
+			return nil
+		}
+		conv, err := createInputFromProto(in[i])
+		if err != nil {
+			e, _ := apierr.As(err)
+			items[i].Violations = productinput.Violations{{Code: e.Code, Message: e.Message}}
+			return nil
+		}
+		items[i].Input = conv
+		return nil
+	})
+	return items, err
 }
 
 // itemViolations are an item's protovalidate violations, with paths inside

@@ -149,16 +149,27 @@ func (r *Recorder) Record(ctx context.Context, c Change) (Event, error) {
 
 // RecordMany is Record for many changes, written together.
 func (r *Recorder) RecordMany(ctx context.Context, cs []Change) error {
-	if r == nil {
-		return errNoRecorder
-	}
 	es := make([]Event, len(cs))
 	for i, c := range cs {
-		e, err := newEvent(c)
+		e, err := Prepare(c)
 		if err != nil {
 			return err
 		}
 		es[i] = e
+	}
+	return r.RecordPrepared(ctx, es)
+}
+
+// Prepare checks c and renders its event without writing it, so that a
+// large batch can render its views before its transaction opens (the
+// transaction then holds its locks for the writes alone). RecordPrepared
+// writes the result.
+func Prepare(c Change) (Event, error) { return newEvent(c) }
+
+// RecordPrepared is RecordMany for events made by Prepare.
+func (r *Recorder) RecordPrepared(ctx context.Context, es []Event) error {
+	if r == nil {
+		return errNoRecorder
 	}
 	if err := r.store.AppendMany(ctx, es, r.wall.Now()); err != nil {
 		return err

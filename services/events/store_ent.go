@@ -2,8 +2,11 @@ package events
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/mallplatform/partnerapi/ent"
 	"github.com/mallplatform/partnerapi/ent/event"
@@ -54,8 +57,18 @@ func (s *EntStore) Append(ctx context.Context, e Event, recordedAt time.Time) (E
 // appendBatch keeps multi-row INSERTs under SQLite's bound-parameter limit.
 const appendBatch = 500
 
+// copyAtLeast is the batch from which AppendMany writes with one COPY on
+// PostgreSQL (db.PgxConn) instead of INSERTs of appendBatch rows: a
+// 5,000-product bulk create's events go in several times faster.
+const copyAtLeast = appendBatch
+
+// copyColumns are the events columns COPY writes, in order.
+var copyColumns = []string{"event_id", "seller_id", "app_id", "type", "resource_id", "sequence", "data", "created_at",
+	"recorded_at"}
+
 // AppendMany implements Store: one query reads the last sequence of every
-// resource named, then multi-row INSERTs write the events.
+// resource named, then multi-row INSERTs write the events (from copyAtLeast
+// events in a PostgreSQL transaction, one COPY).
 func (s *EntStore) AppendMany(ctx context.Context, es []Event, recordedAt time.Time) error {
 	if len(es) == 0 {
 		return nil
@@ -81,14 +94,33 @@ func (s *EntStore) AppendMany(ctx context.Context, es []Event, recordedAt time.T
 	for _, l := range last {
 		next[l.ResourceID] = l.Max
 	}
+	seq := make([]int64, len(es))
+	for i, e := range es {
+		next[e.ResourceID]++
+		seq[i] = next[e.ResourceID]
+	}
+	if len(es) >= copyAtLeast {
+		err := db.PgxConn(ctx, func(conn *pgx.Conn) error {
+			_, err := conn.CopyFrom(ctx, pgx.Identifier{"events"}, copyColumns, pgx.CopyFromSlice(len(es), func(i int) ([]any, error) {
+				e := es[i]
+				return []any{e.ID, e.SellerID, appID(e), e.Type, e.ResourceID, seq[i], e.Data, e.CreatedAt, recordedAt}, nil
+			}))
+			return err
+		})
+		if !errors.Is(err, db.ErrNoPgxConn) {
+			if err != nil {
+				return fmt.Errorf("events: append: %w", err)
+			}
+			return nil
+		}
+	}
 	for start := 0; start < len(es); start += appendBatch {
 		chunk := es[start:min(start+appendBatch, len(es))]
 		builders := make([]*ent.EventCreate, len(chunk))
 		for i, e := range chunk {
-			next[e.ResourceID]++
 			builders[i] = c.Event.Create().
 				SetEventID(e.ID).SetSellerID(e.SellerID).SetNillableAppID(appID(e)).SetType(e.Type).SetResourceID(e.ResourceID).
-				SetSequence(next[e.ResourceID]).SetData(e.Data).SetCreatedAt(e.CreatedAt).SetRecordedAt(recordedAt)
+				SetSequence(seq[start+i]).SetData(e.Data).SetCreatedAt(e.CreatedAt).SetRecordedAt(recordedAt)
 		}
 		if err := c.Event.CreateBulk(builders...).Exec(ctx); err != nil {
 			return fmt.Errorf("events: append: %w", err)
