@@ -54,7 +54,13 @@ type runConfig struct {
 	idsURL   string
 	allow    map[int]bool
 	jsonPath string
+	// path is the signed GET's path; "{id}" in it stands for each order id
+	// in turn.
+	path string
 }
+
+// defaultPath is the read the load runs measure unless told otherwise.
+const defaultPath = "/open/v1/orders/{id}"
 
 func (c *runConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.target, "target", "", "base URL to load, e.g. http://127.0.0.1:8080 (loopback only)")
@@ -85,6 +91,7 @@ func (c *runConfig) register(fs *flag.FlagSet) {
 		return nil
 	})
 	fs.StringVar(&c.jsonPath, "json", "", "also write the summary as JSON to this file")
+	fs.StringVar(&c.path, "path", defaultPath, "path (and query) of the signed GET; {id} stands for each order id in turn")
 }
 
 func (c *runConfig) validate() error {
@@ -98,6 +105,12 @@ func (c *runConfig) validate() error {
 		if err := requireLoopbackURL(c.idsURL); err != nil {
 			errs = append(errs, err)
 		}
+	}
+	if c.path == "" {
+		c.path = defaultPath
+	}
+	if !strings.HasPrefix(c.path, "/open/v1/") {
+		errs = append(errs, errors.New("--path must start with /open/v1/"))
 	}
 	if c.duration <= 0 || c.duration > maxRunDuration {
 		errs = append(errs, fmt.Errorf("--duration must be between 0 and %s", maxRunDuration))
@@ -195,11 +208,11 @@ func orderIDsFromDB(ctx context.Context, dsn, sellerID string) ([]string, error)
 // a reused nonce, so pre-signed requests cannot be replayed. Signing happens
 // inside the measured latency (vegeta starts its clock before calling the
 // targeter); it costs a few microseconds.
-func signedTargeter(c *sdk.Client, ids []string) vegeta.Targeter {
+func signedTargeter(c *sdk.Client, path string, ids []string) vegeta.Targeter {
 	var n atomic.Uint64
 	return func(t *vegeta.Target) error {
 		id := ids[(n.Add(1)-1)%uint64(len(ids))]
-		req, err := c.NewRequest(context.Background(), sdk.Request{Method: http.MethodGet, Path: "/open/v1/orders/" + url.PathEscape(id)})
+		req, err := c.NewRequest(context.Background(), sdk.Request{Method: http.MethodGet, Path: strings.ReplaceAll(path, "{id}", url.PathEscape(id))})
 		if err != nil {
 			return err
 		}
@@ -273,7 +286,7 @@ func attack(ctx context.Context, cfg runConfig, client *sdk.Client, ids []string
 		s.TargetRate = cfg.rate
 	}
 	s.Workers = cfg.workers
-	for res := range atk.Attack(signedTargeter(client, ids), boundedPacer{Pacer: pacer, max: cfg.requestBound()}, cfg.duration, name) {
+	for res := range atk.Attack(signedTargeter(client, cfg.path, ids), boundedPacer{Pacer: pacer, max: cfg.requestBound()}, cfg.duration, name) {
 		s.Add(res)
 	}
 	s.Close()
@@ -319,7 +332,7 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "loading %s with signed GET /open/v1/orders/{id} over %d order ids\n", cfg.target, len(ids))
+	fmt.Fprintf(stderr, "loading %s with signed GET %s over %d order ids\n", cfg.target, cfg.path, len(ids))
 	s, err := attack(ctx, cfg, client, ids, "run")
 	if s != nil {
 		s.Write(stdout)

@@ -77,7 +77,7 @@ func (v *verifyingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func TestSignedTargeterSignsEveryRequestAfresh(t *testing.T) {
 	ids := []string{"ord_a", "ord_b", "ord with space"}
-	tr := signedTargeter(testClient(t, "http://127.0.0.1:1"), ids)
+	tr := signedTargeter(testClient(t, "http://127.0.0.1:1"), defaultPath, ids)
 	srv := newVerifyingServer()
 	for i := range 9 {
 		var tgt vegeta.Target
