@@ -62,6 +62,15 @@ type runConfig struct {
 // defaultPath is the read the load runs measure unless told otherwise.
 const defaultPath = "/open/v1/orders/{id}"
 
+// pathOrDefault is the path to load: the compare procedure builds its runs
+// without one.
+func (c *runConfig) pathOrDefault() string {
+	if c.path == "" {
+		return defaultPath
+	}
+	return c.path
+}
+
 func (c *runConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.target, "target", "", "base URL to load, e.g. http://127.0.0.1:8080 (loopback only)")
 	fs.StringVar(&c.credentials, "credentials", "data/sandbox-credentials.json", "sandbox credential file (apps, sellers, tokens)")
@@ -106,10 +115,7 @@ func (c *runConfig) validate() error {
 			errs = append(errs, err)
 		}
 	}
-	if c.path == "" {
-		c.path = defaultPath
-	}
-	if !strings.HasPrefix(c.path, "/open/v1/") {
+	if !strings.HasPrefix(c.pathOrDefault(), "/open/v1/") {
 		errs = append(errs, errors.New("--path must start with /open/v1/"))
 	}
 	if c.duration <= 0 || c.duration > maxRunDuration {
@@ -286,7 +292,7 @@ func attack(ctx context.Context, cfg runConfig, client *sdk.Client, ids []string
 		s.TargetRate = cfg.rate
 	}
 	s.Workers = cfg.workers
-	for res := range atk.Attack(signedTargeter(client, cfg.path, ids), boundedPacer{Pacer: pacer, max: cfg.requestBound()}, cfg.duration, name) {
+	for res := range atk.Attack(signedTargeter(client, cfg.pathOrDefault(), ids), boundedPacer{Pacer: pacer, max: cfg.requestBound()}, cfg.duration, name) {
 		s.Add(res)
 	}
 	s.Close()
@@ -332,7 +338,7 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "loading %s with signed GET %s over %d order ids\n", cfg.target, cfg.path, len(ids))
+	fmt.Fprintf(stderr, "loading %s with signed GET %s over %d order ids\n", cfg.target, cfg.pathOrDefault(), len(ids))
 	s, err := attack(ctx, cfg, client, ids, "run")
 	if s != nil {
 		s.Write(stdout)
