@@ -93,7 +93,9 @@ type Booking struct {
 	TrackingCompany string
 	// RouteCode is the courier's sorting code, printed on the label.
 	RouteCode string
-	BookedAt  time.Time
+	// CarrierStatus is the courier's own words for the booking.
+	CarrierStatus string
+	BookedAt      time.Time
 }
 
 // VoidRequest cancels the booking of Reference.

@@ -130,6 +130,7 @@ func (c *Courier) Book(ctx context.Context, req carrier.BookRequest) (carrier.Bo
 		TrackingNumber:  TrackingNumber(req.Reference),
 		TrackingCompany: Company,
 		RouteCode:       RouteCode(req.Sender.PSGCCode, req.Recipient.PSGCCode),
+		CarrierStatus:   WordsFor(carrier.Booked),
 		BookedAt:        c.now().UTC().Truncate(time.Millisecond),
 	}}
 	c.bookings[req.Reference] = b
