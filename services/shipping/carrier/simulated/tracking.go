@@ -61,8 +61,8 @@ func luhn(body string) int {
 }
 
 // RouteCode is the sorting code printed on a label: origin region and
-// destination region and province from their PSGC codes, e.g. "13-07.022"
-// for Metro Manila to Cebu.
+// destination region and province from their PSGC codes, e.g. "13-07.306"
+// from Quezon City (Metro Manila) to Cebu City.
 func RouteCode(fromPSGC, toPSGC string) string {
 	if len(fromPSGC) < 2 || len(toPSGC) < 5 {
 		return ""
