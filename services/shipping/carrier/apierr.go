@@ -46,10 +46,11 @@ func Classify(err error) (f Failure, ok bool) {
 
 // APIError is err as the *apierr.Error a service returns: a classified
 // courier failure keeps err as its cause (so a caller may still read the
-// Refusal with AsRefusal), anything else is an internal error.
+// Refusal with AsRefusal), anything else is an internal error. A caller's
+// cancellation passes unchanged: core answers it as a cancelled request.
 func APIError(err error) error {
-	if err == nil {
-		return nil
+	if err == nil || errors.Is(err, context.Canceled) {
+		return err
 	}
 	if f, ok := Classify(err); ok {
 		return apierr.Wrap(f.Code, err, f.Message)

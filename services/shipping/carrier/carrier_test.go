@@ -142,6 +142,9 @@ func TestAPIErrorHidesOtherFailures(t *testing.T) {
 	if carrier.APIError(nil) != nil {
 		t.Fatal("APIError(nil) is not nil")
 	}
+	if err := carrier.APIError(context.Canceled); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a cancelled call became %v", err)
+	}
 }
 
 func TestStatuses(t *testing.T) {
