@@ -74,8 +74,11 @@ var ErrInTransaction = errors.New("shipments: Book must not run inside a transac
 // the pending row (nothing was booked, the order can be booked afresh); an
 // unreachable or slow carrier leaves it pending, because whether the
 // carrier booked is unknown until the same reference is asked again. Either
-// way nothing else was written: the order shows no booking. Errors from the
-// carrier come back as they are; carrier.APIError maps them.
+// way nothing else was written: the order shows no booking. An error of
+// req.Recorded rolls step 3 back and leaves the row pending, like a crash.
+// A cancellation that closed the pending row during step 2 wins: the
+// reference is voided again and Book answers ErrCancelledMeanwhile. Errors
+// from the carrier come back as they are; carrier.APIError maps them.
 func (b *Booker) Book(ctx context.Context, req BookRequest) (Shipment, error) {
 	if _, inTx := db.TxFromContext(ctx); inTx {
 		return Shipment{}, ErrInTransaction
@@ -108,19 +111,42 @@ func (b *Booker) Book(ctx context.Context, req BookRequest) (Shipment, error) {
 	err = b.store.InTx(ctx, func(ctx context.Context) error {
 		var err error
 		out, err = b.store.RecordBooking(ctx, sh.SellerID, sh.ID, booking, first)
-		if errors.Is(err, ErrNotPending) {
-			// Another attempt recorded (or voided) it meanwhile.
-			return ErrAlreadyArranged
-		}
 		if err != nil || req.Recorded == nil {
 			return err
 		}
 		return req.Recorded(ctx, out)
 	})
+	if errors.Is(err, ErrNotPending) {
+		return Shipment{}, b.settled(ctx, sh)
+	}
 	if err != nil {
 		return Shipment{}, err
 	}
 	return out, nil
+}
+
+// ErrCancelledMeanwhile: the booking was voided (the order cancelled) while
+// the carrier was booking it.
+var ErrCancelledMeanwhile = errors.New("shipments: the booking was cancelled while the carrier booked it")
+
+// settled is Book's answer when another writer settled the pending row
+// between steps 1 and 3. Another attempt that recorded the booking makes
+// this one a duplicate. A cancellation voided the reference before this
+// attempt's carrier call may have booked it again, so the reference is
+// voided once more (voids are idempotent; a failure here leaves a booking
+// the carrier expires unused, and is reported with the error).
+func (b *Booker) settled(ctx context.Context, sh Shipment) error {
+	now, err := b.store.Get(ctx, sh.SellerID, sh.ID)
+	if err != nil {
+		return err
+	}
+	if now.Status != Status(carrier.Cancelled) {
+		return ErrAlreadyArranged
+	}
+	if err := b.carrier.Void(ctx, carrier.VoidRequest{SellerID: sh.SellerID, Reference: sh.Reference}); err != nil {
+		return fmt.Errorf("%w (void again: %v)", ErrCancelledMeanwhile, err)
+	}
+	return ErrCancelledMeanwhile
 }
 
 // pending is step 1: the order's pending shipment, created or resumed.

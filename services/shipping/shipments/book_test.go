@@ -270,3 +270,63 @@ func TestBookRace(t *testing.T) {
 		t.Fatalf("the courier booked %d parcels", bookings)
 	}
 }
+
+// A caller's step refusing in the recording transaction rolls it back like
+// a crash; an order cancelled while the courier booked wins, and the
+// reference is voided again.
+func TestBookRecordedRefusedAndCancelledMeanwhile(t *testing.T) {
+	dbtest.ForEachDriver(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		addSeller(t, d, "sel_a")
+		st := shipments.NewEntStore(d)
+		double := &voidCounting{courierDouble: newDouble()}
+
+		refused := errors.New("orders: the order cannot be booked")
+		req := bookRequest("ord_1")
+		req.Recorded = func(context.Context, shipments.Shipment) error { return refused }
+		if _, err := booker(st, double).Book(ctx, req); !errors.Is(err, refused) {
+			t.Fatalf("Book = %v; want the caller's refusal", err)
+		}
+		pending, err := st.LiveByOrder(ctx, "sel_a", "ord_1")
+		if err != nil || pending.Status != shipments.Pending {
+			t.Fatalf("after the refusal: %+v, %v", pending, err)
+		}
+
+		// The order is cancelled (its pending booking voided) while the
+		// next attempt's courier call is under way.
+		double.during = func() {
+			if _, _, err := st.AppendEvent(ctx, "sel_a", pending.ID, carrier.Event{Status: carrier.Cancelled, OccurredAt: businessNow}); err != nil {
+				t.Errorf("cancel: %v", err)
+			}
+		}
+		if _, err := booker(st, double).Book(ctx, bookRequest("ord_1")); !errors.Is(err, shipments.ErrCancelledMeanwhile) {
+			t.Fatalf("Book = %v; want ErrCancelledMeanwhile", err)
+		}
+		if double.voids != 1 {
+			t.Fatalf("%d voids; want the reference voided again", double.voids)
+		}
+		if got, _ := st.Get(ctx, "sel_a", pending.ID); got.Status != shipments.Status(carrier.Cancelled) || got.TrackingNumber != "" {
+			t.Fatalf("shipment = %+v; want it cancelled", got)
+		}
+	})
+}
+
+// voidCounting is the double with a hook run inside Book's courier call
+// and a count of voids.
+type voidCounting struct {
+	*courierDouble
+	during func()
+	voids  int
+}
+
+func (v *voidCounting) Book(ctx context.Context, req carrier.BookRequest) (carrier.Booking, error) {
+	if v.during != nil {
+		v.during()
+	}
+	return v.courierDouble.Book(ctx, req)
+}
+
+func (v *voidCounting) Void(context.Context, carrier.VoidRequest) error {
+	v.voids++
+	return nil
+}
