@@ -36,6 +36,8 @@ import (
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
 	"github.com/mallplatform/partnerapi/ent/sellerlogin"
+	"github.com/mallplatform/partnerapi/ent/shipment"
+	"github.com/mallplatform/partnerapi/ent/shipmenttrackingevent"
 	"github.com/mallplatform/partnerapi/ent/shippingchannel"
 	"github.com/mallplatform/partnerapi/ent/webhookdelivery"
 	"github.com/mallplatform/partnerapi/ent/webhooksubscription"
@@ -90,6 +92,10 @@ type Client struct {
 	SellerAuthorization *SellerAuthorizationClient
 	// SellerLogin is the client for interacting with the SellerLogin builders.
 	SellerLogin *SellerLoginClient
+	// Shipment is the client for interacting with the Shipment builders.
+	Shipment *ShipmentClient
+	// ShipmentTrackingEvent is the client for interacting with the ShipmentTrackingEvent builders.
+	ShipmentTrackingEvent *ShipmentTrackingEventClient
 	// ShippingChannel is the client for interacting with the ShippingChannel builders.
 	ShippingChannel *ShippingChannelClient
 	// WebhookDelivery is the client for interacting with the WebhookDelivery builders.
@@ -128,6 +134,8 @@ func (c *Client) init() {
 	c.Seller = NewSellerClient(c.config)
 	c.SellerAuthorization = NewSellerAuthorizationClient(c.config)
 	c.SellerLogin = NewSellerLoginClient(c.config)
+	c.Shipment = NewShipmentClient(c.config)
+	c.ShipmentTrackingEvent = NewShipmentTrackingEventClient(c.config)
 	c.ShippingChannel = NewShippingChannelClient(c.config)
 	c.WebhookDelivery = NewWebhookDeliveryClient(c.config)
 	c.WebhookSubscription = NewWebhookSubscriptionClient(c.config)
@@ -221,32 +229,34 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 	cfg := c.config
 	cfg.driver = tx
 	return &Tx{
-		ctx:                  ctx,
-		config:               cfg,
-		App:                  NewAppClient(cfg),
-		AuthorizationCode:    NewAuthorizationCodeClient(cfg),
-		AuthorizationSession: NewAuthorizationSessionClient(cfg),
-		CalendarDay:          NewCalendarDayClient(cfg),
-		CalendarRevision:     NewCalendarRevisionClient(cfg),
-		Category:             NewCategoryClient(cfg),
-		CategoryAttribute:    NewCategoryAttributeClient(cfg),
-		DeveloperAccount:     NewDeveloperAccountClient(cfg),
-		Event:                NewEventClient(cfg),
-		Fulfillment:          NewFulfillmentClient(cfg),
-		IdempotencyKey:       NewIdempotencyKeyClient(cfg),
-		InternalCaller:       NewInternalCallerClient(cfg),
-		Order:                NewOrderClient(cfg),
-		OrderItem:            NewOrderItemClient(cfg),
-		PickupAddress:        NewPickupAddressClient(cfg),
-		Product:              NewProductClient(cfg),
-		ProductVariant:       NewProductVariantClient(cfg),
-		RetiredRefreshToken:  NewRetiredRefreshTokenClient(cfg),
-		Seller:               NewSellerClient(cfg),
-		SellerAuthorization:  NewSellerAuthorizationClient(cfg),
-		SellerLogin:          NewSellerLoginClient(cfg),
-		ShippingChannel:      NewShippingChannelClient(cfg),
-		WebhookDelivery:      NewWebhookDeliveryClient(cfg),
-		WebhookSubscription:  NewWebhookSubscriptionClient(cfg),
+		ctx:                   ctx,
+		config:                cfg,
+		App:                   NewAppClient(cfg),
+		AuthorizationCode:     NewAuthorizationCodeClient(cfg),
+		AuthorizationSession:  NewAuthorizationSessionClient(cfg),
+		CalendarDay:           NewCalendarDayClient(cfg),
+		CalendarRevision:      NewCalendarRevisionClient(cfg),
+		Category:              NewCategoryClient(cfg),
+		CategoryAttribute:     NewCategoryAttributeClient(cfg),
+		DeveloperAccount:      NewDeveloperAccountClient(cfg),
+		Event:                 NewEventClient(cfg),
+		Fulfillment:           NewFulfillmentClient(cfg),
+		IdempotencyKey:        NewIdempotencyKeyClient(cfg),
+		InternalCaller:        NewInternalCallerClient(cfg),
+		Order:                 NewOrderClient(cfg),
+		OrderItem:             NewOrderItemClient(cfg),
+		PickupAddress:         NewPickupAddressClient(cfg),
+		Product:               NewProductClient(cfg),
+		ProductVariant:        NewProductVariantClient(cfg),
+		RetiredRefreshToken:   NewRetiredRefreshTokenClient(cfg),
+		Seller:                NewSellerClient(cfg),
+		SellerAuthorization:   NewSellerAuthorizationClient(cfg),
+		SellerLogin:           NewSellerLoginClient(cfg),
+		Shipment:              NewShipmentClient(cfg),
+		ShipmentTrackingEvent: NewShipmentTrackingEventClient(cfg),
+		ShippingChannel:       NewShippingChannelClient(cfg),
+		WebhookDelivery:       NewWebhookDeliveryClient(cfg),
+		WebhookSubscription:   NewWebhookSubscriptionClient(cfg),
 	}, nil
 }
 
@@ -264,32 +274,34 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 	cfg := c.config
 	cfg.driver = &txDriver{tx: tx, drv: c.driver}
 	return &Tx{
-		ctx:                  ctx,
-		config:               cfg,
-		App:                  NewAppClient(cfg),
-		AuthorizationCode:    NewAuthorizationCodeClient(cfg),
-		AuthorizationSession: NewAuthorizationSessionClient(cfg),
-		CalendarDay:          NewCalendarDayClient(cfg),
-		CalendarRevision:     NewCalendarRevisionClient(cfg),
-		Category:             NewCategoryClient(cfg),
-		CategoryAttribute:    NewCategoryAttributeClient(cfg),
-		DeveloperAccount:     NewDeveloperAccountClient(cfg),
-		Event:                NewEventClient(cfg),
-		Fulfillment:          NewFulfillmentClient(cfg),
-		IdempotencyKey:       NewIdempotencyKeyClient(cfg),
-		InternalCaller:       NewInternalCallerClient(cfg),
-		Order:                NewOrderClient(cfg),
-		OrderItem:            NewOrderItemClient(cfg),
-		PickupAddress:        NewPickupAddressClient(cfg),
-		Product:              NewProductClient(cfg),
-		ProductVariant:       NewProductVariantClient(cfg),
-		RetiredRefreshToken:  NewRetiredRefreshTokenClient(cfg),
-		Seller:               NewSellerClient(cfg),
-		SellerAuthorization:  NewSellerAuthorizationClient(cfg),
-		SellerLogin:          NewSellerLoginClient(cfg),
-		ShippingChannel:      NewShippingChannelClient(cfg),
-		WebhookDelivery:      NewWebhookDeliveryClient(cfg),
-		WebhookSubscription:  NewWebhookSubscriptionClient(cfg),
+		ctx:                   ctx,
+		config:                cfg,
+		App:                   NewAppClient(cfg),
+		AuthorizationCode:     NewAuthorizationCodeClient(cfg),
+		AuthorizationSession:  NewAuthorizationSessionClient(cfg),
+		CalendarDay:           NewCalendarDayClient(cfg),
+		CalendarRevision:      NewCalendarRevisionClient(cfg),
+		Category:              NewCategoryClient(cfg),
+		CategoryAttribute:     NewCategoryAttributeClient(cfg),
+		DeveloperAccount:      NewDeveloperAccountClient(cfg),
+		Event:                 NewEventClient(cfg),
+		Fulfillment:           NewFulfillmentClient(cfg),
+		IdempotencyKey:        NewIdempotencyKeyClient(cfg),
+		InternalCaller:        NewInternalCallerClient(cfg),
+		Order:                 NewOrderClient(cfg),
+		OrderItem:             NewOrderItemClient(cfg),
+		PickupAddress:         NewPickupAddressClient(cfg),
+		Product:               NewProductClient(cfg),
+		ProductVariant:        NewProductVariantClient(cfg),
+		RetiredRefreshToken:   NewRetiredRefreshTokenClient(cfg),
+		Seller:                NewSellerClient(cfg),
+		SellerAuthorization:   NewSellerAuthorizationClient(cfg),
+		SellerLogin:           NewSellerLoginClient(cfg),
+		Shipment:              NewShipmentClient(cfg),
+		ShipmentTrackingEvent: NewShipmentTrackingEventClient(cfg),
+		ShippingChannel:       NewShippingChannelClient(cfg),
+		WebhookDelivery:       NewWebhookDeliveryClient(cfg),
+		WebhookSubscription:   NewWebhookSubscriptionClient(cfg),
 	}, nil
 }
 
@@ -324,7 +336,8 @@ func (c *Client) Use(hooks ...Hook) {
 		c.Event, c.Fulfillment, c.IdempotencyKey, c.InternalCaller, c.Order,
 		c.OrderItem, c.PickupAddress, c.Product, c.ProductVariant,
 		c.RetiredRefreshToken, c.Seller, c.SellerAuthorization, c.SellerLogin,
-		c.ShippingChannel, c.WebhookDelivery, c.WebhookSubscription,
+		c.Shipment, c.ShipmentTrackingEvent, c.ShippingChannel, c.WebhookDelivery,
+		c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -339,7 +352,8 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.Event, c.Fulfillment, c.IdempotencyKey, c.InternalCaller, c.Order,
 		c.OrderItem, c.PickupAddress, c.Product, c.ProductVariant,
 		c.RetiredRefreshToken, c.Seller, c.SellerAuthorization, c.SellerLogin,
-		c.ShippingChannel, c.WebhookDelivery, c.WebhookSubscription,
+		c.Shipment, c.ShipmentTrackingEvent, c.ShippingChannel, c.WebhookDelivery,
+		c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -390,6 +404,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.SellerAuthorization.mutate(ctx, m)
 	case *SellerLoginMutation:
 		return c.SellerLogin.mutate(ctx, m)
+	case *ShipmentMutation:
+		return c.Shipment.mutate(ctx, m)
+	case *ShipmentTrackingEventMutation:
+		return c.ShipmentTrackingEvent.mutate(ctx, m)
 	case *ShippingChannelMutation:
 		return c.ShippingChannel.mutate(ctx, m)
 	case *WebhookDeliveryMutation:
@@ -3223,6 +3241,22 @@ func (c *SellerClient) QueryPickupAddresses(_m *Seller) *PickupAddressQuery {
 	return query
 }
 
+// QueryShipments queries the shipments edge of a Seller.
+func (c *SellerClient) QueryShipments(_m *Seller) *ShipmentQuery {
+	query := (&ShipmentClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(seller.Table, seller.FieldID, id),
+			sqlgraph.To(shipment.Table, shipment.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, seller.ShipmentsTable, seller.ShipmentsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *SellerClient) Hooks() []Hook {
 	return c.hooks.Seller
@@ -3543,6 +3577,320 @@ func (c *SellerLoginClient) mutate(ctx context.Context, m *SellerLoginMutation) 
 		return (&SellerLoginDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown SellerLogin mutation op: %q", m.Op())
+	}
+}
+
+// ShipmentClient is a client for the Shipment schema.
+type ShipmentClient struct {
+	config
+}
+
+// NewShipmentClient returns a client for the Shipment from the given config.
+func NewShipmentClient(c config) *ShipmentClient {
+	return &ShipmentClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `shipment.Hooks(f(g(h())))`.
+func (c *ShipmentClient) Use(hooks ...Hook) {
+	c.hooks.Shipment = append(c.hooks.Shipment, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `shipment.Intercept(f(g(h())))`.
+func (c *ShipmentClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Shipment = append(c.inters.Shipment, interceptors...)
+}
+
+// Create returns a builder for creating a Shipment entity.
+func (c *ShipmentClient) Create() *ShipmentCreate {
+	mutation := newShipmentMutation(c.config, OpCreate)
+	return &ShipmentCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Shipment entities.
+func (c *ShipmentClient) CreateBulk(builders ...*ShipmentCreate) *ShipmentCreateBulk {
+	return &ShipmentCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ShipmentClient) MapCreateBulk(slice any, setFunc func(*ShipmentCreate, int)) *ShipmentCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ShipmentCreateBulk{err: fmt.Errorf("calling to ShipmentClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ShipmentCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ShipmentCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Shipment.
+func (c *ShipmentClient) Update() *ShipmentUpdate {
+	mutation := newShipmentMutation(c.config, OpUpdate)
+	return &ShipmentUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ShipmentClient) UpdateOne(_m *Shipment) *ShipmentUpdateOne {
+	mutation := newShipmentMutation(c.config, OpUpdateOne, withShipment(_m))
+	return &ShipmentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ShipmentClient) UpdateOneID(id string) *ShipmentUpdateOne {
+	mutation := newShipmentMutation(c.config, OpUpdateOne, withShipmentID(id))
+	return &ShipmentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Shipment.
+func (c *ShipmentClient) Delete() *ShipmentDelete {
+	mutation := newShipmentMutation(c.config, OpDelete)
+	return &ShipmentDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ShipmentClient) DeleteOne(_m *Shipment) *ShipmentDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ShipmentClient) DeleteOneID(id string) *ShipmentDeleteOne {
+	builder := c.Delete().Where(shipment.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ShipmentDeleteOne{builder}
+}
+
+// Query returns a query builder for Shipment.
+func (c *ShipmentClient) Query() *ShipmentQuery {
+	return &ShipmentQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeShipment},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Shipment entity by its id.
+func (c *ShipmentClient) Get(ctx context.Context, id string) (*Shipment, error) {
+	return c.Query().Where(shipment.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ShipmentClient) GetX(ctx context.Context, id string) *Shipment {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QuerySeller queries the seller edge of a Shipment.
+func (c *ShipmentClient) QuerySeller(_m *Shipment) *SellerQuery {
+	query := (&SellerClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shipment.Table, shipment.FieldID, id),
+			sqlgraph.To(seller.Table, seller.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, shipment.SellerTable, shipment.SellerColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryTrackingEvents queries the tracking_events edge of a Shipment.
+func (c *ShipmentClient) QueryTrackingEvents(_m *Shipment) *ShipmentTrackingEventQuery {
+	query := (&ShipmentTrackingEventClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shipment.Table, shipment.FieldID, id),
+			sqlgraph.To(shipmenttrackingevent.Table, shipmenttrackingevent.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, shipment.TrackingEventsTable, shipment.TrackingEventsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ShipmentClient) Hooks() []Hook {
+	return c.hooks.Shipment
+}
+
+// Interceptors returns the client interceptors.
+func (c *ShipmentClient) Interceptors() []Interceptor {
+	return c.inters.Shipment
+}
+
+func (c *ShipmentClient) mutate(ctx context.Context, m *ShipmentMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ShipmentCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ShipmentUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ShipmentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ShipmentDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Shipment mutation op: %q", m.Op())
+	}
+}
+
+// ShipmentTrackingEventClient is a client for the ShipmentTrackingEvent schema.
+type ShipmentTrackingEventClient struct {
+	config
+}
+
+// NewShipmentTrackingEventClient returns a client for the ShipmentTrackingEvent from the given config.
+func NewShipmentTrackingEventClient(c config) *ShipmentTrackingEventClient {
+	return &ShipmentTrackingEventClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `shipmenttrackingevent.Hooks(f(g(h())))`.
+func (c *ShipmentTrackingEventClient) Use(hooks ...Hook) {
+	c.hooks.ShipmentTrackingEvent = append(c.hooks.ShipmentTrackingEvent, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `shipmenttrackingevent.Intercept(f(g(h())))`.
+func (c *ShipmentTrackingEventClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ShipmentTrackingEvent = append(c.inters.ShipmentTrackingEvent, interceptors...)
+}
+
+// Create returns a builder for creating a ShipmentTrackingEvent entity.
+func (c *ShipmentTrackingEventClient) Create() *ShipmentTrackingEventCreate {
+	mutation := newShipmentTrackingEventMutation(c.config, OpCreate)
+	return &ShipmentTrackingEventCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ShipmentTrackingEvent entities.
+func (c *ShipmentTrackingEventClient) CreateBulk(builders ...*ShipmentTrackingEventCreate) *ShipmentTrackingEventCreateBulk {
+	return &ShipmentTrackingEventCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ShipmentTrackingEventClient) MapCreateBulk(slice any, setFunc func(*ShipmentTrackingEventCreate, int)) *ShipmentTrackingEventCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ShipmentTrackingEventCreateBulk{err: fmt.Errorf("calling to ShipmentTrackingEventClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ShipmentTrackingEventCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ShipmentTrackingEventCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ShipmentTrackingEvent.
+func (c *ShipmentTrackingEventClient) Update() *ShipmentTrackingEventUpdate {
+	mutation := newShipmentTrackingEventMutation(c.config, OpUpdate)
+	return &ShipmentTrackingEventUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ShipmentTrackingEventClient) UpdateOne(_m *ShipmentTrackingEvent) *ShipmentTrackingEventUpdateOne {
+	mutation := newShipmentTrackingEventMutation(c.config, OpUpdateOne, withShipmentTrackingEvent(_m))
+	return &ShipmentTrackingEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ShipmentTrackingEventClient) UpdateOneID(id string) *ShipmentTrackingEventUpdateOne {
+	mutation := newShipmentTrackingEventMutation(c.config, OpUpdateOne, withShipmentTrackingEventID(id))
+	return &ShipmentTrackingEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ShipmentTrackingEvent.
+func (c *ShipmentTrackingEventClient) Delete() *ShipmentTrackingEventDelete {
+	mutation := newShipmentTrackingEventMutation(c.config, OpDelete)
+	return &ShipmentTrackingEventDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ShipmentTrackingEventClient) DeleteOne(_m *ShipmentTrackingEvent) *ShipmentTrackingEventDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ShipmentTrackingEventClient) DeleteOneID(id string) *ShipmentTrackingEventDeleteOne {
+	builder := c.Delete().Where(shipmenttrackingevent.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ShipmentTrackingEventDeleteOne{builder}
+}
+
+// Query returns a query builder for ShipmentTrackingEvent.
+func (c *ShipmentTrackingEventClient) Query() *ShipmentTrackingEventQuery {
+	return &ShipmentTrackingEventQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeShipmentTrackingEvent},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ShipmentTrackingEvent entity by its id.
+func (c *ShipmentTrackingEventClient) Get(ctx context.Context, id string) (*ShipmentTrackingEvent, error) {
+	return c.Query().Where(shipmenttrackingevent.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ShipmentTrackingEventClient) GetX(ctx context.Context, id string) *ShipmentTrackingEvent {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryShipment queries the shipment edge of a ShipmentTrackingEvent.
+func (c *ShipmentTrackingEventClient) QueryShipment(_m *ShipmentTrackingEvent) *ShipmentQuery {
+	query := (&ShipmentClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(shipmenttrackingevent.Table, shipmenttrackingevent.FieldID, id),
+			sqlgraph.To(shipment.Table, shipment.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, shipmenttrackingevent.ShipmentTable, shipmenttrackingevent.ShipmentColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ShipmentTrackingEventClient) Hooks() []Hook {
+	return c.hooks.ShipmentTrackingEvent
+}
+
+// Interceptors returns the client interceptors.
+func (c *ShipmentTrackingEventClient) Interceptors() []Interceptor {
+	return c.inters.ShipmentTrackingEvent
+}
+
+func (c *ShipmentTrackingEventClient) mutate(ctx context.Context, m *ShipmentTrackingEventMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ShipmentTrackingEventCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ShipmentTrackingEventUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ShipmentTrackingEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ShipmentTrackingEventDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ShipmentTrackingEvent mutation op: %q", m.Op())
 	}
 }
 
@@ -3952,14 +4300,16 @@ type (
 		Category, CategoryAttribute, DeveloperAccount, Event, Fulfillment,
 		IdempotencyKey, InternalCaller, Order, OrderItem, PickupAddress, Product,
 		ProductVariant, RetiredRefreshToken, Seller, SellerAuthorization, SellerLogin,
-		ShippingChannel, WebhookDelivery, WebhookSubscription []ent.Hook
+		Shipment, ShipmentTrackingEvent, ShippingChannel, WebhookDelivery,
+		WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		App, AuthorizationCode, AuthorizationSession, CalendarDay, CalendarRevision,
 		Category, CategoryAttribute, DeveloperAccount, Event, Fulfillment,
 		IdempotencyKey, InternalCaller, Order, OrderItem, PickupAddress, Product,
 		ProductVariant, RetiredRefreshToken, Seller, SellerAuthorization, SellerLogin,
-		ShippingChannel, WebhookDelivery, WebhookSubscription []ent.Interceptor
+		Shipment, ShipmentTrackingEvent, ShippingChannel, WebhookDelivery,
+		WebhookSubscription []ent.Interceptor
 	}
 )
 

@@ -33,6 +33,8 @@ import (
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
 	"github.com/mallplatform/partnerapi/ent/sellerlogin"
+	"github.com/mallplatform/partnerapi/ent/shipment"
+	"github.com/mallplatform/partnerapi/ent/shipmenttrackingevent"
 	"github.com/mallplatform/partnerapi/ent/shippingchannel"
 	"github.com/mallplatform/partnerapi/ent/webhookdelivery"
 	"github.com/mallplatform/partnerapi/ent/webhooksubscription"
@@ -96,30 +98,32 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
-			app.Table:                  app.ValidColumn,
-			authorizationcode.Table:    authorizationcode.ValidColumn,
-			authorizationsession.Table: authorizationsession.ValidColumn,
-			calendarday.Table:          calendarday.ValidColumn,
-			calendarrevision.Table:     calendarrevision.ValidColumn,
-			category.Table:             category.ValidColumn,
-			categoryattribute.Table:    categoryattribute.ValidColumn,
-			developeraccount.Table:     developeraccount.ValidColumn,
-			event.Table:                event.ValidColumn,
-			fulfillment.Table:          fulfillment.ValidColumn,
-			idempotencykey.Table:       idempotencykey.ValidColumn,
-			internalcaller.Table:       internalcaller.ValidColumn,
-			order.Table:                order.ValidColumn,
-			orderitem.Table:            orderitem.ValidColumn,
-			pickupaddress.Table:        pickupaddress.ValidColumn,
-			product.Table:              product.ValidColumn,
-			productvariant.Table:       productvariant.ValidColumn,
-			retiredrefreshtoken.Table:  retiredrefreshtoken.ValidColumn,
-			seller.Table:               seller.ValidColumn,
-			sellerauthorization.Table:  sellerauthorization.ValidColumn,
-			sellerlogin.Table:          sellerlogin.ValidColumn,
-			shippingchannel.Table:      shippingchannel.ValidColumn,
-			webhookdelivery.Table:      webhookdelivery.ValidColumn,
-			webhooksubscription.Table:  webhooksubscription.ValidColumn,
+			app.Table:                   app.ValidColumn,
+			authorizationcode.Table:     authorizationcode.ValidColumn,
+			authorizationsession.Table:  authorizationsession.ValidColumn,
+			calendarday.Table:           calendarday.ValidColumn,
+			calendarrevision.Table:      calendarrevision.ValidColumn,
+			category.Table:              category.ValidColumn,
+			categoryattribute.Table:     categoryattribute.ValidColumn,
+			developeraccount.Table:      developeraccount.ValidColumn,
+			event.Table:                 event.ValidColumn,
+			fulfillment.Table:           fulfillment.ValidColumn,
+			idempotencykey.Table:        idempotencykey.ValidColumn,
+			internalcaller.Table:        internalcaller.ValidColumn,
+			order.Table:                 order.ValidColumn,
+			orderitem.Table:             orderitem.ValidColumn,
+			pickupaddress.Table:         pickupaddress.ValidColumn,
+			product.Table:               product.ValidColumn,
+			productvariant.Table:        productvariant.ValidColumn,
+			retiredrefreshtoken.Table:   retiredrefreshtoken.ValidColumn,
+			seller.Table:                seller.ValidColumn,
+			sellerauthorization.Table:   sellerauthorization.ValidColumn,
+			sellerlogin.Table:           sellerlogin.ValidColumn,
+			shipment.Table:              shipment.ValidColumn,
+			shipmenttrackingevent.Table: shipmenttrackingevent.ValidColumn,
+			shippingchannel.Table:       shippingchannel.ValidColumn,
+			webhookdelivery.Table:       webhookdelivery.ValidColumn,
+			webhooksubscription.Table:   webhooksubscription.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

@@ -33,6 +33,8 @@ import (
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
 	"github.com/mallplatform/partnerapi/ent/sellerlogin"
+	"github.com/mallplatform/partnerapi/ent/shipment"
+	"github.com/mallplatform/partnerapi/ent/shipmenttrackingevent"
 	"github.com/mallplatform/partnerapi/ent/shippingchannel"
 	"github.com/mallplatform/partnerapi/ent/webhookdelivery"
 	"github.com/mallplatform/partnerapi/ent/webhooksubscription"
@@ -48,30 +50,32 @@ const (
 	OpUpdateOne = ent.OpUpdateOne
 
 	// Node types.
-	TypeApp                  = "App"
-	TypeAuthorizationCode    = "AuthorizationCode"
-	TypeAuthorizationSession = "AuthorizationSession"
-	TypeCalendarDay          = "CalendarDay"
-	TypeCalendarRevision     = "CalendarRevision"
-	TypeCategory             = "Category"
-	TypeCategoryAttribute    = "CategoryAttribute"
-	TypeDeveloperAccount     = "DeveloperAccount"
-	TypeEvent                = "Event"
-	TypeFulfillment          = "Fulfillment"
-	TypeIdempotencyKey       = "IdempotencyKey"
-	TypeInternalCaller       = "InternalCaller"
-	TypeOrder                = "Order"
-	TypeOrderItem            = "OrderItem"
-	TypePickupAddress        = "PickupAddress"
-	TypeProduct              = "Product"
-	TypeProductVariant       = "ProductVariant"
-	TypeRetiredRefreshToken  = "RetiredRefreshToken"
-	TypeSeller               = "Seller"
-	TypeSellerAuthorization  = "SellerAuthorization"
-	TypeSellerLogin          = "SellerLogin"
-	TypeShippingChannel      = "ShippingChannel"
-	TypeWebhookDelivery      = "WebhookDelivery"
-	TypeWebhookSubscription  = "WebhookSubscription"
+	TypeApp                   = "App"
+	TypeAuthorizationCode     = "AuthorizationCode"
+	TypeAuthorizationSession  = "AuthorizationSession"
+	TypeCalendarDay           = "CalendarDay"
+	TypeCalendarRevision      = "CalendarRevision"
+	TypeCategory              = "Category"
+	TypeCategoryAttribute     = "CategoryAttribute"
+	TypeDeveloperAccount      = "DeveloperAccount"
+	TypeEvent                 = "Event"
+	TypeFulfillment           = "Fulfillment"
+	TypeIdempotencyKey        = "IdempotencyKey"
+	TypeInternalCaller        = "InternalCaller"
+	TypeOrder                 = "Order"
+	TypeOrderItem             = "OrderItem"
+	TypePickupAddress         = "PickupAddress"
+	TypeProduct               = "Product"
+	TypeProductVariant        = "ProductVariant"
+	TypeRetiredRefreshToken   = "RetiredRefreshToken"
+	TypeSeller                = "Seller"
+	TypeSellerAuthorization   = "SellerAuthorization"
+	TypeSellerLogin           = "SellerLogin"
+	TypeShipment              = "Shipment"
+	TypeShipmentTrackingEvent = "ShipmentTrackingEvent"
+	TypeShippingChannel       = "ShippingChannel"
+	TypeWebhookDelivery       = "WebhookDelivery"
+	TypeWebhookSubscription   = "WebhookSubscription"
 )
 
 // AppMutation represents an operation that mutates the App nodes in the graph.
@@ -17565,6 +17569,9 @@ type SellerMutation struct {
 	pickup_addresses        map[string]struct{}
 	removedpickup_addresses map[string]struct{}
 	clearedpickup_addresses bool
+	shipments               map[string]struct{}
+	removedshipments        map[string]struct{}
+	clearedshipments        bool
 	done                    bool
 	oldValue                func(context.Context) (*Seller, error)
 	predicates              []predicate.Seller
@@ -18090,6 +18097,60 @@ func (m *SellerMutation) ResetPickupAddresses() {
 	m.removedpickup_addresses = nil
 }
 
+// AddShipmentIDs adds the "shipments" edge to the Shipment entity by ids.
+func (m *SellerMutation) AddShipmentIDs(ids ...string) {
+	if m.shipments == nil {
+		m.shipments = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.shipments[ids[i]] = struct{}{}
+	}
+}
+
+// ClearShipments clears the "shipments" edge to the Shipment entity.
+func (m *SellerMutation) ClearShipments() {
+	m.clearedshipments = true
+}
+
+// ShipmentsCleared reports if the "shipments" edge to the Shipment entity was cleared.
+func (m *SellerMutation) ShipmentsCleared() bool {
+	return m.clearedshipments
+}
+
+// RemoveShipmentIDs removes the "shipments" edge to the Shipment entity by IDs.
+func (m *SellerMutation) RemoveShipmentIDs(ids ...string) {
+	if m.removedshipments == nil {
+		m.removedshipments = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.shipments, ids[i])
+		m.removedshipments[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedShipments returns the removed IDs of the "shipments" edge to the Shipment entity.
+func (m *SellerMutation) RemovedShipmentsIDs() (ids []string) {
+	for id := range m.removedshipments {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ShipmentsIDs returns the "shipments" edge IDs in the mutation.
+func (m *SellerMutation) ShipmentsIDs() (ids []string) {
+	for id := range m.shipments {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetShipments resets all changes to the "shipments" edge.
+func (m *SellerMutation) ResetShipments() {
+	m.shipments = nil
+	m.clearedshipments = false
+	m.removedshipments = nil
+}
+
 // Where appends a list predicates to the SellerMutation builder.
 func (m *SellerMutation) Where(ps ...predicate.Seller) {
 	m.predicates = append(m.predicates, ps...)
@@ -18306,7 +18367,7 @@ func (m *SellerMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *SellerMutation) AddedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.authorizations != nil {
 		edges = append(edges, seller.EdgeAuthorizations)
 	}
@@ -18318,6 +18379,9 @@ func (m *SellerMutation) AddedEdges() []string {
 	}
 	if m.pickup_addresses != nil {
 		edges = append(edges, seller.EdgePickupAddresses)
+	}
+	if m.shipments != nil {
+		edges = append(edges, seller.EdgeShipments)
 	}
 	return edges
 }
@@ -18350,13 +18414,19 @@ func (m *SellerMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case seller.EdgeShipments:
+		ids := make([]ent.Value, 0, len(m.shipments))
+		for id := range m.shipments {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *SellerMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.removedauthorizations != nil {
 		edges = append(edges, seller.EdgeAuthorizations)
 	}
@@ -18368,6 +18438,9 @@ func (m *SellerMutation) RemovedEdges() []string {
 	}
 	if m.removedpickup_addresses != nil {
 		edges = append(edges, seller.EdgePickupAddresses)
+	}
+	if m.removedshipments != nil {
+		edges = append(edges, seller.EdgeShipments)
 	}
 	return edges
 }
@@ -18400,13 +18473,19 @@ func (m *SellerMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case seller.EdgeShipments:
+		ids := make([]ent.Value, 0, len(m.removedshipments))
+		for id := range m.removedshipments {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *SellerMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.clearedauthorizations {
 		edges = append(edges, seller.EdgeAuthorizations)
 	}
@@ -18418,6 +18497,9 @@ func (m *SellerMutation) ClearedEdges() []string {
 	}
 	if m.clearedpickup_addresses {
 		edges = append(edges, seller.EdgePickupAddresses)
+	}
+	if m.clearedshipments {
+		edges = append(edges, seller.EdgeShipments)
 	}
 	return edges
 }
@@ -18434,6 +18516,8 @@ func (m *SellerMutation) EdgeCleared(name string) bool {
 		return m.clearedorders
 	case seller.EdgePickupAddresses:
 		return m.clearedpickup_addresses
+	case seller.EdgeShipments:
+		return m.clearedshipments
 	}
 	return false
 }
@@ -18461,6 +18545,9 @@ func (m *SellerMutation) ResetEdge(name string) error {
 		return nil
 	case seller.EdgePickupAddresses:
 		m.ResetPickupAddresses()
+		return nil
+	case seller.EdgeShipments:
+		m.ResetShipments()
 		return nil
 	}
 	return fmt.Errorf("unknown Seller edge %s", name)
@@ -20353,6 +20440,2236 @@ func (m *SellerLoginMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *SellerLoginMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown SellerLogin edge %s", name)
+}
+
+// ShipmentMutation represents an operation that mutates the Shipment nodes in the graph.
+type ShipmentMutation struct {
+	config
+	op                     Op
+	typ                    string
+	id                     *string
+	order_id               *string
+	status                 *shipment.Status
+	method                 *shipment.Method
+	channel_id             *string
+	pickup_date            *string
+	window_start           *string
+	window_end             *string
+	address_id             *string
+	carrier                *string
+	reference              *string
+	tracking_number        *string
+	tracking_company       *string
+	route_code             *string
+	booked_at              *time.Time
+	cancelled_at           *time.Time
+	created_at             *time.Time
+	updated_at             *time.Time
+	clearedFields          map[string]struct{}
+	seller                 *string
+	clearedseller          bool
+	tracking_events        map[string]struct{}
+	removedtracking_events map[string]struct{}
+	clearedtracking_events bool
+	done                   bool
+	oldValue               func(context.Context) (*Shipment, error)
+	predicates             []predicate.Shipment
+}
+
+var _ ent.Mutation = (*ShipmentMutation)(nil)
+
+// shipmentOption allows management of the mutation configuration using functional options.
+type shipmentOption func(*ShipmentMutation)
+
+// newShipmentMutation creates new mutation for the Shipment entity.
+func newShipmentMutation(c config, op Op, opts ...shipmentOption) *ShipmentMutation {
+	m := &ShipmentMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeShipment,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withShipmentID sets the ID field of the mutation.
+func withShipmentID(id string) shipmentOption {
+	return func(m *ShipmentMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Shipment
+		)
+		m.oldValue = func(ctx context.Context) (*Shipment, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Shipment.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withShipment sets the old Shipment of the mutation.
+func withShipment(node *Shipment) shipmentOption {
+	return func(m *ShipmentMutation) {
+		m.oldValue = func(context.Context) (*Shipment, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ShipmentMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ShipmentMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Shipment entities.
+func (m *ShipmentMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ShipmentMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ShipmentMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Shipment.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetSellerID sets the "seller_id" field.
+func (m *ShipmentMutation) SetSellerID(s string) {
+	m.seller = &s
+}
+
+// SellerID returns the value of the "seller_id" field in the mutation.
+func (m *ShipmentMutation) SellerID() (r string, exists bool) {
+	v := m.seller
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSellerID returns the old "seller_id" field's value of the Shipment entity.
+// If the Shipment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShipmentMutation) OldSellerID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSellerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSellerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSellerID: %w", err)
+	}
+	return oldValue.SellerID, nil
+}
+
+// ResetSellerID resets all changes to the "seller_id" field.
+func (m *ShipmentMutation) ResetSellerID() {
+	m.seller = nil
+}
+
+// SetOrderID sets the "order_id" field.
+func (m *ShipmentMutation) SetOrderID(s string) {
+	m.order_id = &s
+}
+
+// OrderID returns the value of the "order_id" field in the mutation.
+func (m *ShipmentMutation) OrderID() (r string, exists bool) {
+	v := m.order_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrderID returns the old "order_id" field's value of the Shipment entity.
+// If the Shipment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShipmentMutation) OldOrderID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrderID: %w", err)
+	}
+	return oldValue.OrderID, nil
+}
+
+// ResetOrderID resets all changes to the "order_id" field.
+func (m *ShipmentMutation) ResetOrderID() {
+	m.order_id = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *ShipmentMutation) SetStatus(s shipment.Status) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *ShipmentMutation) Status() (r shipment.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the Shipment entity.
+// If the Shipment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShipmentMutation) OldStatus(ctx context.Context) (v shipment.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *ShipmentMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetMethod sets the "method" field.
+func (m *ShipmentMutation) SetMethod(s shipment.Method) {
+	m.method = &s
+}
+
+// Method returns the value of the "method" field in the mutation.
+func (m *ShipmentMutation) Method() (r shipment.Method, exists bool) {
+	v := m.method
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMethod returns the old "method" field's value of the Shipment entity.
+// If the Shipment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShipmentMutation) OldMethod(ctx context.Context) (v shipment.Method, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMethod is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMethod requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMethod: %w", err)
+	}
+	return oldValue.Method, nil
+}
+
+// ResetMethod resets all changes to the "method" field.
+func (m *ShipmentMutation) ResetMethod() {
+	m.method = nil
+}
+
+// SetChannelID sets the "channel_id" field.
+func (m *ShipmentMutation) SetChannelID(s string) {
+	m.channel_id = &s
+}
+
+// ChannelID returns the value of the "channel_id" field in the mutation.
+func (m *ShipmentMutation) ChannelID() (r string, exists bool) {
+	v := m.channel_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChannelID returns the old "channel_id" field's value of the Shipment entity.
+// If the Shipment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShipmentMutation) OldChannelID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChannelID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChannelID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChannelID: %w", err)
+	}
+	return oldValue.ChannelID, nil
+}
+
+// ResetChannelID resets all changes to the "channel_id" field.
+func (m *ShipmentMutation) ResetChannelID() {
+	m.channel_id = nil
+}
+
+// SetPickupDate sets the "pickup_date" field.
+func (m *ShipmentMutation) SetPickupDate(s string) {
+	m.pickup_date = &s
+}
+
+// PickupDate returns the value of the "pickup_date" field in the mutation.
+func (m *ShipmentMutation) PickupDate() (r string, exists bool) {
+	v := m.pickup_date
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPickupDate returns the old "pickup_date" field's value of the Shipment entity.
+// If the Shipment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShipmentMutation) OldPickupDate(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPickupDate is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPickupDate requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPickupDate: %w", err)
+	}
+	return oldValue.PickupDate, nil
+}
+
+// ResetPickupDate resets all changes to the "pickup_date" field.
+func (m *ShipmentMutation) ResetPickupDate() {
+	m.pickup_date = nil
+}
+
+// SetWindowStart sets the "window_start" field.
+func (m *ShipmentMutation) SetWindowStart(s string) {
+	m.window_start = &s
+}
+
+// WindowStart returns the value of the "window_start" field in the mutation.
+func (m *ShipmentMutation) WindowStart() (r string, exists bool) {
+	v := m.window_start
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWindowStart returns the old "window_start" field's value of the Shipment entity.
+// If the Shipment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShipmentMutation) OldWindowStart(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWindowStart is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWindowStart requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWindowStart: %w", err)
+	}
+	return oldValue.WindowStart, nil
+}
+
+// ResetWindowStart resets all changes to the "window_start" field.
+func (m *ShipmentMutation) ResetWindowStart() {
+	m.window_start = nil
+}
+
+// SetWindowEnd sets the "window_end" field.
+func (m *ShipmentMutation) SetWindowEnd(s string) {
+	m.window_end = &s
+}
+
+// WindowEnd returns the value of the "window_end" field in the mutation.
+func (m *ShipmentMutation) WindowEnd() (r string, exists bool) {
+	v := m.window_end
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWindowEnd returns the old "window_end" field's value of the Shipment entity.
+// If the Shipment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShipmentMutation) OldWindowEnd(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWindowEnd is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWindowEnd requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWindowEnd: %w", err)
+	}
+	return oldValue.WindowEnd, nil
+}
+
+// ResetWindowEnd resets all changes to the "window_end" field.
+func (m *ShipmentMutation) ResetWindowEnd() {
+	m.window_end = nil
+}
+
+// SetAddressID sets the "address_id" field.
+func (m *ShipmentMutation) SetAddressID(s string) {
+	m.address_id = &s
+}
+
+// AddressID returns the value of the "address_id" field in the mutation.
+func (m *ShipmentMutation) AddressID() (r string, exists bool) {
+	v := m.address_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAddressID returns the old "address_id" field's value of the Shipment entity.
+// If the Shipment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShipmentMutation) OldAddressID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAddressID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAddressID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAddressID: %w", err)
+	}
+	return oldValue.AddressID, nil
+}
+
+// ResetAddressID resets all changes to the "address_id" field.
+func (m *ShipmentMutation) ResetAddressID() {
+	m.address_id = nil
+}
+
+// SetCarrier sets the "carrier" field.
+func (m *ShipmentMutation) SetCarrier(s string) {
+	m.carrier = &s
+}
+
+// Carrier returns the value of the "carrier" field in the mutation.
+func (m *ShipmentMutation) Carrier() (r string, exists bool) {
+	v := m.carrier
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCarrier returns the old "carrier" field's value of the Shipment entity.
+// If the Shipment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShipmentMutation) OldCarrier(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCarrier is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCarrier requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCarrier: %w", err)
+	}
+	return oldValue.Carrier, nil
+}
+
+// ResetCarrier resets all changes to the "carrier" field.
+func (m *ShipmentMutation) ResetCarrier() {
+	m.carrier = nil
+}
+
+// SetReference sets the "reference" field.
+func (m *ShipmentMutation) SetReference(s string) {
+	m.reference = &s
+}
+
+// Reference returns the value of the "reference" field in the mutation.
+func (m *ShipmentMutation) Reference() (r string, exists bool) {
+	v := m.reference
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReference returns the old "reference" field's value of the Shipment entity.
+// If the Shipment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShipmentMutation) OldReference(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReference is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReference requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReference: %w", err)
+	}
+	return oldValue.Reference, nil
+}
+
+// ResetReference resets all changes to the "reference" field.
+func (m *ShipmentMutation) ResetReference() {
+	m.reference = nil
+}
+
+// SetTrackingNumber sets the "tracking_number" field.
+func (m *ShipmentMutation) SetTrackingNumber(s string) {
+	m.tracking_number = &s
+}
+
+// TrackingNumber returns the value of the "tracking_number" field in the mutation.
+func (m *ShipmentMutation) TrackingNumber() (r string, exists bool) {
+	v := m.tracking_number
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTrackingNumber returns the old "tracking_number" field's value of the Shipment entity.
+// If the Shipment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShipmentMutation) OldTrackingNumber(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTrackingNumber is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTrackingNumber requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTrackingNumber: %w", err)
+	}
+	return oldValue.TrackingNumber, nil
+}
+
+// ResetTrackingNumber resets all changes to the "tracking_number" field.
+func (m *ShipmentMutation) ResetTrackingNumber() {
+	m.tracking_number = nil
+}
+
+// SetTrackingCompany sets the "tracking_company" field.
+func (m *ShipmentMutation) SetTrackingCompany(s string) {
+	m.tracking_company = &s
+}
+
+// TrackingCompany returns the value of the "tracking_company" field in the mutation.
+func (m *ShipmentMutation) TrackingCompany() (r string, exists bool) {
+	v := m.tracking_company
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTrackingCompany returns the old "tracking_company" field's value of the Shipment entity.
+// If the Shipment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShipmentMutation) OldTrackingCompany(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTrackingCompany is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTrackingCompany requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTrackingCompany: %w", err)
+	}
+	return oldValue.TrackingCompany, nil
+}
+
+// ResetTrackingCompany resets all changes to the "tracking_company" field.
+func (m *ShipmentMutation) ResetTrackingCompany() {
+	m.tracking_company = nil
+}
+
+// SetRouteCode sets the "route_code" field.
+func (m *ShipmentMutation) SetRouteCode(s string) {
+	m.route_code = &s
+}
+
+// RouteCode returns the value of the "route_code" field in the mutation.
+func (m *ShipmentMutation) RouteCode() (r string, exists bool) {
+	v := m.route_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRouteCode returns the old "route_code" field's value of the Shipment entity.
+// If the Shipment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShipmentMutation) OldRouteCode(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRouteCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRouteCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRouteCode: %w", err)
+	}
+	return oldValue.RouteCode, nil
+}
+
+// ResetRouteCode resets all changes to the "route_code" field.
+func (m *ShipmentMutation) ResetRouteCode() {
+	m.route_code = nil
+}
+
+// SetBookedAt sets the "booked_at" field.
+func (m *ShipmentMutation) SetBookedAt(t time.Time) {
+	m.booked_at = &t
+}
+
+// BookedAt returns the value of the "booked_at" field in the mutation.
+func (m *ShipmentMutation) BookedAt() (r time.Time, exists bool) {
+	v := m.booked_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBookedAt returns the old "booked_at" field's value of the Shipment entity.
+// If the Shipment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShipmentMutation) OldBookedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBookedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBookedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBookedAt: %w", err)
+	}
+	return oldValue.BookedAt, nil
+}
+
+// ClearBookedAt clears the value of the "booked_at" field.
+func (m *ShipmentMutation) ClearBookedAt() {
+	m.booked_at = nil
+	m.clearedFields[shipment.FieldBookedAt] = struct{}{}
+}
+
+// BookedAtCleared returns if the "booked_at" field was cleared in this mutation.
+func (m *ShipmentMutation) BookedAtCleared() bool {
+	_, ok := m.clearedFields[shipment.FieldBookedAt]
+	return ok
+}
+
+// ResetBookedAt resets all changes to the "booked_at" field.
+func (m *ShipmentMutation) ResetBookedAt() {
+	m.booked_at = nil
+	delete(m.clearedFields, shipment.FieldBookedAt)
+}
+
+// SetCancelledAt sets the "cancelled_at" field.
+func (m *ShipmentMutation) SetCancelledAt(t time.Time) {
+	m.cancelled_at = &t
+}
+
+// CancelledAt returns the value of the "cancelled_at" field in the mutation.
+func (m *ShipmentMutation) CancelledAt() (r time.Time, exists bool) {
+	v := m.cancelled_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCancelledAt returns the old "cancelled_at" field's value of the Shipment entity.
+// If the Shipment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShipmentMutation) OldCancelledAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCancelledAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCancelledAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCancelledAt: %w", err)
+	}
+	return oldValue.CancelledAt, nil
+}
+
+// ClearCancelledAt clears the value of the "cancelled_at" field.
+func (m *ShipmentMutation) ClearCancelledAt() {
+	m.cancelled_at = nil
+	m.clearedFields[shipment.FieldCancelledAt] = struct{}{}
+}
+
+// CancelledAtCleared returns if the "cancelled_at" field was cleared in this mutation.
+func (m *ShipmentMutation) CancelledAtCleared() bool {
+	_, ok := m.clearedFields[shipment.FieldCancelledAt]
+	return ok
+}
+
+// ResetCancelledAt resets all changes to the "cancelled_at" field.
+func (m *ShipmentMutation) ResetCancelledAt() {
+	m.cancelled_at = nil
+	delete(m.clearedFields, shipment.FieldCancelledAt)
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ShipmentMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ShipmentMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Shipment entity.
+// If the Shipment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShipmentMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ShipmentMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ShipmentMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ShipmentMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Shipment entity.
+// If the Shipment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShipmentMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ShipmentMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// ClearSeller clears the "seller" edge to the Seller entity.
+func (m *ShipmentMutation) ClearSeller() {
+	m.clearedseller = true
+	m.clearedFields[shipment.FieldSellerID] = struct{}{}
+}
+
+// SellerCleared reports if the "seller" edge to the Seller entity was cleared.
+func (m *ShipmentMutation) SellerCleared() bool {
+	return m.clearedseller
+}
+
+// SellerIDs returns the "seller" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SellerID instead. It exists only for internal usage by the builders.
+func (m *ShipmentMutation) SellerIDs() (ids []string) {
+	if id := m.seller; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSeller resets all changes to the "seller" edge.
+func (m *ShipmentMutation) ResetSeller() {
+	m.seller = nil
+	m.clearedseller = false
+}
+
+// AddTrackingEventIDs adds the "tracking_events" edge to the ShipmentTrackingEvent entity by ids.
+func (m *ShipmentMutation) AddTrackingEventIDs(ids ...string) {
+	if m.tracking_events == nil {
+		m.tracking_events = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.tracking_events[ids[i]] = struct{}{}
+	}
+}
+
+// ClearTrackingEvents clears the "tracking_events" edge to the ShipmentTrackingEvent entity.
+func (m *ShipmentMutation) ClearTrackingEvents() {
+	m.clearedtracking_events = true
+}
+
+// TrackingEventsCleared reports if the "tracking_events" edge to the ShipmentTrackingEvent entity was cleared.
+func (m *ShipmentMutation) TrackingEventsCleared() bool {
+	return m.clearedtracking_events
+}
+
+// RemoveTrackingEventIDs removes the "tracking_events" edge to the ShipmentTrackingEvent entity by IDs.
+func (m *ShipmentMutation) RemoveTrackingEventIDs(ids ...string) {
+	if m.removedtracking_events == nil {
+		m.removedtracking_events = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.tracking_events, ids[i])
+		m.removedtracking_events[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedTrackingEvents returns the removed IDs of the "tracking_events" edge to the ShipmentTrackingEvent entity.
+func (m *ShipmentMutation) RemovedTrackingEventsIDs() (ids []string) {
+	for id := range m.removedtracking_events {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// TrackingEventsIDs returns the "tracking_events" edge IDs in the mutation.
+func (m *ShipmentMutation) TrackingEventsIDs() (ids []string) {
+	for id := range m.tracking_events {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetTrackingEvents resets all changes to the "tracking_events" edge.
+func (m *ShipmentMutation) ResetTrackingEvents() {
+	m.tracking_events = nil
+	m.clearedtracking_events = false
+	m.removedtracking_events = nil
+}
+
+// Where appends a list predicates to the ShipmentMutation builder.
+func (m *ShipmentMutation) Where(ps ...predicate.Shipment) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ShipmentMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ShipmentMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Shipment, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ShipmentMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ShipmentMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Shipment).
+func (m *ShipmentMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ShipmentMutation) Fields() []string {
+	fields := make([]string, 0, 18)
+	if m.seller != nil {
+		fields = append(fields, shipment.FieldSellerID)
+	}
+	if m.order_id != nil {
+		fields = append(fields, shipment.FieldOrderID)
+	}
+	if m.status != nil {
+		fields = append(fields, shipment.FieldStatus)
+	}
+	if m.method != nil {
+		fields = append(fields, shipment.FieldMethod)
+	}
+	if m.channel_id != nil {
+		fields = append(fields, shipment.FieldChannelID)
+	}
+	if m.pickup_date != nil {
+		fields = append(fields, shipment.FieldPickupDate)
+	}
+	if m.window_start != nil {
+		fields = append(fields, shipment.FieldWindowStart)
+	}
+	if m.window_end != nil {
+		fields = append(fields, shipment.FieldWindowEnd)
+	}
+	if m.address_id != nil {
+		fields = append(fields, shipment.FieldAddressID)
+	}
+	if m.carrier != nil {
+		fields = append(fields, shipment.FieldCarrier)
+	}
+	if m.reference != nil {
+		fields = append(fields, shipment.FieldReference)
+	}
+	if m.tracking_number != nil {
+		fields = append(fields, shipment.FieldTrackingNumber)
+	}
+	if m.tracking_company != nil {
+		fields = append(fields, shipment.FieldTrackingCompany)
+	}
+	if m.route_code != nil {
+		fields = append(fields, shipment.FieldRouteCode)
+	}
+	if m.booked_at != nil {
+		fields = append(fields, shipment.FieldBookedAt)
+	}
+	if m.cancelled_at != nil {
+		fields = append(fields, shipment.FieldCancelledAt)
+	}
+	if m.created_at != nil {
+		fields = append(fields, shipment.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, shipment.FieldUpdatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ShipmentMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case shipment.FieldSellerID:
+		return m.SellerID()
+	case shipment.FieldOrderID:
+		return m.OrderID()
+	case shipment.FieldStatus:
+		return m.Status()
+	case shipment.FieldMethod:
+		return m.Method()
+	case shipment.FieldChannelID:
+		return m.ChannelID()
+	case shipment.FieldPickupDate:
+		return m.PickupDate()
+	case shipment.FieldWindowStart:
+		return m.WindowStart()
+	case shipment.FieldWindowEnd:
+		return m.WindowEnd()
+	case shipment.FieldAddressID:
+		return m.AddressID()
+	case shipment.FieldCarrier:
+		return m.Carrier()
+	case shipment.FieldReference:
+		return m.Reference()
+	case shipment.FieldTrackingNumber:
+		return m.TrackingNumber()
+	case shipment.FieldTrackingCompany:
+		return m.TrackingCompany()
+	case shipment.FieldRouteCode:
+		return m.RouteCode()
+	case shipment.FieldBookedAt:
+		return m.BookedAt()
+	case shipment.FieldCancelledAt:
+		return m.CancelledAt()
+	case shipment.FieldCreatedAt:
+		return m.CreatedAt()
+	case shipment.FieldUpdatedAt:
+		return m.UpdatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ShipmentMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case shipment.FieldSellerID:
+		return m.OldSellerID(ctx)
+	case shipment.FieldOrderID:
+		return m.OldOrderID(ctx)
+	case shipment.FieldStatus:
+		return m.OldStatus(ctx)
+	case shipment.FieldMethod:
+		return m.OldMethod(ctx)
+	case shipment.FieldChannelID:
+		return m.OldChannelID(ctx)
+	case shipment.FieldPickupDate:
+		return m.OldPickupDate(ctx)
+	case shipment.FieldWindowStart:
+		return m.OldWindowStart(ctx)
+	case shipment.FieldWindowEnd:
+		return m.OldWindowEnd(ctx)
+	case shipment.FieldAddressID:
+		return m.OldAddressID(ctx)
+	case shipment.FieldCarrier:
+		return m.OldCarrier(ctx)
+	case shipment.FieldReference:
+		return m.OldReference(ctx)
+	case shipment.FieldTrackingNumber:
+		return m.OldTrackingNumber(ctx)
+	case shipment.FieldTrackingCompany:
+		return m.OldTrackingCompany(ctx)
+	case shipment.FieldRouteCode:
+		return m.OldRouteCode(ctx)
+	case shipment.FieldBookedAt:
+		return m.OldBookedAt(ctx)
+	case shipment.FieldCancelledAt:
+		return m.OldCancelledAt(ctx)
+	case shipment.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case shipment.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown Shipment field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ShipmentMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case shipment.FieldSellerID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSellerID(v)
+		return nil
+	case shipment.FieldOrderID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrderID(v)
+		return nil
+	case shipment.FieldStatus:
+		v, ok := value.(shipment.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case shipment.FieldMethod:
+		v, ok := value.(shipment.Method)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMethod(v)
+		return nil
+	case shipment.FieldChannelID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChannelID(v)
+		return nil
+	case shipment.FieldPickupDate:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPickupDate(v)
+		return nil
+	case shipment.FieldWindowStart:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWindowStart(v)
+		return nil
+	case shipment.FieldWindowEnd:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWindowEnd(v)
+		return nil
+	case shipment.FieldAddressID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAddressID(v)
+		return nil
+	case shipment.FieldCarrier:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCarrier(v)
+		return nil
+	case shipment.FieldReference:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReference(v)
+		return nil
+	case shipment.FieldTrackingNumber:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTrackingNumber(v)
+		return nil
+	case shipment.FieldTrackingCompany:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTrackingCompany(v)
+		return nil
+	case shipment.FieldRouteCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRouteCode(v)
+		return nil
+	case shipment.FieldBookedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBookedAt(v)
+		return nil
+	case shipment.FieldCancelledAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCancelledAt(v)
+		return nil
+	case shipment.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case shipment.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Shipment field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ShipmentMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ShipmentMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ShipmentMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Shipment numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ShipmentMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(shipment.FieldBookedAt) {
+		fields = append(fields, shipment.FieldBookedAt)
+	}
+	if m.FieldCleared(shipment.FieldCancelledAt) {
+		fields = append(fields, shipment.FieldCancelledAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ShipmentMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ShipmentMutation) ClearField(name string) error {
+	switch name {
+	case shipment.FieldBookedAt:
+		m.ClearBookedAt()
+		return nil
+	case shipment.FieldCancelledAt:
+		m.ClearCancelledAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Shipment nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ShipmentMutation) ResetField(name string) error {
+	switch name {
+	case shipment.FieldSellerID:
+		m.ResetSellerID()
+		return nil
+	case shipment.FieldOrderID:
+		m.ResetOrderID()
+		return nil
+	case shipment.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case shipment.FieldMethod:
+		m.ResetMethod()
+		return nil
+	case shipment.FieldChannelID:
+		m.ResetChannelID()
+		return nil
+	case shipment.FieldPickupDate:
+		m.ResetPickupDate()
+		return nil
+	case shipment.FieldWindowStart:
+		m.ResetWindowStart()
+		return nil
+	case shipment.FieldWindowEnd:
+		m.ResetWindowEnd()
+		return nil
+	case shipment.FieldAddressID:
+		m.ResetAddressID()
+		return nil
+	case shipment.FieldCarrier:
+		m.ResetCarrier()
+		return nil
+	case shipment.FieldReference:
+		m.ResetReference()
+		return nil
+	case shipment.FieldTrackingNumber:
+		m.ResetTrackingNumber()
+		return nil
+	case shipment.FieldTrackingCompany:
+		m.ResetTrackingCompany()
+		return nil
+	case shipment.FieldRouteCode:
+		m.ResetRouteCode()
+		return nil
+	case shipment.FieldBookedAt:
+		m.ResetBookedAt()
+		return nil
+	case shipment.FieldCancelledAt:
+		m.ResetCancelledAt()
+		return nil
+	case shipment.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case shipment.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Shipment field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ShipmentMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.seller != nil {
+		edges = append(edges, shipment.EdgeSeller)
+	}
+	if m.tracking_events != nil {
+		edges = append(edges, shipment.EdgeTrackingEvents)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ShipmentMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case shipment.EdgeSeller:
+		if id := m.seller; id != nil {
+			return []ent.Value{*id}
+		}
+	case shipment.EdgeTrackingEvents:
+		ids := make([]ent.Value, 0, len(m.tracking_events))
+		for id := range m.tracking_events {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ShipmentMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.removedtracking_events != nil {
+		edges = append(edges, shipment.EdgeTrackingEvents)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ShipmentMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case shipment.EdgeTrackingEvents:
+		ids := make([]ent.Value, 0, len(m.removedtracking_events))
+		for id := range m.removedtracking_events {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ShipmentMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedseller {
+		edges = append(edges, shipment.EdgeSeller)
+	}
+	if m.clearedtracking_events {
+		edges = append(edges, shipment.EdgeTrackingEvents)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ShipmentMutation) EdgeCleared(name string) bool {
+	switch name {
+	case shipment.EdgeSeller:
+		return m.clearedseller
+	case shipment.EdgeTrackingEvents:
+		return m.clearedtracking_events
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ShipmentMutation) ClearEdge(name string) error {
+	switch name {
+	case shipment.EdgeSeller:
+		m.ClearSeller()
+		return nil
+	}
+	return fmt.Errorf("unknown Shipment unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ShipmentMutation) ResetEdge(name string) error {
+	switch name {
+	case shipment.EdgeSeller:
+		m.ResetSeller()
+		return nil
+	case shipment.EdgeTrackingEvents:
+		m.ResetTrackingEvents()
+		return nil
+	}
+	return fmt.Errorf("unknown Shipment edge %s", name)
+}
+
+// ShipmentTrackingEventMutation represents an operation that mutates the ShipmentTrackingEvent nodes in the graph.
+type ShipmentTrackingEventMutation struct {
+	config
+	op              Op
+	typ             string
+	id              *string
+	sequence        *int
+	addsequence     *int
+	status          *shipmenttrackingevent.Status
+	carrier_status  *string
+	description     *string
+	location        *string
+	occurred_at     *time.Time
+	created_at      *time.Time
+	clearedFields   map[string]struct{}
+	shipment        *string
+	clearedshipment bool
+	done            bool
+	oldValue        func(context.Context) (*ShipmentTrackingEvent, error)
+	predicates      []predicate.ShipmentTrackingEvent
+}
+
+var _ ent.Mutation = (*ShipmentTrackingEventMutation)(nil)
+
+// shipmenttrackingeventOption allows management of the mutation configuration using functional options.
+type shipmenttrackingeventOption func(*ShipmentTrackingEventMutation)
+
+// newShipmentTrackingEventMutation creates new mutation for the ShipmentTrackingEvent entity.
+func newShipmentTrackingEventMutation(c config, op Op, opts ...shipmenttrackingeventOption) *ShipmentTrackingEventMutation {
+	m := &ShipmentTrackingEventMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeShipmentTrackingEvent,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withShipmentTrackingEventID sets the ID field of the mutation.
+func withShipmentTrackingEventID(id string) shipmenttrackingeventOption {
+	return func(m *ShipmentTrackingEventMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ShipmentTrackingEvent
+		)
+		m.oldValue = func(ctx context.Context) (*ShipmentTrackingEvent, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ShipmentTrackingEvent.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withShipmentTrackingEvent sets the old ShipmentTrackingEvent of the mutation.
+func withShipmentTrackingEvent(node *ShipmentTrackingEvent) shipmenttrackingeventOption {
+	return func(m *ShipmentTrackingEventMutation) {
+		m.oldValue = func(context.Context) (*ShipmentTrackingEvent, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ShipmentTrackingEventMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ShipmentTrackingEventMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ShipmentTrackingEvent entities.
+func (m *ShipmentTrackingEventMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ShipmentTrackingEventMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ShipmentTrackingEventMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ShipmentTrackingEvent.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetShipmentID sets the "shipment_id" field.
+func (m *ShipmentTrackingEventMutation) SetShipmentID(s string) {
+	m.shipment = &s
+}
+
+// ShipmentID returns the value of the "shipment_id" field in the mutation.
+func (m *ShipmentTrackingEventMutation) ShipmentID() (r string, exists bool) {
+	v := m.shipment
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShipmentID returns the old "shipment_id" field's value of the ShipmentTrackingEvent entity.
+// If the ShipmentTrackingEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShipmentTrackingEventMutation) OldShipmentID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShipmentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShipmentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShipmentID: %w", err)
+	}
+	return oldValue.ShipmentID, nil
+}
+
+// ResetShipmentID resets all changes to the "shipment_id" field.
+func (m *ShipmentTrackingEventMutation) ResetShipmentID() {
+	m.shipment = nil
+}
+
+// SetSequence sets the "sequence" field.
+func (m *ShipmentTrackingEventMutation) SetSequence(i int) {
+	m.sequence = &i
+	m.addsequence = nil
+}
+
+// Sequence returns the value of the "sequence" field in the mutation.
+func (m *ShipmentTrackingEventMutation) Sequence() (r int, exists bool) {
+	v := m.sequence
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSequence returns the old "sequence" field's value of the ShipmentTrackingEvent entity.
+// If the ShipmentTrackingEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShipmentTrackingEventMutation) OldSequence(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSequence is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSequence requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSequence: %w", err)
+	}
+	return oldValue.Sequence, nil
+}
+
+// AddSequence adds i to the "sequence" field.
+func (m *ShipmentTrackingEventMutation) AddSequence(i int) {
+	if m.addsequence != nil {
+		*m.addsequence += i
+	} else {
+		m.addsequence = &i
+	}
+}
+
+// AddedSequence returns the value that was added to the "sequence" field in this mutation.
+func (m *ShipmentTrackingEventMutation) AddedSequence() (r int, exists bool) {
+	v := m.addsequence
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSequence resets all changes to the "sequence" field.
+func (m *ShipmentTrackingEventMutation) ResetSequence() {
+	m.sequence = nil
+	m.addsequence = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *ShipmentTrackingEventMutation) SetStatus(s shipmenttrackingevent.Status) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *ShipmentTrackingEventMutation) Status() (r shipmenttrackingevent.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the ShipmentTrackingEvent entity.
+// If the ShipmentTrackingEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShipmentTrackingEventMutation) OldStatus(ctx context.Context) (v shipmenttrackingevent.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *ShipmentTrackingEventMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetCarrierStatus sets the "carrier_status" field.
+func (m *ShipmentTrackingEventMutation) SetCarrierStatus(s string) {
+	m.carrier_status = &s
+}
+
+// CarrierStatus returns the value of the "carrier_status" field in the mutation.
+func (m *ShipmentTrackingEventMutation) CarrierStatus() (r string, exists bool) {
+	v := m.carrier_status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCarrierStatus returns the old "carrier_status" field's value of the ShipmentTrackingEvent entity.
+// If the ShipmentTrackingEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShipmentTrackingEventMutation) OldCarrierStatus(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCarrierStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCarrierStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCarrierStatus: %w", err)
+	}
+	return oldValue.CarrierStatus, nil
+}
+
+// ResetCarrierStatus resets all changes to the "carrier_status" field.
+func (m *ShipmentTrackingEventMutation) ResetCarrierStatus() {
+	m.carrier_status = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ShipmentTrackingEventMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ShipmentTrackingEventMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the ShipmentTrackingEvent entity.
+// If the ShipmentTrackingEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShipmentTrackingEventMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ShipmentTrackingEventMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetLocation sets the "location" field.
+func (m *ShipmentTrackingEventMutation) SetLocation(s string) {
+	m.location = &s
+}
+
+// Location returns the value of the "location" field in the mutation.
+func (m *ShipmentTrackingEventMutation) Location() (r string, exists bool) {
+	v := m.location
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLocation returns the old "location" field's value of the ShipmentTrackingEvent entity.
+// If the ShipmentTrackingEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShipmentTrackingEventMutation) OldLocation(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLocation is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLocation requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLocation: %w", err)
+	}
+	return oldValue.Location, nil
+}
+
+// ResetLocation resets all changes to the "location" field.
+func (m *ShipmentTrackingEventMutation) ResetLocation() {
+	m.location = nil
+}
+
+// SetOccurredAt sets the "occurred_at" field.
+func (m *ShipmentTrackingEventMutation) SetOccurredAt(t time.Time) {
+	m.occurred_at = &t
+}
+
+// OccurredAt returns the value of the "occurred_at" field in the mutation.
+func (m *ShipmentTrackingEventMutation) OccurredAt() (r time.Time, exists bool) {
+	v := m.occurred_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOccurredAt returns the old "occurred_at" field's value of the ShipmentTrackingEvent entity.
+// If the ShipmentTrackingEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShipmentTrackingEventMutation) OldOccurredAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOccurredAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOccurredAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOccurredAt: %w", err)
+	}
+	return oldValue.OccurredAt, nil
+}
+
+// ResetOccurredAt resets all changes to the "occurred_at" field.
+func (m *ShipmentTrackingEventMutation) ResetOccurredAt() {
+	m.occurred_at = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ShipmentTrackingEventMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ShipmentTrackingEventMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ShipmentTrackingEvent entity.
+// If the ShipmentTrackingEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ShipmentTrackingEventMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ShipmentTrackingEventMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// ClearShipment clears the "shipment" edge to the Shipment entity.
+func (m *ShipmentTrackingEventMutation) ClearShipment() {
+	m.clearedshipment = true
+	m.clearedFields[shipmenttrackingevent.FieldShipmentID] = struct{}{}
+}
+
+// ShipmentCleared reports if the "shipment" edge to the Shipment entity was cleared.
+func (m *ShipmentTrackingEventMutation) ShipmentCleared() bool {
+	return m.clearedshipment
+}
+
+// ShipmentIDs returns the "shipment" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ShipmentID instead. It exists only for internal usage by the builders.
+func (m *ShipmentTrackingEventMutation) ShipmentIDs() (ids []string) {
+	if id := m.shipment; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetShipment resets all changes to the "shipment" edge.
+func (m *ShipmentTrackingEventMutation) ResetShipment() {
+	m.shipment = nil
+	m.clearedshipment = false
+}
+
+// Where appends a list predicates to the ShipmentTrackingEventMutation builder.
+func (m *ShipmentTrackingEventMutation) Where(ps ...predicate.ShipmentTrackingEvent) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ShipmentTrackingEventMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ShipmentTrackingEventMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ShipmentTrackingEvent, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ShipmentTrackingEventMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ShipmentTrackingEventMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ShipmentTrackingEvent).
+func (m *ShipmentTrackingEventMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ShipmentTrackingEventMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.shipment != nil {
+		fields = append(fields, shipmenttrackingevent.FieldShipmentID)
+	}
+	if m.sequence != nil {
+		fields = append(fields, shipmenttrackingevent.FieldSequence)
+	}
+	if m.status != nil {
+		fields = append(fields, shipmenttrackingevent.FieldStatus)
+	}
+	if m.carrier_status != nil {
+		fields = append(fields, shipmenttrackingevent.FieldCarrierStatus)
+	}
+	if m.description != nil {
+		fields = append(fields, shipmenttrackingevent.FieldDescription)
+	}
+	if m.location != nil {
+		fields = append(fields, shipmenttrackingevent.FieldLocation)
+	}
+	if m.occurred_at != nil {
+		fields = append(fields, shipmenttrackingevent.FieldOccurredAt)
+	}
+	if m.created_at != nil {
+		fields = append(fields, shipmenttrackingevent.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ShipmentTrackingEventMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case shipmenttrackingevent.FieldShipmentID:
+		return m.ShipmentID()
+	case shipmenttrackingevent.FieldSequence:
+		return m.Sequence()
+	case shipmenttrackingevent.FieldStatus:
+		return m.Status()
+	case shipmenttrackingevent.FieldCarrierStatus:
+		return m.CarrierStatus()
+	case shipmenttrackingevent.FieldDescription:
+		return m.Description()
+	case shipmenttrackingevent.FieldLocation:
+		return m.Location()
+	case shipmenttrackingevent.FieldOccurredAt:
+		return m.OccurredAt()
+	case shipmenttrackingevent.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ShipmentTrackingEventMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case shipmenttrackingevent.FieldShipmentID:
+		return m.OldShipmentID(ctx)
+	case shipmenttrackingevent.FieldSequence:
+		return m.OldSequence(ctx)
+	case shipmenttrackingevent.FieldStatus:
+		return m.OldStatus(ctx)
+	case shipmenttrackingevent.FieldCarrierStatus:
+		return m.OldCarrierStatus(ctx)
+	case shipmenttrackingevent.FieldDescription:
+		return m.OldDescription(ctx)
+	case shipmenttrackingevent.FieldLocation:
+		return m.OldLocation(ctx)
+	case shipmenttrackingevent.FieldOccurredAt:
+		return m.OldOccurredAt(ctx)
+	case shipmenttrackingevent.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown ShipmentTrackingEvent field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ShipmentTrackingEventMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case shipmenttrackingevent.FieldShipmentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShipmentID(v)
+		return nil
+	case shipmenttrackingevent.FieldSequence:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSequence(v)
+		return nil
+	case shipmenttrackingevent.FieldStatus:
+		v, ok := value.(shipmenttrackingevent.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case shipmenttrackingevent.FieldCarrierStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCarrierStatus(v)
+		return nil
+	case shipmenttrackingevent.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case shipmenttrackingevent.FieldLocation:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocation(v)
+		return nil
+	case shipmenttrackingevent.FieldOccurredAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOccurredAt(v)
+		return nil
+	case shipmenttrackingevent.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ShipmentTrackingEvent field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ShipmentTrackingEventMutation) AddedFields() []string {
+	var fields []string
+	if m.addsequence != nil {
+		fields = append(fields, shipmenttrackingevent.FieldSequence)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ShipmentTrackingEventMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case shipmenttrackingevent.FieldSequence:
+		return m.AddedSequence()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ShipmentTrackingEventMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case shipmenttrackingevent.FieldSequence:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSequence(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ShipmentTrackingEvent numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ShipmentTrackingEventMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ShipmentTrackingEventMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ShipmentTrackingEventMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown ShipmentTrackingEvent nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ShipmentTrackingEventMutation) ResetField(name string) error {
+	switch name {
+	case shipmenttrackingevent.FieldShipmentID:
+		m.ResetShipmentID()
+		return nil
+	case shipmenttrackingevent.FieldSequence:
+		m.ResetSequence()
+		return nil
+	case shipmenttrackingevent.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case shipmenttrackingevent.FieldCarrierStatus:
+		m.ResetCarrierStatus()
+		return nil
+	case shipmenttrackingevent.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case shipmenttrackingevent.FieldLocation:
+		m.ResetLocation()
+		return nil
+	case shipmenttrackingevent.FieldOccurredAt:
+		m.ResetOccurredAt()
+		return nil
+	case shipmenttrackingevent.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown ShipmentTrackingEvent field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ShipmentTrackingEventMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.shipment != nil {
+		edges = append(edges, shipmenttrackingevent.EdgeShipment)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ShipmentTrackingEventMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case shipmenttrackingevent.EdgeShipment:
+		if id := m.shipment; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ShipmentTrackingEventMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ShipmentTrackingEventMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ShipmentTrackingEventMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedshipment {
+		edges = append(edges, shipmenttrackingevent.EdgeShipment)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ShipmentTrackingEventMutation) EdgeCleared(name string) bool {
+	switch name {
+	case shipmenttrackingevent.EdgeShipment:
+		return m.clearedshipment
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ShipmentTrackingEventMutation) ClearEdge(name string) error {
+	switch name {
+	case shipmenttrackingevent.EdgeShipment:
+		m.ClearShipment()
+		return nil
+	}
+	return fmt.Errorf("unknown ShipmentTrackingEvent unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ShipmentTrackingEventMutation) ResetEdge(name string) error {
+	switch name {
+	case shipmenttrackingevent.EdgeShipment:
+		m.ResetShipment()
+		return nil
+	}
+	return fmt.Errorf("unknown ShipmentTrackingEvent edge %s", name)
 }
 
 // ShippingChannelMutation represents an operation that mutates the ShippingChannel nodes in the graph.

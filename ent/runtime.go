@@ -27,6 +27,8 @@ import (
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
 	"github.com/mallplatform/partnerapi/ent/sellerlogin"
+	"github.com/mallplatform/partnerapi/ent/shipment"
+	"github.com/mallplatform/partnerapi/ent/shipmenttrackingevent"
 	"github.com/mallplatform/partnerapi/ent/shippingchannel"
 	"github.com/mallplatform/partnerapi/ent/webhookdelivery"
 	"github.com/mallplatform/partnerapi/ent/webhooksubscription"
@@ -1207,6 +1209,163 @@ func init() {
 	sellerloginDescID := sellerloginFields[0].Descriptor()
 	// sellerlogin.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	sellerlogin.IDValidator = sellerloginDescID.Validators[0].(func(string) error)
+	shipmentMixin := schema.Shipment{}.Mixin()
+	shipmentMixinFields0 := shipmentMixin[0].Fields()
+	_ = shipmentMixinFields0
+	shipmentFields := schema.Shipment{}.Fields()
+	_ = shipmentFields
+	// shipmentDescSellerID is the schema descriptor for seller_id field.
+	shipmentDescSellerID := shipmentMixinFields0[0].Descriptor()
+	// shipment.SellerIDValidator is a validator for the "seller_id" field. It is called by the builders before save.
+	shipment.SellerIDValidator = shipmentDescSellerID.Validators[0].(func(string) error)
+	// shipmentDescOrderID is the schema descriptor for order_id field.
+	shipmentDescOrderID := shipmentFields[1].Descriptor()
+	// shipment.OrderIDValidator is a validator for the "order_id" field. It is called by the builders before save.
+	shipment.OrderIDValidator = shipmentDescOrderID.Validators[0].(func(string) error)
+	// shipmentDescChannelID is the schema descriptor for channel_id field.
+	shipmentDescChannelID := shipmentFields[4].Descriptor()
+	// shipment.ChannelIDValidator is a validator for the "channel_id" field. It is called by the builders before save.
+	shipment.ChannelIDValidator = func() func(string) error {
+		validators := shipmentDescChannelID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(channel_id string) error {
+			for _, fn := range fns {
+				if err := fn(channel_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// shipmentDescPickupDate is the schema descriptor for pickup_date field.
+	shipmentDescPickupDate := shipmentFields[5].Descriptor()
+	// shipment.DefaultPickupDate holds the default value on creation for the pickup_date field.
+	shipment.DefaultPickupDate = shipmentDescPickupDate.Default.(string)
+	// shipment.PickupDateValidator is a validator for the "pickup_date" field. It is called by the builders before save.
+	shipment.PickupDateValidator = shipmentDescPickupDate.Validators[0].(func(string) error)
+	// shipmentDescWindowStart is the schema descriptor for window_start field.
+	shipmentDescWindowStart := shipmentFields[6].Descriptor()
+	// shipment.DefaultWindowStart holds the default value on creation for the window_start field.
+	shipment.DefaultWindowStart = shipmentDescWindowStart.Default.(string)
+	// shipment.WindowStartValidator is a validator for the "window_start" field. It is called by the builders before save.
+	shipment.WindowStartValidator = shipmentDescWindowStart.Validators[0].(func(string) error)
+	// shipmentDescWindowEnd is the schema descriptor for window_end field.
+	shipmentDescWindowEnd := shipmentFields[7].Descriptor()
+	// shipment.DefaultWindowEnd holds the default value on creation for the window_end field.
+	shipment.DefaultWindowEnd = shipmentDescWindowEnd.Default.(string)
+	// shipment.WindowEndValidator is a validator for the "window_end" field. It is called by the builders before save.
+	shipment.WindowEndValidator = shipmentDescWindowEnd.Validators[0].(func(string) error)
+	// shipmentDescAddressID is the schema descriptor for address_id field.
+	shipmentDescAddressID := shipmentFields[8].Descriptor()
+	// shipment.AddressIDValidator is a validator for the "address_id" field. It is called by the builders before save.
+	shipment.AddressIDValidator = shipmentDescAddressID.Validators[0].(func(string) error)
+	// shipmentDescCarrier is the schema descriptor for carrier field.
+	shipmentDescCarrier := shipmentFields[9].Descriptor()
+	// shipment.CarrierValidator is a validator for the "carrier" field. It is called by the builders before save.
+	shipment.CarrierValidator = func() func(string) error {
+		validators := shipmentDescCarrier.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(carrier string) error {
+			for _, fn := range fns {
+				if err := fn(carrier); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// shipmentDescReference is the schema descriptor for reference field.
+	shipmentDescReference := shipmentFields[10].Descriptor()
+	// shipment.ReferenceValidator is a validator for the "reference" field. It is called by the builders before save.
+	shipment.ReferenceValidator = func() func(string) error {
+		validators := shipmentDescReference.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(reference string) error {
+			for _, fn := range fns {
+				if err := fn(reference); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// shipmentDescTrackingNumber is the schema descriptor for tracking_number field.
+	shipmentDescTrackingNumber := shipmentFields[11].Descriptor()
+	// shipment.DefaultTrackingNumber holds the default value on creation for the tracking_number field.
+	shipment.DefaultTrackingNumber = shipmentDescTrackingNumber.Default.(string)
+	// shipment.TrackingNumberValidator is a validator for the "tracking_number" field. It is called by the builders before save.
+	shipment.TrackingNumberValidator = shipmentDescTrackingNumber.Validators[0].(func(string) error)
+	// shipmentDescTrackingCompany is the schema descriptor for tracking_company field.
+	shipmentDescTrackingCompany := shipmentFields[12].Descriptor()
+	// shipment.DefaultTrackingCompany holds the default value on creation for the tracking_company field.
+	shipment.DefaultTrackingCompany = shipmentDescTrackingCompany.Default.(string)
+	// shipment.TrackingCompanyValidator is a validator for the "tracking_company" field. It is called by the builders before save.
+	shipment.TrackingCompanyValidator = shipmentDescTrackingCompany.Validators[0].(func(string) error)
+	// shipmentDescRouteCode is the schema descriptor for route_code field.
+	shipmentDescRouteCode := shipmentFields[13].Descriptor()
+	// shipment.DefaultRouteCode holds the default value on creation for the route_code field.
+	shipment.DefaultRouteCode = shipmentDescRouteCode.Default.(string)
+	// shipment.RouteCodeValidator is a validator for the "route_code" field. It is called by the builders before save.
+	shipment.RouteCodeValidator = shipmentDescRouteCode.Validators[0].(func(string) error)
+	// shipmentDescCreatedAt is the schema descriptor for created_at field.
+	shipmentDescCreatedAt := shipmentFields[16].Descriptor()
+	// shipment.DefaultCreatedAt holds the default value on creation for the created_at field.
+	shipment.DefaultCreatedAt = shipmentDescCreatedAt.Default.(func() time.Time)
+	// shipmentDescUpdatedAt is the schema descriptor for updated_at field.
+	shipmentDescUpdatedAt := shipmentFields[17].Descriptor()
+	// shipment.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	shipment.DefaultUpdatedAt = shipmentDescUpdatedAt.Default.(func() time.Time)
+	// shipment.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	shipment.UpdateDefaultUpdatedAt = shipmentDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// shipmentDescID is the schema descriptor for id field.
+	shipmentDescID := shipmentFields[0].Descriptor()
+	// shipment.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	shipment.IDValidator = shipmentDescID.Validators[0].(func(string) error)
+	shipmenttrackingeventFields := schema.ShipmentTrackingEvent{}.Fields()
+	_ = shipmenttrackingeventFields
+	// shipmenttrackingeventDescShipmentID is the schema descriptor for shipment_id field.
+	shipmenttrackingeventDescShipmentID := shipmenttrackingeventFields[1].Descriptor()
+	// shipmenttrackingevent.ShipmentIDValidator is a validator for the "shipment_id" field. It is called by the builders before save.
+	shipmenttrackingevent.ShipmentIDValidator = shipmenttrackingeventDescShipmentID.Validators[0].(func(string) error)
+	// shipmenttrackingeventDescSequence is the schema descriptor for sequence field.
+	shipmenttrackingeventDescSequence := shipmenttrackingeventFields[2].Descriptor()
+	// shipmenttrackingevent.SequenceValidator is a validator for the "sequence" field. It is called by the builders before save.
+	shipmenttrackingevent.SequenceValidator = shipmenttrackingeventDescSequence.Validators[0].(func(int) error)
+	// shipmenttrackingeventDescCarrierStatus is the schema descriptor for carrier_status field.
+	shipmenttrackingeventDescCarrierStatus := shipmenttrackingeventFields[4].Descriptor()
+	// shipmenttrackingevent.DefaultCarrierStatus holds the default value on creation for the carrier_status field.
+	shipmenttrackingevent.DefaultCarrierStatus = shipmenttrackingeventDescCarrierStatus.Default.(string)
+	// shipmenttrackingevent.CarrierStatusValidator is a validator for the "carrier_status" field. It is called by the builders before save.
+	shipmenttrackingevent.CarrierStatusValidator = shipmenttrackingeventDescCarrierStatus.Validators[0].(func(string) error)
+	// shipmenttrackingeventDescDescription is the schema descriptor for description field.
+	shipmenttrackingeventDescDescription := shipmenttrackingeventFields[5].Descriptor()
+	// shipmenttrackingevent.DefaultDescription holds the default value on creation for the description field.
+	shipmenttrackingevent.DefaultDescription = shipmenttrackingeventDescDescription.Default.(string)
+	// shipmenttrackingevent.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	shipmenttrackingevent.DescriptionValidator = shipmenttrackingeventDescDescription.Validators[0].(func(string) error)
+	// shipmenttrackingeventDescLocation is the schema descriptor for location field.
+	shipmenttrackingeventDescLocation := shipmenttrackingeventFields[6].Descriptor()
+	// shipmenttrackingevent.DefaultLocation holds the default value on creation for the location field.
+	shipmenttrackingevent.DefaultLocation = shipmenttrackingeventDescLocation.Default.(string)
+	// shipmenttrackingevent.LocationValidator is a validator for the "location" field. It is called by the builders before save.
+	shipmenttrackingevent.LocationValidator = shipmenttrackingeventDescLocation.Validators[0].(func(string) error)
+	// shipmenttrackingeventDescCreatedAt is the schema descriptor for created_at field.
+	shipmenttrackingeventDescCreatedAt := shipmenttrackingeventFields[8].Descriptor()
+	// shipmenttrackingevent.DefaultCreatedAt holds the default value on creation for the created_at field.
+	shipmenttrackingevent.DefaultCreatedAt = shipmenttrackingeventDescCreatedAt.Default.(func() time.Time)
+	// shipmenttrackingeventDescID is the schema descriptor for id field.
+	shipmenttrackingeventDescID := shipmenttrackingeventFields[0].Descriptor()
+	// shipmenttrackingevent.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	shipmenttrackingevent.IDValidator = shipmenttrackingeventDescID.Validators[0].(func(string) error)
 	shippingchannelFields := schema.ShippingChannel{}.Fields()
 	_ = shippingchannelFields
 	// shippingchannelDescDocument is the schema descriptor for document field.

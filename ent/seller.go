@@ -43,9 +43,11 @@ type SellerEdges struct {
 	Orders []*Order `json:"orders,omitempty"`
 	// PickupAddresses holds the value of the pickup_addresses edge.
 	PickupAddresses []*PickupAddress `json:"pickup_addresses,omitempty"`
+	// Shipments holds the value of the shipments edge.
+	Shipments []*Shipment `json:"shipments,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [4]bool
+	loadedTypes [5]bool
 }
 
 // AuthorizationsOrErr returns the Authorizations value or an error if the edge
@@ -82,6 +84,15 @@ func (e SellerEdges) PickupAddressesOrErr() ([]*PickupAddress, error) {
 		return e.PickupAddresses, nil
 	}
 	return nil, &NotLoadedError{edge: "pickup_addresses"}
+}
+
+// ShipmentsOrErr returns the Shipments value or an error if the edge
+// was not loaded in eager-loading.
+func (e SellerEdges) ShipmentsOrErr() ([]*Shipment, error) {
+	if e.loadedTypes[4] {
+		return e.Shipments, nil
+	}
+	return nil, &NotLoadedError{edge: "shipments"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -179,6 +190,11 @@ func (_m *Seller) QueryOrders() *OrderQuery {
 // QueryPickupAddresses queries the "pickup_addresses" edge of the Seller entity.
 func (_m *Seller) QueryPickupAddresses() *PickupAddressQuery {
 	return NewSellerClient(_m.config).QueryPickupAddresses(_m)
+}
+
+// QueryShipments queries the "shipments" edge of the Seller entity.
+func (_m *Seller) QueryShipments() *ShipmentQuery {
+	return NewSellerClient(_m.config).QueryShipments(_m)
 }
 
 // Update returns a builder for updating this Seller.

@@ -17,6 +17,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/product"
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
+	"github.com/mallplatform/partnerapi/ent/shipment"
 )
 
 // SellerCreate is the builder for creating a Seller entity.
@@ -145,6 +146,21 @@ func (_c *SellerCreate) AddPickupAddresses(v ...*PickupAddress) *SellerCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddPickupAddressIDs(ids...)
+}
+
+// AddShipmentIDs adds the "shipments" edge to the Shipment entity by IDs.
+func (_c *SellerCreate) AddShipmentIDs(ids ...string) *SellerCreate {
+	_c.mutation.AddShipmentIDs(ids...)
+	return _c
+}
+
+// AddShipments adds the "shipments" edges to the Shipment entity.
+func (_c *SellerCreate) AddShipments(v ...*Shipment) *SellerCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddShipmentIDs(ids...)
 }
 
 // Mutation returns the SellerMutation object of the builder.
@@ -346,6 +362,22 @@ func (_c *SellerCreate) createSpec() (*Seller, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(pickupaddress.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.ShipmentsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   seller.ShipmentsTable,
+			Columns: []string{seller.ShipmentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(shipment.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

@@ -19,6 +19,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/product"
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
+	"github.com/mallplatform/partnerapi/ent/shipment"
 )
 
 // SellerQuery is the builder for querying Seller entities.
@@ -32,6 +33,7 @@ type SellerQuery struct {
 	withProducts        *ProductQuery
 	withOrders          *OrderQuery
 	withPickupAddresses *PickupAddressQuery
+	withShipments       *ShipmentQuery
 	modifiers           []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -150,6 +152,28 @@ func (_q *SellerQuery) QueryPickupAddresses() *PickupAddressQuery {
 			sqlgraph.From(seller.Table, seller.FieldID, selector),
 			sqlgraph.To(pickupaddress.Table, pickupaddress.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, seller.PickupAddressesTable, seller.PickupAddressesColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryShipments chains the current query on the "shipments" edge.
+func (_q *SellerQuery) QueryShipments() *ShipmentQuery {
+	query := (&ShipmentClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(seller.Table, seller.FieldID, selector),
+			sqlgraph.To(shipment.Table, shipment.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, seller.ShipmentsTable, seller.ShipmentsColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -353,6 +377,7 @@ func (_q *SellerQuery) Clone() *SellerQuery {
 		withProducts:        _q.withProducts.Clone(),
 		withOrders:          _q.withOrders.Clone(),
 		withPickupAddresses: _q.withPickupAddresses.Clone(),
+		withShipments:       _q.withShipments.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -401,6 +426,17 @@ func (_q *SellerQuery) WithPickupAddresses(opts ...func(*PickupAddressQuery)) *S
 		opt(query)
 	}
 	_q.withPickupAddresses = query
+	return _q
+}
+
+// WithShipments tells the query-builder to eager-load the nodes that are connected to
+// the "shipments" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *SellerQuery) WithShipments(opts ...func(*ShipmentQuery)) *SellerQuery {
+	query := (&ShipmentClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withShipments = query
 	return _q
 }
 
@@ -482,11 +518,12 @@ func (_q *SellerQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Selle
 	var (
 		nodes       = []*Seller{}
 		_spec       = _q.querySpec()
-		loadedTypes = [4]bool{
+		loadedTypes = [5]bool{
 			_q.withAuthorizations != nil,
 			_q.withProducts != nil,
 			_q.withOrders != nil,
 			_q.withPickupAddresses != nil,
+			_q.withShipments != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -535,6 +572,13 @@ func (_q *SellerQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Selle
 		if err := _q.loadPickupAddresses(ctx, query, nodes,
 			func(n *Seller) { n.Edges.PickupAddresses = []*PickupAddress{} },
 			func(n *Seller, e *PickupAddress) { n.Edges.PickupAddresses = append(n.Edges.PickupAddresses, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withShipments; query != nil {
+		if err := _q.loadShipments(ctx, query, nodes,
+			func(n *Seller) { n.Edges.Shipments = []*Shipment{} },
+			func(n *Seller, e *Shipment) { n.Edges.Shipments = append(n.Edges.Shipments, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -646,6 +690,36 @@ func (_q *SellerQuery) loadPickupAddresses(ctx context.Context, query *PickupAdd
 	}
 	query.Where(predicate.PickupAddress(func(s *sql.Selector) {
 		s.Where(sql.InValues(s.C(seller.PickupAddressesColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.SellerID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "seller_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *SellerQuery) loadShipments(ctx context.Context, query *ShipmentQuery, nodes []*Seller, init func(*Seller), assign func(*Seller, *Shipment)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Seller)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(shipment.FieldSellerID)
+	}
+	query.Where(predicate.Shipment(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(seller.ShipmentsColumn), fks...))
 	}))
 	neighbors, err := query.All(ctx)
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/product"
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
+	"github.com/mallplatform/partnerapi/ent/shipment"
 )
 
 // SellerUpdate is the builder for updating Seller entities.
@@ -155,6 +156,21 @@ func (_u *SellerUpdate) AddPickupAddresses(v ...*PickupAddress) *SellerUpdate {
 	return _u.AddPickupAddressIDs(ids...)
 }
 
+// AddShipmentIDs adds the "shipments" edge to the Shipment entity by IDs.
+func (_u *SellerUpdate) AddShipmentIDs(ids ...string) *SellerUpdate {
+	_u.mutation.AddShipmentIDs(ids...)
+	return _u
+}
+
+// AddShipments adds the "shipments" edges to the Shipment entity.
+func (_u *SellerUpdate) AddShipments(v ...*Shipment) *SellerUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddShipmentIDs(ids...)
+}
+
 // Mutation returns the SellerMutation object of the builder.
 func (_u *SellerUpdate) Mutation() *SellerMutation {
 	return _u.mutation
@@ -242,6 +258,27 @@ func (_u *SellerUpdate) RemovePickupAddresses(v ...*PickupAddress) *SellerUpdate
 		ids[i] = v[i].ID
 	}
 	return _u.RemovePickupAddressIDs(ids...)
+}
+
+// ClearShipments clears all "shipments" edges to the Shipment entity.
+func (_u *SellerUpdate) ClearShipments() *SellerUpdate {
+	_u.mutation.ClearShipments()
+	return _u
+}
+
+// RemoveShipmentIDs removes the "shipments" edge to Shipment entities by IDs.
+func (_u *SellerUpdate) RemoveShipmentIDs(ids ...string) *SellerUpdate {
+	_u.mutation.RemoveShipmentIDs(ids...)
+	return _u
+}
+
+// RemoveShipments removes "shipments" edges to Shipment entities.
+func (_u *SellerUpdate) RemoveShipments(v ...*Shipment) *SellerUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveShipmentIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -504,6 +541,51 @@ func (_u *SellerUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.ShipmentsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   seller.ShipmentsTable,
+			Columns: []string{seller.ShipmentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(shipment.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedShipmentsIDs(); len(nodes) > 0 && !_u.mutation.ShipmentsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   seller.ShipmentsTable,
+			Columns: []string{seller.ShipmentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(shipment.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ShipmentsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   seller.ShipmentsTable,
+			Columns: []string{seller.ShipmentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(shipment.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -649,6 +731,21 @@ func (_u *SellerUpdateOne) AddPickupAddresses(v ...*PickupAddress) *SellerUpdate
 	return _u.AddPickupAddressIDs(ids...)
 }
 
+// AddShipmentIDs adds the "shipments" edge to the Shipment entity by IDs.
+func (_u *SellerUpdateOne) AddShipmentIDs(ids ...string) *SellerUpdateOne {
+	_u.mutation.AddShipmentIDs(ids...)
+	return _u
+}
+
+// AddShipments adds the "shipments" edges to the Shipment entity.
+func (_u *SellerUpdateOne) AddShipments(v ...*Shipment) *SellerUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddShipmentIDs(ids...)
+}
+
 // Mutation returns the SellerMutation object of the builder.
 func (_u *SellerUpdateOne) Mutation() *SellerMutation {
 	return _u.mutation
@@ -736,6 +833,27 @@ func (_u *SellerUpdateOne) RemovePickupAddresses(v ...*PickupAddress) *SellerUpd
 		ids[i] = v[i].ID
 	}
 	return _u.RemovePickupAddressIDs(ids...)
+}
+
+// ClearShipments clears all "shipments" edges to the Shipment entity.
+func (_u *SellerUpdateOne) ClearShipments() *SellerUpdateOne {
+	_u.mutation.ClearShipments()
+	return _u
+}
+
+// RemoveShipmentIDs removes the "shipments" edge to Shipment entities by IDs.
+func (_u *SellerUpdateOne) RemoveShipmentIDs(ids ...string) *SellerUpdateOne {
+	_u.mutation.RemoveShipmentIDs(ids...)
+	return _u
+}
+
+// RemoveShipments removes "shipments" edges to Shipment entities.
+func (_u *SellerUpdateOne) RemoveShipments(v ...*Shipment) *SellerUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveShipmentIDs(ids...)
 }
 
 // Where appends a list predicates to the SellerUpdate builder.
@@ -1021,6 +1139,51 @@ func (_u *SellerUpdateOne) sqlSave(ctx context.Context) (_node *Seller, err erro
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(pickupaddress.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ShipmentsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   seller.ShipmentsTable,
+			Columns: []string{seller.ShipmentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(shipment.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedShipmentsIDs(); len(nodes) > 0 && !_u.mutation.ShipmentsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   seller.ShipmentsTable,
+			Columns: []string{seller.ShipmentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(shipment.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ShipmentsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   seller.ShipmentsTable,
+			Columns: []string{seller.ShipmentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(shipment.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

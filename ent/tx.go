@@ -56,6 +56,10 @@ type Tx struct {
 	SellerAuthorization *SellerAuthorizationClient
 	// SellerLogin is the client for interacting with the SellerLogin builders.
 	SellerLogin *SellerLoginClient
+	// Shipment is the client for interacting with the Shipment builders.
+	Shipment *ShipmentClient
+	// ShipmentTrackingEvent is the client for interacting with the ShipmentTrackingEvent builders.
+	ShipmentTrackingEvent *ShipmentTrackingEventClient
 	// ShippingChannel is the client for interacting with the ShippingChannel builders.
 	ShippingChannel *ShippingChannelClient
 	// WebhookDelivery is the client for interacting with the WebhookDelivery builders.
@@ -214,6 +218,8 @@ func (tx *Tx) init() {
 	tx.Seller = NewSellerClient(tx.config)
 	tx.SellerAuthorization = NewSellerAuthorizationClient(tx.config)
 	tx.SellerLogin = NewSellerLoginClient(tx.config)
+	tx.Shipment = NewShipmentClient(tx.config)
+	tx.ShipmentTrackingEvent = NewShipmentTrackingEventClient(tx.config)
 	tx.ShippingChannel = NewShippingChannelClient(tx.config)
 	tx.WebhookDelivery = NewWebhookDeliveryClient(tx.config)
 	tx.WebhookSubscription = NewWebhookSubscriptionClient(tx.config)

@@ -261,6 +261,30 @@ func (f SellerLoginFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SellerLoginMutation", m)
 }
 
+// The ShipmentFunc type is an adapter to allow the use of ordinary
+// function as Shipment mutator.
+type ShipmentFunc func(context.Context, *ent.ShipmentMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ShipmentFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ShipmentMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ShipmentMutation", m)
+}
+
+// The ShipmentTrackingEventFunc type is an adapter to allow the use of ordinary
+// function as ShipmentTrackingEvent mutator.
+type ShipmentTrackingEventFunc func(context.Context, *ent.ShipmentTrackingEventMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ShipmentTrackingEventFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ShipmentTrackingEventMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ShipmentTrackingEventMutation", m)
+}
+
 // The ShippingChannelFunc type is an adapter to allow the use of ordinary
 // function as ShippingChannel mutator.
 type ShippingChannelFunc func(context.Context, *ent.ShippingChannelMutation) (ent.Value, error)

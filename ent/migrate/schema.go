@@ -677,6 +677,100 @@ var (
 		Columns:    SellerLoginsColumns,
 		PrimaryKey: []*schema.Column{SellerLoginsColumns[0]},
 	}
+	// ShipmentsColumns holds the columns for the "shipments" table.
+	ShipmentsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "order_id", Type: field.TypeString},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"PENDING", "BOOKED", "PICKED_UP", "IN_TRANSIT", "OUT_FOR_DELIVERY", "DELIVERY_ATTEMPTED", "DELIVERED", "RETURNED_TO_SENDER", "LOST", "CANCELLED"}, Default: "PENDING"},
+		{Name: "method", Type: field.TypeEnum, Enums: []string{"PICKUP", "DROPOFF"}},
+		{Name: "channel_id", Type: field.TypeString, Size: 64},
+		{Name: "pickup_date", Type: field.TypeString, Default: ""},
+		{Name: "window_start", Type: field.TypeString, Default: ""},
+		{Name: "window_end", Type: field.TypeString, Default: ""},
+		{Name: "address_id", Type: field.TypeString},
+		{Name: "carrier", Type: field.TypeString, Size: 32},
+		{Name: "reference", Type: field.TypeString, Size: 64},
+		{Name: "tracking_number", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "tracking_company", Type: field.TypeString, Size: 120, Default: ""},
+		{Name: "route_code", Type: field.TypeString, Size: 32, Default: ""},
+		{Name: "booked_at", Type: field.TypeTime, Nullable: true},
+		{Name: "cancelled_at", Type: field.TypeTime, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "seller_id", Type: field.TypeString},
+	}
+	// ShipmentsTable holds the schema information for the "shipments" table.
+	ShipmentsTable = &schema.Table{
+		Name:       "shipments",
+		Columns:    ShipmentsColumns,
+		PrimaryKey: []*schema.Column{ShipmentsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "shipments_sellers_shipments",
+				Columns:    []*schema.Column{ShipmentsColumns[18]},
+				RefColumns: []*schema.Column{SellersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "shipment_seller_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{ShipmentsColumns[18], ShipmentsColumns[16], ShipmentsColumns[0]},
+			},
+			{
+				Name:    "shipment_one_active_per_order",
+				Unique:  true,
+				Columns: []*schema.Column{ShipmentsColumns[1]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "status <> 'CANCELLED'",
+				},
+			},
+			{
+				Name:    "shipment_reference",
+				Unique:  true,
+				Columns: []*schema.Column{ShipmentsColumns[10]},
+			},
+			{
+				Name:    "shipment_carrier_tracking_number",
+				Unique:  false,
+				Columns: []*schema.Column{ShipmentsColumns[9], ShipmentsColumns[11]},
+			},
+		},
+	}
+	// ShipmentTrackingEventsColumns holds the columns for the "shipment_tracking_events" table.
+	ShipmentTrackingEventsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "sequence", Type: field.TypeInt},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"BOOKED", "PICKED_UP", "IN_TRANSIT", "OUT_FOR_DELIVERY", "DELIVERY_ATTEMPTED", "DELIVERED", "RETURNED_TO_SENDER", "LOST", "CANCELLED"}},
+		{Name: "carrier_status", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 500, Default: ""},
+		{Name: "location", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "occurred_at", Type: field.TypeTime},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "shipment_id", Type: field.TypeString},
+	}
+	// ShipmentTrackingEventsTable holds the schema information for the "shipment_tracking_events" table.
+	ShipmentTrackingEventsTable = &schema.Table{
+		Name:       "shipment_tracking_events",
+		Columns:    ShipmentTrackingEventsColumns,
+		PrimaryKey: []*schema.Column{ShipmentTrackingEventsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "shipment_tracking_events_shipments_tracking_events",
+				Columns:    []*schema.Column{ShipmentTrackingEventsColumns[8]},
+				RefColumns: []*schema.Column{ShipmentsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "shipmenttrackingevent_shipment_id_sequence",
+				Unique:  true,
+				Columns: []*schema.Column{ShipmentTrackingEventsColumns[8], ShipmentTrackingEventsColumns[1]},
+			},
+		},
+	}
 	// ShippingChannelsColumns holds the columns for the "shipping_channels" table.
 	ShippingChannelsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 40},
@@ -783,6 +877,8 @@ var (
 		SellersTable,
 		SellerAuthorizationsTable,
 		SellerLoginsTable,
+		ShipmentsTable,
+		ShipmentTrackingEventsTable,
 		ShippingChannelsTable,
 		WebhookDeliveriesTable,
 		WebhookSubscriptionsTable,
@@ -854,6 +950,8 @@ func init() {
 	}
 	SellerAuthorizationsTable.ForeignKeys[0].RefTable = AppsTable
 	SellerAuthorizationsTable.ForeignKeys[1].RefTable = SellersTable
+	ShipmentsTable.ForeignKeys[0].RefTable = SellersTable
+	ShipmentTrackingEventsTable.ForeignKeys[0].RefTable = ShipmentsTable
 	ShippingChannelsTable.Annotation = &entsql.Annotation{
 		Table: "shipping_channels",
 	}

@@ -69,6 +69,12 @@ type SellerAuthorization func(*sql.Selector)
 // SellerLogin is the predicate function for sellerlogin builders.
 type SellerLogin func(*sql.Selector)
 
+// Shipment is the predicate function for shipment builders.
+type Shipment func(*sql.Selector)
+
+// ShipmentTrackingEvent is the predicate function for shipmenttrackingevent builders.
+type ShipmentTrackingEvent func(*sql.Selector)
+
 // ShippingChannel is the predicate function for shippingchannel builders.
 type ShippingChannel func(*sql.Selector)
 

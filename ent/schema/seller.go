@@ -36,6 +36,7 @@ func (Seller) Edges() []ent.Edge {
 		edge.To("products", Product.Type),
 		edge.To("orders", Order.Type),
 		edge.To("pickup_addresses", PickupAddress.Type),
+		edge.To("shipments", Shipment.Type),
 	}
 }
 

@@ -32,6 +32,8 @@ const (
 	EdgeOrders = "orders"
 	// EdgePickupAddresses holds the string denoting the pickup_addresses edge name in mutations.
 	EdgePickupAddresses = "pickup_addresses"
+	// EdgeShipments holds the string denoting the shipments edge name in mutations.
+	EdgeShipments = "shipments"
 	// Table holds the table name of the seller in the database.
 	Table = "sellers"
 	// AuthorizationsTable is the table that holds the authorizations relation/edge.
@@ -62,6 +64,13 @@ const (
 	PickupAddressesInverseTable = "pickup_addresses"
 	// PickupAddressesColumn is the table column denoting the pickup_addresses relation/edge.
 	PickupAddressesColumn = "seller_id"
+	// ShipmentsTable is the table that holds the shipments relation/edge.
+	ShipmentsTable = "shipments"
+	// ShipmentsInverseTable is the table name for the Shipment entity.
+	// It exists in this package in order to avoid circular dependency with the "shipment" package.
+	ShipmentsInverseTable = "shipments"
+	// ShipmentsColumn is the table column denoting the shipments relation/edge.
+	ShipmentsColumn = "seller_id"
 )
 
 // Columns holds all SQL columns for seller fields.
@@ -189,6 +198,20 @@ func ByPickupAddresses(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newPickupAddressesStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByShipmentsCount orders the results by shipments count.
+func ByShipmentsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newShipmentsStep(), opts...)
+	}
+}
+
+// ByShipments orders the results by shipments terms.
+func ByShipments(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newShipmentsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newAuthorizationsStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -215,5 +238,12 @@ func newPickupAddressesStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(PickupAddressesInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, PickupAddressesTable, PickupAddressesColumn),
+	)
+}
+func newShipmentsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ShipmentsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, ShipmentsTable, ShipmentsColumn),
 	)
 }

@@ -402,6 +402,29 @@ func HasPickupAddressesWith(preds ...predicate.PickupAddress) predicate.Seller {
 	})
 }
 
+// HasShipments applies the HasEdge predicate on the "shipments" edge.
+func HasShipments() predicate.Seller {
+	return predicate.Seller(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, ShipmentsTable, ShipmentsColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasShipmentsWith applies the HasEdge predicate on the "shipments" edge with a given conditions (other predicates).
+func HasShipmentsWith(preds ...predicate.Shipment) predicate.Seller {
+	return predicate.Seller(func(s *sql.Selector) {
+		step := newShipmentsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.Seller) predicate.Seller {
 	return predicate.Seller(sql.AndPredicates(predicates...))
