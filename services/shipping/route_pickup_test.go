@@ -96,7 +96,10 @@ func testPickupSlotRoutes(t *testing.T, pg bool) {
 		pickupOrder("ord_slots_shipped", seller, orders.StatusShipped, "JNT_STANDARD", nil),
 		pickupOrder("ord_slots_delivered", seller, orders.StatusDelivered, "JNT_STANDARD", nil),
 		pickupOrder("ord_slots_other", other, orders.StatusPaid, "JNT_STANDARD", nil),
+		pickupOrder("ord_slots_nowhere", seller, orders.StatusPaid, "", nil),
 	}
+	// An address no channel can quote to: no channel, no pickup.
+	fixtures[len(fixtures)-1].ShippingAddress.City, fixtures[len(fixtures)-1].ShippingAddress.Province = "Atlantis", "Nowhere"
 	if err := orders.NewEntStore(env.DB).CreateOrders(ctx, fixtures); err != nil {
 		t.Fatal(err)
 	}
@@ -212,6 +215,8 @@ func testPickupSlotRoutes(t *testing.T, pg bool) {
 		wantError(t, get(t, c, "/open/v1/orders/"+id+"/shipment/pickup-slots", "date=2026-03-31"), http.StatusUnprocessableEntity, "INVALID_TRANSITION")
 		wantError(t, get(t, c, "/open/v1/orders/"+id+"/shipment/eligible-dates", ""), http.StatusUnprocessableEntity, "INVALID_TRANSITION")
 	}
+	wantError(t, get(t, c, "/open/v1/orders/ord_slots_nowhere/shipment/pickup-slots", "date=2026-03-31"), http.StatusUnprocessableEntity, "PICKUP_DATES_UNAVAILABLE")
+	wantError(t, get(t, c, "/open/v1/orders/ord_slots_nowhere/shipment/eligible-dates", ""), http.StatusUnprocessableEntity, "PICKUP_DATES_UNAVAILABLE")
 	// The routes need a seller token.
 	noSeller := env.Client(t, "full", -1)
 	if resp := get(t, noSeller, "/open/v1/orders/ord_slots_none/shipment/eligible-dates", ""); resp.Status != http.StatusUnauthorized && resp.Status != http.StatusForbidden {

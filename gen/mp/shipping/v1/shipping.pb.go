@@ -8,6 +8,7 @@ package shippingv1
 
 import (
 	_ "buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
+	_ "github.com/mallplatform/partnerapi/gen/mp/errors/v1"
 	_ "github.com/mallplatform/partnerapi/gen/mp/options/v1"
 	_ "google.golang.org/genproto/googleapis/api/annotations"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
@@ -286,7 +287,7 @@ var File_mp_shipping_v1_shipping_proto protoreflect.FileDescriptor
 
 const file_mp_shipping_v1_shipping_proto_rawDesc = "" +
 	"\n" +
-	"\x1dmp/shipping/v1/shipping.proto\x12\x0emp.shipping.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1bmp/options/v1/options.proto\x1a\x1bmp/shipping/v1/pickup.proto\"\x82\x01\n" +
+	"\x1dmp/shipping/v1/shipping.proto\x12\x0emp.shipping.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x19mp/errors/v1/errors.proto\x1a\x1bmp/options/v1/options.proto\x1a\x1bmp/shipping/v1/pickup.proto\"\x82\x01\n" +
 	"\x12GetCalendarRequest\x12'\n" +
 	"\x04year\x18\x01 \x01(\x05B\x0e\xbaH\v\xc8\x01\x01\x1a\x06\x18\x8fN(\xe8\aH\x00R\x04year\x88\x01\x01\x12/\n" +
 	"\x06region\x18\x02 \x01(\tB\x12\xbaH\x0fr\r2\v^[0-9]{10}$H\x01R\x06region\x88\x01\x01B\a\n" +
@@ -308,14 +309,14 @@ const file_mp_shipping_v1_shipping_proto_rawDesc = "" +
 	"\x1dCALENDAR_DAY_KIND_UNSPECIFIED\x10\x00\x12:\n" +
 	"!CALENDAR_DAY_KIND_REGULAR_HOLIDAY\x10\x01\x1a\x13\xb2\xbb\x18\x0fREGULAR_HOLIDAY\x12B\n" +
 	"%CALENDAR_DAY_KIND_SPECIAL_NON_WORKING\x10\x02\x1a\x17\xb2\xbb\x18\x13SPECIAL_NON_WORKING\x12:\n" +
-	"!CALENDAR_DAY_KIND_SPECIAL_WORKING\x10\x03\x1a\x13\xb2\xbb\x18\x0fSPECIAL_WORKING2\xef\x03\n" +
+	"!CALENDAR_DAY_KIND_SPECIAL_WORKING\x10\x03\x1a\x13\xb2\xbb\x18\x0fSPECIAL_WORKING2\xfb\x03\n" +
 	"\x0fShippingService\x12\x88\x01\n" +
 	"\vGetCalendar\x12\".mp.shipping.v1.GetCalendarRequest\x1a .mp.shipping.v1.CalendarResponse\"3\xa2\xbb\x18\r\n" +
-	"\vorders:read\x82\xd3\xe4\x93\x02\x1c\x12\x1a/open/v1/shipping/calendar\x12\xa0\x01\n" +
-	"\rGetPickupSlot\x12$.mp.shipping.v1.GetPickupSlotRequest\x1a\".mp.shipping.v1.PickupSlotResponse\"E\xa2\xbb\x18\x0f\n" +
-	"\vorders:read\x10\x01\x82\xd3\xe4\x93\x02,\x12*/open/v1/orders/{id}/shipment/pickup-slots\x12\xad\x01\n" +
-	"\x11ListEligibleDates\x12(.mp.shipping.v1.ListEligibleDatesRequest\x1a%.mp.shipping.v1.EligibleDatesResponse\"G\xa2\xbb\x18\x0f\n" +
-	"\vorders:read\x10\x01\x82\xd3\xe4\x93\x02.\x12,/open/v1/orders/{id}/shipment/eligible-datesB\xbf\x01\n" +
+	"\vorders:read\x82\xd3\xe4\x93\x02\x1c\x12\x1a/open/v1/shipping/calendar\x12\xa6\x01\n" +
+	"\rGetPickupSlot\x12$.mp.shipping.v1.GetPickupSlotRequest\x1a\".mp.shipping.v1.PickupSlotResponse\"K\xa2\xbb\x18\x0f\n" +
+	"\vorders:read\x10\x01һ\x18\x02\fP\x82\xd3\xe4\x93\x02,\x12*/open/v1/orders/{id}/shipment/pickup-slots\x12\xb3\x01\n" +
+	"\x11ListEligibleDates\x12(.mp.shipping.v1.ListEligibleDatesRequest\x1a%.mp.shipping.v1.EligibleDatesResponse\"M\xa2\xbb\x18\x0f\n" +
+	"\vorders:read\x10\x01һ\x18\x02\fP\x82\xd3\xe4\x93\x02.\x12,/open/v1/orders/{id}/shipment/eligible-datesB\xbf\x01\n" +
 	"\x12com.mp.shipping.v1B\rShippingProtoP\x01Z@github.com/mallplatform/partnerapi/gen/mp/shipping/v1;shippingv1\xa2\x02\x03MSX\xaa\x02\x0eMp.Shipping.V1\xca\x02\x0eMp\\Shipping\\V1\xe2\x02\x1aMp\\Shipping\\V1\\GPBMetadata\xea\x02\x10Mp::Shipping::V1b\x06proto3"
 
 var (
