@@ -12,6 +12,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/worker"
 	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/events"
+	"github.com/mallplatform/partnerapi/services/orders"
 	"github.com/mallplatform/partnerapi/services/sandbox/shopclock"
 	"github.com/mallplatform/partnerapi/services/sellers"
 	"github.com/mallplatform/partnerapi/services/shipping"
@@ -120,7 +121,11 @@ func NewParts(cfg PartsConfig) (serviceset.Parts, error) {
 	return serviceset.Parts{DB: cfg.DB, Logger: cfg.Logger, Clock: cfg.Clock, Auth: authSvc, Business: cfg.Business,
 		Cursors: cursors, Events: recorder, Webhooks: hooks, Flow: flow, Uploads: images, Worker: cfg.Worker,
 		Sellers: shops, Shipping: shipping.NewService(shipping.Config{Store: shipping.NewEntStore(cfg.DB),
-			Channels: channels.NewEntStore(cfg.DB), Sellers: shops, PollInterval: cfg.CalendarPoll})}, nil
+			Channels: channels.NewEntStore(cfg.DB), Sellers: shops, PollInterval: cfg.CalendarPoll,
+			// Pickup slots read orders through the orders domain's own
+			// read (no stock, events or cursors: it only reads).
+			Orders:   orders.NewService(orders.Config{Store: orders.NewEntStore(cfg.DB), Business: cfg.Business}),
+			Business: cfg.Business})}, nil
 }
 
 // WorkerJobs is every domain's jobs over parts, for the worker role and

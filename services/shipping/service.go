@@ -1,6 +1,6 @@
 // Package shipping is the shipping service: the read side of shipping (the
 // Philippine calendar and the channel tables here; shipping options, pickup slots and eligible
-// dates build on it). Each group of methods has its files: calendar*.go for
+// dates build on it: pickup*.go). Each group of methods has its files: calendar*.go for
 // the calendar, server_*.go for their gRPC faces.
 package shipping
 
@@ -8,6 +8,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/services/sellers"
 	"github.com/mallplatform/partnerapi/services/shipping/calendar"
 	"github.com/mallplatform/partnerapi/services/shipping/channels"
@@ -32,6 +33,13 @@ type Config struct {
 	// Sellers gives a shop's pickup addresses: the origin of a quote asked
 	// without one, and the place whose calendar a pickup follows.
 	Sellers Sellers
+	// Orders reads an order's shipment facts for its pickup slots; nil:
+	// the slot routes answer SERVICE_UNAVAILABLE.
+	Orders Orders
+	// Business is the shops' business clock: "today", "now" and the
+	// cut-off of a pickup slot follow it, so a sandbox shop's moved clock
+	// moves them (default: the system clock).
+	Business clock.Business
 	// PollInterval is how old the in-memory calendar and channel tables may
 	// grow before a read checks the stored version; 0 means
 	// DefaultPollInterval.
@@ -55,6 +63,8 @@ type Sellers interface {
 type Service struct {
 	store    Store
 	sellers  Sellers
+	orders   Orders
+	business clock.Business
 	calendar *refreshed[*calendar.Snapshot, int64]
 	channels *refreshed[*channels.Tables, string]
 }
@@ -65,7 +75,10 @@ func NewService(cfg Config) *Service {
 	if poll <= 0 {
 		poll = DefaultPollInterval
 	}
-	s := &Service{store: cfg.Store, sellers: cfg.Sellers}
+	if cfg.Business == nil {
+		cfg.Business = clock.System{}
+	}
+	s := &Service{store: cfg.Store, sellers: cfg.Sellers, orders: cfg.Orders, business: cfg.Business}
 	s.calendar = newRefreshed(poll, cfg.Store.CalendarVersion,
 		func(ctx context.Context) (*calendar.Snapshot, int64, error) {
 			days, v, err := cfg.Store.CalendarDays(ctx)

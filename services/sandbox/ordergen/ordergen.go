@@ -206,11 +206,14 @@ type courier struct {
 	track   func(rng *rand.Rand) string
 }
 
+// couriers are the seeded channels (services/shipping/channels/channels.json)
+// a generated order is routed to, so its pickup slots follow its own
+// channel.
 var couriers = []courier{
 	{"J&T Express", "JNT_STANDARD", func(r *rand.Rand) string { return "JT" + digits(r, 12) }},
-	{"LBC", "LBC_STANDARD", func(r *rand.Rand) string { return digits(r, 14) }},
+	{"LBC", "LBC_EXPRESS", func(r *rand.Rand) string { return digits(r, 14) }},
 	{"Flash Express", "FLASH_STANDARD", func(r *rand.Rand) string { return "PH" + digits(r, 10) + "A" }},
-	{"Ninja Van", "NINJAVAN_STANDARD", func(r *rand.Rand) string { return "NVPH" + upperAlnum(r, 10) }},
+	{"2GO Express", "TWOGO_BULKY", func(r *rand.Rand) string { return "2GO" + upperAlnum(r, 10) }},
 }
 
 func generateOrder(sellerID string, sc scenario, products []Product, cust seedCustomer, now time.Time, rng *rand.Rand) *orders.Order {

@@ -19,7 +19,9 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	ShippingService_GetCalendar_FullMethodName = "/mp.shipping.v1.ShippingService/GetCalendar"
+	ShippingService_GetCalendar_FullMethodName       = "/mp.shipping.v1.ShippingService/GetCalendar"
+	ShippingService_GetPickupSlot_FullMethodName     = "/mp.shipping.v1.ShippingService/GetPickupSlot"
+	ShippingService_ListEligibleDates_FullMethodName = "/mp.shipping.v1.ShippingService/ListEligibleDates"
 )
 
 // ShippingServiceClient is the client API for ShippingService service.
@@ -34,6 +36,13 @@ type ShippingServiceClient interface {
 	// holidays, special non-working days and special working days, national
 	// and local.
 	GetCalendar(ctx context.Context, in *GetCalendarRequest, opts ...grpc.CallOption) (*CalendarResponse, error)
+	// Says whether the courier can collect one of the seller's orders on a
+	// date, and why not: a date with no slot answers available false with
+	// its reason, not an error.
+	GetPickupSlot(ctx context.Context, in *GetPickupSlotRequest, opts ...grpc.CallOption) (*PickupSlotResponse, error)
+	// Lists the next 14 days from the shop's business today as pickup slots,
+	// in date order, the first available one recommended.
+	ListEligibleDates(ctx context.Context, in *ListEligibleDatesRequest, opts ...grpc.CallOption) (*EligibleDatesResponse, error)
 }
 
 type shippingServiceClient struct {
@@ -54,6 +63,26 @@ func (c *shippingServiceClient) GetCalendar(ctx context.Context, in *GetCalendar
 	return out, nil
 }
 
+func (c *shippingServiceClient) GetPickupSlot(ctx context.Context, in *GetPickupSlotRequest, opts ...grpc.CallOption) (*PickupSlotResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(PickupSlotResponse)
+	err := c.cc.Invoke(ctx, ShippingService_GetPickupSlot_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *shippingServiceClient) ListEligibleDates(ctx context.Context, in *ListEligibleDatesRequest, opts ...grpc.CallOption) (*EligibleDatesResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(EligibleDatesResponse)
+	err := c.cc.Invoke(ctx, ShippingService_ListEligibleDates_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ShippingServiceServer is the server API for ShippingService service.
 // All implementations must embed UnimplementedShippingServiceServer
 // for forward compatibility.
@@ -66,6 +95,13 @@ type ShippingServiceServer interface {
 	// holidays, special non-working days and special working days, national
 	// and local.
 	GetCalendar(context.Context, *GetCalendarRequest) (*CalendarResponse, error)
+	// Says whether the courier can collect one of the seller's orders on a
+	// date, and why not: a date with no slot answers available false with
+	// its reason, not an error.
+	GetPickupSlot(context.Context, *GetPickupSlotRequest) (*PickupSlotResponse, error)
+	// Lists the next 14 days from the shop's business today as pickup slots,
+	// in date order, the first available one recommended.
+	ListEligibleDates(context.Context, *ListEligibleDatesRequest) (*EligibleDatesResponse, error)
 	mustEmbedUnimplementedShippingServiceServer()
 }
 
@@ -78,6 +114,12 @@ type UnimplementedShippingServiceServer struct{}
 
 func (UnimplementedShippingServiceServer) GetCalendar(context.Context, *GetCalendarRequest) (*CalendarResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetCalendar not implemented")
+}
+func (UnimplementedShippingServiceServer) GetPickupSlot(context.Context, *GetPickupSlotRequest) (*PickupSlotResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetPickupSlot not implemented")
+}
+func (UnimplementedShippingServiceServer) ListEligibleDates(context.Context, *ListEligibleDatesRequest) (*EligibleDatesResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListEligibleDates not implemented")
 }
 func (UnimplementedShippingServiceServer) mustEmbedUnimplementedShippingServiceServer() {}
 func (UnimplementedShippingServiceServer) testEmbeddedByValue()                         {}
@@ -118,6 +160,42 @@ func _ShippingService_GetCalendar_Handler(srv interface{}, ctx context.Context, 
 	return interceptor(ctx, in, info, handler)
 }
 
+func _ShippingService_GetPickupSlot_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetPickupSlotRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ShippingServiceServer).GetPickupSlot(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ShippingService_GetPickupSlot_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ShippingServiceServer).GetPickupSlot(ctx, req.(*GetPickupSlotRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _ShippingService_ListEligibleDates_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListEligibleDatesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ShippingServiceServer).ListEligibleDates(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ShippingService_ListEligibleDates_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ShippingServiceServer).ListEligibleDates(ctx, req.(*ListEligibleDatesRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // ShippingService_ServiceDesc is the grpc.ServiceDesc for ShippingService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -128,6 +206,14 @@ var ShippingService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetCalendar",
 			Handler:    _ShippingService_GetCalendar_Handler,
+		},
+		{
+			MethodName: "GetPickupSlot",
+			Handler:    _ShippingService_GetPickupSlot_Handler,
+		},
+		{
+			MethodName: "ListEligibleDates",
+			Handler:    _ShippingService_ListEligibleDates_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -1,0 +1,55 @@
+package orders
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/mallplatform/partnerapi/internal/apierr"
+	resourceids "github.com/mallplatform/partnerapi/internal/ids"
+)
+
+// ShipmentFacts is what the shipping domain needs of an order to plan its
+// pickup: read here so that shipping never touches the order tables.
+type ShipmentFacts struct {
+	OrderID  string
+	SellerID string
+	// Status is the stored status; Shippable says whether the order has
+	// not left the seller yet (PENDING, PAID, READY_TO_SHIP).
+	Status    Status
+	Shippable bool
+	// ShipByDate is the ship-by deadline; nil when the order has none.
+	ShipByDate *time.Time
+	// ShippingChannel is the channel assigned to the order; "" when none is.
+	ShippingChannel string
+	// City and Province are the shipping address's, as stored (PSGC names).
+	City, Province string
+	// Units is how many units the order holds (the sum of its items'
+	// quantities): the parcel's weight is estimated from it, as order
+	// lines carry no weight.
+	Units int64
+}
+
+// ShipmentFacts reads one of sellerID's orders for the shipping domain. A
+// missing order and another seller's order are the same NOT_FOUND.
+func (s *Service) ShipmentFacts(ctx context.Context, sellerID, orderID string) (ShipmentFacts, error) {
+	if !resourceids.Plausible("ord", orderID) {
+		return ShipmentFacts{}, apierr.New(apierr.NotFound, "order not found")
+	}
+	o, err := s.store.GetOrder(ctx, sellerID, orderID)
+	if errors.Is(err, ErrNotFound) {
+		return ShipmentFacts{}, apierr.New(apierr.NotFound, "order not found")
+	}
+	if err != nil {
+		return ShipmentFacts{}, err
+	}
+	f := ShipmentFacts{OrderID: o.ID, SellerID: o.SellerID, Status: o.Status, Shippable: o.Status.PreShipment(),
+		ShipByDate: o.ShipByDate, City: o.ShippingAddress.City, Province: o.ShippingAddress.Province}
+	if o.ShippingChannel != nil {
+		f.ShippingChannel = *o.ShippingChannel
+	}
+	for _, it := range o.Items {
+		f.Units += it.Quantity
+	}
+	return f, nil
+}
