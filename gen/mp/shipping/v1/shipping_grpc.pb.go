@@ -19,7 +19,8 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	ShippingService_GetCalendar_FullMethodName = "/mp.shipping.v1.ShippingService/GetCalendar"
+	ShippingService_GetCalendar_FullMethodName         = "/mp.shipping.v1.ShippingService/GetCalendar"
+	ShippingService_ListShippingOptions_FullMethodName = "/mp.shipping.v1.ShippingService/ListShippingOptions"
 )
 
 // ShippingServiceClient is the client API for ShippingService service.
@@ -34,6 +35,11 @@ type ShippingServiceClient interface {
 	// holidays, special non-working days and special working days, national
 	// and local.
 	GetCalendar(ctx context.Context, in *GetCalendarRequest, opts ...grpc.CallOption) (*CalendarResponse, error)
+	// Lists every active shipping channel with a quote for the parcel
+	// described, or the reason it has none. The seller token is optional:
+	// with one and no origin, the seller's default pickup address is the
+	// origin.
+	ListShippingOptions(ctx context.Context, in *ListShippingOptionsRequest, opts ...grpc.CallOption) (*ListShippingOptionsResponse, error)
 }
 
 type shippingServiceClient struct {
@@ -54,6 +60,16 @@ func (c *shippingServiceClient) GetCalendar(ctx context.Context, in *GetCalendar
 	return out, nil
 }
 
+func (c *shippingServiceClient) ListShippingOptions(ctx context.Context, in *ListShippingOptionsRequest, opts ...grpc.CallOption) (*ListShippingOptionsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListShippingOptionsResponse)
+	err := c.cc.Invoke(ctx, ShippingService_ListShippingOptions_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ShippingServiceServer is the server API for ShippingService service.
 // All implementations must embed UnimplementedShippingServiceServer
 // for forward compatibility.
@@ -66,6 +82,11 @@ type ShippingServiceServer interface {
 	// holidays, special non-working days and special working days, national
 	// and local.
 	GetCalendar(context.Context, *GetCalendarRequest) (*CalendarResponse, error)
+	// Lists every active shipping channel with a quote for the parcel
+	// described, or the reason it has none. The seller token is optional:
+	// with one and no origin, the seller's default pickup address is the
+	// origin.
+	ListShippingOptions(context.Context, *ListShippingOptionsRequest) (*ListShippingOptionsResponse, error)
 	mustEmbedUnimplementedShippingServiceServer()
 }
 
@@ -78,6 +99,9 @@ type UnimplementedShippingServiceServer struct{}
 
 func (UnimplementedShippingServiceServer) GetCalendar(context.Context, *GetCalendarRequest) (*CalendarResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetCalendar not implemented")
+}
+func (UnimplementedShippingServiceServer) ListShippingOptions(context.Context, *ListShippingOptionsRequest) (*ListShippingOptionsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListShippingOptions not implemented")
 }
 func (UnimplementedShippingServiceServer) mustEmbedUnimplementedShippingServiceServer() {}
 func (UnimplementedShippingServiceServer) testEmbeddedByValue()                         {}
@@ -118,6 +142,24 @@ func _ShippingService_GetCalendar_Handler(srv interface{}, ctx context.Context, 
 	return interceptor(ctx, in, info, handler)
 }
 
+func _ShippingService_ListShippingOptions_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListShippingOptionsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ShippingServiceServer).ListShippingOptions(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ShippingService_ListShippingOptions_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ShippingServiceServer).ListShippingOptions(ctx, req.(*ListShippingOptionsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // ShippingService_ServiceDesc is the grpc.ServiceDesc for ShippingService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -128,6 +170,10 @@ var ShippingService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetCalendar",
 			Handler:    _ShippingService_GetCalendar_Handler,
+		},
+		{
+			MethodName: "ListShippingOptions",
+			Handler:    _ShippingService_ListShippingOptions_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
