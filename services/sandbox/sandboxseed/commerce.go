@@ -15,6 +15,7 @@ import (
 	"github.com/mallplatform/partnerapi/services/orders"
 	"github.com/mallplatform/partnerapi/services/sandbox/ordergen"
 	"github.com/mallplatform/partnerapi/services/shipping"
+	"github.com/mallplatform/partnerapi/services/shipping/channels"
 )
 
 // productSpec is a sandbox listing; attribute values are derived from the
@@ -47,6 +48,11 @@ func seedCommerce(ctx context.Context, d Deps, creds *sdk.Credentials, rng *rand
 	// The shipped calendar, as the migrate step loads it in production.
 	if _, err := shipping.SeedCalendar(ctx, shipping.NewEntStore(d.DB)); err != nil {
 		return fmt.Errorf("seed the shipping calendar: %w", err)
+	}
+	// The built-in channels, as the migrate step stores them: the shipping
+	// options route quotes from them.
+	if _, err := channels.SeedDefault(ctx, channels.NewEntStore(d.DB)); err != nil {
+		return fmt.Errorf("seed the shipping channels: %w", err)
 	}
 	svc := catalog.NewService(catalog.Config{Store: store, Business: clock.Uniform{C: d.Clock},
 		Events: events.NewRecorder(events.NewEntStore(d.DB), d.Clock)})
