@@ -14,8 +14,10 @@ import (
 // once per poll interval, not per request).
 type memoryChannels struct{ t *channels.Tables }
 
-func (m memoryChannels) Load(context.Context) (*channels.Tables, string, error) { return m.t, "v1", nil }
-func (memoryChannels) Version(context.Context) (string, error)                  { return "v1", nil }
+func (m memoryChannels) Load(context.Context) (*channels.Tables, string, error) {
+	return m.t, "v1", nil
+}
+func (memoryChannels) Version(context.Context) (string, error) { return "v1", nil }
 
 // noCalendar is a calendar store the options never read.
 type noCalendar struct{ Store }
