@@ -10,6 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/grpc/metadata"
+
+	shippingv1 "github.com/mallplatform/partnerapi/gen/mp/shipping/v1"
+	"github.com/mallplatform/partnerapi/internal/principal"
 	"github.com/mallplatform/partnerapi/internal/testenv"
 	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/sdk/signing"
@@ -273,4 +277,31 @@ func testOptionsSeller(t *testing.T, env *testenv.Env) {
 	wantError(t, resp, http.StatusNotFound, "NOT_FOUND")
 	resp, _ = getOptions(t, env.Client(t, "limited", -1), "", http.Header{signing.HeaderSellerID: {other}})
 	wantError(t, resp, http.StatusUnauthorized, "SELLER_TOKEN_REQUIRED")
+}
+
+// An internal caller names the seller it acts for, or none: the optional
+// seller token reads its x-seller-id the same way.
+func TestShippingOptionsInternalCaller(t *testing.T) {
+	env := testenv.Start(t, testenv.Options{})
+	client := shippingv1.NewShippingServiceClient(env.DialCore(t, env.InternalCaller(t, "checkout")))
+	dest, weight := "Quezon City", 400.0
+	req := &shippingv1.ListShippingOptionsRequest{DestinationCity: &dest, ActualWeight: &weight}
+
+	none, err := client.ListShippingOptions(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range none.GetData() {
+		if o.GetRateUnavailableReason() != shippingv1.ShippingRateUnavailableReason_SHIPPING_RATE_UNAVAILABLE_REASON_MISSING_ORIGIN || o.PriceAmount != nil {
+			t.Errorf("no seller: %v", o)
+		}
+	}
+	ctx := metadata.AppendToOutgoingContext(context.Background(), principal.KeySellerID, env.Creds.Sellers[0].SellerID)
+	withSeller, err := client.ListShippingOptions(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first := withSeller.GetData()[0]; first.GetId() != "FLASH_STANDARD" || first.GetPriceAmount() != 7600 {
+		t.Errorf("from the seller's Makati address: cheapest %v, want FLASH_STANDARD at 7600", first)
+	}
 }
