@@ -264,7 +264,7 @@ func policyExtension(m *policy.Method) *node {
 	if m.SellerToken() {
 		x.set("sellerToken", true)
 	} else if m.SellerOptional() {
-		x.set("sellerToken", "optional")
+		x.set("sellerTokenOptional", true)
 	}
 	if p.GetSandbox() {
 		x.set("sandbox", true)
