@@ -318,11 +318,11 @@ func (g *Gateway) admit(r *http.Request, creds *appCredentials, m *policy.Method
 	return p, nil
 }
 
-// forwardSeller puts the seller headers of a seller-token route into p for
-// core, which verifies the pair (and answers SELLER_TOKEN_REQUIRED when one
-// is missing).
+// forwardSeller puts the seller headers of a route that reads them
+// (required or optional) into p for core, which verifies the pair (and
+// answers SELLER_TOKEN_REQUIRED when one is missing).
 func forwardSeller(p *principal.Principal, m *policy.Method, h http.Header) error {
-	if !m.SellerToken() {
+	if !m.SellerHeaders() {
 		return nil
 	}
 	p.SellerID = h.Get(signing.HeaderSellerID)

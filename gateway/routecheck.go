@@ -46,7 +46,7 @@ func checkRoutes(routes []*policy.Route, owned map[string]http.HandlerFunc, fiel
 		switch a := p.GetAuth(); {
 		case a == optionsv1.Auth_AUTH_HMAC_UNSPECIFIED && !isOwned:
 		case a == optionsv1.Auth_AUTH_NONE, a == optionsv1.Auth_AUTH_SESSION && !isOwned:
-			if p.GetScope() != "" || p.GetSellerToken() || p.GetSandbox() || p.GetIdempotency() != optionsv1.Idempotency_IDEMPOTENCY_NONE_UNSPECIFIED {
+			if p.GetScope() != "" || p.GetSellerToken() || p.GetSellerTokenOptional() || p.GetSandbox() || p.GetIdempotency() != optionsv1.Idempotency_IDEMPOTENCY_NONE_UNSPECIFIED {
 				return fmt.Errorf("gateway: %s route %s %s declares a scope, seller token, sandbox limit or idempotency, which need a signed app", a, rt.HTTPMethod, rt.Template)
 			}
 		default:

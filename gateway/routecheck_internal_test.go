@@ -33,6 +33,7 @@ func TestCheckRoutesRefusesWhatItCannotEnforce(t *testing.T) {
 	for _, a := range []optionsv1.Auth{optionsv1.Auth_AUTH_NONE, optionsv1.Auth_AUTH_SESSION} {
 		refused[a.String()+" with a scope"] = &optionsv1.Policy{Auth: a, Scope: "orders:read"}
 		refused[a.String()+" with a seller token"] = &optionsv1.Policy{Auth: a, SellerToken: true}
+		refused[a.String()+" with an optional seller token"] = &optionsv1.Policy{Auth: a, SellerTokenOptional: true}
 		refused[a.String()+" with the sandbox limit"] = &optionsv1.Policy{Auth: a, Sandbox: true}
 		refused[a.String()+" with idempotency"] = &optionsv1.Policy{Auth: a, Idempotency: optionsv1.Idempotency_IDEMPOTENCY_REQUIRED}
 	}

@@ -236,8 +236,11 @@ func (ic *interceptors) authorize(ctx context.Context, req any, info *grpc.Unary
 	}
 	p, isPartner := principal.FromContext(ctx)
 	if !isPartner {
-		if m.SellerToken() {
+		if m.SellerHeaders() {
 			seller := principal.First(callOf(ctx).md, principal.KeySellerID)
+			if seller == "" && m.SellerOptional() {
+				return next(ctx, req)
+			}
 			if seller == "" {
 				return nil, apierr.New(apierr.SellerTokenRequired, "this method acts for a seller: send "+principal.KeySellerID)
 			}
@@ -248,7 +251,10 @@ func (ic *interceptors) authorize(ctx context.Context, req any, info *grpc.Unary
 	if !p.HasScope(m.Scope()) {
 		return nil, apierr.Newf(apierr.Forbidden, "the app lacks the scope %s", m.Scope())
 	}
-	if m.SellerToken() {
+	// An optional seller token sent (either header) is verified like a
+	// required one: a half pair or another seller's token is refused, never
+	// quietly read as "no seller".
+	if m.SellerToken() || m.SellerOptional() && (p.SellerID != "" || p.AccessToken != "") {
 		if p.SellerID == "" || p.AccessToken == "" {
 			return nil, apierr.New(apierr.SellerTokenRequired, principal.MissingSellerMessage)
 		}

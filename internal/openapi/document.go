@@ -219,8 +219,10 @@ func describe(m *policy.Method) string {
 	} else {
 		lines = append(lines, "Scope: none; any verified app may call it.")
 	}
-	if p.GetSellerToken() {
+	if m.SellerToken() {
 		lines = append(lines, "Seller token: required ("+signing.HeaderAccessToken+" and "+signing.HeaderSellerID+").")
+	} else if m.SellerOptional() {
+		lines = append(lines, "Seller token: optional ("+signing.HeaderAccessToken+" and "+signing.HeaderSellerID+"); when sent, both headers are verified and the call acts for that seller.")
 	}
 	if p.GetSandbox() {
 		lines = append(lines, "Sandbox tool: charged to the sandbox rate sub-limit besides the app's; live credentials get 403 SANDBOX_ONLY.")
@@ -259,8 +261,10 @@ func policyExtension(m *policy.Method) *node {
 	if s := p.GetScope(); s != "" {
 		x.set("scope", s)
 	}
-	if p.GetSellerToken() {
+	if m.SellerToken() {
 		x.set("sellerToken", true)
+	} else if m.SellerOptional() {
+		x.set("sellerTokenOptional", true)
 	}
 	if p.GetSandbox() {
 		x.set("sandbox", true)
@@ -322,9 +326,22 @@ func security(m *policy.Method) []any {
 		schemeNonce, []any{},
 		schemeSignature, []any{},
 	)
-	if m.Policy.GetSellerToken() {
+	if m.SellerToken() {
 		req.set(schemeAccessToken, []any{})
 		req.set(schemeSellerID, []any{})
+	}
+	if m.SellerOptional() {
+		// Two alternatives: signed alone, or signed with the seller pair.
+		withSeller := obj(
+			schemePartnerID, scopes,
+			schemeTimestamp, []any{},
+			schemeSignatureVersion, []any{},
+			schemeNonce, []any{},
+			schemeSignature, []any{},
+			schemeAccessToken, []any{},
+			schemeSellerID, []any{},
+		)
+		return []any{req, withSeller}
 	}
 	return []any{req}
 }

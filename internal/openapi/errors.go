@@ -76,7 +76,7 @@ func RouteCodes(m *policy.Method) []apierr.Code {
 		if len(m.PathFields) > 0 {
 			add(pathRoute)
 		}
-		if p.GetSellerToken() {
+		if m.SellerHeaders() {
 			add(sellerRoute)
 		}
 		if p.GetSandbox() {

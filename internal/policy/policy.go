@@ -62,6 +62,16 @@ func (m *Method) Scope() string { return m.Policy.GetScope() }
 // SellerToken reports whether the seller headers are required.
 func (m *Method) SellerToken() bool { return m.Policy.GetSellerToken() }
 
+// SellerOptional reports whether the seller headers may be sent without
+// being required: sent, they are verified as for SellerToken.
+func (m *Method) SellerOptional() bool {
+	return m.Policy.GetSellerTokenOptional() && !m.Policy.GetSellerToken()
+}
+
+// SellerHeaders reports whether the method reads the seller headers at all
+// (required or optional): the gateway forwards them for these alone.
+func (m *Method) SellerHeaders() bool { return m.SellerToken() || m.SellerOptional() }
+
 // SuccessStatus is the HTTP status of a successful answer.
 func (m *Method) SuccessStatus() int {
 	if s := m.Policy.GetSuccessStatus(); s != 0 {

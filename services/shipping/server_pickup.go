@@ -31,7 +31,7 @@ func (s *Server) ListEligibleDates(ctx context.Context, req *shippingv1.ListElig
 	return out, nil
 }
 
-var reasonToProto = map[SlotReason]shippingv1.PickupSlotReason{
+var slotReasonToProto = map[SlotReason]shippingv1.PickupSlotReason{
 	SlotPastDate:      shippingv1.PickupSlotReason_PICKUP_SLOT_REASON_PAST_DATE,
 	SlotBeyondWindow:  shippingv1.PickupSlotReason_PICKUP_SLOT_REASON_BEYOND_WINDOW,
 	SlotAfterShipBy:   shippingv1.PickupSlotReason_PICKUP_SLOT_REASON_AFTER_SHIP_BY,
@@ -44,7 +44,7 @@ func slotToProto(s PickupSlot) *shippingv1.PickupSlot {
 	p := &shippingv1.PickupSlot{Date: s.Date.String(), Available: s.Available, CutoffTime: s.Cutoff, Channel: s.Channel,
 		TimeWindow: &shippingv1.TimeWindow{Start: s.Window.Start, End: s.Window.End}}
 	if s.Reason != "" {
-		r := reasonToProto[s.Reason]
+		r := slotReasonToProto[s.Reason]
 		p.Reason = &r
 	}
 	if s.Holiday != nil {

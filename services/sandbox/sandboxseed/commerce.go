@@ -49,8 +49,10 @@ func seedCommerce(ctx context.Context, d Deps, creds *sdk.Credentials, rng *rand
 	if _, err := shipping.SeedCalendar(ctx, shipping.NewEntStore(d.DB)); err != nil {
 		return fmt.Errorf("seed the shipping calendar: %w", err)
 	}
-	// And the built-in channels, which the seeded orders name and their
-	// pickup slots follow (an operator's set is never overwritten).
+	// The built-in channels, as the migrate step stores them: the shipping
+	// options route quotes from them, and the seeded orders name them and
+	// their pickup slots follow them (an operator's set is never
+	// overwritten).
 	if _, err := channels.SeedDefault(ctx, channels.NewEntStore(d.DB)); err != nil {
 		return fmt.Errorf("seed the shipping channels: %w", err)
 	}

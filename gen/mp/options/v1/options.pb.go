@@ -285,8 +285,15 @@ type Policy struct {
 	// Content-Type (the service sniffs the bytes against it). Numbered apart
 	// from the fields above so that other additions do not collide.
 	RequestMediaTypes []string `protobuf:"bytes,20,rep,name=request_media_types,json=requestMediaTypes,proto3" json:"request_media_types,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// The seller headers may be sent: when either is, the pair is verified as
+	// for seller_token (and the call acts for that seller, with the scopes
+	// the seller granted); when neither is, the call acts for no seller. For
+	// a route whose answer is richer with a seller (a quote from the shop's
+	// default pickup address) and still useful without one. Exclusive with
+	// seller_token.
+	SellerTokenOptional bool `protobuf:"varint,21,opt,name=seller_token_optional,json=sellerTokenOptional,proto3" json:"seller_token_optional,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
 }
 
 func (x *Policy) Reset() {
@@ -394,6 +401,13 @@ func (x *Policy) GetRequestMediaTypes() []string {
 		return x.RequestMediaTypes
 	}
 	return nil
+}
+
+func (x *Policy) GetSellerTokenOptional() bool {
+	if x != nil {
+		return x.SellerTokenOptional
+	}
+	return false
 }
 
 // Field carries the wire conventions of one field.
@@ -712,7 +726,7 @@ var File_mp_options_v1_options_proto protoreflect.FileDescriptor
 
 const file_mp_options_v1_options_proto_rawDesc = "" +
 	"\n" +
-	"\x1bmp/options/v1/options.proto\x12\rmp.options.v1\x1a google/protobuf/descriptor.proto\"\xa2\x03\n" +
+	"\x1bmp/options/v1/options.proto\x12\rmp.options.v1\x1a google/protobuf/descriptor.proto\"\xd6\x03\n" +
 	"\x06Policy\x12\x14\n" +
 	"\x05scope\x18\x01 \x01(\tR\x05scope\x12!\n" +
 	"\fseller_token\x18\x02 \x01(\bR\vsellerToken\x12%\n" +
@@ -726,7 +740,8 @@ const file_mp_options_v1_options_proto_rawDesc = "" +
 	"\rpage_statuses\x18\t \x03(\x05R\fpageStatuses\x12\x1b\n" +
 	"\tgzip_body\x18\n" +
 	" \x01(\bR\bgzipBody\x12.\n" +
-	"\x13request_media_types\x18\x14 \x03(\tR\x11requestMediaTypes\"\xe0\x01\n" +
+	"\x13request_media_types\x18\x14 \x03(\tR\x11requestMediaTypes\x122\n" +
+	"\x15seller_token_optional\x18\x15 \x01(\bR\x13sellerTokenOptional\"\xe0\x01\n" +
 	"\x05Field\x123\n" +
 	"\bpresence\x18\x01 \x01(\x0e2\x17.mp.options.v1.PresenceR\bpresence\x12%\n" +
 	"\x0eobject_entries\x18\x02 \x01(\bR\robjectEntries\x12\x19\n" +

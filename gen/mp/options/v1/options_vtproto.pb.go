@@ -48,6 +48,18 @@ func (m *Policy) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i -= len(m.unknownFields)
 		copy(dAtA[i:], m.unknownFields)
 	}
+	if m.SellerTokenOptional {
+		i--
+		if m.SellerTokenOptional {
+			dAtA[i] = 1
+		} else {
+			dAtA[i] = 0
+		}
+		i--
+		dAtA[i] = 0x1
+		i--
+		dAtA[i] = 0xa8
+	}
 	if len(m.RequestMediaTypes) > 0 {
 		for iNdEx := len(m.RequestMediaTypes) - 1; iNdEx >= 0; iNdEx-- {
 			i -= len(m.RequestMediaTypes[iNdEx])
@@ -374,6 +386,9 @@ func (m *Policy) SizeVT() (n int) {
 			l = len(s)
 			n += 2 + l + protohelpers.SizeOfVarint(uint64(l))
 		}
+	}
+	if m.SellerTokenOptional {
+		n += 3
 	}
 	n += len(m.unknownFields)
 	return n
@@ -774,6 +789,26 @@ func (m *Policy) UnmarshalVT(dAtA []byte) error {
 			}
 			m.RequestMediaTypes = append(m.RequestMediaTypes, string(dAtA[iNdEx:postIndex]))
 			iNdEx = postIndex
+		case 21:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field SellerTokenOptional", wireType)
+			}
+			var v int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				v |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			m.SellerTokenOptional = bool(v != 0)
 		default:
 			iNdEx = preIndex
 			skippy, err := protohelpers.Skip(dAtA[iNdEx:])

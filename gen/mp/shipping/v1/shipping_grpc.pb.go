@@ -19,9 +19,10 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	ShippingService_GetCalendar_FullMethodName       = "/mp.shipping.v1.ShippingService/GetCalendar"
-	ShippingService_GetPickupSlot_FullMethodName     = "/mp.shipping.v1.ShippingService/GetPickupSlot"
-	ShippingService_ListEligibleDates_FullMethodName = "/mp.shipping.v1.ShippingService/ListEligibleDates"
+	ShippingService_GetCalendar_FullMethodName         = "/mp.shipping.v1.ShippingService/GetCalendar"
+	ShippingService_ListShippingOptions_FullMethodName = "/mp.shipping.v1.ShippingService/ListShippingOptions"
+	ShippingService_GetPickupSlot_FullMethodName       = "/mp.shipping.v1.ShippingService/GetPickupSlot"
+	ShippingService_ListEligibleDates_FullMethodName   = "/mp.shipping.v1.ShippingService/ListEligibleDates"
 )
 
 // ShippingServiceClient is the client API for ShippingService service.
@@ -36,6 +37,11 @@ type ShippingServiceClient interface {
 	// holidays, special non-working days and special working days, national
 	// and local.
 	GetCalendar(ctx context.Context, in *GetCalendarRequest, opts ...grpc.CallOption) (*CalendarResponse, error)
+	// Lists every active shipping channel with a quote for the parcel
+	// described, or the reason it has none. The seller token is optional:
+	// with one and no origin, the seller's default pickup address is the
+	// origin.
+	ListShippingOptions(ctx context.Context, in *ListShippingOptionsRequest, opts ...grpc.CallOption) (*ListShippingOptionsResponse, error)
 	// Says whether the courier can collect one of the seller's orders on a
 	// date, and why not: a date with no slot answers available false with
 	// its reason, not an error.
@@ -57,6 +63,16 @@ func (c *shippingServiceClient) GetCalendar(ctx context.Context, in *GetCalendar
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(CalendarResponse)
 	err := c.cc.Invoke(ctx, ShippingService_GetCalendar_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *shippingServiceClient) ListShippingOptions(ctx context.Context, in *ListShippingOptionsRequest, opts ...grpc.CallOption) (*ListShippingOptionsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListShippingOptionsResponse)
+	err := c.cc.Invoke(ctx, ShippingService_ListShippingOptions_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
 	}
@@ -95,6 +111,11 @@ type ShippingServiceServer interface {
 	// holidays, special non-working days and special working days, national
 	// and local.
 	GetCalendar(context.Context, *GetCalendarRequest) (*CalendarResponse, error)
+	// Lists every active shipping channel with a quote for the parcel
+	// described, or the reason it has none. The seller token is optional:
+	// with one and no origin, the seller's default pickup address is the
+	// origin.
+	ListShippingOptions(context.Context, *ListShippingOptionsRequest) (*ListShippingOptionsResponse, error)
 	// Says whether the courier can collect one of the seller's orders on a
 	// date, and why not: a date with no slot answers available false with
 	// its reason, not an error.
@@ -114,6 +135,9 @@ type UnimplementedShippingServiceServer struct{}
 
 func (UnimplementedShippingServiceServer) GetCalendar(context.Context, *GetCalendarRequest) (*CalendarResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetCalendar not implemented")
+}
+func (UnimplementedShippingServiceServer) ListShippingOptions(context.Context, *ListShippingOptionsRequest) (*ListShippingOptionsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListShippingOptions not implemented")
 }
 func (UnimplementedShippingServiceServer) GetPickupSlot(context.Context, *GetPickupSlotRequest) (*PickupSlotResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetPickupSlot not implemented")
@@ -156,6 +180,24 @@ func _ShippingService_GetCalendar_Handler(srv interface{}, ctx context.Context, 
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
 		return srv.(ShippingServiceServer).GetCalendar(ctx, req.(*GetCalendarRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _ShippingService_ListShippingOptions_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListShippingOptionsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ShippingServiceServer).ListShippingOptions(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ShippingService_ListShippingOptions_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ShippingServiceServer).ListShippingOptions(ctx, req.(*ListShippingOptionsRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
@@ -206,6 +248,10 @@ var ShippingService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetCalendar",
 			Handler:    _ShippingService_GetCalendar_Handler,
+		},
+		{
+			MethodName: "ListShippingOptions",
+			Handler:    _ShippingService_ListShippingOptions_Handler,
 		},
 		{
 			MethodName: "GetPickupSlot",
