@@ -21,6 +21,7 @@ import (
 	"github.com/mallplatform/partnerapi/gateway"
 	"github.com/mallplatform/partnerapi/gateway/admission"
 	"github.com/mallplatform/partnerapi/gateway/iplimit"
+	"github.com/mallplatform/partnerapi/internal/loopback"
 	"github.com/mallplatform/partnerapi/internal/platform"
 )
 
@@ -78,12 +79,11 @@ func serveTestGateway(t *testing.T, drainDelay time.Duration) *servedGateway {
 
 func freeLocalAddr(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	addr, err := loopback.FreeAddr()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	return l.Addr().String()
+	return addr
 }
 
 func waitStatus(t *testing.T, url string, want int) {

@@ -5,13 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/mallplatform/partnerapi/internal/loopback"
 )
 
 // child is a server process the compare procedure started.
@@ -100,16 +101,8 @@ func runOnce(ctx context.Context, bin string, env []string, args ...string) ([]b
 	return out.Bytes(), nil
 }
 
-// freeAddr returns a loopback address with a port that was free a moment
-// ago.
-func freeAddr() (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer l.Close()
-	return l.Addr().String(), nil
-}
+// freeAddr returns a loopback address for a child to listen on.
+func freeAddr() (string, error) { return loopback.FreeAddr() }
 
 // waitReady polls url until it answers 200, the child exits, or the
 // timeout passes.

@@ -1,0 +1,94 @@
+package gateway_test
+
+import (
+	"encoding/json"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mallplatform/partnerapi/internal/testenv"
+	"github.com/mallplatform/partnerapi/sdk"
+)
+
+// The shipping reads against the signed order read, each paced at 500
+// requests per second for the same length in one run, through gateway →
+// core on PostgreSQL: the quotes and the pickup slots are computed from
+// tables held in memory, so they should cost about what the order read
+// costs (the goal: p50 and p99 within 1.2× of it).
+//
+//	CI=true go test ./gateway -run '^$' -bench ShippingReadsAt500 -benchtime 1x
+//
+// Reported per route: p50 and p99 in ms, over -shipping-seconds (5 s) of
+// paced requests each.
+func BenchmarkShippingReadsAt500(b *testing.B) {
+	env := testenv.Start(b, testenv.Options{Postgres: true, Unlimited: true})
+	c := env.Client(b, "full", 0)
+	r, err := c.DoSigned(ctx, sdk.Request{Method: "GET", Path: "/open/v1/orders?status=READY_TO_SHIP&limit=1"})
+	if err != nil || r.Status != 200 {
+		b.Fatalf("%v %v", err, r)
+	}
+	var list struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(r.Body, &list); err != nil || len(list.Data) == 0 {
+		b.Fatalf("no READY_TO_SHIP order: %v %s", err, r.Body)
+	}
+	order := list.Data[0].ID
+	routes := []struct{ name, path string }{
+		{"order", "/open/v1/orders/" + order},
+		{"options", "/open/v1/shipping/options?origin_city=Makati&destination_city=Cebu+City&actual_weight=1200&length=30&width=20&height=20"},
+		{"eligible-dates", "/open/v1/orders/" + order + "/shipment/eligible-dates"},
+	}
+	const rate, seconds = 500, 5
+	for b.Loop() {
+		for _, rt := range routes {
+			took := paced(b, c, rt.path, rate, seconds*time.Second)
+			p50, p99 := percentile(took, 0.50), percentile(took, 0.99)
+			b.ReportMetric(p50, rt.name+"-p50-ms")
+			b.ReportMetric(p99, rt.name+"-p99-ms")
+			b.Logf("%s: %d requests at %d/s: p50 %.2f ms, p99 %.2f ms", rt.name, len(took), rate, p50, p99)
+		}
+	}
+}
+
+// paced sends a signed GET of path every 1/rate seconds for d, each from its
+// own goroutine (an open model: a slow answer does not slow the sender), and
+// returns every latency.
+func paced(b *testing.B, c *sdk.Client, path string, rate int, d time.Duration) []time.Duration {
+	var (
+		mu   sync.Mutex
+		took []time.Duration
+		wg   sync.WaitGroup
+	)
+	tick := time.NewTicker(time.Second / time.Duration(rate))
+	defer tick.Stop()
+	end := time.Now().Add(d)
+	for now := range tick.C {
+		if now.After(end) {
+			break
+		}
+		wg.Go(func() {
+			start := time.Now()
+			r, err := c.DoSigned(ctx, sdk.Request{Method: "GET", Path: path})
+			elapsed := time.Since(start)
+			if err != nil || r.Status != 200 {
+				b.Errorf("%s: %v %v", path, err, r)
+				return
+			}
+			mu.Lock()
+			took = append(took, elapsed)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	return took
+}
+
+func percentile(took []time.Duration, p float64) float64 {
+	s := append([]time.Duration(nil), took...)
+	slices.Sort(s)
+	return float64(s[min(len(s)-1, int(p*float64(len(s))))].Microseconds()) / 1000
+}
