@@ -83,14 +83,26 @@ func (s *Service) plan(ctx context.Context, orderID string) (pickupPlan, error) 
 	if s.orders == nil {
 		return pickupPlan{}, apierr.New(apierr.ServiceUnavailable, "orders are not reachable")
 	}
+	// The order and the pickup address are independent reads: both go out
+	// at once, and the order's answer (404, 422) is judged first.
+	type addressRead struct {
+		addr sellers.PickupAddress
+		err  error
+	}
+	addrc := make(chan addressRead, 1)
+	go func() {
+		addr, err := s.readPickupAddress(ctx, seller)
+		addrc <- addressRead{addr, err}
+	}()
 	facts, err := s.readOrder(ctx, seller, orderID)
+	read := <-addrc
 	if err != nil {
 		return pickupPlan{}, err
 	}
 	if !facts.Shippable {
 		return pickupPlan{}, apierr.New(apierr.InvalidTransition, "the order is "+string(facts.Status.PartnerStatus())+": it has no pickup to plan")
 	}
-	addr, err := s.readPickupAddress(ctx, seller)
+	addr, err := read.addr, read.err
 	if err != nil {
 		return pickupPlan{}, err
 	}
