@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -300,11 +301,7 @@ func startPlatform(t *testing.T, extraEnv ...string) platform {
 	t.Helper()
 	dsn := dbtest.EmptyPostgres(t)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "mpserver")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := builtMPServer(t)
 	secretKey := auth.NewKey()
 	token := "e2e-internal-token-" + fmt.Sprint(time.Now().UnixNano())
 	env := append(os.Environ(),
@@ -341,4 +338,45 @@ type platform struct {
 	creds *sdk.Credentials
 	// core and gateway are the tiers' processes.
 	core, gateway *exec.Cmd
+}
+
+// mpserverBuild is the binary the process tests start, built once per test
+// process (and removed by TestMain).
+var mpserverBuild struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
+// builtMPServer builds mpserver once, with the flags of `make build`
+// (static, -trimpath): CI's deploy check has just compiled the same
+// packages in that configuration, so this is a link from the build cache
+// instead of a third compilation of the whole tree.
+func builtMPServer(t *testing.T) string {
+	t.Helper()
+	b := &mpserverBuild
+	b.once.Do(func() {
+		if b.dir, b.err = os.MkdirTemp("", "mpserver-e2e-"); b.err != nil {
+			return
+		}
+		b.bin = filepath.Join(b.dir, "mpserver")
+		build := exec.Command("go", "build", "-trimpath", "-o", b.bin, ".")
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := build.CombinedOutput(); err != nil {
+			b.err = fmt.Errorf("build: %w\n%s", err, out)
+		}
+	})
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	return b.bin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if mpserverBuild.dir != "" {
+		_ = os.RemoveAll(mpserverBuild.dir)
+	}
+	os.Exit(code)
 }
