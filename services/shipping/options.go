@@ -75,21 +75,33 @@ func (s *Service) defaultOrigin(ctx context.Context) (*psgc.Location, error) {
 	if !ok || s.sellers == nil {
 		return nil, nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
-	defer cancel()
-	a, err := s.sellers.DefaultPickupAddress(ctx, seller)
+	a, err := s.defaultPickupAddress(ctx, seller)
 	if errors.Is(err, sellers.ErrNotFound) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
+	return locationOf(a), nil
+}
+
+// defaultPickupAddress reads the seller's default pickup address from the
+// sellers domain, within the service's store deadline: the quote's origin
+// and the place a pickup plan follows.
+func (s *Service) defaultPickupAddress(ctx context.Context, seller string) (sellers.PickupAddress, error) {
+	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
+	defer cancel()
+	return s.sellers.DefaultPickupAddress(ctx, seller)
+}
+
+// locationOf is where a pickup address is, for a quote; nil when its city
+// code is unknown (addresses are written with a known code, so a code a
+// later PSGC release dropped leaves the origin to be named).
+func locationOf(a sellers.PickupAddress) *psgc.Location {
 	c, known := psgc.CityByCode(a.PSGCCode)
 	if !known {
-		// Addresses are written with a known code; a code a later PSGC
-		// release dropped leaves the seller to name the origin.
-		return nil, nil
+		return nil
 	}
 	loc := psgc.LocationOf(&c)
-	return &loc, nil
+	return &loc
 }

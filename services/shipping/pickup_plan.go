@@ -3,6 +3,7 @@ package shipping
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	errorsv1 "github.com/mallplatform/partnerapi/gen/mp/errors/v1"
@@ -20,10 +21,6 @@ import (
 // and a parcel of half a kilogram a unit lands in the first weight band of
 // every channel for small orders, as most marketplace parcels do.
 const DefaultUnitWeightGrams = 500
-
-// readTimeout bounds each read of another domain a pickup plan makes
-// (the order, the pickup address), whatever the caller's deadline.
-const readTimeout = 3 * time.Second
 
 // pickupDatesUnavailable: the order has no pickup date at all (no pickup
 // address, no channel that collects it), as opposed to a date without a
@@ -126,7 +123,7 @@ func (s *Service) plan(ctx context.Context, orderID string) (pickupPlan, error) 
 }
 
 func (s *Service) readOrder(ctx context.Context, seller, orderID string) (orders.ShipmentFacts, error) {
-	ctx, cancel := context.WithTimeout(ctx, readTimeout)
+	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
 	defer cancel()
 	return s.orders.ShipmentFacts(ctx, seller, orderID)
 }
@@ -135,9 +132,7 @@ func (s *Service) readPickupAddress(ctx context.Context, seller string) (sellers
 	if s.sellers == nil {
 		return sellers.PickupAddress{}, apierr.New(apierr.ServiceUnavailable, "pickup addresses are not reachable")
 	}
-	ctx, cancel := context.WithTimeout(ctx, readTimeout)
-	defer cancel()
-	addr, err := s.sellers.DefaultPickupAddress(ctx, seller)
+	addr, err := s.defaultPickupAddress(ctx, seller)
 	if errors.Is(err, sellers.ErrNotFound) {
 		return sellers.PickupAddress{}, apierr.New(pickupDatesUnavailable, "the shop has no default pickup address")
 	}
@@ -157,10 +152,7 @@ func orderChannel(t *channels.Tables, f orders.ShipmentFacts, addr sellers.Picku
 		}
 	}
 	req := channels.Request{WeightGrams: float64(max(f.Units, 1) * DefaultUnitWeightGrams)}
-	if c, ok := psgc.CityByCode(addr.PSGCCode); ok {
-		origin := psgc.LocationOf(&c)
-		req.Origin = &origin
-	}
+	req.Origin = locationOf(addr)
 	if dest, ok, err := psgc.Resolve("", "", f.Province, f.City); ok && err == nil {
 		req.Destination = &dest
 	}
@@ -168,19 +160,9 @@ func orderChannel(t *channels.Tables, f orders.ShipmentFacts, addr sellers.Picku
 		if o.Status != channels.RateQuoted {
 			break // quoted options come first
 		}
-		if ch, ok := t.Channel(o.ID); ok && collects(ch) {
+		if ch, ok := t.Channel(o.ID); ok && slices.Contains(ch.Handover, channels.HandoverPickup) {
 			return ch, nil
 		}
 	}
 	return nil, apierr.New(pickupDatesUnavailable, "no channel collects this order from the pickup address")
-}
-
-// collects reports whether the channel's courier picks up at the seller's.
-func collects(ch *channels.Channel) bool {
-	for _, h := range ch.Handover {
-		if h == channels.HandoverPickup {
-			return true
-		}
-	}
-	return false
 }

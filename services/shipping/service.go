@@ -19,8 +19,8 @@ import (
 const DefaultPollInterval = 2 * time.Second
 
 // storeTimeout bounds each storage call the service makes on its own
-// account (the version check and the reload), whatever the caller's
-// deadline.
+// account (the version check and the reload) and each read of another
+// domain (an order, a pickup address), whatever the caller's deadline.
 const storeTimeout = 3 * time.Second
 
 // Config is what the service is built from.
