@@ -11,12 +11,16 @@ import (
 	"github.com/mallplatform/partnerapi/internal/serviceset"
 	"github.com/mallplatform/partnerapi/internal/worker"
 	"github.com/mallplatform/partnerapi/services/auth"
+	"github.com/mallplatform/partnerapi/services/catalog"
 	"github.com/mallplatform/partnerapi/services/events"
 	"github.com/mallplatform/partnerapi/services/orders"
 	"github.com/mallplatform/partnerapi/services/sandbox/shopclock"
 	"github.com/mallplatform/partnerapi/services/sellers"
 	"github.com/mallplatform/partnerapi/services/shipping"
+	"github.com/mallplatform/partnerapi/services/shipping/carrier"
+	"github.com/mallplatform/partnerapi/services/shipping/carrier/simulated"
 	"github.com/mallplatform/partnerapi/services/shipping/channels"
+	"github.com/mallplatform/partnerapi/services/shipping/shipments"
 	"github.com/mallplatform/partnerapi/services/uploads"
 	"github.com/mallplatform/partnerapi/services/webhooks"
 	"github.com/mallplatform/partnerapi/services/webhooks/callback"
@@ -118,13 +122,19 @@ func NewParts(cfg PartsConfig) (serviceset.Parts, error) {
 		return serviceset.Parts{}, err
 	}
 	shops := sellers.NewService(sellers.Config{Store: sellers.NewEntStore(cfg.DB), Business: cfg.Business})
+	products := catalog.NewService(catalog.Config{Store: catalog.NewEntStore(cfg.DB), Business: cfg.Business,
+		Cursors: cursors, Events: recorder, Holds: orders.NewEntStore(cfg.DB), ImagePrefix: images.ImagePrefix()})
+	orderSvc := orders.NewService(orders.Config{Store: orders.NewEntStore(cfg.DB), Business: cfg.Business,
+		Cursors: cursors, Stock: products, Events: recorder})
+	// The platform's own logistics network, simulated until its adapter
+	// lands; a courier's adapter is a package beside simulated.
+	courier := simulated.New(simulated.Options{Faults: carrier.NewMemoryFaults()})
 	return serviceset.Parts{DB: cfg.DB, Logger: cfg.Logger, Clock: cfg.Clock, Auth: authSvc, Business: cfg.Business,
 		Cursors: cursors, Events: recorder, Webhooks: hooks, Flow: flow, Uploads: images, Worker: cfg.Worker,
-		Sellers: shops, Shipping: shipping.NewService(shipping.Config{Store: shipping.NewEntStore(cfg.DB),
+		Sellers: shops, Catalog: products, Orders: orderSvc,
+		Shipping: shipping.NewService(shipping.Config{Store: shipping.NewEntStore(cfg.DB),
 			Channels: channels.NewEntStore(cfg.DB), Sellers: shops, PollInterval: cfg.CalendarPoll,
-			// Pickup slots read orders through the orders domain's own
-			// read (no stock, events or cursors: it only reads).
-			Orders:   orders.NewService(orders.Config{Store: orders.NewEntStore(cfg.DB), Business: cfg.Business}),
+			Orders: orderSvc, Shipments: shipments.NewEntStore(cfg.DB), Carrier: courier, CarrierName: simulated.Name,
 			Business: cfg.Business})}, nil
 }
 

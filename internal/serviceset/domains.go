@@ -78,7 +78,7 @@ func Domains() []Domain {
 			Services: []Service{
 				{
 					Name: "catalog",
-					Core: func(p Parts) core.Registrar { return catalog.NewServer(p.catalog()).Register },
+					Core: func(p Parts) core.Registrar { return catalog.NewServer(p.Catalog).Register },
 					Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
 						return catalogv1.RegisterCatalogServiceHandlerClient(ctx, mux, catalogv1.NewCatalogServiceClient(conn))
 					},
@@ -87,7 +87,7 @@ func Domains() []Domain {
 					// Stock and price changes (the spec's Inventory group),
 					// over the catalog's service.
 					Name: "inventory",
-					Core: func(p Parts) core.Registrar { return catalog.NewInventoryServer(p.catalog()).Register },
+					Core: func(p Parts) core.Registrar { return catalog.NewInventoryServer(p.Catalog).Register },
 					Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
 						return catalogv1.RegisterInventoryServiceHandlerClient(ctx, mux, catalogv1.NewInventoryServiceClient(conn))
 					},
@@ -96,7 +96,7 @@ func Domains() []Domain {
 					// The trust and safety team's review steps: internal,
 					// no routes on the partner port.
 					Name: "review",
-					Core: func(p Parts) core.Registrar { return catalog.NewReviewServer(p.catalog()).Register },
+					Core: func(p Parts) core.Registrar { return catalog.NewReviewServer(p.Catalog).Register },
 				},
 			},
 			// The sandbox's automatic review, when the process turns it on.
@@ -105,7 +105,7 @@ func Domains() []Domain {
 					return nil
 				}
 				return autoreview.Register(jobs, autoreview.Config{Delay: p.Worker.SandboxReviewDelay,
-					Candidates: catalog.NewEntStore(p.DB), Approver: p.catalog(), Business: p.Business,
+					Candidates: catalog.NewEntStore(p.DB), Approver: p.Catalog, Business: p.Business,
 					Logger: p.Logger.Named(autoreview.Kind)})
 			},
 			Events: []events.Type{eventsv1.EventType_EVENT_TYPE_PRODUCT_CREATED, eventsv1.EventType_EVENT_TYPE_PRODUCT_UPDATED,
@@ -115,7 +115,7 @@ func Domains() []Domain {
 			Name: "orders",
 			Services: []Service{{
 				Name: "orders",
-				Core: func(p Parts) core.Registrar { return orders.NewServer(p.orders()).Register },
+				Core: func(p Parts) core.Registrar { return orders.NewServer(p.Orders).Register },
 				Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
 					return ordersv1.RegisterOrdersServiceHandlerClient(ctx, mux, ordersv1.NewOrdersServiceClient(conn))
 				},
@@ -184,14 +184,16 @@ func Domains() []Domain {
 					Core: func(p Parts) core.Registrar { return shipping.NewAdminServer(p.Shipping).Register },
 				},
 			},
+			Events: []events.Type{eventsv1.EventType_EVENT_TYPE_SHIPMENT_BOOKED,
+				eventsv1.EventType_EVENT_TYPE_SHIPMENT_TRACKING_UPDATED, eventsv1.EventType_EVENT_TYPE_SHIPMENT_CANCELLED},
 		},
 		{
 			Name: "sandbox",
 			Services: []Service{{
 				Name: "sandbox",
 				Core: func(p Parts) core.Registrar {
-					return sandbox.NewServer(sandbox.Config{Business: p.Business, Orders: p.orders(), Catalog: catalog.NewEntStore(p.DB),
-						Products: p.catalog()}).Register
+					return sandbox.NewServer(sandbox.Config{Business: p.Business, Orders: p.Orders, Catalog: catalog.NewEntStore(p.DB),
+						Products: p.Catalog}).Register
 				},
 				Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
 					return sandboxv1.RegisterSandboxServiceHandlerClient(ctx, mux, sandboxv1.NewSandboxServiceClient(conn))
@@ -228,19 +230,4 @@ func Domains() []Domain {
 			},
 		},
 	}
-}
-
-// orders is the orders service over p: the orders routes and the sandbox's
-// order tools use the same one.
-func (p Parts) orders() *orders.Service {
-	return orders.NewService(orders.Config{Store: orders.NewEntStore(p.DB), Business: p.Business,
-		Cursors: p.Cursors, Stock: p.catalog(), Events: p.Events})
-}
-
-// catalog is the catalog service over p: the catalog and inventory routes,
-// the stock moves of orders, the internal review service, the sandbox's
-// review tool and its automatic review use the same one.
-func (p Parts) catalog() *catalog.Service {
-	return catalog.NewService(catalog.Config{Store: catalog.NewEntStore(p.DB), Business: p.Business,
-		Cursors: p.Cursors, Events: p.Events, Holds: orders.NewEntStore(p.DB), ImagePrefix: p.Uploads.ImagePrefix()})
 }

@@ -23,7 +23,9 @@ import (
 	"github.com/mallplatform/partnerapi/internal/worker"
 	"github.com/mallplatform/partnerapi/internal/worker/retention"
 	"github.com/mallplatform/partnerapi/services/auth"
+	"github.com/mallplatform/partnerapi/services/catalog"
 	"github.com/mallplatform/partnerapi/services/events"
+	"github.com/mallplatform/partnerapi/services/orders"
 	"github.com/mallplatform/partnerapi/services/sellers"
 	"github.com/mallplatform/partnerapi/services/shipping"
 	"github.com/mallplatform/partnerapi/services/uploads"
@@ -59,6 +61,14 @@ type Parts struct {
 	// Sellers is the shops' profiles and pickup addresses: the sellers
 	// route and, in process, the domains that need a shop's pickup address.
 	Sellers *sellers.Service
+	// Catalog is the catalog service: the catalog and inventory routes,
+	// the stock moves of orders, the internal review service, the
+	// sandbox's review tool and its automatic review use the same one.
+	Catalog *catalog.Service
+	// Orders is the orders service: the orders routes, the sandbox's order
+	// tools and the named steps other domains move an order through
+	// (shipping books, ships and delivers) use the same one.
+	Orders *orders.Service
 	// Shipping holds the calendar in memory: the partner routes and the
 	// operators' calendar edits share it, so a replica serves its own
 	// edits at once.

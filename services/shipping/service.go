@@ -11,7 +11,9 @@ import (
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/services/sellers"
 	"github.com/mallplatform/partnerapi/services/shipping/calendar"
+	"github.com/mallplatform/partnerapi/services/shipping/carrier"
 	"github.com/mallplatform/partnerapi/services/shipping/channels"
+	"github.com/mallplatform/partnerapi/services/shipping/shipments"
 )
 
 // DefaultPollInterval is how often a replica checks the calendar's version:
@@ -36,6 +38,14 @@ type Config struct {
 	// Orders reads an order's shipment facts for its pickup slots; nil:
 	// the slot routes answer SERVICE_UNAVAILABLE.
 	Orders Orders
+	// Shipments keeps the orders' bookings and their parcels' tracking
+	// events; nil: the booking, tracking and label routes answer
+	// SERVICE_UNAVAILABLE.
+	Shipments shipments.Store
+	// Carrier is the courier bookings go to (the simulated courier in dev
+	// and the sandbox), named CarrierName on each shipment it books.
+	Carrier     carrier.Carrier
+	CarrierName string
 	// Business is the shops' business clock: "today", "now" and the
 	// cut-off of a pickup slot follow it, so a sandbox shop's moved clock
 	// moves them (default: the system clock).
@@ -65,6 +75,10 @@ type Service struct {
 	sellers  Sellers
 	orders   Orders
 	business clock.Business
+	// shipments and carrier: see Config.
+	shipments   shipments.Store
+	carrier     carrier.Carrier
+	carrierName string
 	calendar *refreshed[*calendar.Snapshot, int64]
 	channels *refreshed[*channels.Tables, string]
 }
@@ -78,7 +92,8 @@ func NewService(cfg Config) *Service {
 	if cfg.Business == nil {
 		cfg.Business = clock.System{}
 	}
-	s := &Service{store: cfg.Store, sellers: cfg.Sellers, orders: cfg.Orders, business: cfg.Business}
+	s := &Service{store: cfg.Store, sellers: cfg.Sellers, orders: cfg.Orders, business: cfg.Business,
+		shipments: cfg.Shipments, carrier: cfg.Carrier, carrierName: cfg.CarrierName}
 	s.calendar = newRefreshed(poll, cfg.Store.CalendarVersion,
 		func(ctx context.Context) (*calendar.Snapshot, int64, error) {
 			days, v, err := cfg.Store.CalendarDays(ctx)

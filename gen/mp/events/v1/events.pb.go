@@ -56,6 +56,13 @@ const (
 	// taking stock, a cancellation putting it back); data is an
 	// InventoryLevel.
 	EventType_EVENT_TYPE_INVENTORY_UPDATED EventType = 14
+	// An order's parcel was booked with a carrier; data is the Shipment.
+	EventType_EVENT_TYPE_SHIPMENT_BOOKED EventType = 15
+	// The carrier reported the parcel's next step; data carries the step's
+	// sequence, so a receiver orders and deduplicates them.
+	EventType_EVENT_TYPE_SHIPMENT_TRACKING_UPDATED EventType = 16
+	// A booking was voided with the carrier (its order was cancelled).
+	EventType_EVENT_TYPE_SHIPMENT_CANCELLED EventType = 17
 )
 
 // Enum value maps for EventType.
@@ -76,23 +83,29 @@ var (
 		12: "EVENT_TYPE_AUTHORIZATION_EXPIRING",
 		13: "EVENT_TYPE_PRODUCT_STATUS_CHANGED",
 		14: "EVENT_TYPE_INVENTORY_UPDATED",
+		15: "EVENT_TYPE_SHIPMENT_BOOKED",
+		16: "EVENT_TYPE_SHIPMENT_TRACKING_UPDATED",
+		17: "EVENT_TYPE_SHIPMENT_CANCELLED",
 	}
 	EventType_value = map[string]int32{
-		"EVENT_TYPE_UNSPECIFIED":            0,
-		"EVENT_TYPE_ORDER_CREATED":          1,
-		"EVENT_TYPE_ORDER_PAID":             2,
-		"EVENT_TYPE_ORDER_READY_TO_SHIP":    3,
-		"EVENT_TYPE_ORDER_SHIPPED":          4,
-		"EVENT_TYPE_ORDER_DELIVERED":        5,
-		"EVENT_TYPE_ORDER_CANCELLED":        6,
-		"EVENT_TYPE_ORDER_RETURN_REFUND":    7,
-		"EVENT_TYPE_PRODUCT_CREATED":        8,
-		"EVENT_TYPE_PRODUCT_UPDATED":        9,
-		"EVENT_TYPE_AUTHORIZATION_GRANTED":  10,
-		"EVENT_TYPE_AUTHORIZATION_REVOKED":  11,
-		"EVENT_TYPE_AUTHORIZATION_EXPIRING": 12,
-		"EVENT_TYPE_PRODUCT_STATUS_CHANGED": 13,
-		"EVENT_TYPE_INVENTORY_UPDATED":      14,
+		"EVENT_TYPE_UNSPECIFIED":               0,
+		"EVENT_TYPE_ORDER_CREATED":             1,
+		"EVENT_TYPE_ORDER_PAID":                2,
+		"EVENT_TYPE_ORDER_READY_TO_SHIP":       3,
+		"EVENT_TYPE_ORDER_SHIPPED":             4,
+		"EVENT_TYPE_ORDER_DELIVERED":           5,
+		"EVENT_TYPE_ORDER_CANCELLED":           6,
+		"EVENT_TYPE_ORDER_RETURN_REFUND":       7,
+		"EVENT_TYPE_PRODUCT_CREATED":           8,
+		"EVENT_TYPE_PRODUCT_UPDATED":           9,
+		"EVENT_TYPE_AUTHORIZATION_GRANTED":     10,
+		"EVENT_TYPE_AUTHORIZATION_REVOKED":     11,
+		"EVENT_TYPE_AUTHORIZATION_EXPIRING":    12,
+		"EVENT_TYPE_PRODUCT_STATUS_CHANGED":    13,
+		"EVENT_TYPE_INVENTORY_UPDATED":         14,
+		"EVENT_TYPE_SHIPMENT_BOOKED":           15,
+		"EVENT_TYPE_SHIPMENT_TRACKING_UPDATED": 16,
+		"EVENT_TYPE_SHIPMENT_CANCELLED":        17,
 	}
 )
 
@@ -671,7 +684,8 @@ const file_mp_events_v1_events_proto_rawDesc = "" +
 	"\x0fGetEventRequest\x12\x19\n" +
 	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\x02id\"8\n" +
 	"\rEventResponse\x12'\n" +
-	"\x04data\x18\x01 \x01(\v2\x13.mp.events.v1.EventR\x04data*\x94\b\n" +
+	"\x04data\x18\x01 \x01(\v2\x13.mp.events.v1.EventR\x04data*\x80\n" +
+	"\n" +
 	"\tEventType\x12\x1a\n" +
 	"\x16EVENT_TYPE_UNSPECIFIED\x10\x00\x12@\n" +
 	"\x18EVENT_TYPE_ORDER_CREATED\x10\x01\x1a\"\xb2\xbb\x18\rorder.created¼\x18\r\n" +
@@ -700,7 +714,13 @@ const file_mp_events_v1_events_proto_rawDesc = "" +
 	"!EVENT_TYPE_PRODUCT_STATUS_CHANGED\x10\r\x1a,\xb2\xbb\x18\x16product.status_changed¼\x18\x0e\n" +
 	"\fcatalog:read\x12I\n" +
 	"\x1cEVENT_TYPE_INVENTORY_UPDATED\x10\x0e\x1a'\xb2\xbb\x18\x11inventory.updated¼\x18\x0e\n" +
-	"\fcatalog:read2\xeb\x01\n" +
+	"\fcatalog:read\x12D\n" +
+	"\x1aEVENT_TYPE_SHIPMENT_BOOKED\x10\x0f\x1a$\xb2\xbb\x18\x0fshipment.booked¼\x18\r\n" +
+	"\vorders:read\x12X\n" +
+	"$EVENT_TYPE_SHIPMENT_TRACKING_UPDATED\x10\x10\x1a.\xb2\xbb\x18\x19shipment.tracking_updated¼\x18\r\n" +
+	"\vorders:read\x12J\n" +
+	"\x1dEVENT_TYPE_SHIPMENT_CANCELLED\x10\x11\x1a'\xb2\xbb\x18\x12shipment.cancelled¼\x18\r\n" +
+	"\vorders:read2\xeb\x01\n" +
 	"\rEventsService\x12n\n" +
 	"\n" +
 	"ListEvents\x12\x1f.mp.events.v1.ListEventsRequest\x1a .mp.events.v1.ListEventsResponse\"\x1d\xa2\xbb\x18\x02\x10\x01\x82\xd3\xe4\x93\x02\x11\x12\x0f/open/v1/events\x12j\n" +

@@ -26,6 +26,9 @@ import (
 // Company is the tracking company partners see for the platform's network.
 const Company = "MPX Logistics"
 
+// Name is the simulated courier's name on the shipments it books.
+const Name = "simulated"
+
 // Limits the network carries; a channel's own limits are checked when it
 // is quoted, these are the courier's last word.
 const (
