@@ -8,4 +8,4 @@ package ent
 // client or transaction; lock gives SELECT ... FOR UPDATE for state changes;
 // upsert backs idempotency keys and seeding; modifier allows custom selects
 // (keyset predicates, aggregates) without dropping to raw SQL.
-//go:generate go run entgo.io/ent/cmd/ent generate --feature sql/versioned-migration,sql/execquery,sql/lock,sql/upsert,sql/modifier ./schema
+//go:generate go tool ent generate --feature sql/versioned-migration,sql/execquery,sql/lock,sql/upsert,sql/modifier ./schema
