@@ -372,6 +372,7 @@ var Leading = map[string]string{
 	"mp.principal.v1.Principal.scopes":                                    "The app's scopes (core narrows them to a seller's grant).",
 	"mp.principal.v1.RateLimit":                                           "RateLimit is one bucket as the gateway charged it.",
 	"mp.principal.v1.RateLimit.reset_unix_ms":                             "End of the window, Unix milliseconds.",
+	"mp.sandbox.v1.AppendTestTrackingEventRequest.id":                     "The shipment id (the order's tracking names it: shipmentId).",
 	"mp.sandbox.v1.Clock":                                                 "Clock is the test shop's current business time.",
 	"mp.sandbox.v1.Clock.timezone":                                        "Always \"Asia/Manila\": deadlines and cut-offs are judged there.",
 	"mp.sandbox.v1.ClockAdvance":                                          "ClockAdvance is how far to move the clock.",

@@ -28,7 +28,7 @@ func (s *Server) AppendTestTrackingEvent(ctx context.Context, req *sandboxv1.App
 		return nil, apierr.New(apierr.ServiceUnavailable, "the sandbox courier is not available")
 	}
 	ev := req.GetEvent()
-	tr, err := s.cfg.Parcels.AppendStep(ctx, seller, req.GetShipmentId(), shipping.TrackingStatusFromProto(ev.GetStatus()), ev.GetLocation())
+	tr, err := s.cfg.Parcels.AppendStep(ctx, seller, req.GetId(), shipping.TrackingStatusFromProto(ev.GetStatus()), ev.GetLocation())
 	if err != nil {
 		return nil, err
 	}

@@ -735,9 +735,10 @@ func (x *TestTrackingEvent) GetLocation() string {
 }
 
 type AppendTestTrackingEventRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	ShipmentId    string                 `protobuf:"bytes,1,opt,name=shipment_id,json=shipmentId,proto3" json:"shipment_id,omitempty"`
-	Event         *TestTrackingEvent     `protobuf:"bytes,2,opt,name=event,proto3" json:"event,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The shipment id (the order's tracking names it: shipmentId).
+	Id            string             `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Event         *TestTrackingEvent `protobuf:"bytes,2,opt,name=event,proto3" json:"event,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -772,9 +773,9 @@ func (*AppendTestTrackingEventRequest) Descriptor() ([]byte, []int) {
 	return file_mp_sandbox_v1_sandbox_proto_rawDescGZIP(), []int{13}
 }
 
-func (x *AppendTestTrackingEventRequest) GetShipmentId() string {
+func (x *AppendTestTrackingEventRequest) GetId() string {
 	if x != nil {
-		return x.ShipmentId
+		return x.Id
 	}
 	return ""
 }
@@ -837,16 +838,15 @@ const file_mp_sandbox_v1_sandbox_proto_rawDesc = "" +
 	"\x06status\x18\x01 \x01(\x0e2\x1e.mp.shipping.v1.TrackingStatusB\x14\xbaH\x11\x82\x01\x0e\x18\x02\x18\x03\x18\x04\x18\x05\x18\x06\x18\a\x18\bR\x06status\x12+\n" +
 	"\blocation\x18\x02 \x01(\tB\n" +
 	"\xbaH\ar\x05\x10\x01\x18\xc8\x01H\x00R\blocation\x88\x01\x01B\v\n" +
-	"\t_location\"\x8c\x01\n" +
-	"\x1eAppendTestTrackingEventRequest\x12*\n" +
-	"\vshipment_id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\n" +
-	"shipmentId\x12>\n" +
+	"\t_location\"{\n" +
+	"\x1eAppendTestTrackingEventRequest\x12\x19\n" +
+	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\x02id\x12>\n" +
 	"\x05event\x18\x02 \x01(\v2 .mp.sandbox.v1.TestTrackingEventB\x06\xbaH\x03\xc8\x01\x01R\x05event*\x7f\n" +
 	"\rReviewOutcome\x12\x1e\n" +
 	"\x1aREVIEW_OUTCOME_UNSPECIFIED\x10\x00\x12'\n" +
 	"\x16REVIEW_OUTCOME_APPROVE\x10\x01\x1a\v\xb2\xbb\x18\aapprove\x12%\n" +
 	"\x15REVIEW_OUTCOME_REJECT\x10\x02\x1a\n" +
-	"\xb2\xbb\x18\x06reject2\xd3\a\n" +
+	"\xb2\xbb\x18\x06reject2\xca\a\n" +
 	"\x0eSandboxService\x12p\n" +
 	"\bGetClock\x12\x1e.mp.sandbox.v1.GetClockRequest\x1a\x1c.mp.sandbox.v1.ClockResponse\"&\xa2\xbb\x18\x04\x10\x01(\x01\x82\xd3\xe4\x93\x02\x18\x12\x16/open/v1/sandbox/clock\x12\x81\x01\n" +
 	"\fAdvanceClock\x12\".mp.sandbox.v1.AdvanceClockRequest\x1a\x1c.mp.sandbox.v1.ClockResponse\"/\xa2\xbb\x18\x04\x10\x01(\x01\x82\xd3\xe4\x93\x02!:\aadvance\"\x16/open/v1/sandbox/clock\x12\x95\x01\n" +
@@ -854,9 +854,9 @@ const file_mp_sandbox_v1_sandbox_proto_rawDesc = "" +
 	"\vorders:read\x10\x01\x18\xc9\x01(\x01\x82\xd3\xe4\x93\x02 :\x05order\"\x17/open/v1/sandbox/orders\x12\xb4\x01\n" +
 	"\x13TransitionTestOrder\x12).mp.sandbox.v1.TransitionTestOrderRequest\x1a\x1b.mp.orders.v1.OrderResponse\"U\xa2\xbb\x18\x11\n" +
 	"\vorders:read\x10\x01(\x01һ\x18\x01\f\x82\xd3\xe4\x93\x025:\n" +
-	"transition\"'/open/v1/sandbox/orders/{id}/transition\x12\xc9\x01\n" +
-	"\x17AppendTestTrackingEvent\x12-.mp.sandbox.v1.AppendTestTrackingEventRequest\x1a .mp.shipping.v1.TrackingResponse\"]\xa2\xbb\x18\x12\n" +
-	"\forders:write\x10\x01(\x01һ\x18\x03\x15\f\x10\x82\xd3\xe4\x93\x02::\x05event\"1/open/v1/sandbox/shipments/{shipment_id}/tracking\x12\xaf\x01\n" +
+	"transition\"'/open/v1/sandbox/orders/{id}/transition\x12\xc0\x01\n" +
+	"\x17AppendTestTrackingEvent\x12-.mp.sandbox.v1.AppendTestTrackingEventRequest\x1a .mp.shipping.v1.TrackingResponse\"T\xa2\xbb\x18\x12\n" +
+	"\forders:write\x10\x01(\x01һ\x18\x03\x15\f\x10\x82\xd3\xe4\x93\x021:\x05event\"(/open/v1/sandbox/shipments/{id}/tracking\x12\xaf\x01\n" +
 	"\x11ReviewTestProduct\x12'.mp.sandbox.v1.ReviewTestProductRequest\x1a\x1e.mp.catalog.v1.ProductResponse\"Q\xa2\xbb\x18\x13\n" +
 	"\rcatalog:write\x10\x01(\x01һ\x18\x01\f\x82\xd3\xe4\x93\x02/:\x06review\"%/open/v1/sandbox/products/{id}/reviewB\xb7\x01\n" +
 	"\x11com.mp.sandbox.v1B\fSandboxProtoP\x01Z>github.com/mallplatform/partnerapi/gen/mp/sandbox/v1;sandboxv1\xa2\x02\x03MSX\xaa\x02\rMp.Sandbox.V1\xca\x02\rMp\\Sandbox\\V1\xe2\x02\x19Mp\\Sandbox\\V1\\GPBMetadata\xea\x02\x0fMp::Sandbox::V1b\x06proto3"

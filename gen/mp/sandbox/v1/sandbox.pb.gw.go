@@ -164,13 +164,13 @@ func request_SandboxService_AppendTestTrackingEvent_0(ctx context.Context, marsh
 	if err := marshaler.NewDecoder(req.Body).Decode(&protoReq.Event); err != nil && !errors.Is(err, io.EOF) {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
-	val, ok := pathParams["shipment_id"]
+	val, ok := pathParams["id"]
 	if !ok {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "missing parameter %s", "shipment_id")
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "missing parameter %s", "id")
 	}
-	protoReq.ShipmentId, err = runtime.String(val)
+	protoReq.Id, err = runtime.String(val)
 	if err != nil {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "shipment_id", err)
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "id", err)
 	}
 	if req.Body != nil {
 		_, _ = io.Copy(io.Discard, req.Body)
@@ -188,13 +188,13 @@ func local_request_SandboxService_AppendTestTrackingEvent_0(ctx context.Context,
 	if err := marshaler.NewDecoder(req.Body).Decode(&protoReq.Event); err != nil && !errors.Is(err, io.EOF) {
 		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
 	}
-	val, ok := pathParams["shipment_id"]
+	val, ok := pathParams["id"]
 	if !ok {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "missing parameter %s", "shipment_id")
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "missing parameter %s", "id")
 	}
-	protoReq.ShipmentId, err = runtime.String(val)
+	protoReq.Id, err = runtime.String(val)
 	if err != nil {
-		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "shipment_id", err)
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "id", err)
 	}
 	msg, err := server.AppendTestTrackingEvent(ctx, &protoReq)
 	return msg, metadata, err
@@ -337,7 +337,7 @@ func RegisterSandboxServiceHandlerServer(ctx context.Context, mux *runtime.Serve
 		var stream runtime.ServerTransportStream
 		ctx = grpc.NewContextWithServerTransportStream(ctx, &stream)
 		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
-		annotatedContext, err := runtime.AnnotateIncomingContext(ctx, mux, req, "/mp.sandbox.v1.SandboxService/AppendTestTrackingEvent", runtime.WithHTTPPathPattern("/open/v1/sandbox/shipments/{shipment_id}/tracking"))
+		annotatedContext, err := runtime.AnnotateIncomingContext(ctx, mux, req, "/mp.sandbox.v1.SandboxService/AppendTestTrackingEvent", runtime.WithHTTPPathPattern("/open/v1/sandbox/shipments/{id}/tracking"))
 		if err != nil {
 			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
 			return
@@ -483,7 +483,7 @@ func RegisterSandboxServiceHandlerClient(ctx context.Context, mux *runtime.Serve
 		ctx, cancel := context.WithCancel(req.Context())
 		defer cancel()
 		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
-		annotatedContext, err := runtime.AnnotateContext(ctx, mux, req, "/mp.sandbox.v1.SandboxService/AppendTestTrackingEvent", runtime.WithHTTPPathPattern("/open/v1/sandbox/shipments/{shipment_id}/tracking"))
+		annotatedContext, err := runtime.AnnotateContext(ctx, mux, req, "/mp.sandbox.v1.SandboxService/AppendTestTrackingEvent", runtime.WithHTTPPathPattern("/open/v1/sandbox/shipments/{id}/tracking"))
 		if err != nil {
 			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
 			return
@@ -521,7 +521,7 @@ var (
 	pattern_SandboxService_AdvanceClock_0            = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2, 2, 3}, []string{"open", "v1", "sandbox", "clock"}, ""))
 	pattern_SandboxService_CreateTestOrder_0         = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2, 2, 3}, []string{"open", "v1", "sandbox", "orders"}, ""))
 	pattern_SandboxService_TransitionTestOrder_0     = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2, 2, 3, 1, 0, 4, 1, 5, 4, 2, 5}, []string{"open", "v1", "sandbox", "orders", "id", "transition"}, ""))
-	pattern_SandboxService_AppendTestTrackingEvent_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2, 2, 3, 1, 0, 4, 1, 5, 4, 2, 5}, []string{"open", "v1", "sandbox", "shipments", "shipment_id", "tracking"}, ""))
+	pattern_SandboxService_AppendTestTrackingEvent_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2, 2, 3, 1, 0, 4, 1, 5, 4, 2, 5}, []string{"open", "v1", "sandbox", "shipments", "id", "tracking"}, ""))
 	pattern_SandboxService_ReviewTestProduct_0       = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2, 2, 3, 1, 0, 4, 1, 5, 4, 2, 5}, []string{"open", "v1", "sandbox", "products", "id", "review"}, ""))
 )
 

@@ -652,10 +652,10 @@ func (m *AppendTestTrackingEventRequest) MarshalToSizedBufferVT(dAtA []byte) (in
 		i--
 		dAtA[i] = 0x12
 	}
-	if len(m.ShipmentId) > 0 {
-		i -= len(m.ShipmentId)
-		copy(dAtA[i:], m.ShipmentId)
-		i = protohelpers.EncodeVarint(dAtA, i, uint64(len(m.ShipmentId)))
+	if len(m.Id) > 0 {
+		i -= len(m.Id)
+		copy(dAtA[i:], m.Id)
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(len(m.Id)))
 		i--
 		dAtA[i] = 0xa
 	}
@@ -878,7 +878,7 @@ func (m *AppendTestTrackingEventRequest) SizeVT() (n int) {
 	}
 	var l int
 	_ = l
-	l = len(m.ShipmentId)
+	l = len(m.Id)
 	if l > 0 {
 		n += 1 + l + protohelpers.SizeOfVarint(uint64(l))
 	}
@@ -2212,7 +2212,7 @@ func (m *AppendTestTrackingEventRequest) UnmarshalVT(dAtA []byte) error {
 		switch fieldNum {
 		case 1:
 			if wireType != 2 {
-				return fmt.Errorf("proto: wrong wireType = %d for field ShipmentId", wireType)
+				return fmt.Errorf("proto: wrong wireType = %d for field Id", wireType)
 			}
 			var stringLen uint64
 			for shift := uint(0); ; shift += 7 {
@@ -2240,7 +2240,7 @@ func (m *AppendTestTrackingEventRequest) UnmarshalVT(dAtA []byte) error {
 			if postIndex > l {
 				return io.ErrUnexpectedEOF
 			}
-			m.ShipmentId = string(dAtA[iNdEx:postIndex])
+			m.Id = string(dAtA[iNdEx:postIndex])
 			iNdEx = postIndex
 		case 2:
 			if wireType != 2 {
