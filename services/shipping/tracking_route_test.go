@@ -58,7 +58,7 @@ func bookFor(t *testing.T, env *testenv.Env, seller, orderID string) shipments.S
 		Parcel:    carrier.Parcel{WeightGrams: 1200},
 		Recorded: func(ctx context.Context, s shipments.Shipment) error {
 			now := env.Clock.Now()
-			return db.Client(ctx, env.DB.Ent).Fulfillment.Create().SetID("ful_"+orderID).SetOrderID(orderID).
+			return db.Client(ctx, env.DB.Ent).Fulfillment.Create().SetID("ful_" + orderID).SetOrderID(orderID).
 				SetStatus(fulfillment.StatusPending).SetTrackingNumber(s.TrackingNumber).SetTrackingCompany(s.TrackingCompany).
 				SetCreatedAt(now).SetUpdatedAt(now).Exec(ctx)
 		}})

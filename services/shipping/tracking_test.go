@@ -79,7 +79,7 @@ func (f *trackingFixture) book(t *testing.T, orderID string) shipments.Shipment 
 		Recipient: carrier.Address{Name: "Ana Reyes", PSGCCode: "1380300000", PostalCode: "1200"},
 		Parcel:    carrier.Parcel{WeightGrams: 1200},
 		Recorded: func(ctx context.Context, s shipments.Shipment) error {
-			return db.Client(ctx, f.d.Ent).Fulfillment.Create().SetID("ful_"+orderID).SetOrderID(orderID).
+			return db.Client(ctx, f.d.Ent).Fulfillment.Create().SetID("ful_" + orderID).SetOrderID(orderID).
 				SetStatus(fulfillment.StatusPending).SetTrackingNumber(s.TrackingNumber).SetTrackingCompany(s.TrackingCompany).
 				SetCreatedAt(f.clk.Now()).SetUpdatedAt(f.clk.Now()).Exec(ctx)
 		}})
