@@ -265,6 +265,22 @@ func TestTrackingStatusMapping(t *testing.T) {
 			t.Errorf("a lost parcel's order: %s, want SHIPPED", o.Order.Status)
 		}
 
+		// An order the step cannot move (cancelled while its booking
+		// stood) refuses the step, and nothing of it stays.
+		refused := f.book(t, "ord_trk_refused")
+		if err := d.Ent.Order.UpdateOneID("ord_trk_refused").SetStatus("CANCELLED").Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := f.tracker.Push(ctx, simulated.Name, refused.TrackingNumber, []carrier.Event{step(carrier.PickedUp, at)}); codeOf(err) != "ERROR_CODE_INVALID_TRANSITION" {
+			t.Errorf("PICKED_UP of a cancelled order: %v", err)
+		}
+		if evs, _ := f.store.Events(ctx, "sel_t", refused.ID); len(evs) != 1 {
+			t.Errorf("a refused step stayed: %d steps", len(evs))
+		}
+		if ev := f.eventsOf(t, refused.ID); len(ev) != 0 {
+			t.Errorf("a refused step recorded %+v", ev)
+		}
+
 		if _, _, err := f.tracker.Push(ctx, simulated.Name, "NOPE123", []carrier.Event{step(carrier.PickedUp, at)}); codeOf(err) != "ERROR_CODE_NOT_FOUND" {
 			t.Errorf("unknown number: %v", err)
 		}
