@@ -135,6 +135,10 @@ var examples = map[string]proto.Message{
 	"/mp.sandbox.v1.SandboxService/TransitionTestOrder": &sandboxv1.TransitionTestOrderRequest{
 		Id: "ord_01kaq3m8v5yq6b7c9d0e1f2g3h", Transition: &sandboxv1.TestOrderTransition{To: ordersv1.OrderStatus_ORDER_STATUS_PAID},
 	},
+	shippingv1.ShippingService_GetTracking_FullMethodName: &shippingv1.GetTrackingRequest{Id: "ord_01kaq3m8v5yq6b7c9d0e1f2g3h"},
+	sandboxv1.SandboxService_AppendTestTrackingEvent_FullMethodName: &sandboxv1.AppendTestTrackingEventRequest{
+		Id: "shp_01kaq3m8v5yq6b7c9d0e1f2g3h", Event: &sandboxv1.TestTrackingEvent{
+			Status: shippingv1.TrackingStatus_TRACKING_STATUS_PICKED_UP, Location: proto.String("Makati Hub")}},
 }
 
 // ExampleCallbackURL is the callback URL of the webhook examples (a host

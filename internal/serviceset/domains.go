@@ -183,6 +183,12 @@ func Domains() []Domain {
 					Name: "calendar-admin",
 					Core: func(p Parts) core.Registrar { return shipping.NewAdminServer(p.Shipping).Register },
 				},
+				{
+					// Couriers' tracking updates (a courier adapter's
+					// webhook): internal, no routes on the partner port.
+					Name: "carrier-push",
+					Core: func(p Parts) core.Registrar { return shipping.NewPushServer(tracker(p)).Register },
+				},
 			},
 			Events: []events.Type{eventsv1.EventType_EVENT_TYPE_SHIPMENT_BOOKED,
 				eventsv1.EventType_EVENT_TYPE_SHIPMENT_TRACKING_UPDATED, eventsv1.EventType_EVENT_TYPE_SHIPMENT_CANCELLED},
@@ -193,7 +199,7 @@ func Domains() []Domain {
 				Name: "sandbox",
 				Core: func(p Parts) core.Registrar {
 					return sandbox.NewServer(sandbox.Config{Business: p.Business, Orders: p.Orders, Catalog: catalog.NewEntStore(p.DB),
-						Products: p.Catalog}).Register
+						Products: p.Catalog, Parcels: tracker(p)}).Register
 				},
 				Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
 					return sandboxv1.RegisterSandboxServiceHandlerClient(ctx, mux, sandboxv1.NewSandboxServiceClient(conn))

@@ -43,6 +43,11 @@ type Config struct {
 	Catalog catalog.Store
 	// Products takes the review tool's steps.
 	Products *catalog.Service
+	// Parcels is the shipping domain's courier steps (shipping.Tracker):
+	// the tracking route appends through it, and a booked order's moves to
+	// SHIPPED and DELIVERED go through its parcel. Nil: the tracking route
+	// answers SERVICE_UNAVAILABLE and every move is the order's alone.
+	Parcels Parcels
 }
 
 // Server implements SandboxService.
@@ -130,7 +135,14 @@ func (s *Server) TransitionTestOrder(ctx context.Context, req *sandboxv1.Transit
 	s.rngMu.Lock()
 	company, tracking := ordergen.Parcel(s.rng)
 	s.rngMu.Unlock()
-	v, err := s.cfg.Orders.Transition(ctx, req.GetId(), orders.StatusFromProto(req.GetTransition().GetTo()),
+	to := orders.StatusFromProto(req.GetTransition().GetTo())
+	if handled, v, err := s.followParcel(ctx, req.GetId(), to); handled || err != nil {
+		if err != nil {
+			return nil, err
+		}
+		return &ordersv1.OrderResponse{Data: orders.OrderToProto(v)}, nil
+	}
+	v, err := s.cfg.Orders.Transition(ctx, req.GetId(), to,
 		orders.Shipment{TrackingNumber: tracking, TrackingCompany: company})
 	if err != nil {
 		return nil, err

@@ -8,10 +8,11 @@ package sandboxv1
 
 import (
 	_ "buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
-	v11 "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
+	v12 "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
 	_ "github.com/mallplatform/partnerapi/gen/mp/errors/v1"
 	_ "github.com/mallplatform/partnerapi/gen/mp/options/v1"
 	v1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
+	v11 "github.com/mallplatform/partnerapi/gen/mp/shipping/v1"
 	_ "google.golang.org/genproto/googleapis/api/annotations"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
@@ -676,11 +677,121 @@ func (x *ReviewTestProductRequest) GetReview() *TestProductReview {
 	return nil
 }
 
+// TestTrackingEvent is the body of a sandbox tracking step; it is stamped
+// with the test shop's business time.
+type TestTrackingEvent struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// PICKED_UP, IN_TRANSIT, OUT_FOR_DELIVERY, DELIVERY_ATTEMPTED, DELIVERED,
+	// RETURNED_TO_SENDER or LOST.
+	Status v11.TrackingStatus `protobuf:"varint,1,opt,name=status,proto3,enum=mp.shipping.v1.TrackingStatus" json:"status,omitempty"`
+	// Where the parcel is, as a courier would say it.
+	Location      *string `protobuf:"bytes,2,opt,name=location,proto3,oneof" json:"location,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TestTrackingEvent) Reset() {
+	*x = TestTrackingEvent{}
+	mi := &file_mp_sandbox_v1_sandbox_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TestTrackingEvent) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TestTrackingEvent) ProtoMessage() {}
+
+func (x *TestTrackingEvent) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_sandbox_v1_sandbox_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TestTrackingEvent.ProtoReflect.Descriptor instead.
+func (*TestTrackingEvent) Descriptor() ([]byte, []int) {
+	return file_mp_sandbox_v1_sandbox_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *TestTrackingEvent) GetStatus() v11.TrackingStatus {
+	if x != nil {
+		return x.Status
+	}
+	return v11.TrackingStatus(0)
+}
+
+func (x *TestTrackingEvent) GetLocation() string {
+	if x != nil && x.Location != nil {
+		return *x.Location
+	}
+	return ""
+}
+
+type AppendTestTrackingEventRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The shipment id (the order's tracking names it: shipmentId).
+	Id            string             `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Event         *TestTrackingEvent `protobuf:"bytes,2,opt,name=event,proto3" json:"event,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AppendTestTrackingEventRequest) Reset() {
+	*x = AppendTestTrackingEventRequest{}
+	mi := &file_mp_sandbox_v1_sandbox_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AppendTestTrackingEventRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AppendTestTrackingEventRequest) ProtoMessage() {}
+
+func (x *AppendTestTrackingEventRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_sandbox_v1_sandbox_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AppendTestTrackingEventRequest.ProtoReflect.Descriptor instead.
+func (*AppendTestTrackingEventRequest) Descriptor() ([]byte, []int) {
+	return file_mp_sandbox_v1_sandbox_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *AppendTestTrackingEventRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *AppendTestTrackingEventRequest) GetEvent() *TestTrackingEvent {
+	if x != nil {
+		return x.Event
+	}
+	return nil
+}
+
 var File_mp_sandbox_v1_sandbox_proto protoreflect.FileDescriptor
 
 const file_mp_sandbox_v1_sandbox_proto_rawDesc = "" +
 	"\n" +
-	"\x1bmp/sandbox/v1/sandbox.proto\x12\rmp.sandbox.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1bmp/catalog/v1/catalog.proto\x1a\x19mp/errors/v1/errors.proto\x1a\x1bmp/options/v1/options.proto\x1a\x19mp/orders/v1/orders.proto\"\x11\n" +
+	"\x1bmp/sandbox/v1/sandbox.proto\x12\rmp.sandbox.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1bmp/catalog/v1/catalog.proto\x1a\x19mp/errors/v1/errors.proto\x1a\x1bmp/options/v1/options.proto\x1a\x19mp/orders/v1/orders.proto\x1a\x1dmp/shipping/v1/tracking.proto\"\x11\n" +
 	"\x0fGetClockRequest\"F\n" +
 	"\fClockAdvance\x126\n" +
 	"\x0fadvance_seconds\x18\x01 \x01(\x03B\f\xbaH\t\"\a\x18\x80\xce\xda\x03(\x01R\x0fadvance_seconds\"T\n" +
@@ -722,12 +833,20 @@ const file_mp_sandbox_v1_sandbox_proto_rawDesc = "" +
 	"\x05_note\"w\n" +
 	"\x18ReviewTestProductRequest\x12\x19\n" +
 	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\x02id\x12@\n" +
-	"\x06review\x18\x02 \x01(\v2 .mp.sandbox.v1.TestProductReviewB\x06\xbaH\x03\xc8\x01\x01R\x06review*\x7f\n" +
+	"\x06review\x18\x02 \x01(\v2 .mp.sandbox.v1.TestProductReviewB\x06\xbaH\x03\xc8\x01\x01R\x06review\"\x9b\x01\n" +
+	"\x11TestTrackingEvent\x12L\n" +
+	"\x06status\x18\x01 \x01(\x0e2\x1e.mp.shipping.v1.TrackingStatusB\x14\xbaH\x11\x82\x01\x0e\x18\x02\x18\x03\x18\x04\x18\x05\x18\x06\x18\a\x18\bR\x06status\x12+\n" +
+	"\blocation\x18\x02 \x01(\tB\n" +
+	"\xbaH\ar\x05\x10\x01\x18\xc8\x01H\x00R\blocation\x88\x01\x01B\v\n" +
+	"\t_location\"{\n" +
+	"\x1eAppendTestTrackingEventRequest\x12\x19\n" +
+	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\x02id\x12>\n" +
+	"\x05event\x18\x02 \x01(\v2 .mp.sandbox.v1.TestTrackingEventB\x06\xbaH\x03\xc8\x01\x01R\x05event*\x7f\n" +
 	"\rReviewOutcome\x12\x1e\n" +
 	"\x1aREVIEW_OUTCOME_UNSPECIFIED\x10\x00\x12'\n" +
 	"\x16REVIEW_OUTCOME_APPROVE\x10\x01\x1a\v\xb2\xbb\x18\aapprove\x12%\n" +
 	"\x15REVIEW_OUTCOME_REJECT\x10\x02\x1a\n" +
-	"\xb2\xbb\x18\x06reject2\x87\x06\n" +
+	"\xb2\xbb\x18\x06reject2\xca\a\n" +
 	"\x0eSandboxService\x12p\n" +
 	"\bGetClock\x12\x1e.mp.sandbox.v1.GetClockRequest\x1a\x1c.mp.sandbox.v1.ClockResponse\"&\xa2\xbb\x18\x04\x10\x01(\x01\x82\xd3\xe4\x93\x02\x18\x12\x16/open/v1/sandbox/clock\x12\x81\x01\n" +
 	"\fAdvanceClock\x12\".mp.sandbox.v1.AdvanceClockRequest\x1a\x1c.mp.sandbox.v1.ClockResponse\"/\xa2\xbb\x18\x04\x10\x01(\x01\x82\xd3\xe4\x93\x02!:\aadvance\"\x16/open/v1/sandbox/clock\x12\x95\x01\n" +
@@ -735,7 +854,9 @@ const file_mp_sandbox_v1_sandbox_proto_rawDesc = "" +
 	"\vorders:read\x10\x01\x18\xc9\x01(\x01\x82\xd3\xe4\x93\x02 :\x05order\"\x17/open/v1/sandbox/orders\x12\xb4\x01\n" +
 	"\x13TransitionTestOrder\x12).mp.sandbox.v1.TransitionTestOrderRequest\x1a\x1b.mp.orders.v1.OrderResponse\"U\xa2\xbb\x18\x11\n" +
 	"\vorders:read\x10\x01(\x01һ\x18\x01\f\x82\xd3\xe4\x93\x025:\n" +
-	"transition\"'/open/v1/sandbox/orders/{id}/transition\x12\xaf\x01\n" +
+	"transition\"'/open/v1/sandbox/orders/{id}/transition\x12\xc0\x01\n" +
+	"\x17AppendTestTrackingEvent\x12-.mp.sandbox.v1.AppendTestTrackingEventRequest\x1a .mp.shipping.v1.TrackingResponse\"T\xa2\xbb\x18\x12\n" +
+	"\forders:write\x10\x01(\x01һ\x18\x03\x15\f\x10\x82\xd3\xe4\x93\x021:\x05event\"(/open/v1/sandbox/shipments/{id}/tracking\x12\xaf\x01\n" +
 	"\x11ReviewTestProduct\x12'.mp.sandbox.v1.ReviewTestProductRequest\x1a\x1e.mp.catalog.v1.ProductResponse\"Q\xa2\xbb\x18\x13\n" +
 	"\rcatalog:write\x10\x01(\x01һ\x18\x01\f\x82\xd3\xe4\x93\x02/:\x06review\"%/open/v1/sandbox/products/{id}/reviewB\xb7\x01\n" +
 	"\x11com.mp.sandbox.v1B\fSandboxProtoP\x01Z>github.com/mallplatform/partnerapi/gen/mp/sandbox/v1;sandboxv1\xa2\x02\x03MSX\xaa\x02\rMp.Sandbox.V1\xca\x02\rMp\\Sandbox\\V1\xe2\x02\x19Mp\\Sandbox\\V1\\GPBMetadata\xea\x02\x0fMp::Sandbox::V1b\x06proto3"
@@ -753,53 +874,61 @@ func file_mp_sandbox_v1_sandbox_proto_rawDescGZIP() []byte {
 }
 
 var file_mp_sandbox_v1_sandbox_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_mp_sandbox_v1_sandbox_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
+var file_mp_sandbox_v1_sandbox_proto_msgTypes = make([]protoimpl.MessageInfo, 14)
 var file_mp_sandbox_v1_sandbox_proto_goTypes = []any{
-	(ReviewOutcome)(0),                 // 0: mp.sandbox.v1.ReviewOutcome
-	(*GetClockRequest)(nil),            // 1: mp.sandbox.v1.GetClockRequest
-	(*ClockAdvance)(nil),               // 2: mp.sandbox.v1.ClockAdvance
-	(*AdvanceClockRequest)(nil),        // 3: mp.sandbox.v1.AdvanceClockRequest
-	(*Clock)(nil),                      // 4: mp.sandbox.v1.Clock
-	(*ClockResponse)(nil),              // 5: mp.sandbox.v1.ClockResponse
-	(*TestOrderItem)(nil),              // 6: mp.sandbox.v1.TestOrderItem
-	(*TestOrderInput)(nil),             // 7: mp.sandbox.v1.TestOrderInput
-	(*CreateTestOrderRequest)(nil),     // 8: mp.sandbox.v1.CreateTestOrderRequest
-	(*TestOrderTransition)(nil),        // 9: mp.sandbox.v1.TestOrderTransition
-	(*TransitionTestOrderRequest)(nil), // 10: mp.sandbox.v1.TransitionTestOrderRequest
-	(*TestProductReview)(nil),          // 11: mp.sandbox.v1.TestProductReview
-	(*ReviewTestProductRequest)(nil),   // 12: mp.sandbox.v1.ReviewTestProductRequest
-	(*timestamppb.Timestamp)(nil),      // 13: google.protobuf.Timestamp
-	(v1.OrderStatus)(0),                // 14: mp.orders.v1.OrderStatus
-	(*v1.OrderResponse)(nil),           // 15: mp.orders.v1.OrderResponse
-	(*v11.ProductResponse)(nil),        // 16: mp.catalog.v1.ProductResponse
+	(ReviewOutcome)(0),                     // 0: mp.sandbox.v1.ReviewOutcome
+	(*GetClockRequest)(nil),                // 1: mp.sandbox.v1.GetClockRequest
+	(*ClockAdvance)(nil),                   // 2: mp.sandbox.v1.ClockAdvance
+	(*AdvanceClockRequest)(nil),            // 3: mp.sandbox.v1.AdvanceClockRequest
+	(*Clock)(nil),                          // 4: mp.sandbox.v1.Clock
+	(*ClockResponse)(nil),                  // 5: mp.sandbox.v1.ClockResponse
+	(*TestOrderItem)(nil),                  // 6: mp.sandbox.v1.TestOrderItem
+	(*TestOrderInput)(nil),                 // 7: mp.sandbox.v1.TestOrderInput
+	(*CreateTestOrderRequest)(nil),         // 8: mp.sandbox.v1.CreateTestOrderRequest
+	(*TestOrderTransition)(nil),            // 9: mp.sandbox.v1.TestOrderTransition
+	(*TransitionTestOrderRequest)(nil),     // 10: mp.sandbox.v1.TransitionTestOrderRequest
+	(*TestProductReview)(nil),              // 11: mp.sandbox.v1.TestProductReview
+	(*ReviewTestProductRequest)(nil),       // 12: mp.sandbox.v1.ReviewTestProductRequest
+	(*TestTrackingEvent)(nil),              // 13: mp.sandbox.v1.TestTrackingEvent
+	(*AppendTestTrackingEventRequest)(nil), // 14: mp.sandbox.v1.AppendTestTrackingEventRequest
+	(*timestamppb.Timestamp)(nil),          // 15: google.protobuf.Timestamp
+	(v1.OrderStatus)(0),                    // 16: mp.orders.v1.OrderStatus
+	(v11.TrackingStatus)(0),                // 17: mp.shipping.v1.TrackingStatus
+	(*v1.OrderResponse)(nil),               // 18: mp.orders.v1.OrderResponse
+	(*v11.TrackingResponse)(nil),           // 19: mp.shipping.v1.TrackingResponse
+	(*v12.ProductResponse)(nil),            // 20: mp.catalog.v1.ProductResponse
 }
 var file_mp_sandbox_v1_sandbox_proto_depIdxs = []int32{
 	2,  // 0: mp.sandbox.v1.AdvanceClockRequest.advance:type_name -> mp.sandbox.v1.ClockAdvance
-	13, // 1: mp.sandbox.v1.Clock.now:type_name -> google.protobuf.Timestamp
+	15, // 1: mp.sandbox.v1.Clock.now:type_name -> google.protobuf.Timestamp
 	4,  // 2: mp.sandbox.v1.ClockResponse.data:type_name -> mp.sandbox.v1.Clock
 	6,  // 3: mp.sandbox.v1.TestOrderInput.items:type_name -> mp.sandbox.v1.TestOrderItem
-	14, // 4: mp.sandbox.v1.TestOrderInput.status:type_name -> mp.orders.v1.OrderStatus
-	13, // 5: mp.sandbox.v1.TestOrderInput.ship_by_date:type_name -> google.protobuf.Timestamp
+	16, // 4: mp.sandbox.v1.TestOrderInput.status:type_name -> mp.orders.v1.OrderStatus
+	15, // 5: mp.sandbox.v1.TestOrderInput.ship_by_date:type_name -> google.protobuf.Timestamp
 	7,  // 6: mp.sandbox.v1.CreateTestOrderRequest.order:type_name -> mp.sandbox.v1.TestOrderInput
-	14, // 7: mp.sandbox.v1.TestOrderTransition.to:type_name -> mp.orders.v1.OrderStatus
+	16, // 7: mp.sandbox.v1.TestOrderTransition.to:type_name -> mp.orders.v1.OrderStatus
 	9,  // 8: mp.sandbox.v1.TransitionTestOrderRequest.transition:type_name -> mp.sandbox.v1.TestOrderTransition
 	0,  // 9: mp.sandbox.v1.TestProductReview.outcome:type_name -> mp.sandbox.v1.ReviewOutcome
 	11, // 10: mp.sandbox.v1.ReviewTestProductRequest.review:type_name -> mp.sandbox.v1.TestProductReview
-	1,  // 11: mp.sandbox.v1.SandboxService.GetClock:input_type -> mp.sandbox.v1.GetClockRequest
-	3,  // 12: mp.sandbox.v1.SandboxService.AdvanceClock:input_type -> mp.sandbox.v1.AdvanceClockRequest
-	8,  // 13: mp.sandbox.v1.SandboxService.CreateTestOrder:input_type -> mp.sandbox.v1.CreateTestOrderRequest
-	10, // 14: mp.sandbox.v1.SandboxService.TransitionTestOrder:input_type -> mp.sandbox.v1.TransitionTestOrderRequest
-	12, // 15: mp.sandbox.v1.SandboxService.ReviewTestProduct:input_type -> mp.sandbox.v1.ReviewTestProductRequest
-	5,  // 16: mp.sandbox.v1.SandboxService.GetClock:output_type -> mp.sandbox.v1.ClockResponse
-	5,  // 17: mp.sandbox.v1.SandboxService.AdvanceClock:output_type -> mp.sandbox.v1.ClockResponse
-	15, // 18: mp.sandbox.v1.SandboxService.CreateTestOrder:output_type -> mp.orders.v1.OrderResponse
-	15, // 19: mp.sandbox.v1.SandboxService.TransitionTestOrder:output_type -> mp.orders.v1.OrderResponse
-	16, // 20: mp.sandbox.v1.SandboxService.ReviewTestProduct:output_type -> mp.catalog.v1.ProductResponse
-	16, // [16:21] is the sub-list for method output_type
-	11, // [11:16] is the sub-list for method input_type
-	11, // [11:11] is the sub-list for extension type_name
-	11, // [11:11] is the sub-list for extension extendee
-	0,  // [0:11] is the sub-list for field type_name
+	17, // 11: mp.sandbox.v1.TestTrackingEvent.status:type_name -> mp.shipping.v1.TrackingStatus
+	13, // 12: mp.sandbox.v1.AppendTestTrackingEventRequest.event:type_name -> mp.sandbox.v1.TestTrackingEvent
+	1,  // 13: mp.sandbox.v1.SandboxService.GetClock:input_type -> mp.sandbox.v1.GetClockRequest
+	3,  // 14: mp.sandbox.v1.SandboxService.AdvanceClock:input_type -> mp.sandbox.v1.AdvanceClockRequest
+	8,  // 15: mp.sandbox.v1.SandboxService.CreateTestOrder:input_type -> mp.sandbox.v1.CreateTestOrderRequest
+	10, // 16: mp.sandbox.v1.SandboxService.TransitionTestOrder:input_type -> mp.sandbox.v1.TransitionTestOrderRequest
+	14, // 17: mp.sandbox.v1.SandboxService.AppendTestTrackingEvent:input_type -> mp.sandbox.v1.AppendTestTrackingEventRequest
+	12, // 18: mp.sandbox.v1.SandboxService.ReviewTestProduct:input_type -> mp.sandbox.v1.ReviewTestProductRequest
+	5,  // 19: mp.sandbox.v1.SandboxService.GetClock:output_type -> mp.sandbox.v1.ClockResponse
+	5,  // 20: mp.sandbox.v1.SandboxService.AdvanceClock:output_type -> mp.sandbox.v1.ClockResponse
+	18, // 21: mp.sandbox.v1.SandboxService.CreateTestOrder:output_type -> mp.orders.v1.OrderResponse
+	18, // 22: mp.sandbox.v1.SandboxService.TransitionTestOrder:output_type -> mp.orders.v1.OrderResponse
+	19, // 23: mp.sandbox.v1.SandboxService.AppendTestTrackingEvent:output_type -> mp.shipping.v1.TrackingResponse
+	20, // 24: mp.sandbox.v1.SandboxService.ReviewTestProduct:output_type -> mp.catalog.v1.ProductResponse
+	19, // [19:25] is the sub-list for method output_type
+	13, // [13:19] is the sub-list for method input_type
+	13, // [13:13] is the sub-list for extension type_name
+	13, // [13:13] is the sub-list for extension extendee
+	0,  // [0:13] is the sub-list for field type_name
 }
 
 func init() { file_mp_sandbox_v1_sandbox_proto_init() }
@@ -810,13 +939,14 @@ func file_mp_sandbox_v1_sandbox_proto_init() {
 	file_mp_sandbox_v1_sandbox_proto_msgTypes[5].OneofWrappers = []any{}
 	file_mp_sandbox_v1_sandbox_proto_msgTypes[6].OneofWrappers = []any{}
 	file_mp_sandbox_v1_sandbox_proto_msgTypes[10].OneofWrappers = []any{}
+	file_mp_sandbox_v1_sandbox_proto_msgTypes[12].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mp_sandbox_v1_sandbox_proto_rawDesc), len(file_mp_sandbox_v1_sandbox_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   12,
+			NumMessages:   14,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -8,8 +8,9 @@ package sandboxv1
 
 import (
 	context "context"
-	v11 "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
+	v12 "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
 	v1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
+	v11 "github.com/mallplatform/partnerapi/gen/mp/shipping/v1"
 	grpc "google.golang.org/grpc"
 	codes "google.golang.org/grpc/codes"
 	status "google.golang.org/grpc/status"
@@ -21,11 +22,12 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	SandboxService_GetClock_FullMethodName            = "/mp.sandbox.v1.SandboxService/GetClock"
-	SandboxService_AdvanceClock_FullMethodName        = "/mp.sandbox.v1.SandboxService/AdvanceClock"
-	SandboxService_CreateTestOrder_FullMethodName     = "/mp.sandbox.v1.SandboxService/CreateTestOrder"
-	SandboxService_TransitionTestOrder_FullMethodName = "/mp.sandbox.v1.SandboxService/TransitionTestOrder"
-	SandboxService_ReviewTestProduct_FullMethodName   = "/mp.sandbox.v1.SandboxService/ReviewTestProduct"
+	SandboxService_GetClock_FullMethodName                = "/mp.sandbox.v1.SandboxService/GetClock"
+	SandboxService_AdvanceClock_FullMethodName            = "/mp.sandbox.v1.SandboxService/AdvanceClock"
+	SandboxService_CreateTestOrder_FullMethodName         = "/mp.sandbox.v1.SandboxService/CreateTestOrder"
+	SandboxService_TransitionTestOrder_FullMethodName     = "/mp.sandbox.v1.SandboxService/TransitionTestOrder"
+	SandboxService_AppendTestTrackingEvent_FullMethodName = "/mp.sandbox.v1.SandboxService/AppendTestTrackingEvent"
+	SandboxService_ReviewTestProduct_FullMethodName       = "/mp.sandbox.v1.SandboxService/ReviewTestProduct"
 )
 
 // SandboxServiceClient is the client API for SandboxService service.
@@ -46,10 +48,15 @@ type SandboxServiceClient interface {
 	// Makes the move the platform would make on a test order: payment
 	// captured, ready to ship, picked up by the courier, delivered, refunded.
 	TransitionTestOrder(ctx context.Context, in *TransitionTestOrderRequest, opts ...grpc.CallOption) (*v1.OrderResponse, error)
+	// Appends a step to one of the test shop's booked parcels, as a courier's
+	// push would (the same use case): the order follows its parcel
+	// (PICKED_UP ships it, DELIVERED delivers it) and
+	// shipment.tracking_updated is recorded. Answers the order's tracking.
+	AppendTestTrackingEvent(ctx context.Context, in *AppendTestTrackingEventRequest, opts ...grpc.CallOption) (*v11.TrackingResponse, error)
 	// Ends the review of one of the test shop's products as the platform's
 	// review would: a proposed product is taken into review and approved
 	// (live) or rejected (delisted, with the note as its review_note).
-	ReviewTestProduct(ctx context.Context, in *ReviewTestProductRequest, opts ...grpc.CallOption) (*v11.ProductResponse, error)
+	ReviewTestProduct(ctx context.Context, in *ReviewTestProductRequest, opts ...grpc.CallOption) (*v12.ProductResponse, error)
 }
 
 type sandboxServiceClient struct {
@@ -100,9 +107,19 @@ func (c *sandboxServiceClient) TransitionTestOrder(ctx context.Context, in *Tran
 	return out, nil
 }
 
-func (c *sandboxServiceClient) ReviewTestProduct(ctx context.Context, in *ReviewTestProductRequest, opts ...grpc.CallOption) (*v11.ProductResponse, error) {
+func (c *sandboxServiceClient) AppendTestTrackingEvent(ctx context.Context, in *AppendTestTrackingEventRequest, opts ...grpc.CallOption) (*v11.TrackingResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	out := new(v11.ProductResponse)
+	out := new(v11.TrackingResponse)
+	err := c.cc.Invoke(ctx, SandboxService_AppendTestTrackingEvent_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *sandboxServiceClient) ReviewTestProduct(ctx context.Context, in *ReviewTestProductRequest, opts ...grpc.CallOption) (*v12.ProductResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(v12.ProductResponse)
 	err := c.cc.Invoke(ctx, SandboxService_ReviewTestProduct_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
@@ -128,10 +145,15 @@ type SandboxServiceServer interface {
 	// Makes the move the platform would make on a test order: payment
 	// captured, ready to ship, picked up by the courier, delivered, refunded.
 	TransitionTestOrder(context.Context, *TransitionTestOrderRequest) (*v1.OrderResponse, error)
+	// Appends a step to one of the test shop's booked parcels, as a courier's
+	// push would (the same use case): the order follows its parcel
+	// (PICKED_UP ships it, DELIVERED delivers it) and
+	// shipment.tracking_updated is recorded. Answers the order's tracking.
+	AppendTestTrackingEvent(context.Context, *AppendTestTrackingEventRequest) (*v11.TrackingResponse, error)
 	// Ends the review of one of the test shop's products as the platform's
 	// review would: a proposed product is taken into review and approved
 	// (live) or rejected (delisted, with the note as its review_note).
-	ReviewTestProduct(context.Context, *ReviewTestProductRequest) (*v11.ProductResponse, error)
+	ReviewTestProduct(context.Context, *ReviewTestProductRequest) (*v12.ProductResponse, error)
 	mustEmbedUnimplementedSandboxServiceServer()
 }
 
@@ -154,7 +176,10 @@ func (UnimplementedSandboxServiceServer) CreateTestOrder(context.Context, *Creat
 func (UnimplementedSandboxServiceServer) TransitionTestOrder(context.Context, *TransitionTestOrderRequest) (*v1.OrderResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method TransitionTestOrder not implemented")
 }
-func (UnimplementedSandboxServiceServer) ReviewTestProduct(context.Context, *ReviewTestProductRequest) (*v11.ProductResponse, error) {
+func (UnimplementedSandboxServiceServer) AppendTestTrackingEvent(context.Context, *AppendTestTrackingEventRequest) (*v11.TrackingResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method AppendTestTrackingEvent not implemented")
+}
+func (UnimplementedSandboxServiceServer) ReviewTestProduct(context.Context, *ReviewTestProductRequest) (*v12.ProductResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ReviewTestProduct not implemented")
 }
 func (UnimplementedSandboxServiceServer) mustEmbedUnimplementedSandboxServiceServer() {}
@@ -250,6 +275,24 @@ func _SandboxService_TransitionTestOrder_Handler(srv interface{}, ctx context.Co
 	return interceptor(ctx, in, info, handler)
 }
 
+func _SandboxService_AppendTestTrackingEvent_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AppendTestTrackingEventRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(SandboxServiceServer).AppendTestTrackingEvent(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: SandboxService_AppendTestTrackingEvent_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(SandboxServiceServer).AppendTestTrackingEvent(ctx, req.(*AppendTestTrackingEventRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _SandboxService_ReviewTestProduct_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(ReviewTestProductRequest)
 	if err := dec(in); err != nil {
@@ -290,6 +333,10 @@ var SandboxService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "TransitionTestOrder",
 			Handler:    _SandboxService_TransitionTestOrder_Handler,
+		},
+		{
+			MethodName: "AppendTestTrackingEvent",
+			Handler:    _SandboxService_AppendTestTrackingEvent_Handler,
 		},
 		{
 			MethodName: "ReviewTestProduct",

@@ -23,6 +23,7 @@ const (
 	ShippingService_ListShippingOptions_FullMethodName = "/mp.shipping.v1.ShippingService/ListShippingOptions"
 	ShippingService_GetPickupSlot_FullMethodName       = "/mp.shipping.v1.ShippingService/GetPickupSlot"
 	ShippingService_ListEligibleDates_FullMethodName   = "/mp.shipping.v1.ShippingService/ListEligibleDates"
+	ShippingService_GetTracking_FullMethodName         = "/mp.shipping.v1.ShippingService/GetTracking"
 )
 
 // ShippingServiceClient is the client API for ShippingService service.
@@ -49,6 +50,9 @@ type ShippingServiceClient interface {
 	// Lists the next 14 days from the shop's business today as pickup slots,
 	// in date order, the first available one recommended.
 	ListEligibleDates(ctx context.Context, in *ListEligibleDatesRequest, opts ...grpc.CallOption) (*EligibleDatesResponse, error)
+	// Reads an order's parcel and its steps, oldest first
+	// (tracking.proto). Before a confirmed booking: SHIPMENT_NOT_ARRANGED.
+	GetTracking(ctx context.Context, in *GetTrackingRequest, opts ...grpc.CallOption) (*TrackingResponse, error)
 }
 
 type shippingServiceClient struct {
@@ -99,6 +103,16 @@ func (c *shippingServiceClient) ListEligibleDates(ctx context.Context, in *ListE
 	return out, nil
 }
 
+func (c *shippingServiceClient) GetTracking(ctx context.Context, in *GetTrackingRequest, opts ...grpc.CallOption) (*TrackingResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(TrackingResponse)
+	err := c.cc.Invoke(ctx, ShippingService_GetTracking_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ShippingServiceServer is the server API for ShippingService service.
 // All implementations must embed UnimplementedShippingServiceServer
 // for forward compatibility.
@@ -123,6 +137,9 @@ type ShippingServiceServer interface {
 	// Lists the next 14 days from the shop's business today as pickup slots,
 	// in date order, the first available one recommended.
 	ListEligibleDates(context.Context, *ListEligibleDatesRequest) (*EligibleDatesResponse, error)
+	// Reads an order's parcel and its steps, oldest first
+	// (tracking.proto). Before a confirmed booking: SHIPMENT_NOT_ARRANGED.
+	GetTracking(context.Context, *GetTrackingRequest) (*TrackingResponse, error)
 	mustEmbedUnimplementedShippingServiceServer()
 }
 
@@ -144,6 +161,9 @@ func (UnimplementedShippingServiceServer) GetPickupSlot(context.Context, *GetPic
 }
 func (UnimplementedShippingServiceServer) ListEligibleDates(context.Context, *ListEligibleDatesRequest) (*EligibleDatesResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListEligibleDates not implemented")
+}
+func (UnimplementedShippingServiceServer) GetTracking(context.Context, *GetTrackingRequest) (*TrackingResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetTracking not implemented")
 }
 func (UnimplementedShippingServiceServer) mustEmbedUnimplementedShippingServiceServer() {}
 func (UnimplementedShippingServiceServer) testEmbeddedByValue()                         {}
@@ -238,6 +258,24 @@ func _ShippingService_ListEligibleDates_Handler(srv interface{}, ctx context.Con
 	return interceptor(ctx, in, info, handler)
 }
 
+func _ShippingService_GetTracking_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetTrackingRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ShippingServiceServer).GetTracking(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ShippingService_GetTracking_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ShippingServiceServer).GetTracking(ctx, req.(*GetTrackingRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // ShippingService_ServiceDesc is the grpc.ServiceDesc for ShippingService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -260,6 +298,10 @@ var ShippingService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ListEligibleDates",
 			Handler:    _ShippingService_ListEligibleDates_Handler,
+		},
+		{
+			MethodName: "GetTracking",
+			Handler:    _ShippingService_GetTracking_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
