@@ -467,7 +467,7 @@ func (c *checker) checkOperation(t *testing.T, op operation, orderID string) {
 	a := c.do(t, op, full, example, true)
 	switch {
 	case strings.Contains(op.path, "/orders/{id}") || strings.Contains(op.path, "/products/{id}") || strings.Contains(op.path, "/events/{id}") ||
-		strings.Contains(op.path, "/webhooks/{id}") || strings.HasSuffix(op.path, "/webhooks/test"):
+		strings.Contains(op.path, "/webhooks/{id}") || strings.HasSuffix(op.path, "/webhooks/test") || op.path == labelsPath:
 		expect(t, "example with its illustrative id", a, http.StatusNotFound, "NOT_FOUND")
 	case op.notBuilt():
 		expect(t, "example of a route not built", a, http.StatusNotImplemented, "NOT_IMPLEMENTED")
@@ -484,6 +484,8 @@ func (c *checker) checkOperation(t *testing.T, op operation, orderID string) {
 	case strings.HasSuffix(op.path, "/orders/{id}/cancel"):
 		a = c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": c.testOrder(t, "READY_TO_SHIP")}), true)
 		expect(t, "a test order ready to ship", a, success, "")
+	case strings.HasSuffix(op.path, "/shipment/label") || op.path == labelsPath:
+		c.checkLabels(t, op, full)
 	case strings.HasSuffix(op.path, "/sandbox/orders/{id}/transition"):
 		a = c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": c.testOrder(t, "PENDING")}), true)
 		expect(t, "a pending test order", a, success, "")
