@@ -1,7 +1,11 @@
 package gateway
 
 import (
+	"context"
+	"net/http"
+
 	"google.golang.org/genproto/googleapis/api/httpbody"
+	"google.golang.org/protobuf/proto"
 )
 
 // responseBody is how grpc-gateway hands over an answer whose HTTP body is
@@ -21,4 +25,17 @@ func rawAnswer(v any) (*httpbody.HttpBody, bool) {
 	}
 	hb, ok := v.(*httpbody.HttpBody)
 	return hb, ok && hb != nil
+}
+
+// rawAnswerHeaders runs on every successful answer of core (a grpc-gateway
+// forward-response option): a raw answer (a shipping label) carries a
+// buyer's name, phone and address, so no shared cache may keep it
+// (private), the client revalidates its copy with the ETag (no-cache), and
+// a browser takes the declared media type as it is (nosniff).
+func rawAnswerHeaders(_ context.Context, w http.ResponseWriter, m proto.Message) error {
+	if _, raw := rawAnswer(m); raw {
+		w.Header().Set("Cache-Control", "private, no-cache")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+	}
+	return nil
 }

@@ -180,6 +180,10 @@ func testLabelRoutes(t *testing.T, pg bool) {
 	if !regexp.MustCompile(`^"[0-9a-f]{32}"$`).MatchString(tag) {
 		t.Fatalf("ETag %q", tag)
 	}
+	// A buyer's name and address: no shared cache, revalidated by its tag.
+	if cc, nosniff := resp.Header.Get("Cache-Control"), resp.Header.Get("X-Content-Type-Options"); cc != "private, no-cache" || nosniff != "nosniff" {
+		t.Errorf("Cache-Control %q, X-Content-Type-Options %q", cc, nosniff)
+	}
 	text := pdfTextOf(t, resp.Body)
 	for _, want := range []string{f.tracking["ord_label_cod"], "Niño Peñaflor", "12 Dasmariñas Street", "City of Las Piñas",
 		"National Capital Region (NCR)", "ord_label_cod", "2026-11-28", "COD PHP 1,234.50", "1/1", simulated.Company} {
