@@ -24,6 +24,10 @@ var _ runtime.Marshaler = envelope{}
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
 
 func (envelope) Marshal(v any) ([]byte, error) {
+	if hb, raw := v.(*httpbody.HttpBody); raw {
+		// A raw answer (rawanswer.go): its bytes, no envelope.
+		return hb.GetData(), nil
+	}
 	m, ok := v.(proto.Message)
 	if !ok {
 		return nil, errors.New("gateway: response is not a proto message")
@@ -117,7 +121,12 @@ func (e envelope) NewEncoder(w io.Writer) runtime.Encoder {
 	})
 }
 
-func (envelope) ContentType(any) string { return "application/json" }
+func (envelope) ContentType(v any) string {
+	if hb, raw := rawAnswer(v); raw {
+		return hb.GetContentType()
+	}
+	return "application/json"
+}
 
 // bodyReader is the request body after the gateway has read it (to cap and
 // hash it): the decoder takes the bytes directly instead of re-reading.

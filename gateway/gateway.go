@@ -134,6 +134,7 @@ func New(cfg Config) (*Gateway, error) {
 		runtime.WithDisableHTTPMethodOverride(),
 		runtime.SetQueryParameterParser(queryParser{}),
 		runtime.WithForwardResponseOption(g.applyResponseFields),
+		runtime.WithForwardResponseOption(rawAnswerHeaders),
 	)
 	ctx := context.Background()
 	for _, svc := range serviceset.All() {

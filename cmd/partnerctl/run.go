@@ -32,6 +32,7 @@ const usageText = `usage: partnerctl [flags] METHOD PATH [BODY|@file|-]
        partnerctl [flags] listen --forward URL (partnerctl listen -h)
        partnerctl [flags] authorize [--login] [--save] (partnerctl authorize -h)
        partnerctl [flags] rotate-secret
+       partnerctl [flags] label ORDER [--format pdf|zpl] [--size A6|4x6] > label.pdf
 
 Signs and sends one Open API request and prints the status line and the
 pretty-printed JSON body. Exit status 0 for a 2xx answer, 1 otherwise.
@@ -39,7 +40,8 @@ With sign, it sends nothing and prints the request's headers instead, one
 "Name: value" a line, for any HTTP tool (curl -H @file reads such a file).
 rotate-secret rotates the --app's client secret and writes the new one into
 the credential file in place of the old (which keeps verifying for a while,
-24 h by default); the secret is not printed.
+24 h by default); the secret is not printed. label writes an order's shipping
+label to standard output as the document itself (PDF or ZPL).
 
   partnerctl GET '/open/v1/orders?status=SHIPPED'
   partnerctl -H 'Idempotency-Key: k1' POST /open/v1/orders/bulk-cancel @cancel.json
@@ -122,6 +124,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if len(rest) > 0 && rest[0] == "authorize" {
 		return runAuthorize(&o, rest[1:], stdout, stderr)
+	}
+	if len(rest) > 0 && rest[0] == "label" {
+		return runLabel(&o, rest[1:], stdout, stderr)
 	}
 	if len(rest) > 0 && rest[0] == "rotate-secret" {
 		return runRotate(&o, rest[1:], stdout, stderr)

@@ -467,7 +467,8 @@ func (c *checker) checkOperation(t *testing.T, op operation, orderID string) {
 	a := c.do(t, op, full, example, true)
 	switch {
 	case strings.Contains(op.path, "/orders/{id}") || strings.Contains(op.path, "/products/{id}") || strings.Contains(op.path, "/events/{id}") ||
-		strings.Contains(op.path, "/webhooks/{id}") || strings.HasSuffix(op.path, "/webhooks/test") || strings.Contains(op.path, "/shipments/{id}"):
+		strings.Contains(op.path, "/webhooks/{id}") || strings.HasSuffix(op.path, "/webhooks/test") || strings.Contains(op.path, "/shipments/{id}") ||
+		op.path == labelsPath:
 		expect(t, "example with its illustrative id", a, http.StatusNotFound, "NOT_FOUND")
 	case op.notBuilt():
 		expect(t, "example of a route not built", a, http.StatusNotImplemented, "NOT_IMPLEMENTED")
@@ -486,6 +487,8 @@ func (c *checker) checkOperation(t *testing.T, op operation, orderID string) {
 		expect(t, "a test order ready to ship", a, success, "")
 	case strings.HasSuffix(op.path, "/orders/{id}/tracking") || strings.HasSuffix(op.path, "/sandbox/shipments/{id}/tracking"):
 		c.checkTracking(t, op, full, orderID)
+	case strings.HasSuffix(op.path, "/shipment/label") || op.path == labelsPath:
+		c.checkLabels(t, op, full)
 	case strings.HasSuffix(op.path, "/sandbox/orders/{id}/transition"):
 		a = c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": c.testOrder(t, "PENDING")}), true)
 		expect(t, "a pending test order", a, success, "")

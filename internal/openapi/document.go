@@ -185,6 +185,9 @@ func describe(m *policy.Method) string {
 		lines = append(lines, "Unsigned: the gateway answers it itself, for the seller's browser. The body is "+strings.Join(p.GetMediaTypes(), " or ")+", not the success envelope.")
 		return strings.Join(lines, "\n\n")
 	}
+	if !m.GatewayOwned() && m.RawAnswer() && len(p.GetMediaTypes()) > 0 {
+		lines = append(lines, "The body is the document itself ("+strings.Join(p.GetMediaTypes(), " or ")+"), not the success envelope; errors keep the error envelope.")
+	}
 	if m.GatewayOwned() {
 		lines = append(lines, "Unsigned: the gateway answers it itself, from the same descriptors, policy and error catalogue the interface is built from. The body is the document itself, not inside the success envelope.")
 		return strings.Join(lines, "\n\n")
@@ -543,17 +546,36 @@ func (b *builder) responses(m *policy.Method) *node {
 	resp := obj()
 	status := strconv.Itoa(m.SuccessStatus())
 	out := m.Desc.Output()
-	if out.FullName() == httpBody && len(m.Policy.GetMediaTypes()) > 0 {
-		// A page or an asset for a browser: its own media types, a string body.
+	if m.RawAnswer() && len(m.Policy.GetMediaTypes()) > 0 {
+		// A page or an asset for a browser, or a document (a label): its
+		// own media types, a string body, binary unless it is text.
 		content := obj()
 		for _, mt := range m.Policy.GetMediaTypes() {
-			content.set(mt, obj("schema", obj("type", "string")))
+			sch := obj("type", "string")
+			if !strings.HasPrefix(mt, "text/") {
+				sch.set("format", "binary")
+			}
+			content.set(mt, obj("schema", sch))
+		}
+		headers := commonHeaders(m)
+		rf := responseFields(m)
+		if rf != nil && rf.EntityTag != nil {
+			headers.set("ETag", obj("description", "A strong entity tag of the document: send it back in If-None-Match to be answered 304 while it is current.",
+				"required", true, "schema", obj("type", "string")))
 		}
 		resp.set(status, obj(
 			"description", http.StatusText(m.SuccessStatus()),
-			"headers", commonHeaders(m),
+			"headers", headers,
 			"content", content,
 		))
+		if rf != nil && rf.EntityTag != nil {
+			nm := commonHeaders(m)
+			nm.set("ETag", obj("description", "The entity tag the request named: the client's copy is current.", "required", true, "schema", obj("type", "string")))
+			resp.set(strconv.Itoa(http.StatusNotModified), obj(
+				"description", "Not Modified: the If-None-Match header names the current entity tag; no body.",
+				"headers", nm,
+			))
+		}
 	} else if out.FullName() == httpBody {
 		resp.set(status, obj(
 			"description", "The OpenAPI 3.1 document of this interface.",

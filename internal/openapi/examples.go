@@ -88,6 +88,9 @@ var examples = map[string]proto.Message{
 	shippingv1.ShippingService_GetPickupSlot_FullMethodName: &shippingv1.GetPickupSlotRequest{
 		Id: "ord_01kaq3m8v5yq6b7c9d0e1f2g3h", Date: proto.String("2026-12-28")},
 	shippingv1.ShippingService_ListEligibleDates_FullMethodName: &shippingv1.ListEligibleDatesRequest{Id: "ord_01kaq3m8v5yq6b7c9d0e1f2g3h"},
+	shippingv1.LabelService_GetLabel_FullMethodName: &shippingv1.GetLabelRequest{
+		Id: "ord_01kaq3m8v5yq6b7c9d0e1f2g3h", Format: proto.String("pdf"), Size: proto.String("A6")},
+	shippingv1.LabelService_PrintLabels_FullMethodName: &shippingv1.PrintLabelsRequest{OrderIds: []string{"ord_01kaq3m8v5yq6b7c9d0e1f2g3h"}},
 	"/mp.orders.v1.OrdersService/BulkCancelOrders": &ordersv1.BulkCancelOrdersRequest{Orders: []*ordersv1.BulkCancelItem{
 		{OrderId: "ord_01kaq3m8v5yq6b7c9d0e1f2g3h", ExpectedStatus: ordersv1.OrderStatus_ORDER_STATUS_READY_TO_SHIP.Enum()},
 	}},

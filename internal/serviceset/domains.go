@@ -178,6 +178,14 @@ func Domains() []Domain {
 					},
 				},
 				{
+					// The shipping labels of booked orders.
+					Name: "labels",
+					Core: func(p Parts) core.Registrar { return shipping.NewLabelServer(p.Shipping).Register },
+					Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+						return shippingv1.RegisterLabelServiceHandlerClient(ctx, mux, shippingv1.NewLabelServiceClient(conn))
+					},
+				},
+				{
 					// The operators' calendar edits: internal, no routes
 					// on the partner port.
 					Name: "calendar-admin",
