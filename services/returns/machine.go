@@ -285,3 +285,18 @@ func NextActions(s State, now time.Time) []NextAction {
 func render(t time.Time) string {
 	return t.In(clock.Manila).Format("2006-01-02T15:04:05.000-07:00")
 }
+
+// AutoDue is the deadline of the automatic move s waits for, nil when its
+// status has none: the store keeps it beside the status so the deadline
+// sweep finds what is due with one indexed comparison.
+func AutoDue(s State) *time.Time {
+	switch s.Status {
+	case Requested:
+		return s.Deadlines.SellerResponseBy
+	case Approved:
+		return s.Deadlines.BuyerShipBy
+	case Received:
+		return s.Deadlines.InspectBy
+	}
+	return nil
+}
