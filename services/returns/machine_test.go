@@ -237,7 +237,10 @@ func TestNextActions(t *testing.T) {
 	if got := returns.NextActions(s, by.Add(time.Millisecond)); len(got) != 0 {
 		t.Errorf("next actions past the deadline: %+v", got)
 	}
-	r := at(returns.Received, func(s *returns.State) { s.Deadlines.InspectBy = ptr(t0.Add(time.Hour)); s.Deadlines.DisputeBy = ptr(t0.Add(time.Hour)) })
+	r := at(returns.Received, func(s *returns.State) {
+		s.Deadlines.InspectBy = ptr(t0.Add(time.Hour))
+		s.Deadlines.DisputeBy = ptr(t0.Add(time.Hour))
+	})
 	if got := returns.NextActions(r, t0); len(got) != 2 || got[0].Action != returns.Approve || got[1].Action != returns.Dispute {
 		t.Errorf("next actions of a received return: %+v", got)
 	}

@@ -26,7 +26,7 @@ func newReturn(id, seller, order string, created time.Time, refundOnly bool) *re
 	return &returns.Return{
 		ID: id, SellerID: seller, OrderID: order, State: returns.NewRequest(refundOnly, created),
 		Reason: "size does not fit", BuyerNote: "too small", Evidence: []string{"https://cdn.example.ph/e/1.jpg"},
-		Items: []returns.Item{{ItemID: "oit_1", Quantity: 1, RefundAmount: 50000}, {ItemID: "oit_2", Quantity: 2, RefundAmount: 30000}},
+		Items:        []returns.Item{{ItemID: "oit_1", Quantity: 1, RefundAmount: 50000}, {ItemID: "oit_2", Quantity: 2, RefundAmount: 30000}},
 		RefundAmount: 80000, Currency: "PHP", CreatedAt: created, UpdatedAt: created,
 	}
 }
