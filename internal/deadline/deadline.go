@@ -147,3 +147,40 @@ func (s *Subject[E]) Settle(ctx context.Context, ref Ref, now time.Time) (E, []M
 	}
 	return out, applied, nil
 }
+
+// SettleDue settles every entity of seller with a move due at now, in the
+// transaction ctx carries (or one of its own), and reports how many moves
+// it applied. A listing calls it before reading, so none of the entities
+// it shows is in a state whose deadline has passed.
+func (s *Subject[E]) SettleDue(ctx context.Context, seller string, now time.Time) (int, error) {
+	if seller == "" {
+		return 0, errors.New("deadline: settling a listing needs its seller")
+	}
+	moved := 0
+	err := s.InTx(ctx, func(ctx context.Context) error {
+		moved = 0
+		for {
+			refs, err := s.Store.Due(ctx, seller, now, batch)
+			if err != nil {
+				return err
+			}
+			progress := false
+			for _, ref := range refs {
+				_, moves, err := s.Settle(ctx, ref, now)
+				if err != nil {
+					return err
+				}
+				moved += len(moves)
+				progress = progress || len(moves) > 0
+			}
+			// Settled in this transaction, the listed entities are no
+			// longer due: a full batch means there may be more. One
+			// that moved nothing means the store lists what the rule
+			// does not move (a bug): stop rather than spin.
+			if len(refs) < batch || !progress {
+				return nil
+			}
+		}
+	})
+	return moved, err
+}
