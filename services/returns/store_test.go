@@ -8,9 +8,11 @@ import (
 	"time"
 
 	"github.com/mallplatform/partnerapi/internal/apierr"
+	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/db/dbtest"
 	"github.com/mallplatform/partnerapi/internal/deadline"
+	"github.com/mallplatform/partnerapi/internal/worker"
 	"github.com/mallplatform/partnerapi/services/returns"
 )
 
@@ -263,4 +265,20 @@ func TestStoreDeadlines(t *testing.T) {
 			t.Fatalf("dispute read back: %+v %v", got.Dispute, err)
 		}
 	})
+}
+
+func TestRegisterDeadlines(t *testing.T) {
+	d := dbtest.SQLite(t)
+	st := returns.NewEntStore(d)
+	jobs := worker.NewJobs()
+	cfg := deadline.JobConfig{Business: clock.NewManual(t0), Shops: deadline.NewEntShops(d.Ent)}
+	if err := returns.RegisterDeadlines(jobs, returns.NewSubject(st, (&recorded{}).record, inTx(d)), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(jobs.Kinds(), jobs.Schedules()) != "[returns.deadlines] [returns.deadlines]" {
+		t.Errorf("kinds %v, schedules %v", jobs.Kinds(), jobs.Schedules())
+	}
+	if err := returns.RegisterDeadlines(jobs, returns.NewSubject(st, nil, inTx(d)), cfg); err == nil {
+		t.Error("a subject without a recorder was registered")
+	}
 }
