@@ -20,6 +20,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/authorizationsession"
 	"github.com/mallplatform/partnerapi/ent/calendarday"
 	"github.com/mallplatform/partnerapi/ent/calendarrevision"
+	"github.com/mallplatform/partnerapi/ent/cancellationrequest"
 	"github.com/mallplatform/partnerapi/ent/category"
 	"github.com/mallplatform/partnerapi/ent/categoryattribute"
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
@@ -33,6 +34,9 @@ import (
 	"github.com/mallplatform/partnerapi/ent/product"
 	"github.com/mallplatform/partnerapi/ent/productvariant"
 	"github.com/mallplatform/partnerapi/ent/retiredrefreshtoken"
+	"github.com/mallplatform/partnerapi/ent/returndispute"
+	"github.com/mallplatform/partnerapi/ent/returnitem"
+	"github.com/mallplatform/partnerapi/ent/returnrequest"
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
 	"github.com/mallplatform/partnerapi/ent/sellerlogin"
@@ -60,6 +64,8 @@ type Client struct {
 	CalendarDay *CalendarDayClient
 	// CalendarRevision is the client for interacting with the CalendarRevision builders.
 	CalendarRevision *CalendarRevisionClient
+	// CancellationRequest is the client for interacting with the CancellationRequest builders.
+	CancellationRequest *CancellationRequestClient
 	// Category is the client for interacting with the Category builders.
 	Category *CategoryClient
 	// CategoryAttribute is the client for interacting with the CategoryAttribute builders.
@@ -86,6 +92,12 @@ type Client struct {
 	ProductVariant *ProductVariantClient
 	// RetiredRefreshToken is the client for interacting with the RetiredRefreshToken builders.
 	RetiredRefreshToken *RetiredRefreshTokenClient
+	// ReturnDispute is the client for interacting with the ReturnDispute builders.
+	ReturnDispute *ReturnDisputeClient
+	// ReturnItem is the client for interacting with the ReturnItem builders.
+	ReturnItem *ReturnItemClient
+	// ReturnRequest is the client for interacting with the ReturnRequest builders.
+	ReturnRequest *ReturnRequestClient
 	// Seller is the client for interacting with the Seller builders.
 	Seller *SellerClient
 	// SellerAuthorization is the client for interacting with the SellerAuthorization builders.
@@ -118,6 +130,7 @@ func (c *Client) init() {
 	c.AuthorizationSession = NewAuthorizationSessionClient(c.config)
 	c.CalendarDay = NewCalendarDayClient(c.config)
 	c.CalendarRevision = NewCalendarRevisionClient(c.config)
+	c.CancellationRequest = NewCancellationRequestClient(c.config)
 	c.Category = NewCategoryClient(c.config)
 	c.CategoryAttribute = NewCategoryAttributeClient(c.config)
 	c.DeveloperAccount = NewDeveloperAccountClient(c.config)
@@ -131,6 +144,9 @@ func (c *Client) init() {
 	c.Product = NewProductClient(c.config)
 	c.ProductVariant = NewProductVariantClient(c.config)
 	c.RetiredRefreshToken = NewRetiredRefreshTokenClient(c.config)
+	c.ReturnDispute = NewReturnDisputeClient(c.config)
+	c.ReturnItem = NewReturnItemClient(c.config)
+	c.ReturnRequest = NewReturnRequestClient(c.config)
 	c.Seller = NewSellerClient(c.config)
 	c.SellerAuthorization = NewSellerAuthorizationClient(c.config)
 	c.SellerLogin = NewSellerLoginClient(c.config)
@@ -236,6 +252,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		AuthorizationSession:  NewAuthorizationSessionClient(cfg),
 		CalendarDay:           NewCalendarDayClient(cfg),
 		CalendarRevision:      NewCalendarRevisionClient(cfg),
+		CancellationRequest:   NewCancellationRequestClient(cfg),
 		Category:              NewCategoryClient(cfg),
 		CategoryAttribute:     NewCategoryAttributeClient(cfg),
 		DeveloperAccount:      NewDeveloperAccountClient(cfg),
@@ -249,6 +266,9 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Product:               NewProductClient(cfg),
 		ProductVariant:        NewProductVariantClient(cfg),
 		RetiredRefreshToken:   NewRetiredRefreshTokenClient(cfg),
+		ReturnDispute:         NewReturnDisputeClient(cfg),
+		ReturnItem:            NewReturnItemClient(cfg),
+		ReturnRequest:         NewReturnRequestClient(cfg),
 		Seller:                NewSellerClient(cfg),
 		SellerAuthorization:   NewSellerAuthorizationClient(cfg),
 		SellerLogin:           NewSellerLoginClient(cfg),
@@ -281,6 +301,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		AuthorizationSession:  NewAuthorizationSessionClient(cfg),
 		CalendarDay:           NewCalendarDayClient(cfg),
 		CalendarRevision:      NewCalendarRevisionClient(cfg),
+		CancellationRequest:   NewCancellationRequestClient(cfg),
 		Category:              NewCategoryClient(cfg),
 		CategoryAttribute:     NewCategoryAttributeClient(cfg),
 		DeveloperAccount:      NewDeveloperAccountClient(cfg),
@@ -294,6 +315,9 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Product:               NewProductClient(cfg),
 		ProductVariant:        NewProductVariantClient(cfg),
 		RetiredRefreshToken:   NewRetiredRefreshTokenClient(cfg),
+		ReturnDispute:         NewReturnDisputeClient(cfg),
+		ReturnItem:            NewReturnItemClient(cfg),
+		ReturnRequest:         NewReturnRequestClient(cfg),
 		Seller:                NewSellerClient(cfg),
 		SellerAuthorization:   NewSellerAuthorizationClient(cfg),
 		SellerLogin:           NewSellerLoginClient(cfg),
@@ -332,11 +356,12 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.App, c.AuthorizationCode, c.AuthorizationSession, c.CalendarDay,
-		c.CalendarRevision, c.Category, c.CategoryAttribute, c.DeveloperAccount,
-		c.Event, c.Fulfillment, c.IdempotencyKey, c.InternalCaller, c.Order,
-		c.OrderItem, c.PickupAddress, c.Product, c.ProductVariant,
-		c.RetiredRefreshToken, c.Seller, c.SellerAuthorization, c.SellerLogin,
-		c.Shipment, c.ShipmentTrackingEvent, c.ShippingChannel, c.WebhookDelivery,
+		c.CalendarRevision, c.CancellationRequest, c.Category, c.CategoryAttribute,
+		c.DeveloperAccount, c.Event, c.Fulfillment, c.IdempotencyKey, c.InternalCaller,
+		c.Order, c.OrderItem, c.PickupAddress, c.Product, c.ProductVariant,
+		c.RetiredRefreshToken, c.ReturnDispute, c.ReturnItem, c.ReturnRequest,
+		c.Seller, c.SellerAuthorization, c.SellerLogin, c.Shipment,
+		c.ShipmentTrackingEvent, c.ShippingChannel, c.WebhookDelivery,
 		c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
@@ -348,11 +373,12 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.App, c.AuthorizationCode, c.AuthorizationSession, c.CalendarDay,
-		c.CalendarRevision, c.Category, c.CategoryAttribute, c.DeveloperAccount,
-		c.Event, c.Fulfillment, c.IdempotencyKey, c.InternalCaller, c.Order,
-		c.OrderItem, c.PickupAddress, c.Product, c.ProductVariant,
-		c.RetiredRefreshToken, c.Seller, c.SellerAuthorization, c.SellerLogin,
-		c.Shipment, c.ShipmentTrackingEvent, c.ShippingChannel, c.WebhookDelivery,
+		c.CalendarRevision, c.CancellationRequest, c.Category, c.CategoryAttribute,
+		c.DeveloperAccount, c.Event, c.Fulfillment, c.IdempotencyKey, c.InternalCaller,
+		c.Order, c.OrderItem, c.PickupAddress, c.Product, c.ProductVariant,
+		c.RetiredRefreshToken, c.ReturnDispute, c.ReturnItem, c.ReturnRequest,
+		c.Seller, c.SellerAuthorization, c.SellerLogin, c.Shipment,
+		c.ShipmentTrackingEvent, c.ShippingChannel, c.WebhookDelivery,
 		c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
@@ -372,6 +398,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.CalendarDay.mutate(ctx, m)
 	case *CalendarRevisionMutation:
 		return c.CalendarRevision.mutate(ctx, m)
+	case *CancellationRequestMutation:
+		return c.CancellationRequest.mutate(ctx, m)
 	case *CategoryMutation:
 		return c.Category.mutate(ctx, m)
 	case *CategoryAttributeMutation:
@@ -398,6 +426,12 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ProductVariant.mutate(ctx, m)
 	case *RetiredRefreshTokenMutation:
 		return c.RetiredRefreshToken.mutate(ctx, m)
+	case *ReturnDisputeMutation:
+		return c.ReturnDispute.mutate(ctx, m)
+	case *ReturnItemMutation:
+		return c.ReturnItem.mutate(ctx, m)
+	case *ReturnRequestMutation:
+		return c.ReturnRequest.mutate(ctx, m)
 	case *SellerMutation:
 		return c.Seller.mutate(ctx, m)
 	case *SellerAuthorizationMutation:
@@ -1113,6 +1147,155 @@ func (c *CalendarRevisionClient) mutate(ctx context.Context, m *CalendarRevision
 		return (&CalendarRevisionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown CalendarRevision mutation op: %q", m.Op())
+	}
+}
+
+// CancellationRequestClient is a client for the CancellationRequest schema.
+type CancellationRequestClient struct {
+	config
+}
+
+// NewCancellationRequestClient returns a client for the CancellationRequest from the given config.
+func NewCancellationRequestClient(c config) *CancellationRequestClient {
+	return &CancellationRequestClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `cancellationrequest.Hooks(f(g(h())))`.
+func (c *CancellationRequestClient) Use(hooks ...Hook) {
+	c.hooks.CancellationRequest = append(c.hooks.CancellationRequest, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `cancellationrequest.Intercept(f(g(h())))`.
+func (c *CancellationRequestClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CancellationRequest = append(c.inters.CancellationRequest, interceptors...)
+}
+
+// Create returns a builder for creating a CancellationRequest entity.
+func (c *CancellationRequestClient) Create() *CancellationRequestCreate {
+	mutation := newCancellationRequestMutation(c.config, OpCreate)
+	return &CancellationRequestCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CancellationRequest entities.
+func (c *CancellationRequestClient) CreateBulk(builders ...*CancellationRequestCreate) *CancellationRequestCreateBulk {
+	return &CancellationRequestCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CancellationRequestClient) MapCreateBulk(slice any, setFunc func(*CancellationRequestCreate, int)) *CancellationRequestCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CancellationRequestCreateBulk{err: fmt.Errorf("calling to CancellationRequestClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CancellationRequestCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CancellationRequestCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CancellationRequest.
+func (c *CancellationRequestClient) Update() *CancellationRequestUpdate {
+	mutation := newCancellationRequestMutation(c.config, OpUpdate)
+	return &CancellationRequestUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CancellationRequestClient) UpdateOne(_m *CancellationRequest) *CancellationRequestUpdateOne {
+	mutation := newCancellationRequestMutation(c.config, OpUpdateOne, withCancellationRequest(_m))
+	return &CancellationRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CancellationRequestClient) UpdateOneID(id string) *CancellationRequestUpdateOne {
+	mutation := newCancellationRequestMutation(c.config, OpUpdateOne, withCancellationRequestID(id))
+	return &CancellationRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CancellationRequest.
+func (c *CancellationRequestClient) Delete() *CancellationRequestDelete {
+	mutation := newCancellationRequestMutation(c.config, OpDelete)
+	return &CancellationRequestDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CancellationRequestClient) DeleteOne(_m *CancellationRequest) *CancellationRequestDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CancellationRequestClient) DeleteOneID(id string) *CancellationRequestDeleteOne {
+	builder := c.Delete().Where(cancellationrequest.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CancellationRequestDeleteOne{builder}
+}
+
+// Query returns a query builder for CancellationRequest.
+func (c *CancellationRequestClient) Query() *CancellationRequestQuery {
+	return &CancellationRequestQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCancellationRequest},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CancellationRequest entity by its id.
+func (c *CancellationRequestClient) Get(ctx context.Context, id string) (*CancellationRequest, error) {
+	return c.Query().Where(cancellationrequest.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CancellationRequestClient) GetX(ctx context.Context, id string) *CancellationRequest {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QuerySeller queries the seller edge of a CancellationRequest.
+func (c *CancellationRequestClient) QuerySeller(_m *CancellationRequest) *SellerQuery {
+	query := (&SellerClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(cancellationrequest.Table, cancellationrequest.FieldID, id),
+			sqlgraph.To(seller.Table, seller.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, cancellationrequest.SellerTable, cancellationrequest.SellerColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *CancellationRequestClient) Hooks() []Hook {
+	return c.hooks.CancellationRequest
+}
+
+// Interceptors returns the client interceptors.
+func (c *CancellationRequestClient) Interceptors() []Interceptor {
+	return c.inters.CancellationRequest
+}
+
+func (c *CancellationRequestClient) mutate(ctx context.Context, m *CancellationRequestMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CancellationRequestCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CancellationRequestUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CancellationRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CancellationRequestDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CancellationRequest mutation op: %q", m.Op())
 	}
 }
 
@@ -3069,6 +3252,485 @@ func (c *RetiredRefreshTokenClient) mutate(ctx context.Context, m *RetiredRefres
 	}
 }
 
+// ReturnDisputeClient is a client for the ReturnDispute schema.
+type ReturnDisputeClient struct {
+	config
+}
+
+// NewReturnDisputeClient returns a client for the ReturnDispute from the given config.
+func NewReturnDisputeClient(c config) *ReturnDisputeClient {
+	return &ReturnDisputeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `returndispute.Hooks(f(g(h())))`.
+func (c *ReturnDisputeClient) Use(hooks ...Hook) {
+	c.hooks.ReturnDispute = append(c.hooks.ReturnDispute, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `returndispute.Intercept(f(g(h())))`.
+func (c *ReturnDisputeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ReturnDispute = append(c.inters.ReturnDispute, interceptors...)
+}
+
+// Create returns a builder for creating a ReturnDispute entity.
+func (c *ReturnDisputeClient) Create() *ReturnDisputeCreate {
+	mutation := newReturnDisputeMutation(c.config, OpCreate)
+	return &ReturnDisputeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ReturnDispute entities.
+func (c *ReturnDisputeClient) CreateBulk(builders ...*ReturnDisputeCreate) *ReturnDisputeCreateBulk {
+	return &ReturnDisputeCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ReturnDisputeClient) MapCreateBulk(slice any, setFunc func(*ReturnDisputeCreate, int)) *ReturnDisputeCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ReturnDisputeCreateBulk{err: fmt.Errorf("calling to ReturnDisputeClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ReturnDisputeCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ReturnDisputeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ReturnDispute.
+func (c *ReturnDisputeClient) Update() *ReturnDisputeUpdate {
+	mutation := newReturnDisputeMutation(c.config, OpUpdate)
+	return &ReturnDisputeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ReturnDisputeClient) UpdateOne(_m *ReturnDispute) *ReturnDisputeUpdateOne {
+	mutation := newReturnDisputeMutation(c.config, OpUpdateOne, withReturnDispute(_m))
+	return &ReturnDisputeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ReturnDisputeClient) UpdateOneID(id string) *ReturnDisputeUpdateOne {
+	mutation := newReturnDisputeMutation(c.config, OpUpdateOne, withReturnDisputeID(id))
+	return &ReturnDisputeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ReturnDispute.
+func (c *ReturnDisputeClient) Delete() *ReturnDisputeDelete {
+	mutation := newReturnDisputeMutation(c.config, OpDelete)
+	return &ReturnDisputeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ReturnDisputeClient) DeleteOne(_m *ReturnDispute) *ReturnDisputeDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ReturnDisputeClient) DeleteOneID(id string) *ReturnDisputeDeleteOne {
+	builder := c.Delete().Where(returndispute.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ReturnDisputeDeleteOne{builder}
+}
+
+// Query returns a query builder for ReturnDispute.
+func (c *ReturnDisputeClient) Query() *ReturnDisputeQuery {
+	return &ReturnDisputeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeReturnDispute},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ReturnDispute entity by its id.
+func (c *ReturnDisputeClient) Get(ctx context.Context, id string) (*ReturnDispute, error) {
+	return c.Query().Where(returndispute.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ReturnDisputeClient) GetX(ctx context.Context, id string) *ReturnDispute {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryReturn queries the return edge of a ReturnDispute.
+func (c *ReturnDisputeClient) QueryReturn(_m *ReturnDispute) *ReturnRequestQuery {
+	query := (&ReturnRequestClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(returndispute.Table, returndispute.FieldID, id),
+			sqlgraph.To(returnrequest.Table, returnrequest.FieldID),
+			sqlgraph.Edge(sqlgraph.O2O, true, returndispute.ReturnTable, returndispute.ReturnColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ReturnDisputeClient) Hooks() []Hook {
+	return c.hooks.ReturnDispute
+}
+
+// Interceptors returns the client interceptors.
+func (c *ReturnDisputeClient) Interceptors() []Interceptor {
+	return c.inters.ReturnDispute
+}
+
+func (c *ReturnDisputeClient) mutate(ctx context.Context, m *ReturnDisputeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ReturnDisputeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ReturnDisputeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ReturnDisputeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ReturnDisputeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ReturnDispute mutation op: %q", m.Op())
+	}
+}
+
+// ReturnItemClient is a client for the ReturnItem schema.
+type ReturnItemClient struct {
+	config
+}
+
+// NewReturnItemClient returns a client for the ReturnItem from the given config.
+func NewReturnItemClient(c config) *ReturnItemClient {
+	return &ReturnItemClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `returnitem.Hooks(f(g(h())))`.
+func (c *ReturnItemClient) Use(hooks ...Hook) {
+	c.hooks.ReturnItem = append(c.hooks.ReturnItem, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `returnitem.Intercept(f(g(h())))`.
+func (c *ReturnItemClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ReturnItem = append(c.inters.ReturnItem, interceptors...)
+}
+
+// Create returns a builder for creating a ReturnItem entity.
+func (c *ReturnItemClient) Create() *ReturnItemCreate {
+	mutation := newReturnItemMutation(c.config, OpCreate)
+	return &ReturnItemCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ReturnItem entities.
+func (c *ReturnItemClient) CreateBulk(builders ...*ReturnItemCreate) *ReturnItemCreateBulk {
+	return &ReturnItemCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ReturnItemClient) MapCreateBulk(slice any, setFunc func(*ReturnItemCreate, int)) *ReturnItemCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ReturnItemCreateBulk{err: fmt.Errorf("calling to ReturnItemClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ReturnItemCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ReturnItemCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ReturnItem.
+func (c *ReturnItemClient) Update() *ReturnItemUpdate {
+	mutation := newReturnItemMutation(c.config, OpUpdate)
+	return &ReturnItemUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ReturnItemClient) UpdateOne(_m *ReturnItem) *ReturnItemUpdateOne {
+	mutation := newReturnItemMutation(c.config, OpUpdateOne, withReturnItem(_m))
+	return &ReturnItemUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ReturnItemClient) UpdateOneID(id string) *ReturnItemUpdateOne {
+	mutation := newReturnItemMutation(c.config, OpUpdateOne, withReturnItemID(id))
+	return &ReturnItemUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ReturnItem.
+func (c *ReturnItemClient) Delete() *ReturnItemDelete {
+	mutation := newReturnItemMutation(c.config, OpDelete)
+	return &ReturnItemDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ReturnItemClient) DeleteOne(_m *ReturnItem) *ReturnItemDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ReturnItemClient) DeleteOneID(id string) *ReturnItemDeleteOne {
+	builder := c.Delete().Where(returnitem.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ReturnItemDeleteOne{builder}
+}
+
+// Query returns a query builder for ReturnItem.
+func (c *ReturnItemClient) Query() *ReturnItemQuery {
+	return &ReturnItemQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeReturnItem},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ReturnItem entity by its id.
+func (c *ReturnItemClient) Get(ctx context.Context, id string) (*ReturnItem, error) {
+	return c.Query().Where(returnitem.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ReturnItemClient) GetX(ctx context.Context, id string) *ReturnItem {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryReturn queries the return edge of a ReturnItem.
+func (c *ReturnItemClient) QueryReturn(_m *ReturnItem) *ReturnRequestQuery {
+	query := (&ReturnRequestClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(returnitem.Table, returnitem.FieldID, id),
+			sqlgraph.To(returnrequest.Table, returnrequest.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, returnitem.ReturnTable, returnitem.ReturnColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ReturnItemClient) Hooks() []Hook {
+	return c.hooks.ReturnItem
+}
+
+// Interceptors returns the client interceptors.
+func (c *ReturnItemClient) Interceptors() []Interceptor {
+	return c.inters.ReturnItem
+}
+
+func (c *ReturnItemClient) mutate(ctx context.Context, m *ReturnItemMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ReturnItemCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ReturnItemUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ReturnItemUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ReturnItemDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ReturnItem mutation op: %q", m.Op())
+	}
+}
+
+// ReturnRequestClient is a client for the ReturnRequest schema.
+type ReturnRequestClient struct {
+	config
+}
+
+// NewReturnRequestClient returns a client for the ReturnRequest from the given config.
+func NewReturnRequestClient(c config) *ReturnRequestClient {
+	return &ReturnRequestClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `returnrequest.Hooks(f(g(h())))`.
+func (c *ReturnRequestClient) Use(hooks ...Hook) {
+	c.hooks.ReturnRequest = append(c.hooks.ReturnRequest, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `returnrequest.Intercept(f(g(h())))`.
+func (c *ReturnRequestClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ReturnRequest = append(c.inters.ReturnRequest, interceptors...)
+}
+
+// Create returns a builder for creating a ReturnRequest entity.
+func (c *ReturnRequestClient) Create() *ReturnRequestCreate {
+	mutation := newReturnRequestMutation(c.config, OpCreate)
+	return &ReturnRequestCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ReturnRequest entities.
+func (c *ReturnRequestClient) CreateBulk(builders ...*ReturnRequestCreate) *ReturnRequestCreateBulk {
+	return &ReturnRequestCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ReturnRequestClient) MapCreateBulk(slice any, setFunc func(*ReturnRequestCreate, int)) *ReturnRequestCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ReturnRequestCreateBulk{err: fmt.Errorf("calling to ReturnRequestClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ReturnRequestCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ReturnRequestCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ReturnRequest.
+func (c *ReturnRequestClient) Update() *ReturnRequestUpdate {
+	mutation := newReturnRequestMutation(c.config, OpUpdate)
+	return &ReturnRequestUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ReturnRequestClient) UpdateOne(_m *ReturnRequest) *ReturnRequestUpdateOne {
+	mutation := newReturnRequestMutation(c.config, OpUpdateOne, withReturnRequest(_m))
+	return &ReturnRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ReturnRequestClient) UpdateOneID(id string) *ReturnRequestUpdateOne {
+	mutation := newReturnRequestMutation(c.config, OpUpdateOne, withReturnRequestID(id))
+	return &ReturnRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ReturnRequest.
+func (c *ReturnRequestClient) Delete() *ReturnRequestDelete {
+	mutation := newReturnRequestMutation(c.config, OpDelete)
+	return &ReturnRequestDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ReturnRequestClient) DeleteOne(_m *ReturnRequest) *ReturnRequestDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ReturnRequestClient) DeleteOneID(id string) *ReturnRequestDeleteOne {
+	builder := c.Delete().Where(returnrequest.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ReturnRequestDeleteOne{builder}
+}
+
+// Query returns a query builder for ReturnRequest.
+func (c *ReturnRequestClient) Query() *ReturnRequestQuery {
+	return &ReturnRequestQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeReturnRequest},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ReturnRequest entity by its id.
+func (c *ReturnRequestClient) Get(ctx context.Context, id string) (*ReturnRequest, error) {
+	return c.Query().Where(returnrequest.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ReturnRequestClient) GetX(ctx context.Context, id string) *ReturnRequest {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QuerySeller queries the seller edge of a ReturnRequest.
+func (c *ReturnRequestClient) QuerySeller(_m *ReturnRequest) *SellerQuery {
+	query := (&SellerClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(returnrequest.Table, returnrequest.FieldID, id),
+			sqlgraph.To(seller.Table, seller.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, returnrequest.SellerTable, returnrequest.SellerColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryItems queries the items edge of a ReturnRequest.
+func (c *ReturnRequestClient) QueryItems(_m *ReturnRequest) *ReturnItemQuery {
+	query := (&ReturnItemClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(returnrequest.Table, returnrequest.FieldID, id),
+			sqlgraph.To(returnitem.Table, returnitem.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, returnrequest.ItemsTable, returnrequest.ItemsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryDispute queries the dispute edge of a ReturnRequest.
+func (c *ReturnRequestClient) QueryDispute(_m *ReturnRequest) *ReturnDisputeQuery {
+	query := (&ReturnDisputeClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(returnrequest.Table, returnrequest.FieldID, id),
+			sqlgraph.To(returndispute.Table, returndispute.FieldID),
+			sqlgraph.Edge(sqlgraph.O2O, false, returnrequest.DisputeTable, returnrequest.DisputeColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ReturnRequestClient) Hooks() []Hook {
+	return c.hooks.ReturnRequest
+}
+
+// Interceptors returns the client interceptors.
+func (c *ReturnRequestClient) Interceptors() []Interceptor {
+	return c.inters.ReturnRequest
+}
+
+func (c *ReturnRequestClient) mutate(ctx context.Context, m *ReturnRequestMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ReturnRequestCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ReturnRequestUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ReturnRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ReturnRequestDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ReturnRequest mutation op: %q", m.Op())
+	}
+}
+
 // SellerClient is a client for the Seller schema.
 type SellerClient struct {
 	config
@@ -3250,6 +3912,38 @@ func (c *SellerClient) QueryShipments(_m *Seller) *ShipmentQuery {
 			sqlgraph.From(seller.Table, seller.FieldID, id),
 			sqlgraph.To(shipment.Table, shipment.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, seller.ShipmentsTable, seller.ShipmentsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryReturns queries the returns edge of a Seller.
+func (c *SellerClient) QueryReturns(_m *Seller) *ReturnRequestQuery {
+	query := (&ReturnRequestClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(seller.Table, seller.FieldID, id),
+			sqlgraph.To(returnrequest.Table, returnrequest.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, seller.ReturnsTable, seller.ReturnsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryCancellationRequests queries the cancellation_requests edge of a Seller.
+func (c *SellerClient) QueryCancellationRequests(_m *Seller) *CancellationRequestQuery {
+	query := (&CancellationRequestClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(seller.Table, seller.FieldID, id),
+			sqlgraph.To(cancellationrequest.Table, cancellationrequest.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, seller.CancellationRequestsTable, seller.CancellationRequestsColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -4297,18 +4991,20 @@ func (c *WebhookSubscriptionClient) mutate(ctx context.Context, m *WebhookSubscr
 type (
 	hooks struct {
 		App, AuthorizationCode, AuthorizationSession, CalendarDay, CalendarRevision,
-		Category, CategoryAttribute, DeveloperAccount, Event, Fulfillment,
-		IdempotencyKey, InternalCaller, Order, OrderItem, PickupAddress, Product,
-		ProductVariant, RetiredRefreshToken, Seller, SellerAuthorization, SellerLogin,
-		Shipment, ShipmentTrackingEvent, ShippingChannel, WebhookDelivery,
+		CancellationRequest, Category, CategoryAttribute, DeveloperAccount, Event,
+		Fulfillment, IdempotencyKey, InternalCaller, Order, OrderItem, PickupAddress,
+		Product, ProductVariant, RetiredRefreshToken, ReturnDispute, ReturnItem,
+		ReturnRequest, Seller, SellerAuthorization, SellerLogin, Shipment,
+		ShipmentTrackingEvent, ShippingChannel, WebhookDelivery,
 		WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		App, AuthorizationCode, AuthorizationSession, CalendarDay, CalendarRevision,
-		Category, CategoryAttribute, DeveloperAccount, Event, Fulfillment,
-		IdempotencyKey, InternalCaller, Order, OrderItem, PickupAddress, Product,
-		ProductVariant, RetiredRefreshToken, Seller, SellerAuthorization, SellerLogin,
-		Shipment, ShipmentTrackingEvent, ShippingChannel, WebhookDelivery,
+		CancellationRequest, Category, CategoryAttribute, DeveloperAccount, Event,
+		Fulfillment, IdempotencyKey, InternalCaller, Order, OrderItem, PickupAddress,
+		Product, ProductVariant, RetiredRefreshToken, ReturnDispute, ReturnItem,
+		ReturnRequest, Seller, SellerAuthorization, SellerLogin, Shipment,
+		ShipmentTrackingEvent, ShippingChannel, WebhookDelivery,
 		WebhookSubscription []ent.Interceptor
 	}
 )

@@ -17,6 +17,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/authorizationsession"
 	"github.com/mallplatform/partnerapi/ent/calendarday"
 	"github.com/mallplatform/partnerapi/ent/calendarrevision"
+	"github.com/mallplatform/partnerapi/ent/cancellationrequest"
 	"github.com/mallplatform/partnerapi/ent/category"
 	"github.com/mallplatform/partnerapi/ent/categoryattribute"
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
@@ -30,6 +31,9 @@ import (
 	"github.com/mallplatform/partnerapi/ent/product"
 	"github.com/mallplatform/partnerapi/ent/productvariant"
 	"github.com/mallplatform/partnerapi/ent/retiredrefreshtoken"
+	"github.com/mallplatform/partnerapi/ent/returndispute"
+	"github.com/mallplatform/partnerapi/ent/returnitem"
+	"github.com/mallplatform/partnerapi/ent/returnrequest"
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
 	"github.com/mallplatform/partnerapi/ent/sellerlogin"
@@ -103,6 +107,7 @@ func checkColumn(t, c string) error {
 			authorizationsession.Table:  authorizationsession.ValidColumn,
 			calendarday.Table:           calendarday.ValidColumn,
 			calendarrevision.Table:      calendarrevision.ValidColumn,
+			cancellationrequest.Table:   cancellationrequest.ValidColumn,
 			category.Table:              category.ValidColumn,
 			categoryattribute.Table:     categoryattribute.ValidColumn,
 			developeraccount.Table:      developeraccount.ValidColumn,
@@ -116,6 +121,9 @@ func checkColumn(t, c string) error {
 			product.Table:               product.ValidColumn,
 			productvariant.Table:        productvariant.ValidColumn,
 			retiredrefreshtoken.Table:   retiredrefreshtoken.ValidColumn,
+			returndispute.Table:         returndispute.ValidColumn,
+			returnitem.Table:            returnitem.ValidColumn,
+			returnrequest.Table:         returnrequest.ValidColumn,
 			seller.Table:                seller.ValidColumn,
 			sellerauthorization.Table:   sellerauthorization.ValidColumn,
 			sellerlogin.Table:           sellerlogin.ValidColumn,

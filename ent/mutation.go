@@ -16,6 +16,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/authorizationsession"
 	"github.com/mallplatform/partnerapi/ent/calendarday"
 	"github.com/mallplatform/partnerapi/ent/calendarrevision"
+	"github.com/mallplatform/partnerapi/ent/cancellationrequest"
 	"github.com/mallplatform/partnerapi/ent/category"
 	"github.com/mallplatform/partnerapi/ent/categoryattribute"
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
@@ -30,6 +31,9 @@ import (
 	"github.com/mallplatform/partnerapi/ent/product"
 	"github.com/mallplatform/partnerapi/ent/productvariant"
 	"github.com/mallplatform/partnerapi/ent/retiredrefreshtoken"
+	"github.com/mallplatform/partnerapi/ent/returndispute"
+	"github.com/mallplatform/partnerapi/ent/returnitem"
+	"github.com/mallplatform/partnerapi/ent/returnrequest"
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
 	"github.com/mallplatform/partnerapi/ent/sellerlogin"
@@ -55,6 +59,7 @@ const (
 	TypeAuthorizationSession  = "AuthorizationSession"
 	TypeCalendarDay           = "CalendarDay"
 	TypeCalendarRevision      = "CalendarRevision"
+	TypeCancellationRequest   = "CancellationRequest"
 	TypeCategory              = "Category"
 	TypeCategoryAttribute     = "CategoryAttribute"
 	TypeDeveloperAccount      = "DeveloperAccount"
@@ -68,6 +73,9 @@ const (
 	TypeProduct               = "Product"
 	TypeProductVariant        = "ProductVariant"
 	TypeRetiredRefreshToken   = "RetiredRefreshToken"
+	TypeReturnDispute         = "ReturnDispute"
+	TypeReturnItem            = "ReturnItem"
+	TypeReturnRequest         = "ReturnRequest"
 	TypeSeller                = "Seller"
 	TypeSellerAuthorization   = "SellerAuthorization"
 	TypeSellerLogin           = "SellerLogin"
@@ -4609,6 +4617,900 @@ func (m *CalendarRevisionMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *CalendarRevisionMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown CalendarRevision edge %s", name)
+}
+
+// CancellationRequestMutation represents an operation that mutates the CancellationRequest nodes in the graph.
+type CancellationRequestMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	order_id      *string
+	status        *cancellationrequest.Status
+	reason        *string
+	reject_reason *string
+	requested_at  *time.Time
+	respond_by    *time.Time
+	decided_at    *time.Time
+	created_at    *time.Time
+	updated_at    *time.Time
+	clearedFields map[string]struct{}
+	seller        *string
+	clearedseller bool
+	done          bool
+	oldValue      func(context.Context) (*CancellationRequest, error)
+	predicates    []predicate.CancellationRequest
+}
+
+var _ ent.Mutation = (*CancellationRequestMutation)(nil)
+
+// cancellationrequestOption allows management of the mutation configuration using functional options.
+type cancellationrequestOption func(*CancellationRequestMutation)
+
+// newCancellationRequestMutation creates new mutation for the CancellationRequest entity.
+func newCancellationRequestMutation(c config, op Op, opts ...cancellationrequestOption) *CancellationRequestMutation {
+	m := &CancellationRequestMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCancellationRequest,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCancellationRequestID sets the ID field of the mutation.
+func withCancellationRequestID(id string) cancellationrequestOption {
+	return func(m *CancellationRequestMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CancellationRequest
+		)
+		m.oldValue = func(ctx context.Context) (*CancellationRequest, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CancellationRequest.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCancellationRequest sets the old CancellationRequest of the mutation.
+func withCancellationRequest(node *CancellationRequest) cancellationrequestOption {
+	return func(m *CancellationRequestMutation) {
+		m.oldValue = func(context.Context) (*CancellationRequest, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CancellationRequestMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CancellationRequestMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of CancellationRequest entities.
+func (m *CancellationRequestMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CancellationRequestMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CancellationRequestMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CancellationRequest.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetSellerID sets the "seller_id" field.
+func (m *CancellationRequestMutation) SetSellerID(s string) {
+	m.seller = &s
+}
+
+// SellerID returns the value of the "seller_id" field in the mutation.
+func (m *CancellationRequestMutation) SellerID() (r string, exists bool) {
+	v := m.seller
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSellerID returns the old "seller_id" field's value of the CancellationRequest entity.
+// If the CancellationRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CancellationRequestMutation) OldSellerID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSellerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSellerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSellerID: %w", err)
+	}
+	return oldValue.SellerID, nil
+}
+
+// ResetSellerID resets all changes to the "seller_id" field.
+func (m *CancellationRequestMutation) ResetSellerID() {
+	m.seller = nil
+}
+
+// SetOrderID sets the "order_id" field.
+func (m *CancellationRequestMutation) SetOrderID(s string) {
+	m.order_id = &s
+}
+
+// OrderID returns the value of the "order_id" field in the mutation.
+func (m *CancellationRequestMutation) OrderID() (r string, exists bool) {
+	v := m.order_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrderID returns the old "order_id" field's value of the CancellationRequest entity.
+// If the CancellationRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CancellationRequestMutation) OldOrderID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrderID: %w", err)
+	}
+	return oldValue.OrderID, nil
+}
+
+// ResetOrderID resets all changes to the "order_id" field.
+func (m *CancellationRequestMutation) ResetOrderID() {
+	m.order_id = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *CancellationRequestMutation) SetStatus(c cancellationrequest.Status) {
+	m.status = &c
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *CancellationRequestMutation) Status() (r cancellationrequest.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the CancellationRequest entity.
+// If the CancellationRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CancellationRequestMutation) OldStatus(ctx context.Context) (v cancellationrequest.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *CancellationRequestMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetReason sets the "reason" field.
+func (m *CancellationRequestMutation) SetReason(s string) {
+	m.reason = &s
+}
+
+// Reason returns the value of the "reason" field in the mutation.
+func (m *CancellationRequestMutation) Reason() (r string, exists bool) {
+	v := m.reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReason returns the old "reason" field's value of the CancellationRequest entity.
+// If the CancellationRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CancellationRequestMutation) OldReason(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReason: %w", err)
+	}
+	return oldValue.Reason, nil
+}
+
+// ResetReason resets all changes to the "reason" field.
+func (m *CancellationRequestMutation) ResetReason() {
+	m.reason = nil
+}
+
+// SetRejectReason sets the "reject_reason" field.
+func (m *CancellationRequestMutation) SetRejectReason(s string) {
+	m.reject_reason = &s
+}
+
+// RejectReason returns the value of the "reject_reason" field in the mutation.
+func (m *CancellationRequestMutation) RejectReason() (r string, exists bool) {
+	v := m.reject_reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRejectReason returns the old "reject_reason" field's value of the CancellationRequest entity.
+// If the CancellationRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CancellationRequestMutation) OldRejectReason(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRejectReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRejectReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRejectReason: %w", err)
+	}
+	return oldValue.RejectReason, nil
+}
+
+// ResetRejectReason resets all changes to the "reject_reason" field.
+func (m *CancellationRequestMutation) ResetRejectReason() {
+	m.reject_reason = nil
+}
+
+// SetRequestedAt sets the "requested_at" field.
+func (m *CancellationRequestMutation) SetRequestedAt(t time.Time) {
+	m.requested_at = &t
+}
+
+// RequestedAt returns the value of the "requested_at" field in the mutation.
+func (m *CancellationRequestMutation) RequestedAt() (r time.Time, exists bool) {
+	v := m.requested_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestedAt returns the old "requested_at" field's value of the CancellationRequest entity.
+// If the CancellationRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CancellationRequestMutation) OldRequestedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestedAt: %w", err)
+	}
+	return oldValue.RequestedAt, nil
+}
+
+// ResetRequestedAt resets all changes to the "requested_at" field.
+func (m *CancellationRequestMutation) ResetRequestedAt() {
+	m.requested_at = nil
+}
+
+// SetRespondBy sets the "respond_by" field.
+func (m *CancellationRequestMutation) SetRespondBy(t time.Time) {
+	m.respond_by = &t
+}
+
+// RespondBy returns the value of the "respond_by" field in the mutation.
+func (m *CancellationRequestMutation) RespondBy() (r time.Time, exists bool) {
+	v := m.respond_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRespondBy returns the old "respond_by" field's value of the CancellationRequest entity.
+// If the CancellationRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CancellationRequestMutation) OldRespondBy(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRespondBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRespondBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRespondBy: %w", err)
+	}
+	return oldValue.RespondBy, nil
+}
+
+// ResetRespondBy resets all changes to the "respond_by" field.
+func (m *CancellationRequestMutation) ResetRespondBy() {
+	m.respond_by = nil
+}
+
+// SetDecidedAt sets the "decided_at" field.
+func (m *CancellationRequestMutation) SetDecidedAt(t time.Time) {
+	m.decided_at = &t
+}
+
+// DecidedAt returns the value of the "decided_at" field in the mutation.
+func (m *CancellationRequestMutation) DecidedAt() (r time.Time, exists bool) {
+	v := m.decided_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDecidedAt returns the old "decided_at" field's value of the CancellationRequest entity.
+// If the CancellationRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CancellationRequestMutation) OldDecidedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDecidedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDecidedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDecidedAt: %w", err)
+	}
+	return oldValue.DecidedAt, nil
+}
+
+// ClearDecidedAt clears the value of the "decided_at" field.
+func (m *CancellationRequestMutation) ClearDecidedAt() {
+	m.decided_at = nil
+	m.clearedFields[cancellationrequest.FieldDecidedAt] = struct{}{}
+}
+
+// DecidedAtCleared returns if the "decided_at" field was cleared in this mutation.
+func (m *CancellationRequestMutation) DecidedAtCleared() bool {
+	_, ok := m.clearedFields[cancellationrequest.FieldDecidedAt]
+	return ok
+}
+
+// ResetDecidedAt resets all changes to the "decided_at" field.
+func (m *CancellationRequestMutation) ResetDecidedAt() {
+	m.decided_at = nil
+	delete(m.clearedFields, cancellationrequest.FieldDecidedAt)
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *CancellationRequestMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *CancellationRequestMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the CancellationRequest entity.
+// If the CancellationRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CancellationRequestMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *CancellationRequestMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *CancellationRequestMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *CancellationRequestMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the CancellationRequest entity.
+// If the CancellationRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CancellationRequestMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *CancellationRequestMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// ClearSeller clears the "seller" edge to the Seller entity.
+func (m *CancellationRequestMutation) ClearSeller() {
+	m.clearedseller = true
+	m.clearedFields[cancellationrequest.FieldSellerID] = struct{}{}
+}
+
+// SellerCleared reports if the "seller" edge to the Seller entity was cleared.
+func (m *CancellationRequestMutation) SellerCleared() bool {
+	return m.clearedseller
+}
+
+// SellerIDs returns the "seller" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SellerID instead. It exists only for internal usage by the builders.
+func (m *CancellationRequestMutation) SellerIDs() (ids []string) {
+	if id := m.seller; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSeller resets all changes to the "seller" edge.
+func (m *CancellationRequestMutation) ResetSeller() {
+	m.seller = nil
+	m.clearedseller = false
+}
+
+// Where appends a list predicates to the CancellationRequestMutation builder.
+func (m *CancellationRequestMutation) Where(ps ...predicate.CancellationRequest) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CancellationRequestMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CancellationRequestMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CancellationRequest, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CancellationRequestMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CancellationRequestMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CancellationRequest).
+func (m *CancellationRequestMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CancellationRequestMutation) Fields() []string {
+	fields := make([]string, 0, 10)
+	if m.seller != nil {
+		fields = append(fields, cancellationrequest.FieldSellerID)
+	}
+	if m.order_id != nil {
+		fields = append(fields, cancellationrequest.FieldOrderID)
+	}
+	if m.status != nil {
+		fields = append(fields, cancellationrequest.FieldStatus)
+	}
+	if m.reason != nil {
+		fields = append(fields, cancellationrequest.FieldReason)
+	}
+	if m.reject_reason != nil {
+		fields = append(fields, cancellationrequest.FieldRejectReason)
+	}
+	if m.requested_at != nil {
+		fields = append(fields, cancellationrequest.FieldRequestedAt)
+	}
+	if m.respond_by != nil {
+		fields = append(fields, cancellationrequest.FieldRespondBy)
+	}
+	if m.decided_at != nil {
+		fields = append(fields, cancellationrequest.FieldDecidedAt)
+	}
+	if m.created_at != nil {
+		fields = append(fields, cancellationrequest.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, cancellationrequest.FieldUpdatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CancellationRequestMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case cancellationrequest.FieldSellerID:
+		return m.SellerID()
+	case cancellationrequest.FieldOrderID:
+		return m.OrderID()
+	case cancellationrequest.FieldStatus:
+		return m.Status()
+	case cancellationrequest.FieldReason:
+		return m.Reason()
+	case cancellationrequest.FieldRejectReason:
+		return m.RejectReason()
+	case cancellationrequest.FieldRequestedAt:
+		return m.RequestedAt()
+	case cancellationrequest.FieldRespondBy:
+		return m.RespondBy()
+	case cancellationrequest.FieldDecidedAt:
+		return m.DecidedAt()
+	case cancellationrequest.FieldCreatedAt:
+		return m.CreatedAt()
+	case cancellationrequest.FieldUpdatedAt:
+		return m.UpdatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CancellationRequestMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case cancellationrequest.FieldSellerID:
+		return m.OldSellerID(ctx)
+	case cancellationrequest.FieldOrderID:
+		return m.OldOrderID(ctx)
+	case cancellationrequest.FieldStatus:
+		return m.OldStatus(ctx)
+	case cancellationrequest.FieldReason:
+		return m.OldReason(ctx)
+	case cancellationrequest.FieldRejectReason:
+		return m.OldRejectReason(ctx)
+	case cancellationrequest.FieldRequestedAt:
+		return m.OldRequestedAt(ctx)
+	case cancellationrequest.FieldRespondBy:
+		return m.OldRespondBy(ctx)
+	case cancellationrequest.FieldDecidedAt:
+		return m.OldDecidedAt(ctx)
+	case cancellationrequest.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case cancellationrequest.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown CancellationRequest field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CancellationRequestMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case cancellationrequest.FieldSellerID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSellerID(v)
+		return nil
+	case cancellationrequest.FieldOrderID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrderID(v)
+		return nil
+	case cancellationrequest.FieldStatus:
+		v, ok := value.(cancellationrequest.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case cancellationrequest.FieldReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReason(v)
+		return nil
+	case cancellationrequest.FieldRejectReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRejectReason(v)
+		return nil
+	case cancellationrequest.FieldRequestedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestedAt(v)
+		return nil
+	case cancellationrequest.FieldRespondBy:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRespondBy(v)
+		return nil
+	case cancellationrequest.FieldDecidedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDecidedAt(v)
+		return nil
+	case cancellationrequest.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case cancellationrequest.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CancellationRequest field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CancellationRequestMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CancellationRequestMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CancellationRequestMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown CancellationRequest numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CancellationRequestMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(cancellationrequest.FieldDecidedAt) {
+		fields = append(fields, cancellationrequest.FieldDecidedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CancellationRequestMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CancellationRequestMutation) ClearField(name string) error {
+	switch name {
+	case cancellationrequest.FieldDecidedAt:
+		m.ClearDecidedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown CancellationRequest nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CancellationRequestMutation) ResetField(name string) error {
+	switch name {
+	case cancellationrequest.FieldSellerID:
+		m.ResetSellerID()
+		return nil
+	case cancellationrequest.FieldOrderID:
+		m.ResetOrderID()
+		return nil
+	case cancellationrequest.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case cancellationrequest.FieldReason:
+		m.ResetReason()
+		return nil
+	case cancellationrequest.FieldRejectReason:
+		m.ResetRejectReason()
+		return nil
+	case cancellationrequest.FieldRequestedAt:
+		m.ResetRequestedAt()
+		return nil
+	case cancellationrequest.FieldRespondBy:
+		m.ResetRespondBy()
+		return nil
+	case cancellationrequest.FieldDecidedAt:
+		m.ResetDecidedAt()
+		return nil
+	case cancellationrequest.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case cancellationrequest.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown CancellationRequest field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CancellationRequestMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.seller != nil {
+		edges = append(edges, cancellationrequest.EdgeSeller)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CancellationRequestMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case cancellationrequest.EdgeSeller:
+		if id := m.seller; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CancellationRequestMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CancellationRequestMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CancellationRequestMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedseller {
+		edges = append(edges, cancellationrequest.EdgeSeller)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CancellationRequestMutation) EdgeCleared(name string) bool {
+	switch name {
+	case cancellationrequest.EdgeSeller:
+		return m.clearedseller
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CancellationRequestMutation) ClearEdge(name string) error {
+	switch name {
+	case cancellationrequest.EdgeSeller:
+		m.ClearSeller()
+		return nil
+	}
+	return fmt.Errorf("unknown CancellationRequest unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CancellationRequestMutation) ResetEdge(name string) error {
+	switch name {
+	case cancellationrequest.EdgeSeller:
+		m.ResetSeller()
+		return nil
+	}
+	return fmt.Errorf("unknown CancellationRequest edge %s", name)
 }
 
 // CategoryMutation represents an operation that mutates the Category nodes in the graph.
@@ -17544,37 +18446,3342 @@ func (m *RetiredRefreshTokenMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown RetiredRefreshToken edge %s", name)
 }
 
+// ReturnDisputeMutation represents an operation that mutates the ReturnDispute nodes in the graph.
+type ReturnDisputeMutation struct {
+	config
+	op             Op
+	typ            string
+	id             *string
+	raised_by      *returndispute.RaisedBy
+	reason_code    *string
+	description    *string
+	evidence       *[]string
+	appendevidence []string
+	outcome        *string
+	decided_at     *time.Time
+	created_at     *time.Time
+	clearedFields  map[string]struct{}
+	_return        *string
+	cleared_return bool
+	done           bool
+	oldValue       func(context.Context) (*ReturnDispute, error)
+	predicates     []predicate.ReturnDispute
+}
+
+var _ ent.Mutation = (*ReturnDisputeMutation)(nil)
+
+// returndisputeOption allows management of the mutation configuration using functional options.
+type returndisputeOption func(*ReturnDisputeMutation)
+
+// newReturnDisputeMutation creates new mutation for the ReturnDispute entity.
+func newReturnDisputeMutation(c config, op Op, opts ...returndisputeOption) *ReturnDisputeMutation {
+	m := &ReturnDisputeMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeReturnDispute,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withReturnDisputeID sets the ID field of the mutation.
+func withReturnDisputeID(id string) returndisputeOption {
+	return func(m *ReturnDisputeMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ReturnDispute
+		)
+		m.oldValue = func(ctx context.Context) (*ReturnDispute, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ReturnDispute.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withReturnDispute sets the old ReturnDispute of the mutation.
+func withReturnDispute(node *ReturnDispute) returndisputeOption {
+	return func(m *ReturnDisputeMutation) {
+		m.oldValue = func(context.Context) (*ReturnDispute, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ReturnDisputeMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ReturnDisputeMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ReturnDispute entities.
+func (m *ReturnDisputeMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ReturnDisputeMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ReturnDisputeMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ReturnDispute.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetReturnID sets the "return_id" field.
+func (m *ReturnDisputeMutation) SetReturnID(s string) {
+	m._return = &s
+}
+
+// ReturnID returns the value of the "return_id" field in the mutation.
+func (m *ReturnDisputeMutation) ReturnID() (r string, exists bool) {
+	v := m._return
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReturnID returns the old "return_id" field's value of the ReturnDispute entity.
+// If the ReturnDispute object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnDisputeMutation) OldReturnID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReturnID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReturnID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReturnID: %w", err)
+	}
+	return oldValue.ReturnID, nil
+}
+
+// ResetReturnID resets all changes to the "return_id" field.
+func (m *ReturnDisputeMutation) ResetReturnID() {
+	m._return = nil
+}
+
+// SetRaisedBy sets the "raised_by" field.
+func (m *ReturnDisputeMutation) SetRaisedBy(rb returndispute.RaisedBy) {
+	m.raised_by = &rb
+}
+
+// RaisedBy returns the value of the "raised_by" field in the mutation.
+func (m *ReturnDisputeMutation) RaisedBy() (r returndispute.RaisedBy, exists bool) {
+	v := m.raised_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRaisedBy returns the old "raised_by" field's value of the ReturnDispute entity.
+// If the ReturnDispute object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnDisputeMutation) OldRaisedBy(ctx context.Context) (v returndispute.RaisedBy, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRaisedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRaisedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRaisedBy: %w", err)
+	}
+	return oldValue.RaisedBy, nil
+}
+
+// ResetRaisedBy resets all changes to the "raised_by" field.
+func (m *ReturnDisputeMutation) ResetRaisedBy() {
+	m.raised_by = nil
+}
+
+// SetReasonCode sets the "reason_code" field.
+func (m *ReturnDisputeMutation) SetReasonCode(s string) {
+	m.reason_code = &s
+}
+
+// ReasonCode returns the value of the "reason_code" field in the mutation.
+func (m *ReturnDisputeMutation) ReasonCode() (r string, exists bool) {
+	v := m.reason_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReasonCode returns the old "reason_code" field's value of the ReturnDispute entity.
+// If the ReturnDispute object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnDisputeMutation) OldReasonCode(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReasonCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReasonCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReasonCode: %w", err)
+	}
+	return oldValue.ReasonCode, nil
+}
+
+// ResetReasonCode resets all changes to the "reason_code" field.
+func (m *ReturnDisputeMutation) ResetReasonCode() {
+	m.reason_code = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ReturnDisputeMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ReturnDisputeMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the ReturnDispute entity.
+// If the ReturnDispute object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnDisputeMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ReturnDisputeMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetEvidence sets the "evidence" field.
+func (m *ReturnDisputeMutation) SetEvidence(s []string) {
+	m.evidence = &s
+	m.appendevidence = nil
+}
+
+// Evidence returns the value of the "evidence" field in the mutation.
+func (m *ReturnDisputeMutation) Evidence() (r []string, exists bool) {
+	v := m.evidence
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEvidence returns the old "evidence" field's value of the ReturnDispute entity.
+// If the ReturnDispute object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnDisputeMutation) OldEvidence(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEvidence is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEvidence requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEvidence: %w", err)
+	}
+	return oldValue.Evidence, nil
+}
+
+// AppendEvidence adds s to the "evidence" field.
+func (m *ReturnDisputeMutation) AppendEvidence(s []string) {
+	m.appendevidence = append(m.appendevidence, s...)
+}
+
+// AppendedEvidence returns the list of values that were appended to the "evidence" field in this mutation.
+func (m *ReturnDisputeMutation) AppendedEvidence() ([]string, bool) {
+	if len(m.appendevidence) == 0 {
+		return nil, false
+	}
+	return m.appendevidence, true
+}
+
+// ResetEvidence resets all changes to the "evidence" field.
+func (m *ReturnDisputeMutation) ResetEvidence() {
+	m.evidence = nil
+	m.appendevidence = nil
+}
+
+// SetOutcome sets the "outcome" field.
+func (m *ReturnDisputeMutation) SetOutcome(s string) {
+	m.outcome = &s
+}
+
+// Outcome returns the value of the "outcome" field in the mutation.
+func (m *ReturnDisputeMutation) Outcome() (r string, exists bool) {
+	v := m.outcome
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOutcome returns the old "outcome" field's value of the ReturnDispute entity.
+// If the ReturnDispute object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnDisputeMutation) OldOutcome(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOutcome is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOutcome requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOutcome: %w", err)
+	}
+	return oldValue.Outcome, nil
+}
+
+// ResetOutcome resets all changes to the "outcome" field.
+func (m *ReturnDisputeMutation) ResetOutcome() {
+	m.outcome = nil
+}
+
+// SetDecidedAt sets the "decided_at" field.
+func (m *ReturnDisputeMutation) SetDecidedAt(t time.Time) {
+	m.decided_at = &t
+}
+
+// DecidedAt returns the value of the "decided_at" field in the mutation.
+func (m *ReturnDisputeMutation) DecidedAt() (r time.Time, exists bool) {
+	v := m.decided_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDecidedAt returns the old "decided_at" field's value of the ReturnDispute entity.
+// If the ReturnDispute object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnDisputeMutation) OldDecidedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDecidedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDecidedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDecidedAt: %w", err)
+	}
+	return oldValue.DecidedAt, nil
+}
+
+// ClearDecidedAt clears the value of the "decided_at" field.
+func (m *ReturnDisputeMutation) ClearDecidedAt() {
+	m.decided_at = nil
+	m.clearedFields[returndispute.FieldDecidedAt] = struct{}{}
+}
+
+// DecidedAtCleared returns if the "decided_at" field was cleared in this mutation.
+func (m *ReturnDisputeMutation) DecidedAtCleared() bool {
+	_, ok := m.clearedFields[returndispute.FieldDecidedAt]
+	return ok
+}
+
+// ResetDecidedAt resets all changes to the "decided_at" field.
+func (m *ReturnDisputeMutation) ResetDecidedAt() {
+	m.decided_at = nil
+	delete(m.clearedFields, returndispute.FieldDecidedAt)
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ReturnDisputeMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ReturnDisputeMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ReturnDispute entity.
+// If the ReturnDispute object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnDisputeMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ReturnDisputeMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// ClearReturn clears the "return" edge to the ReturnRequest entity.
+func (m *ReturnDisputeMutation) ClearReturn() {
+	m.cleared_return = true
+	m.clearedFields[returndispute.FieldReturnID] = struct{}{}
+}
+
+// ReturnCleared reports if the "return" edge to the ReturnRequest entity was cleared.
+func (m *ReturnDisputeMutation) ReturnCleared() bool {
+	return m.cleared_return
+}
+
+// ReturnIDs returns the "return" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ReturnID instead. It exists only for internal usage by the builders.
+func (m *ReturnDisputeMutation) ReturnIDs() (ids []string) {
+	if id := m._return; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetReturn resets all changes to the "return" edge.
+func (m *ReturnDisputeMutation) ResetReturn() {
+	m._return = nil
+	m.cleared_return = false
+}
+
+// Where appends a list predicates to the ReturnDisputeMutation builder.
+func (m *ReturnDisputeMutation) Where(ps ...predicate.ReturnDispute) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ReturnDisputeMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ReturnDisputeMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ReturnDispute, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ReturnDisputeMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ReturnDisputeMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ReturnDispute).
+func (m *ReturnDisputeMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ReturnDisputeMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m._return != nil {
+		fields = append(fields, returndispute.FieldReturnID)
+	}
+	if m.raised_by != nil {
+		fields = append(fields, returndispute.FieldRaisedBy)
+	}
+	if m.reason_code != nil {
+		fields = append(fields, returndispute.FieldReasonCode)
+	}
+	if m.description != nil {
+		fields = append(fields, returndispute.FieldDescription)
+	}
+	if m.evidence != nil {
+		fields = append(fields, returndispute.FieldEvidence)
+	}
+	if m.outcome != nil {
+		fields = append(fields, returndispute.FieldOutcome)
+	}
+	if m.decided_at != nil {
+		fields = append(fields, returndispute.FieldDecidedAt)
+	}
+	if m.created_at != nil {
+		fields = append(fields, returndispute.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ReturnDisputeMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case returndispute.FieldReturnID:
+		return m.ReturnID()
+	case returndispute.FieldRaisedBy:
+		return m.RaisedBy()
+	case returndispute.FieldReasonCode:
+		return m.ReasonCode()
+	case returndispute.FieldDescription:
+		return m.Description()
+	case returndispute.FieldEvidence:
+		return m.Evidence()
+	case returndispute.FieldOutcome:
+		return m.Outcome()
+	case returndispute.FieldDecidedAt:
+		return m.DecidedAt()
+	case returndispute.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ReturnDisputeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case returndispute.FieldReturnID:
+		return m.OldReturnID(ctx)
+	case returndispute.FieldRaisedBy:
+		return m.OldRaisedBy(ctx)
+	case returndispute.FieldReasonCode:
+		return m.OldReasonCode(ctx)
+	case returndispute.FieldDescription:
+		return m.OldDescription(ctx)
+	case returndispute.FieldEvidence:
+		return m.OldEvidence(ctx)
+	case returndispute.FieldOutcome:
+		return m.OldOutcome(ctx)
+	case returndispute.FieldDecidedAt:
+		return m.OldDecidedAt(ctx)
+	case returndispute.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown ReturnDispute field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ReturnDisputeMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case returndispute.FieldReturnID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReturnID(v)
+		return nil
+	case returndispute.FieldRaisedBy:
+		v, ok := value.(returndispute.RaisedBy)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRaisedBy(v)
+		return nil
+	case returndispute.FieldReasonCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReasonCode(v)
+		return nil
+	case returndispute.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case returndispute.FieldEvidence:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEvidence(v)
+		return nil
+	case returndispute.FieldOutcome:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOutcome(v)
+		return nil
+	case returndispute.FieldDecidedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDecidedAt(v)
+		return nil
+	case returndispute.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ReturnDispute field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ReturnDisputeMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ReturnDisputeMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ReturnDisputeMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ReturnDispute numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ReturnDisputeMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(returndispute.FieldDecidedAt) {
+		fields = append(fields, returndispute.FieldDecidedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ReturnDisputeMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ReturnDisputeMutation) ClearField(name string) error {
+	switch name {
+	case returndispute.FieldDecidedAt:
+		m.ClearDecidedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown ReturnDispute nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ReturnDisputeMutation) ResetField(name string) error {
+	switch name {
+	case returndispute.FieldReturnID:
+		m.ResetReturnID()
+		return nil
+	case returndispute.FieldRaisedBy:
+		m.ResetRaisedBy()
+		return nil
+	case returndispute.FieldReasonCode:
+		m.ResetReasonCode()
+		return nil
+	case returndispute.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case returndispute.FieldEvidence:
+		m.ResetEvidence()
+		return nil
+	case returndispute.FieldOutcome:
+		m.ResetOutcome()
+		return nil
+	case returndispute.FieldDecidedAt:
+		m.ResetDecidedAt()
+		return nil
+	case returndispute.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown ReturnDispute field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ReturnDisputeMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m._return != nil {
+		edges = append(edges, returndispute.EdgeReturn)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ReturnDisputeMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case returndispute.EdgeReturn:
+		if id := m._return; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ReturnDisputeMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ReturnDisputeMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ReturnDisputeMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.cleared_return {
+		edges = append(edges, returndispute.EdgeReturn)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ReturnDisputeMutation) EdgeCleared(name string) bool {
+	switch name {
+	case returndispute.EdgeReturn:
+		return m.cleared_return
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ReturnDisputeMutation) ClearEdge(name string) error {
+	switch name {
+	case returndispute.EdgeReturn:
+		m.ClearReturn()
+		return nil
+	}
+	return fmt.Errorf("unknown ReturnDispute unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ReturnDisputeMutation) ResetEdge(name string) error {
+	switch name {
+	case returndispute.EdgeReturn:
+		m.ResetReturn()
+		return nil
+	}
+	return fmt.Errorf("unknown ReturnDispute edge %s", name)
+}
+
+// ReturnItemMutation represents an operation that mutates the ReturnItem nodes in the graph.
+type ReturnItemMutation struct {
+	config
+	op               Op
+	typ              string
+	id               *string
+	item_id          *string
+	quantity         *int64
+	addquantity      *int64
+	refund_amount    *int64
+	addrefund_amount *int64
+	position         *int
+	addposition      *int
+	clearedFields    map[string]struct{}
+	_return          *string
+	cleared_return   bool
+	done             bool
+	oldValue         func(context.Context) (*ReturnItem, error)
+	predicates       []predicate.ReturnItem
+}
+
+var _ ent.Mutation = (*ReturnItemMutation)(nil)
+
+// returnitemOption allows management of the mutation configuration using functional options.
+type returnitemOption func(*ReturnItemMutation)
+
+// newReturnItemMutation creates new mutation for the ReturnItem entity.
+func newReturnItemMutation(c config, op Op, opts ...returnitemOption) *ReturnItemMutation {
+	m := &ReturnItemMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeReturnItem,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withReturnItemID sets the ID field of the mutation.
+func withReturnItemID(id string) returnitemOption {
+	return func(m *ReturnItemMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ReturnItem
+		)
+		m.oldValue = func(ctx context.Context) (*ReturnItem, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ReturnItem.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withReturnItem sets the old ReturnItem of the mutation.
+func withReturnItem(node *ReturnItem) returnitemOption {
+	return func(m *ReturnItemMutation) {
+		m.oldValue = func(context.Context) (*ReturnItem, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ReturnItemMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ReturnItemMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ReturnItem entities.
+func (m *ReturnItemMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ReturnItemMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ReturnItemMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ReturnItem.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetReturnID sets the "return_id" field.
+func (m *ReturnItemMutation) SetReturnID(s string) {
+	m._return = &s
+}
+
+// ReturnID returns the value of the "return_id" field in the mutation.
+func (m *ReturnItemMutation) ReturnID() (r string, exists bool) {
+	v := m._return
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReturnID returns the old "return_id" field's value of the ReturnItem entity.
+// If the ReturnItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnItemMutation) OldReturnID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReturnID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReturnID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReturnID: %w", err)
+	}
+	return oldValue.ReturnID, nil
+}
+
+// ResetReturnID resets all changes to the "return_id" field.
+func (m *ReturnItemMutation) ResetReturnID() {
+	m._return = nil
+}
+
+// SetItemID sets the "item_id" field.
+func (m *ReturnItemMutation) SetItemID(s string) {
+	m.item_id = &s
+}
+
+// ItemID returns the value of the "item_id" field in the mutation.
+func (m *ReturnItemMutation) ItemID() (r string, exists bool) {
+	v := m.item_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldItemID returns the old "item_id" field's value of the ReturnItem entity.
+// If the ReturnItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnItemMutation) OldItemID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldItemID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldItemID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldItemID: %w", err)
+	}
+	return oldValue.ItemID, nil
+}
+
+// ResetItemID resets all changes to the "item_id" field.
+func (m *ReturnItemMutation) ResetItemID() {
+	m.item_id = nil
+}
+
+// SetQuantity sets the "quantity" field.
+func (m *ReturnItemMutation) SetQuantity(i int64) {
+	m.quantity = &i
+	m.addquantity = nil
+}
+
+// Quantity returns the value of the "quantity" field in the mutation.
+func (m *ReturnItemMutation) Quantity() (r int64, exists bool) {
+	v := m.quantity
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldQuantity returns the old "quantity" field's value of the ReturnItem entity.
+// If the ReturnItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnItemMutation) OldQuantity(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldQuantity is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldQuantity requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldQuantity: %w", err)
+	}
+	return oldValue.Quantity, nil
+}
+
+// AddQuantity adds i to the "quantity" field.
+func (m *ReturnItemMutation) AddQuantity(i int64) {
+	if m.addquantity != nil {
+		*m.addquantity += i
+	} else {
+		m.addquantity = &i
+	}
+}
+
+// AddedQuantity returns the value that was added to the "quantity" field in this mutation.
+func (m *ReturnItemMutation) AddedQuantity() (r int64, exists bool) {
+	v := m.addquantity
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetQuantity resets all changes to the "quantity" field.
+func (m *ReturnItemMutation) ResetQuantity() {
+	m.quantity = nil
+	m.addquantity = nil
+}
+
+// SetRefundAmount sets the "refund_amount" field.
+func (m *ReturnItemMutation) SetRefundAmount(i int64) {
+	m.refund_amount = &i
+	m.addrefund_amount = nil
+}
+
+// RefundAmount returns the value of the "refund_amount" field in the mutation.
+func (m *ReturnItemMutation) RefundAmount() (r int64, exists bool) {
+	v := m.refund_amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRefundAmount returns the old "refund_amount" field's value of the ReturnItem entity.
+// If the ReturnItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnItemMutation) OldRefundAmount(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRefundAmount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRefundAmount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRefundAmount: %w", err)
+	}
+	return oldValue.RefundAmount, nil
+}
+
+// AddRefundAmount adds i to the "refund_amount" field.
+func (m *ReturnItemMutation) AddRefundAmount(i int64) {
+	if m.addrefund_amount != nil {
+		*m.addrefund_amount += i
+	} else {
+		m.addrefund_amount = &i
+	}
+}
+
+// AddedRefundAmount returns the value that was added to the "refund_amount" field in this mutation.
+func (m *ReturnItemMutation) AddedRefundAmount() (r int64, exists bool) {
+	v := m.addrefund_amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRefundAmount resets all changes to the "refund_amount" field.
+func (m *ReturnItemMutation) ResetRefundAmount() {
+	m.refund_amount = nil
+	m.addrefund_amount = nil
+}
+
+// SetPosition sets the "position" field.
+func (m *ReturnItemMutation) SetPosition(i int) {
+	m.position = &i
+	m.addposition = nil
+}
+
+// Position returns the value of the "position" field in the mutation.
+func (m *ReturnItemMutation) Position() (r int, exists bool) {
+	v := m.position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPosition returns the old "position" field's value of the ReturnItem entity.
+// If the ReturnItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnItemMutation) OldPosition(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPosition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPosition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPosition: %w", err)
+	}
+	return oldValue.Position, nil
+}
+
+// AddPosition adds i to the "position" field.
+func (m *ReturnItemMutation) AddPosition(i int) {
+	if m.addposition != nil {
+		*m.addposition += i
+	} else {
+		m.addposition = &i
+	}
+}
+
+// AddedPosition returns the value that was added to the "position" field in this mutation.
+func (m *ReturnItemMutation) AddedPosition() (r int, exists bool) {
+	v := m.addposition
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPosition resets all changes to the "position" field.
+func (m *ReturnItemMutation) ResetPosition() {
+	m.position = nil
+	m.addposition = nil
+}
+
+// ClearReturn clears the "return" edge to the ReturnRequest entity.
+func (m *ReturnItemMutation) ClearReturn() {
+	m.cleared_return = true
+	m.clearedFields[returnitem.FieldReturnID] = struct{}{}
+}
+
+// ReturnCleared reports if the "return" edge to the ReturnRequest entity was cleared.
+func (m *ReturnItemMutation) ReturnCleared() bool {
+	return m.cleared_return
+}
+
+// ReturnIDs returns the "return" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ReturnID instead. It exists only for internal usage by the builders.
+func (m *ReturnItemMutation) ReturnIDs() (ids []string) {
+	if id := m._return; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetReturn resets all changes to the "return" edge.
+func (m *ReturnItemMutation) ResetReturn() {
+	m._return = nil
+	m.cleared_return = false
+}
+
+// Where appends a list predicates to the ReturnItemMutation builder.
+func (m *ReturnItemMutation) Where(ps ...predicate.ReturnItem) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ReturnItemMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ReturnItemMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ReturnItem, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ReturnItemMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ReturnItemMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ReturnItem).
+func (m *ReturnItemMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ReturnItemMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m._return != nil {
+		fields = append(fields, returnitem.FieldReturnID)
+	}
+	if m.item_id != nil {
+		fields = append(fields, returnitem.FieldItemID)
+	}
+	if m.quantity != nil {
+		fields = append(fields, returnitem.FieldQuantity)
+	}
+	if m.refund_amount != nil {
+		fields = append(fields, returnitem.FieldRefundAmount)
+	}
+	if m.position != nil {
+		fields = append(fields, returnitem.FieldPosition)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ReturnItemMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case returnitem.FieldReturnID:
+		return m.ReturnID()
+	case returnitem.FieldItemID:
+		return m.ItemID()
+	case returnitem.FieldQuantity:
+		return m.Quantity()
+	case returnitem.FieldRefundAmount:
+		return m.RefundAmount()
+	case returnitem.FieldPosition:
+		return m.Position()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ReturnItemMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case returnitem.FieldReturnID:
+		return m.OldReturnID(ctx)
+	case returnitem.FieldItemID:
+		return m.OldItemID(ctx)
+	case returnitem.FieldQuantity:
+		return m.OldQuantity(ctx)
+	case returnitem.FieldRefundAmount:
+		return m.OldRefundAmount(ctx)
+	case returnitem.FieldPosition:
+		return m.OldPosition(ctx)
+	}
+	return nil, fmt.Errorf("unknown ReturnItem field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ReturnItemMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case returnitem.FieldReturnID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReturnID(v)
+		return nil
+	case returnitem.FieldItemID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetItemID(v)
+		return nil
+	case returnitem.FieldQuantity:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetQuantity(v)
+		return nil
+	case returnitem.FieldRefundAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRefundAmount(v)
+		return nil
+	case returnitem.FieldPosition:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPosition(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ReturnItem field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ReturnItemMutation) AddedFields() []string {
+	var fields []string
+	if m.addquantity != nil {
+		fields = append(fields, returnitem.FieldQuantity)
+	}
+	if m.addrefund_amount != nil {
+		fields = append(fields, returnitem.FieldRefundAmount)
+	}
+	if m.addposition != nil {
+		fields = append(fields, returnitem.FieldPosition)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ReturnItemMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case returnitem.FieldQuantity:
+		return m.AddedQuantity()
+	case returnitem.FieldRefundAmount:
+		return m.AddedRefundAmount()
+	case returnitem.FieldPosition:
+		return m.AddedPosition()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ReturnItemMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case returnitem.FieldQuantity:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddQuantity(v)
+		return nil
+	case returnitem.FieldRefundAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRefundAmount(v)
+		return nil
+	case returnitem.FieldPosition:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPosition(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ReturnItem numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ReturnItemMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ReturnItemMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ReturnItemMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown ReturnItem nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ReturnItemMutation) ResetField(name string) error {
+	switch name {
+	case returnitem.FieldReturnID:
+		m.ResetReturnID()
+		return nil
+	case returnitem.FieldItemID:
+		m.ResetItemID()
+		return nil
+	case returnitem.FieldQuantity:
+		m.ResetQuantity()
+		return nil
+	case returnitem.FieldRefundAmount:
+		m.ResetRefundAmount()
+		return nil
+	case returnitem.FieldPosition:
+		m.ResetPosition()
+		return nil
+	}
+	return fmt.Errorf("unknown ReturnItem field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ReturnItemMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m._return != nil {
+		edges = append(edges, returnitem.EdgeReturn)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ReturnItemMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case returnitem.EdgeReturn:
+		if id := m._return; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ReturnItemMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ReturnItemMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ReturnItemMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.cleared_return {
+		edges = append(edges, returnitem.EdgeReturn)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ReturnItemMutation) EdgeCleared(name string) bool {
+	switch name {
+	case returnitem.EdgeReturn:
+		return m.cleared_return
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ReturnItemMutation) ClearEdge(name string) error {
+	switch name {
+	case returnitem.EdgeReturn:
+		m.ClearReturn()
+		return nil
+	}
+	return fmt.Errorf("unknown ReturnItem unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ReturnItemMutation) ResetEdge(name string) error {
+	switch name {
+	case returnitem.EdgeReturn:
+		m.ResetReturn()
+		return nil
+	}
+	return fmt.Errorf("unknown ReturnItem edge %s", name)
+}
+
+// ReturnRequestMutation represents an operation that mutates the ReturnRequest nodes in the graph.
+type ReturnRequestMutation struct {
+	config
+	op                     Op
+	typ                    string
+	id                     *string
+	order_id               *string
+	status                 *returnrequest.Status
+	reason                 *string
+	buyer_note             *string
+	evidence               *[]string
+	appendevidence         []string
+	refund_amount          *int64
+	addrefund_amount       *int64
+	refunded_amount        *int64
+	addrefunded_amount     *int64
+	currency               *string
+	refund_only            *bool
+	return_tracking_number *string
+	seller_response_by     *time.Time
+	buyer_ship_by          *time.Time
+	inspect_by             *time.Time
+	dispute_by             *time.Time
+	auto_due_at            *time.Time
+	auto_from              *string
+	reject_reason          *string
+	reject_note            *string
+	created_at             *time.Time
+	updated_at             *time.Time
+	clearedFields          map[string]struct{}
+	seller                 *string
+	clearedseller          bool
+	items                  map[string]struct{}
+	removeditems           map[string]struct{}
+	cleareditems           bool
+	dispute                *string
+	cleareddispute         bool
+	done                   bool
+	oldValue               func(context.Context) (*ReturnRequest, error)
+	predicates             []predicate.ReturnRequest
+}
+
+var _ ent.Mutation = (*ReturnRequestMutation)(nil)
+
+// returnrequestOption allows management of the mutation configuration using functional options.
+type returnrequestOption func(*ReturnRequestMutation)
+
+// newReturnRequestMutation creates new mutation for the ReturnRequest entity.
+func newReturnRequestMutation(c config, op Op, opts ...returnrequestOption) *ReturnRequestMutation {
+	m := &ReturnRequestMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeReturnRequest,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withReturnRequestID sets the ID field of the mutation.
+func withReturnRequestID(id string) returnrequestOption {
+	return func(m *ReturnRequestMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ReturnRequest
+		)
+		m.oldValue = func(ctx context.Context) (*ReturnRequest, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ReturnRequest.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withReturnRequest sets the old ReturnRequest of the mutation.
+func withReturnRequest(node *ReturnRequest) returnrequestOption {
+	return func(m *ReturnRequestMutation) {
+		m.oldValue = func(context.Context) (*ReturnRequest, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ReturnRequestMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ReturnRequestMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ReturnRequest entities.
+func (m *ReturnRequestMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ReturnRequestMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ReturnRequestMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ReturnRequest.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetSellerID sets the "seller_id" field.
+func (m *ReturnRequestMutation) SetSellerID(s string) {
+	m.seller = &s
+}
+
+// SellerID returns the value of the "seller_id" field in the mutation.
+func (m *ReturnRequestMutation) SellerID() (r string, exists bool) {
+	v := m.seller
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSellerID returns the old "seller_id" field's value of the ReturnRequest entity.
+// If the ReturnRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnRequestMutation) OldSellerID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSellerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSellerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSellerID: %w", err)
+	}
+	return oldValue.SellerID, nil
+}
+
+// ResetSellerID resets all changes to the "seller_id" field.
+func (m *ReturnRequestMutation) ResetSellerID() {
+	m.seller = nil
+}
+
+// SetOrderID sets the "order_id" field.
+func (m *ReturnRequestMutation) SetOrderID(s string) {
+	m.order_id = &s
+}
+
+// OrderID returns the value of the "order_id" field in the mutation.
+func (m *ReturnRequestMutation) OrderID() (r string, exists bool) {
+	v := m.order_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrderID returns the old "order_id" field's value of the ReturnRequest entity.
+// If the ReturnRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnRequestMutation) OldOrderID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrderID: %w", err)
+	}
+	return oldValue.OrderID, nil
+}
+
+// ResetOrderID resets all changes to the "order_id" field.
+func (m *ReturnRequestMutation) ResetOrderID() {
+	m.order_id = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *ReturnRequestMutation) SetStatus(r returnrequest.Status) {
+	m.status = &r
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *ReturnRequestMutation) Status() (r returnrequest.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the ReturnRequest entity.
+// If the ReturnRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnRequestMutation) OldStatus(ctx context.Context) (v returnrequest.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *ReturnRequestMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetReason sets the "reason" field.
+func (m *ReturnRequestMutation) SetReason(s string) {
+	m.reason = &s
+}
+
+// Reason returns the value of the "reason" field in the mutation.
+func (m *ReturnRequestMutation) Reason() (r string, exists bool) {
+	v := m.reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReason returns the old "reason" field's value of the ReturnRequest entity.
+// If the ReturnRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnRequestMutation) OldReason(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReason: %w", err)
+	}
+	return oldValue.Reason, nil
+}
+
+// ResetReason resets all changes to the "reason" field.
+func (m *ReturnRequestMutation) ResetReason() {
+	m.reason = nil
+}
+
+// SetBuyerNote sets the "buyer_note" field.
+func (m *ReturnRequestMutation) SetBuyerNote(s string) {
+	m.buyer_note = &s
+}
+
+// BuyerNote returns the value of the "buyer_note" field in the mutation.
+func (m *ReturnRequestMutation) BuyerNote() (r string, exists bool) {
+	v := m.buyer_note
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBuyerNote returns the old "buyer_note" field's value of the ReturnRequest entity.
+// If the ReturnRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnRequestMutation) OldBuyerNote(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBuyerNote is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBuyerNote requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBuyerNote: %w", err)
+	}
+	return oldValue.BuyerNote, nil
+}
+
+// ResetBuyerNote resets all changes to the "buyer_note" field.
+func (m *ReturnRequestMutation) ResetBuyerNote() {
+	m.buyer_note = nil
+}
+
+// SetEvidence sets the "evidence" field.
+func (m *ReturnRequestMutation) SetEvidence(s []string) {
+	m.evidence = &s
+	m.appendevidence = nil
+}
+
+// Evidence returns the value of the "evidence" field in the mutation.
+func (m *ReturnRequestMutation) Evidence() (r []string, exists bool) {
+	v := m.evidence
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEvidence returns the old "evidence" field's value of the ReturnRequest entity.
+// If the ReturnRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnRequestMutation) OldEvidence(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEvidence is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEvidence requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEvidence: %w", err)
+	}
+	return oldValue.Evidence, nil
+}
+
+// AppendEvidence adds s to the "evidence" field.
+func (m *ReturnRequestMutation) AppendEvidence(s []string) {
+	m.appendevidence = append(m.appendevidence, s...)
+}
+
+// AppendedEvidence returns the list of values that were appended to the "evidence" field in this mutation.
+func (m *ReturnRequestMutation) AppendedEvidence() ([]string, bool) {
+	if len(m.appendevidence) == 0 {
+		return nil, false
+	}
+	return m.appendevidence, true
+}
+
+// ResetEvidence resets all changes to the "evidence" field.
+func (m *ReturnRequestMutation) ResetEvidence() {
+	m.evidence = nil
+	m.appendevidence = nil
+}
+
+// SetRefundAmount sets the "refund_amount" field.
+func (m *ReturnRequestMutation) SetRefundAmount(i int64) {
+	m.refund_amount = &i
+	m.addrefund_amount = nil
+}
+
+// RefundAmount returns the value of the "refund_amount" field in the mutation.
+func (m *ReturnRequestMutation) RefundAmount() (r int64, exists bool) {
+	v := m.refund_amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRefundAmount returns the old "refund_amount" field's value of the ReturnRequest entity.
+// If the ReturnRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnRequestMutation) OldRefundAmount(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRefundAmount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRefundAmount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRefundAmount: %w", err)
+	}
+	return oldValue.RefundAmount, nil
+}
+
+// AddRefundAmount adds i to the "refund_amount" field.
+func (m *ReturnRequestMutation) AddRefundAmount(i int64) {
+	if m.addrefund_amount != nil {
+		*m.addrefund_amount += i
+	} else {
+		m.addrefund_amount = &i
+	}
+}
+
+// AddedRefundAmount returns the value that was added to the "refund_amount" field in this mutation.
+func (m *ReturnRequestMutation) AddedRefundAmount() (r int64, exists bool) {
+	v := m.addrefund_amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRefundAmount resets all changes to the "refund_amount" field.
+func (m *ReturnRequestMutation) ResetRefundAmount() {
+	m.refund_amount = nil
+	m.addrefund_amount = nil
+}
+
+// SetRefundedAmount sets the "refunded_amount" field.
+func (m *ReturnRequestMutation) SetRefundedAmount(i int64) {
+	m.refunded_amount = &i
+	m.addrefunded_amount = nil
+}
+
+// RefundedAmount returns the value of the "refunded_amount" field in the mutation.
+func (m *ReturnRequestMutation) RefundedAmount() (r int64, exists bool) {
+	v := m.refunded_amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRefundedAmount returns the old "refunded_amount" field's value of the ReturnRequest entity.
+// If the ReturnRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnRequestMutation) OldRefundedAmount(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRefundedAmount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRefundedAmount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRefundedAmount: %w", err)
+	}
+	return oldValue.RefundedAmount, nil
+}
+
+// AddRefundedAmount adds i to the "refunded_amount" field.
+func (m *ReturnRequestMutation) AddRefundedAmount(i int64) {
+	if m.addrefunded_amount != nil {
+		*m.addrefunded_amount += i
+	} else {
+		m.addrefunded_amount = &i
+	}
+}
+
+// AddedRefundedAmount returns the value that was added to the "refunded_amount" field in this mutation.
+func (m *ReturnRequestMutation) AddedRefundedAmount() (r int64, exists bool) {
+	v := m.addrefunded_amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRefundedAmount resets all changes to the "refunded_amount" field.
+func (m *ReturnRequestMutation) ResetRefundedAmount() {
+	m.refunded_amount = nil
+	m.addrefunded_amount = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *ReturnRequestMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *ReturnRequestMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the ReturnRequest entity.
+// If the ReturnRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnRequestMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *ReturnRequestMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetRefundOnly sets the "refund_only" field.
+func (m *ReturnRequestMutation) SetRefundOnly(b bool) {
+	m.refund_only = &b
+}
+
+// RefundOnly returns the value of the "refund_only" field in the mutation.
+func (m *ReturnRequestMutation) RefundOnly() (r bool, exists bool) {
+	v := m.refund_only
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRefundOnly returns the old "refund_only" field's value of the ReturnRequest entity.
+// If the ReturnRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnRequestMutation) OldRefundOnly(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRefundOnly is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRefundOnly requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRefundOnly: %w", err)
+	}
+	return oldValue.RefundOnly, nil
+}
+
+// ResetRefundOnly resets all changes to the "refund_only" field.
+func (m *ReturnRequestMutation) ResetRefundOnly() {
+	m.refund_only = nil
+}
+
+// SetReturnTrackingNumber sets the "return_tracking_number" field.
+func (m *ReturnRequestMutation) SetReturnTrackingNumber(s string) {
+	m.return_tracking_number = &s
+}
+
+// ReturnTrackingNumber returns the value of the "return_tracking_number" field in the mutation.
+func (m *ReturnRequestMutation) ReturnTrackingNumber() (r string, exists bool) {
+	v := m.return_tracking_number
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReturnTrackingNumber returns the old "return_tracking_number" field's value of the ReturnRequest entity.
+// If the ReturnRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnRequestMutation) OldReturnTrackingNumber(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReturnTrackingNumber is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReturnTrackingNumber requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReturnTrackingNumber: %w", err)
+	}
+	return oldValue.ReturnTrackingNumber, nil
+}
+
+// ResetReturnTrackingNumber resets all changes to the "return_tracking_number" field.
+func (m *ReturnRequestMutation) ResetReturnTrackingNumber() {
+	m.return_tracking_number = nil
+}
+
+// SetSellerResponseBy sets the "seller_response_by" field.
+func (m *ReturnRequestMutation) SetSellerResponseBy(t time.Time) {
+	m.seller_response_by = &t
+}
+
+// SellerResponseBy returns the value of the "seller_response_by" field in the mutation.
+func (m *ReturnRequestMutation) SellerResponseBy() (r time.Time, exists bool) {
+	v := m.seller_response_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSellerResponseBy returns the old "seller_response_by" field's value of the ReturnRequest entity.
+// If the ReturnRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnRequestMutation) OldSellerResponseBy(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSellerResponseBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSellerResponseBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSellerResponseBy: %w", err)
+	}
+	return oldValue.SellerResponseBy, nil
+}
+
+// ClearSellerResponseBy clears the value of the "seller_response_by" field.
+func (m *ReturnRequestMutation) ClearSellerResponseBy() {
+	m.seller_response_by = nil
+	m.clearedFields[returnrequest.FieldSellerResponseBy] = struct{}{}
+}
+
+// SellerResponseByCleared returns if the "seller_response_by" field was cleared in this mutation.
+func (m *ReturnRequestMutation) SellerResponseByCleared() bool {
+	_, ok := m.clearedFields[returnrequest.FieldSellerResponseBy]
+	return ok
+}
+
+// ResetSellerResponseBy resets all changes to the "seller_response_by" field.
+func (m *ReturnRequestMutation) ResetSellerResponseBy() {
+	m.seller_response_by = nil
+	delete(m.clearedFields, returnrequest.FieldSellerResponseBy)
+}
+
+// SetBuyerShipBy sets the "buyer_ship_by" field.
+func (m *ReturnRequestMutation) SetBuyerShipBy(t time.Time) {
+	m.buyer_ship_by = &t
+}
+
+// BuyerShipBy returns the value of the "buyer_ship_by" field in the mutation.
+func (m *ReturnRequestMutation) BuyerShipBy() (r time.Time, exists bool) {
+	v := m.buyer_ship_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBuyerShipBy returns the old "buyer_ship_by" field's value of the ReturnRequest entity.
+// If the ReturnRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnRequestMutation) OldBuyerShipBy(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBuyerShipBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBuyerShipBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBuyerShipBy: %w", err)
+	}
+	return oldValue.BuyerShipBy, nil
+}
+
+// ClearBuyerShipBy clears the value of the "buyer_ship_by" field.
+func (m *ReturnRequestMutation) ClearBuyerShipBy() {
+	m.buyer_ship_by = nil
+	m.clearedFields[returnrequest.FieldBuyerShipBy] = struct{}{}
+}
+
+// BuyerShipByCleared returns if the "buyer_ship_by" field was cleared in this mutation.
+func (m *ReturnRequestMutation) BuyerShipByCleared() bool {
+	_, ok := m.clearedFields[returnrequest.FieldBuyerShipBy]
+	return ok
+}
+
+// ResetBuyerShipBy resets all changes to the "buyer_ship_by" field.
+func (m *ReturnRequestMutation) ResetBuyerShipBy() {
+	m.buyer_ship_by = nil
+	delete(m.clearedFields, returnrequest.FieldBuyerShipBy)
+}
+
+// SetInspectBy sets the "inspect_by" field.
+func (m *ReturnRequestMutation) SetInspectBy(t time.Time) {
+	m.inspect_by = &t
+}
+
+// InspectBy returns the value of the "inspect_by" field in the mutation.
+func (m *ReturnRequestMutation) InspectBy() (r time.Time, exists bool) {
+	v := m.inspect_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldInspectBy returns the old "inspect_by" field's value of the ReturnRequest entity.
+// If the ReturnRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnRequestMutation) OldInspectBy(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldInspectBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldInspectBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldInspectBy: %w", err)
+	}
+	return oldValue.InspectBy, nil
+}
+
+// ClearInspectBy clears the value of the "inspect_by" field.
+func (m *ReturnRequestMutation) ClearInspectBy() {
+	m.inspect_by = nil
+	m.clearedFields[returnrequest.FieldInspectBy] = struct{}{}
+}
+
+// InspectByCleared returns if the "inspect_by" field was cleared in this mutation.
+func (m *ReturnRequestMutation) InspectByCleared() bool {
+	_, ok := m.clearedFields[returnrequest.FieldInspectBy]
+	return ok
+}
+
+// ResetInspectBy resets all changes to the "inspect_by" field.
+func (m *ReturnRequestMutation) ResetInspectBy() {
+	m.inspect_by = nil
+	delete(m.clearedFields, returnrequest.FieldInspectBy)
+}
+
+// SetDisputeBy sets the "dispute_by" field.
+func (m *ReturnRequestMutation) SetDisputeBy(t time.Time) {
+	m.dispute_by = &t
+}
+
+// DisputeBy returns the value of the "dispute_by" field in the mutation.
+func (m *ReturnRequestMutation) DisputeBy() (r time.Time, exists bool) {
+	v := m.dispute_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDisputeBy returns the old "dispute_by" field's value of the ReturnRequest entity.
+// If the ReturnRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnRequestMutation) OldDisputeBy(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDisputeBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDisputeBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDisputeBy: %w", err)
+	}
+	return oldValue.DisputeBy, nil
+}
+
+// ClearDisputeBy clears the value of the "dispute_by" field.
+func (m *ReturnRequestMutation) ClearDisputeBy() {
+	m.dispute_by = nil
+	m.clearedFields[returnrequest.FieldDisputeBy] = struct{}{}
+}
+
+// DisputeByCleared returns if the "dispute_by" field was cleared in this mutation.
+func (m *ReturnRequestMutation) DisputeByCleared() bool {
+	_, ok := m.clearedFields[returnrequest.FieldDisputeBy]
+	return ok
+}
+
+// ResetDisputeBy resets all changes to the "dispute_by" field.
+func (m *ReturnRequestMutation) ResetDisputeBy() {
+	m.dispute_by = nil
+	delete(m.clearedFields, returnrequest.FieldDisputeBy)
+}
+
+// SetAutoDueAt sets the "auto_due_at" field.
+func (m *ReturnRequestMutation) SetAutoDueAt(t time.Time) {
+	m.auto_due_at = &t
+}
+
+// AutoDueAt returns the value of the "auto_due_at" field in the mutation.
+func (m *ReturnRequestMutation) AutoDueAt() (r time.Time, exists bool) {
+	v := m.auto_due_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAutoDueAt returns the old "auto_due_at" field's value of the ReturnRequest entity.
+// If the ReturnRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnRequestMutation) OldAutoDueAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAutoDueAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAutoDueAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAutoDueAt: %w", err)
+	}
+	return oldValue.AutoDueAt, nil
+}
+
+// ClearAutoDueAt clears the value of the "auto_due_at" field.
+func (m *ReturnRequestMutation) ClearAutoDueAt() {
+	m.auto_due_at = nil
+	m.clearedFields[returnrequest.FieldAutoDueAt] = struct{}{}
+}
+
+// AutoDueAtCleared returns if the "auto_due_at" field was cleared in this mutation.
+func (m *ReturnRequestMutation) AutoDueAtCleared() bool {
+	_, ok := m.clearedFields[returnrequest.FieldAutoDueAt]
+	return ok
+}
+
+// ResetAutoDueAt resets all changes to the "auto_due_at" field.
+func (m *ReturnRequestMutation) ResetAutoDueAt() {
+	m.auto_due_at = nil
+	delete(m.clearedFields, returnrequest.FieldAutoDueAt)
+}
+
+// SetAutoFrom sets the "auto_from" field.
+func (m *ReturnRequestMutation) SetAutoFrom(s string) {
+	m.auto_from = &s
+}
+
+// AutoFrom returns the value of the "auto_from" field in the mutation.
+func (m *ReturnRequestMutation) AutoFrom() (r string, exists bool) {
+	v := m.auto_from
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAutoFrom returns the old "auto_from" field's value of the ReturnRequest entity.
+// If the ReturnRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnRequestMutation) OldAutoFrom(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAutoFrom is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAutoFrom requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAutoFrom: %w", err)
+	}
+	return oldValue.AutoFrom, nil
+}
+
+// ResetAutoFrom resets all changes to the "auto_from" field.
+func (m *ReturnRequestMutation) ResetAutoFrom() {
+	m.auto_from = nil
+}
+
+// SetRejectReason sets the "reject_reason" field.
+func (m *ReturnRequestMutation) SetRejectReason(s string) {
+	m.reject_reason = &s
+}
+
+// RejectReason returns the value of the "reject_reason" field in the mutation.
+func (m *ReturnRequestMutation) RejectReason() (r string, exists bool) {
+	v := m.reject_reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRejectReason returns the old "reject_reason" field's value of the ReturnRequest entity.
+// If the ReturnRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnRequestMutation) OldRejectReason(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRejectReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRejectReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRejectReason: %w", err)
+	}
+	return oldValue.RejectReason, nil
+}
+
+// ResetRejectReason resets all changes to the "reject_reason" field.
+func (m *ReturnRequestMutation) ResetRejectReason() {
+	m.reject_reason = nil
+}
+
+// SetRejectNote sets the "reject_note" field.
+func (m *ReturnRequestMutation) SetRejectNote(s string) {
+	m.reject_note = &s
+}
+
+// RejectNote returns the value of the "reject_note" field in the mutation.
+func (m *ReturnRequestMutation) RejectNote() (r string, exists bool) {
+	v := m.reject_note
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRejectNote returns the old "reject_note" field's value of the ReturnRequest entity.
+// If the ReturnRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnRequestMutation) OldRejectNote(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRejectNote is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRejectNote requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRejectNote: %w", err)
+	}
+	return oldValue.RejectNote, nil
+}
+
+// ResetRejectNote resets all changes to the "reject_note" field.
+func (m *ReturnRequestMutation) ResetRejectNote() {
+	m.reject_note = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ReturnRequestMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ReturnRequestMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ReturnRequest entity.
+// If the ReturnRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnRequestMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ReturnRequestMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ReturnRequestMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ReturnRequestMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the ReturnRequest entity.
+// If the ReturnRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnRequestMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ReturnRequestMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// ClearSeller clears the "seller" edge to the Seller entity.
+func (m *ReturnRequestMutation) ClearSeller() {
+	m.clearedseller = true
+	m.clearedFields[returnrequest.FieldSellerID] = struct{}{}
+}
+
+// SellerCleared reports if the "seller" edge to the Seller entity was cleared.
+func (m *ReturnRequestMutation) SellerCleared() bool {
+	return m.clearedseller
+}
+
+// SellerIDs returns the "seller" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SellerID instead. It exists only for internal usage by the builders.
+func (m *ReturnRequestMutation) SellerIDs() (ids []string) {
+	if id := m.seller; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSeller resets all changes to the "seller" edge.
+func (m *ReturnRequestMutation) ResetSeller() {
+	m.seller = nil
+	m.clearedseller = false
+}
+
+// AddItemIDs adds the "items" edge to the ReturnItem entity by ids.
+func (m *ReturnRequestMutation) AddItemIDs(ids ...string) {
+	if m.items == nil {
+		m.items = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.items[ids[i]] = struct{}{}
+	}
+}
+
+// ClearItems clears the "items" edge to the ReturnItem entity.
+func (m *ReturnRequestMutation) ClearItems() {
+	m.cleareditems = true
+}
+
+// ItemsCleared reports if the "items" edge to the ReturnItem entity was cleared.
+func (m *ReturnRequestMutation) ItemsCleared() bool {
+	return m.cleareditems
+}
+
+// RemoveItemIDs removes the "items" edge to the ReturnItem entity by IDs.
+func (m *ReturnRequestMutation) RemoveItemIDs(ids ...string) {
+	if m.removeditems == nil {
+		m.removeditems = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.items, ids[i])
+		m.removeditems[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedItems returns the removed IDs of the "items" edge to the ReturnItem entity.
+func (m *ReturnRequestMutation) RemovedItemsIDs() (ids []string) {
+	for id := range m.removeditems {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ItemsIDs returns the "items" edge IDs in the mutation.
+func (m *ReturnRequestMutation) ItemsIDs() (ids []string) {
+	for id := range m.items {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetItems resets all changes to the "items" edge.
+func (m *ReturnRequestMutation) ResetItems() {
+	m.items = nil
+	m.cleareditems = false
+	m.removeditems = nil
+}
+
+// SetDisputeID sets the "dispute" edge to the ReturnDispute entity by id.
+func (m *ReturnRequestMutation) SetDisputeID(id string) {
+	m.dispute = &id
+}
+
+// ClearDispute clears the "dispute" edge to the ReturnDispute entity.
+func (m *ReturnRequestMutation) ClearDispute() {
+	m.cleareddispute = true
+}
+
+// DisputeCleared reports if the "dispute" edge to the ReturnDispute entity was cleared.
+func (m *ReturnRequestMutation) DisputeCleared() bool {
+	return m.cleareddispute
+}
+
+// DisputeID returns the "dispute" edge ID in the mutation.
+func (m *ReturnRequestMutation) DisputeID() (id string, exists bool) {
+	if m.dispute != nil {
+		return *m.dispute, true
+	}
+	return
+}
+
+// DisputeIDs returns the "dispute" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DisputeID instead. It exists only for internal usage by the builders.
+func (m *ReturnRequestMutation) DisputeIDs() (ids []string) {
+	if id := m.dispute; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDispute resets all changes to the "dispute" edge.
+func (m *ReturnRequestMutation) ResetDispute() {
+	m.dispute = nil
+	m.cleareddispute = false
+}
+
+// Where appends a list predicates to the ReturnRequestMutation builder.
+func (m *ReturnRequestMutation) Where(ps ...predicate.ReturnRequest) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ReturnRequestMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ReturnRequestMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ReturnRequest, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ReturnRequestMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ReturnRequestMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ReturnRequest).
+func (m *ReturnRequestMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ReturnRequestMutation) Fields() []string {
+	fields := make([]string, 0, 21)
+	if m.seller != nil {
+		fields = append(fields, returnrequest.FieldSellerID)
+	}
+	if m.order_id != nil {
+		fields = append(fields, returnrequest.FieldOrderID)
+	}
+	if m.status != nil {
+		fields = append(fields, returnrequest.FieldStatus)
+	}
+	if m.reason != nil {
+		fields = append(fields, returnrequest.FieldReason)
+	}
+	if m.buyer_note != nil {
+		fields = append(fields, returnrequest.FieldBuyerNote)
+	}
+	if m.evidence != nil {
+		fields = append(fields, returnrequest.FieldEvidence)
+	}
+	if m.refund_amount != nil {
+		fields = append(fields, returnrequest.FieldRefundAmount)
+	}
+	if m.refunded_amount != nil {
+		fields = append(fields, returnrequest.FieldRefundedAmount)
+	}
+	if m.currency != nil {
+		fields = append(fields, returnrequest.FieldCurrency)
+	}
+	if m.refund_only != nil {
+		fields = append(fields, returnrequest.FieldRefundOnly)
+	}
+	if m.return_tracking_number != nil {
+		fields = append(fields, returnrequest.FieldReturnTrackingNumber)
+	}
+	if m.seller_response_by != nil {
+		fields = append(fields, returnrequest.FieldSellerResponseBy)
+	}
+	if m.buyer_ship_by != nil {
+		fields = append(fields, returnrequest.FieldBuyerShipBy)
+	}
+	if m.inspect_by != nil {
+		fields = append(fields, returnrequest.FieldInspectBy)
+	}
+	if m.dispute_by != nil {
+		fields = append(fields, returnrequest.FieldDisputeBy)
+	}
+	if m.auto_due_at != nil {
+		fields = append(fields, returnrequest.FieldAutoDueAt)
+	}
+	if m.auto_from != nil {
+		fields = append(fields, returnrequest.FieldAutoFrom)
+	}
+	if m.reject_reason != nil {
+		fields = append(fields, returnrequest.FieldRejectReason)
+	}
+	if m.reject_note != nil {
+		fields = append(fields, returnrequest.FieldRejectNote)
+	}
+	if m.created_at != nil {
+		fields = append(fields, returnrequest.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, returnrequest.FieldUpdatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ReturnRequestMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case returnrequest.FieldSellerID:
+		return m.SellerID()
+	case returnrequest.FieldOrderID:
+		return m.OrderID()
+	case returnrequest.FieldStatus:
+		return m.Status()
+	case returnrequest.FieldReason:
+		return m.Reason()
+	case returnrequest.FieldBuyerNote:
+		return m.BuyerNote()
+	case returnrequest.FieldEvidence:
+		return m.Evidence()
+	case returnrequest.FieldRefundAmount:
+		return m.RefundAmount()
+	case returnrequest.FieldRefundedAmount:
+		return m.RefundedAmount()
+	case returnrequest.FieldCurrency:
+		return m.Currency()
+	case returnrequest.FieldRefundOnly:
+		return m.RefundOnly()
+	case returnrequest.FieldReturnTrackingNumber:
+		return m.ReturnTrackingNumber()
+	case returnrequest.FieldSellerResponseBy:
+		return m.SellerResponseBy()
+	case returnrequest.FieldBuyerShipBy:
+		return m.BuyerShipBy()
+	case returnrequest.FieldInspectBy:
+		return m.InspectBy()
+	case returnrequest.FieldDisputeBy:
+		return m.DisputeBy()
+	case returnrequest.FieldAutoDueAt:
+		return m.AutoDueAt()
+	case returnrequest.FieldAutoFrom:
+		return m.AutoFrom()
+	case returnrequest.FieldRejectReason:
+		return m.RejectReason()
+	case returnrequest.FieldRejectNote:
+		return m.RejectNote()
+	case returnrequest.FieldCreatedAt:
+		return m.CreatedAt()
+	case returnrequest.FieldUpdatedAt:
+		return m.UpdatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ReturnRequestMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case returnrequest.FieldSellerID:
+		return m.OldSellerID(ctx)
+	case returnrequest.FieldOrderID:
+		return m.OldOrderID(ctx)
+	case returnrequest.FieldStatus:
+		return m.OldStatus(ctx)
+	case returnrequest.FieldReason:
+		return m.OldReason(ctx)
+	case returnrequest.FieldBuyerNote:
+		return m.OldBuyerNote(ctx)
+	case returnrequest.FieldEvidence:
+		return m.OldEvidence(ctx)
+	case returnrequest.FieldRefundAmount:
+		return m.OldRefundAmount(ctx)
+	case returnrequest.FieldRefundedAmount:
+		return m.OldRefundedAmount(ctx)
+	case returnrequest.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case returnrequest.FieldRefundOnly:
+		return m.OldRefundOnly(ctx)
+	case returnrequest.FieldReturnTrackingNumber:
+		return m.OldReturnTrackingNumber(ctx)
+	case returnrequest.FieldSellerResponseBy:
+		return m.OldSellerResponseBy(ctx)
+	case returnrequest.FieldBuyerShipBy:
+		return m.OldBuyerShipBy(ctx)
+	case returnrequest.FieldInspectBy:
+		return m.OldInspectBy(ctx)
+	case returnrequest.FieldDisputeBy:
+		return m.OldDisputeBy(ctx)
+	case returnrequest.FieldAutoDueAt:
+		return m.OldAutoDueAt(ctx)
+	case returnrequest.FieldAutoFrom:
+		return m.OldAutoFrom(ctx)
+	case returnrequest.FieldRejectReason:
+		return m.OldRejectReason(ctx)
+	case returnrequest.FieldRejectNote:
+		return m.OldRejectNote(ctx)
+	case returnrequest.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case returnrequest.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown ReturnRequest field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ReturnRequestMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case returnrequest.FieldSellerID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSellerID(v)
+		return nil
+	case returnrequest.FieldOrderID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrderID(v)
+		return nil
+	case returnrequest.FieldStatus:
+		v, ok := value.(returnrequest.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case returnrequest.FieldReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReason(v)
+		return nil
+	case returnrequest.FieldBuyerNote:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBuyerNote(v)
+		return nil
+	case returnrequest.FieldEvidence:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEvidence(v)
+		return nil
+	case returnrequest.FieldRefundAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRefundAmount(v)
+		return nil
+	case returnrequest.FieldRefundedAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRefundedAmount(v)
+		return nil
+	case returnrequest.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case returnrequest.FieldRefundOnly:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRefundOnly(v)
+		return nil
+	case returnrequest.FieldReturnTrackingNumber:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReturnTrackingNumber(v)
+		return nil
+	case returnrequest.FieldSellerResponseBy:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSellerResponseBy(v)
+		return nil
+	case returnrequest.FieldBuyerShipBy:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBuyerShipBy(v)
+		return nil
+	case returnrequest.FieldInspectBy:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetInspectBy(v)
+		return nil
+	case returnrequest.FieldDisputeBy:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDisputeBy(v)
+		return nil
+	case returnrequest.FieldAutoDueAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAutoDueAt(v)
+		return nil
+	case returnrequest.FieldAutoFrom:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAutoFrom(v)
+		return nil
+	case returnrequest.FieldRejectReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRejectReason(v)
+		return nil
+	case returnrequest.FieldRejectNote:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRejectNote(v)
+		return nil
+	case returnrequest.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case returnrequest.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ReturnRequest field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ReturnRequestMutation) AddedFields() []string {
+	var fields []string
+	if m.addrefund_amount != nil {
+		fields = append(fields, returnrequest.FieldRefundAmount)
+	}
+	if m.addrefunded_amount != nil {
+		fields = append(fields, returnrequest.FieldRefundedAmount)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ReturnRequestMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case returnrequest.FieldRefundAmount:
+		return m.AddedRefundAmount()
+	case returnrequest.FieldRefundedAmount:
+		return m.AddedRefundedAmount()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ReturnRequestMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case returnrequest.FieldRefundAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRefundAmount(v)
+		return nil
+	case returnrequest.FieldRefundedAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRefundedAmount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ReturnRequest numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ReturnRequestMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(returnrequest.FieldSellerResponseBy) {
+		fields = append(fields, returnrequest.FieldSellerResponseBy)
+	}
+	if m.FieldCleared(returnrequest.FieldBuyerShipBy) {
+		fields = append(fields, returnrequest.FieldBuyerShipBy)
+	}
+	if m.FieldCleared(returnrequest.FieldInspectBy) {
+		fields = append(fields, returnrequest.FieldInspectBy)
+	}
+	if m.FieldCleared(returnrequest.FieldDisputeBy) {
+		fields = append(fields, returnrequest.FieldDisputeBy)
+	}
+	if m.FieldCleared(returnrequest.FieldAutoDueAt) {
+		fields = append(fields, returnrequest.FieldAutoDueAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ReturnRequestMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ReturnRequestMutation) ClearField(name string) error {
+	switch name {
+	case returnrequest.FieldSellerResponseBy:
+		m.ClearSellerResponseBy()
+		return nil
+	case returnrequest.FieldBuyerShipBy:
+		m.ClearBuyerShipBy()
+		return nil
+	case returnrequest.FieldInspectBy:
+		m.ClearInspectBy()
+		return nil
+	case returnrequest.FieldDisputeBy:
+		m.ClearDisputeBy()
+		return nil
+	case returnrequest.FieldAutoDueAt:
+		m.ClearAutoDueAt()
+		return nil
+	}
+	return fmt.Errorf("unknown ReturnRequest nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ReturnRequestMutation) ResetField(name string) error {
+	switch name {
+	case returnrequest.FieldSellerID:
+		m.ResetSellerID()
+		return nil
+	case returnrequest.FieldOrderID:
+		m.ResetOrderID()
+		return nil
+	case returnrequest.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case returnrequest.FieldReason:
+		m.ResetReason()
+		return nil
+	case returnrequest.FieldBuyerNote:
+		m.ResetBuyerNote()
+		return nil
+	case returnrequest.FieldEvidence:
+		m.ResetEvidence()
+		return nil
+	case returnrequest.FieldRefundAmount:
+		m.ResetRefundAmount()
+		return nil
+	case returnrequest.FieldRefundedAmount:
+		m.ResetRefundedAmount()
+		return nil
+	case returnrequest.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case returnrequest.FieldRefundOnly:
+		m.ResetRefundOnly()
+		return nil
+	case returnrequest.FieldReturnTrackingNumber:
+		m.ResetReturnTrackingNumber()
+		return nil
+	case returnrequest.FieldSellerResponseBy:
+		m.ResetSellerResponseBy()
+		return nil
+	case returnrequest.FieldBuyerShipBy:
+		m.ResetBuyerShipBy()
+		return nil
+	case returnrequest.FieldInspectBy:
+		m.ResetInspectBy()
+		return nil
+	case returnrequest.FieldDisputeBy:
+		m.ResetDisputeBy()
+		return nil
+	case returnrequest.FieldAutoDueAt:
+		m.ResetAutoDueAt()
+		return nil
+	case returnrequest.FieldAutoFrom:
+		m.ResetAutoFrom()
+		return nil
+	case returnrequest.FieldRejectReason:
+		m.ResetRejectReason()
+		return nil
+	case returnrequest.FieldRejectNote:
+		m.ResetRejectNote()
+		return nil
+	case returnrequest.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case returnrequest.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown ReturnRequest field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ReturnRequestMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.seller != nil {
+		edges = append(edges, returnrequest.EdgeSeller)
+	}
+	if m.items != nil {
+		edges = append(edges, returnrequest.EdgeItems)
+	}
+	if m.dispute != nil {
+		edges = append(edges, returnrequest.EdgeDispute)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ReturnRequestMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case returnrequest.EdgeSeller:
+		if id := m.seller; id != nil {
+			return []ent.Value{*id}
+		}
+	case returnrequest.EdgeItems:
+		ids := make([]ent.Value, 0, len(m.items))
+		for id := range m.items {
+			ids = append(ids, id)
+		}
+		return ids
+	case returnrequest.EdgeDispute:
+		if id := m.dispute; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ReturnRequestMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.removeditems != nil {
+		edges = append(edges, returnrequest.EdgeItems)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ReturnRequestMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case returnrequest.EdgeItems:
+		ids := make([]ent.Value, 0, len(m.removeditems))
+		for id := range m.removeditems {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ReturnRequestMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedseller {
+		edges = append(edges, returnrequest.EdgeSeller)
+	}
+	if m.cleareditems {
+		edges = append(edges, returnrequest.EdgeItems)
+	}
+	if m.cleareddispute {
+		edges = append(edges, returnrequest.EdgeDispute)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ReturnRequestMutation) EdgeCleared(name string) bool {
+	switch name {
+	case returnrequest.EdgeSeller:
+		return m.clearedseller
+	case returnrequest.EdgeItems:
+		return m.cleareditems
+	case returnrequest.EdgeDispute:
+		return m.cleareddispute
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ReturnRequestMutation) ClearEdge(name string) error {
+	switch name {
+	case returnrequest.EdgeSeller:
+		m.ClearSeller()
+		return nil
+	case returnrequest.EdgeDispute:
+		m.ClearDispute()
+		return nil
+	}
+	return fmt.Errorf("unknown ReturnRequest unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ReturnRequestMutation) ResetEdge(name string) error {
+	switch name {
+	case returnrequest.EdgeSeller:
+		m.ResetSeller()
+		return nil
+	case returnrequest.EdgeItems:
+		m.ResetItems()
+		return nil
+	case returnrequest.EdgeDispute:
+		m.ResetDispute()
+		return nil
+	}
+	return fmt.Errorf("unknown ReturnRequest edge %s", name)
+}
+
 // SellerMutation represents an operation that mutates the Seller nodes in the graph.
 type SellerMutation struct {
 	config
-	op                      Op
-	typ                     string
-	id                      *string
-	name                    *string
-	shop_name               *string
-	test_shop               *bool
-	clock_offset_ms         *int64
-	addclock_offset_ms      *int64
-	created_at              *time.Time
-	clearedFields           map[string]struct{}
-	authorizations          map[string]struct{}
-	removedauthorizations   map[string]struct{}
-	clearedauthorizations   bool
-	products                map[string]struct{}
-	removedproducts         map[string]struct{}
-	clearedproducts         bool
-	orders                  map[string]struct{}
-	removedorders           map[string]struct{}
-	clearedorders           bool
-	pickup_addresses        map[string]struct{}
-	removedpickup_addresses map[string]struct{}
-	clearedpickup_addresses bool
-	shipments               map[string]struct{}
-	removedshipments        map[string]struct{}
-	clearedshipments        bool
-	done                    bool
-	oldValue                func(context.Context) (*Seller, error)
-	predicates              []predicate.Seller
+	op                           Op
+	typ                          string
+	id                           *string
+	name                         *string
+	shop_name                    *string
+	test_shop                    *bool
+	clock_offset_ms              *int64
+	addclock_offset_ms           *int64
+	created_at                   *time.Time
+	clearedFields                map[string]struct{}
+	authorizations               map[string]struct{}
+	removedauthorizations        map[string]struct{}
+	clearedauthorizations        bool
+	products                     map[string]struct{}
+	removedproducts              map[string]struct{}
+	clearedproducts              bool
+	orders                       map[string]struct{}
+	removedorders                map[string]struct{}
+	clearedorders                bool
+	pickup_addresses             map[string]struct{}
+	removedpickup_addresses      map[string]struct{}
+	clearedpickup_addresses      bool
+	shipments                    map[string]struct{}
+	removedshipments             map[string]struct{}
+	clearedshipments             bool
+	returns                      map[string]struct{}
+	removedreturns               map[string]struct{}
+	clearedreturns               bool
+	cancellation_requests        map[string]struct{}
+	removedcancellation_requests map[string]struct{}
+	clearedcancellation_requests bool
+	done                         bool
+	oldValue                     func(context.Context) (*Seller, error)
+	predicates                   []predicate.Seller
 }
 
 var _ ent.Mutation = (*SellerMutation)(nil)
@@ -18151,6 +22358,114 @@ func (m *SellerMutation) ResetShipments() {
 	m.removedshipments = nil
 }
 
+// AddReturnIDs adds the "returns" edge to the ReturnRequest entity by ids.
+func (m *SellerMutation) AddReturnIDs(ids ...string) {
+	if m.returns == nil {
+		m.returns = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.returns[ids[i]] = struct{}{}
+	}
+}
+
+// ClearReturns clears the "returns" edge to the ReturnRequest entity.
+func (m *SellerMutation) ClearReturns() {
+	m.clearedreturns = true
+}
+
+// ReturnsCleared reports if the "returns" edge to the ReturnRequest entity was cleared.
+func (m *SellerMutation) ReturnsCleared() bool {
+	return m.clearedreturns
+}
+
+// RemoveReturnIDs removes the "returns" edge to the ReturnRequest entity by IDs.
+func (m *SellerMutation) RemoveReturnIDs(ids ...string) {
+	if m.removedreturns == nil {
+		m.removedreturns = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.returns, ids[i])
+		m.removedreturns[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedReturns returns the removed IDs of the "returns" edge to the ReturnRequest entity.
+func (m *SellerMutation) RemovedReturnsIDs() (ids []string) {
+	for id := range m.removedreturns {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ReturnsIDs returns the "returns" edge IDs in the mutation.
+func (m *SellerMutation) ReturnsIDs() (ids []string) {
+	for id := range m.returns {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetReturns resets all changes to the "returns" edge.
+func (m *SellerMutation) ResetReturns() {
+	m.returns = nil
+	m.clearedreturns = false
+	m.removedreturns = nil
+}
+
+// AddCancellationRequestIDs adds the "cancellation_requests" edge to the CancellationRequest entity by ids.
+func (m *SellerMutation) AddCancellationRequestIDs(ids ...string) {
+	if m.cancellation_requests == nil {
+		m.cancellation_requests = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.cancellation_requests[ids[i]] = struct{}{}
+	}
+}
+
+// ClearCancellationRequests clears the "cancellation_requests" edge to the CancellationRequest entity.
+func (m *SellerMutation) ClearCancellationRequests() {
+	m.clearedcancellation_requests = true
+}
+
+// CancellationRequestsCleared reports if the "cancellation_requests" edge to the CancellationRequest entity was cleared.
+func (m *SellerMutation) CancellationRequestsCleared() bool {
+	return m.clearedcancellation_requests
+}
+
+// RemoveCancellationRequestIDs removes the "cancellation_requests" edge to the CancellationRequest entity by IDs.
+func (m *SellerMutation) RemoveCancellationRequestIDs(ids ...string) {
+	if m.removedcancellation_requests == nil {
+		m.removedcancellation_requests = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.cancellation_requests, ids[i])
+		m.removedcancellation_requests[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedCancellationRequests returns the removed IDs of the "cancellation_requests" edge to the CancellationRequest entity.
+func (m *SellerMutation) RemovedCancellationRequestsIDs() (ids []string) {
+	for id := range m.removedcancellation_requests {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// CancellationRequestsIDs returns the "cancellation_requests" edge IDs in the mutation.
+func (m *SellerMutation) CancellationRequestsIDs() (ids []string) {
+	for id := range m.cancellation_requests {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetCancellationRequests resets all changes to the "cancellation_requests" edge.
+func (m *SellerMutation) ResetCancellationRequests() {
+	m.cancellation_requests = nil
+	m.clearedcancellation_requests = false
+	m.removedcancellation_requests = nil
+}
+
 // Where appends a list predicates to the SellerMutation builder.
 func (m *SellerMutation) Where(ps ...predicate.Seller) {
 	m.predicates = append(m.predicates, ps...)
@@ -18367,7 +22682,7 @@ func (m *SellerMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *SellerMutation) AddedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 7)
 	if m.authorizations != nil {
 		edges = append(edges, seller.EdgeAuthorizations)
 	}
@@ -18382,6 +22697,12 @@ func (m *SellerMutation) AddedEdges() []string {
 	}
 	if m.shipments != nil {
 		edges = append(edges, seller.EdgeShipments)
+	}
+	if m.returns != nil {
+		edges = append(edges, seller.EdgeReturns)
+	}
+	if m.cancellation_requests != nil {
+		edges = append(edges, seller.EdgeCancellationRequests)
 	}
 	return edges
 }
@@ -18420,13 +22741,25 @@ func (m *SellerMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case seller.EdgeReturns:
+		ids := make([]ent.Value, 0, len(m.returns))
+		for id := range m.returns {
+			ids = append(ids, id)
+		}
+		return ids
+	case seller.EdgeCancellationRequests:
+		ids := make([]ent.Value, 0, len(m.cancellation_requests))
+		for id := range m.cancellation_requests {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *SellerMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 7)
 	if m.removedauthorizations != nil {
 		edges = append(edges, seller.EdgeAuthorizations)
 	}
@@ -18441,6 +22774,12 @@ func (m *SellerMutation) RemovedEdges() []string {
 	}
 	if m.removedshipments != nil {
 		edges = append(edges, seller.EdgeShipments)
+	}
+	if m.removedreturns != nil {
+		edges = append(edges, seller.EdgeReturns)
+	}
+	if m.removedcancellation_requests != nil {
+		edges = append(edges, seller.EdgeCancellationRequests)
 	}
 	return edges
 }
@@ -18479,13 +22818,25 @@ func (m *SellerMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case seller.EdgeReturns:
+		ids := make([]ent.Value, 0, len(m.removedreturns))
+		for id := range m.removedreturns {
+			ids = append(ids, id)
+		}
+		return ids
+	case seller.EdgeCancellationRequests:
+		ids := make([]ent.Value, 0, len(m.removedcancellation_requests))
+		for id := range m.removedcancellation_requests {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *SellerMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 7)
 	if m.clearedauthorizations {
 		edges = append(edges, seller.EdgeAuthorizations)
 	}
@@ -18500,6 +22851,12 @@ func (m *SellerMutation) ClearedEdges() []string {
 	}
 	if m.clearedshipments {
 		edges = append(edges, seller.EdgeShipments)
+	}
+	if m.clearedreturns {
+		edges = append(edges, seller.EdgeReturns)
+	}
+	if m.clearedcancellation_requests {
+		edges = append(edges, seller.EdgeCancellationRequests)
 	}
 	return edges
 }
@@ -18518,6 +22875,10 @@ func (m *SellerMutation) EdgeCleared(name string) bool {
 		return m.clearedpickup_addresses
 	case seller.EdgeShipments:
 		return m.clearedshipments
+	case seller.EdgeReturns:
+		return m.clearedreturns
+	case seller.EdgeCancellationRequests:
+		return m.clearedcancellation_requests
 	}
 	return false
 }
@@ -18548,6 +22909,12 @@ func (m *SellerMutation) ResetEdge(name string) error {
 		return nil
 	case seller.EdgeShipments:
 		m.ResetShipments()
+		return nil
+	case seller.EdgeReturns:
+		m.ResetReturns()
+		return nil
+	case seller.EdgeCancellationRequests:
+		m.ResetCancellationRequests()
 		return nil
 	}
 	return fmt.Errorf("unknown Seller edge %s", name)

@@ -10,6 +10,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/authorizationsession"
 	"github.com/mallplatform/partnerapi/ent/calendarday"
 	"github.com/mallplatform/partnerapi/ent/calendarrevision"
+	"github.com/mallplatform/partnerapi/ent/cancellationrequest"
 	"github.com/mallplatform/partnerapi/ent/category"
 	"github.com/mallplatform/partnerapi/ent/categoryattribute"
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
@@ -23,6 +24,9 @@ import (
 	"github.com/mallplatform/partnerapi/ent/product"
 	"github.com/mallplatform/partnerapi/ent/productvariant"
 	"github.com/mallplatform/partnerapi/ent/retiredrefreshtoken"
+	"github.com/mallplatform/partnerapi/ent/returndispute"
+	"github.com/mallplatform/partnerapi/ent/returnitem"
+	"github.com/mallplatform/partnerapi/ent/returnrequest"
 	"github.com/mallplatform/partnerapi/ent/schema"
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
@@ -324,6 +328,57 @@ func init() {
 	calendarrevisionDescID := calendarrevisionFields[0].Descriptor()
 	// calendarrevision.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	calendarrevision.IDValidator = calendarrevisionDescID.Validators[0].(func(int) error)
+	cancellationrequestMixin := schema.CancellationRequest{}.Mixin()
+	cancellationrequestMixinFields0 := cancellationrequestMixin[0].Fields()
+	_ = cancellationrequestMixinFields0
+	cancellationrequestFields := schema.CancellationRequest{}.Fields()
+	_ = cancellationrequestFields
+	// cancellationrequestDescSellerID is the schema descriptor for seller_id field.
+	cancellationrequestDescSellerID := cancellationrequestMixinFields0[0].Descriptor()
+	// cancellationrequest.SellerIDValidator is a validator for the "seller_id" field. It is called by the builders before save.
+	cancellationrequest.SellerIDValidator = cancellationrequestDescSellerID.Validators[0].(func(string) error)
+	// cancellationrequestDescOrderID is the schema descriptor for order_id field.
+	cancellationrequestDescOrderID := cancellationrequestFields[1].Descriptor()
+	// cancellationrequest.OrderIDValidator is a validator for the "order_id" field. It is called by the builders before save.
+	cancellationrequest.OrderIDValidator = cancellationrequestDescOrderID.Validators[0].(func(string) error)
+	// cancellationrequestDescReason is the schema descriptor for reason field.
+	cancellationrequestDescReason := cancellationrequestFields[3].Descriptor()
+	// cancellationrequest.ReasonValidator is a validator for the "reason" field. It is called by the builders before save.
+	cancellationrequest.ReasonValidator = func() func(string) error {
+		validators := cancellationrequestDescReason.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(reason string) error {
+			for _, fn := range fns {
+				if err := fn(reason); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// cancellationrequestDescRejectReason is the schema descriptor for reject_reason field.
+	cancellationrequestDescRejectReason := cancellationrequestFields[4].Descriptor()
+	// cancellationrequest.DefaultRejectReason holds the default value on creation for the reject_reason field.
+	cancellationrequest.DefaultRejectReason = cancellationrequestDescRejectReason.Default.(string)
+	// cancellationrequest.RejectReasonValidator is a validator for the "reject_reason" field. It is called by the builders before save.
+	cancellationrequest.RejectReasonValidator = cancellationrequestDescRejectReason.Validators[0].(func(string) error)
+	// cancellationrequestDescCreatedAt is the schema descriptor for created_at field.
+	cancellationrequestDescCreatedAt := cancellationrequestFields[8].Descriptor()
+	// cancellationrequest.DefaultCreatedAt holds the default value on creation for the created_at field.
+	cancellationrequest.DefaultCreatedAt = cancellationrequestDescCreatedAt.Default.(func() time.Time)
+	// cancellationrequestDescUpdatedAt is the schema descriptor for updated_at field.
+	cancellationrequestDescUpdatedAt := cancellationrequestFields[9].Descriptor()
+	// cancellationrequest.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	cancellationrequest.DefaultUpdatedAt = cancellationrequestDescUpdatedAt.Default.(func() time.Time)
+	// cancellationrequest.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	cancellationrequest.UpdateDefaultUpdatedAt = cancellationrequestDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// cancellationrequestDescID is the schema descriptor for id field.
+	cancellationrequestDescID := cancellationrequestFields[0].Descriptor()
+	// cancellationrequest.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	cancellationrequest.IDValidator = cancellationrequestDescID.Validators[0].(func(string) error)
 	categoryFields := schema.Category{}.Fields()
 	_ = categoryFields
 	// categoryDescName is the schema descriptor for name field.
@@ -1036,6 +1091,153 @@ func init() {
 	retiredrefreshtokenDescID := retiredrefreshtokenFields[0].Descriptor()
 	// retiredrefreshtoken.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	retiredrefreshtoken.IDValidator = retiredrefreshtokenDescID.Validators[0].(func(string) error)
+	returndisputeFields := schema.ReturnDispute{}.Fields()
+	_ = returndisputeFields
+	// returndisputeDescReturnID is the schema descriptor for return_id field.
+	returndisputeDescReturnID := returndisputeFields[1].Descriptor()
+	// returndispute.ReturnIDValidator is a validator for the "return_id" field. It is called by the builders before save.
+	returndispute.ReturnIDValidator = returndisputeDescReturnID.Validators[0].(func(string) error)
+	// returndisputeDescReasonCode is the schema descriptor for reason_code field.
+	returndisputeDescReasonCode := returndisputeFields[3].Descriptor()
+	// returndispute.DefaultReasonCode holds the default value on creation for the reason_code field.
+	returndispute.DefaultReasonCode = returndisputeDescReasonCode.Default.(string)
+	// returndispute.ReasonCodeValidator is a validator for the "reason_code" field. It is called by the builders before save.
+	returndispute.ReasonCodeValidator = returndisputeDescReasonCode.Validators[0].(func(string) error)
+	// returndisputeDescDescription is the schema descriptor for description field.
+	returndisputeDescDescription := returndisputeFields[4].Descriptor()
+	// returndispute.DefaultDescription holds the default value on creation for the description field.
+	returndispute.DefaultDescription = returndisputeDescDescription.Default.(string)
+	// returndispute.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	returndispute.DescriptionValidator = returndisputeDescDescription.Validators[0].(func(string) error)
+	// returndisputeDescEvidence is the schema descriptor for evidence field.
+	returndisputeDescEvidence := returndisputeFields[5].Descriptor()
+	// returndispute.DefaultEvidence holds the default value on creation for the evidence field.
+	returndispute.DefaultEvidence = returndisputeDescEvidence.Default.([]string)
+	// returndisputeDescOutcome is the schema descriptor for outcome field.
+	returndisputeDescOutcome := returndisputeFields[6].Descriptor()
+	// returndispute.DefaultOutcome holds the default value on creation for the outcome field.
+	returndispute.DefaultOutcome = returndisputeDescOutcome.Default.(string)
+	// returndispute.OutcomeValidator is a validator for the "outcome" field. It is called by the builders before save.
+	returndispute.OutcomeValidator = returndisputeDescOutcome.Validators[0].(func(string) error)
+	// returndisputeDescCreatedAt is the schema descriptor for created_at field.
+	returndisputeDescCreatedAt := returndisputeFields[8].Descriptor()
+	// returndispute.DefaultCreatedAt holds the default value on creation for the created_at field.
+	returndispute.DefaultCreatedAt = returndisputeDescCreatedAt.Default.(func() time.Time)
+	// returndisputeDescID is the schema descriptor for id field.
+	returndisputeDescID := returndisputeFields[0].Descriptor()
+	// returndispute.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	returndispute.IDValidator = returndisputeDescID.Validators[0].(func(string) error)
+	returnitemFields := schema.ReturnItem{}.Fields()
+	_ = returnitemFields
+	// returnitemDescReturnID is the schema descriptor for return_id field.
+	returnitemDescReturnID := returnitemFields[1].Descriptor()
+	// returnitem.ReturnIDValidator is a validator for the "return_id" field. It is called by the builders before save.
+	returnitem.ReturnIDValidator = returnitemDescReturnID.Validators[0].(func(string) error)
+	// returnitemDescItemID is the schema descriptor for item_id field.
+	returnitemDescItemID := returnitemFields[2].Descriptor()
+	// returnitem.ItemIDValidator is a validator for the "item_id" field. It is called by the builders before save.
+	returnitem.ItemIDValidator = returnitemDescItemID.Validators[0].(func(string) error)
+	// returnitemDescPosition is the schema descriptor for position field.
+	returnitemDescPosition := returnitemFields[5].Descriptor()
+	// returnitem.PositionValidator is a validator for the "position" field. It is called by the builders before save.
+	returnitem.PositionValidator = returnitemDescPosition.Validators[0].(func(int) error)
+	// returnitemDescID is the schema descriptor for id field.
+	returnitemDescID := returnitemFields[0].Descriptor()
+	// returnitem.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	returnitem.IDValidator = returnitemDescID.Validators[0].(func(string) error)
+	returnrequestMixin := schema.ReturnRequest{}.Mixin()
+	returnrequestMixinFields0 := returnrequestMixin[0].Fields()
+	_ = returnrequestMixinFields0
+	returnrequestFields := schema.ReturnRequest{}.Fields()
+	_ = returnrequestFields
+	// returnrequestDescSellerID is the schema descriptor for seller_id field.
+	returnrequestDescSellerID := returnrequestMixinFields0[0].Descriptor()
+	// returnrequest.SellerIDValidator is a validator for the "seller_id" field. It is called by the builders before save.
+	returnrequest.SellerIDValidator = returnrequestDescSellerID.Validators[0].(func(string) error)
+	// returnrequestDescOrderID is the schema descriptor for order_id field.
+	returnrequestDescOrderID := returnrequestFields[1].Descriptor()
+	// returnrequest.OrderIDValidator is a validator for the "order_id" field. It is called by the builders before save.
+	returnrequest.OrderIDValidator = returnrequestDescOrderID.Validators[0].(func(string) error)
+	// returnrequestDescReason is the schema descriptor for reason field.
+	returnrequestDescReason := returnrequestFields[3].Descriptor()
+	// returnrequest.ReasonValidator is a validator for the "reason" field. It is called by the builders before save.
+	returnrequest.ReasonValidator = func() func(string) error {
+		validators := returnrequestDescReason.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(reason string) error {
+			for _, fn := range fns {
+				if err := fn(reason); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// returnrequestDescBuyerNote is the schema descriptor for buyer_note field.
+	returnrequestDescBuyerNote := returnrequestFields[4].Descriptor()
+	// returnrequest.DefaultBuyerNote holds the default value on creation for the buyer_note field.
+	returnrequest.DefaultBuyerNote = returnrequestDescBuyerNote.Default.(string)
+	// returnrequest.BuyerNoteValidator is a validator for the "buyer_note" field. It is called by the builders before save.
+	returnrequest.BuyerNoteValidator = returnrequestDescBuyerNote.Validators[0].(func(string) error)
+	// returnrequestDescEvidence is the schema descriptor for evidence field.
+	returnrequestDescEvidence := returnrequestFields[5].Descriptor()
+	// returnrequest.DefaultEvidence holds the default value on creation for the evidence field.
+	returnrequest.DefaultEvidence = returnrequestDescEvidence.Default.([]string)
+	// returnrequestDescRefundedAmount is the schema descriptor for refunded_amount field.
+	returnrequestDescRefundedAmount := returnrequestFields[7].Descriptor()
+	// returnrequest.DefaultRefundedAmount holds the default value on creation for the refunded_amount field.
+	returnrequest.DefaultRefundedAmount = returnrequestDescRefundedAmount.Default.(int64)
+	// returnrequestDescCurrency is the schema descriptor for currency field.
+	returnrequestDescCurrency := returnrequestFields[8].Descriptor()
+	// returnrequest.DefaultCurrency holds the default value on creation for the currency field.
+	returnrequest.DefaultCurrency = returnrequestDescCurrency.Default.(string)
+	// returnrequest.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	returnrequest.CurrencyValidator = returnrequestDescCurrency.Validators[0].(func(string) error)
+	// returnrequestDescRefundOnly is the schema descriptor for refund_only field.
+	returnrequestDescRefundOnly := returnrequestFields[9].Descriptor()
+	// returnrequest.DefaultRefundOnly holds the default value on creation for the refund_only field.
+	returnrequest.DefaultRefundOnly = returnrequestDescRefundOnly.Default.(bool)
+	// returnrequestDescReturnTrackingNumber is the schema descriptor for return_tracking_number field.
+	returnrequestDescReturnTrackingNumber := returnrequestFields[10].Descriptor()
+	// returnrequest.DefaultReturnTrackingNumber holds the default value on creation for the return_tracking_number field.
+	returnrequest.DefaultReturnTrackingNumber = returnrequestDescReturnTrackingNumber.Default.(string)
+	// returnrequest.ReturnTrackingNumberValidator is a validator for the "return_tracking_number" field. It is called by the builders before save.
+	returnrequest.ReturnTrackingNumberValidator = returnrequestDescReturnTrackingNumber.Validators[0].(func(string) error)
+	// returnrequestDescAutoFrom is the schema descriptor for auto_from field.
+	returnrequestDescAutoFrom := returnrequestFields[16].Descriptor()
+	// returnrequest.DefaultAutoFrom holds the default value on creation for the auto_from field.
+	returnrequest.DefaultAutoFrom = returnrequestDescAutoFrom.Default.(string)
+	// returnrequest.AutoFromValidator is a validator for the "auto_from" field. It is called by the builders before save.
+	returnrequest.AutoFromValidator = returnrequestDescAutoFrom.Validators[0].(func(string) error)
+	// returnrequestDescRejectReason is the schema descriptor for reject_reason field.
+	returnrequestDescRejectReason := returnrequestFields[17].Descriptor()
+	// returnrequest.DefaultRejectReason holds the default value on creation for the reject_reason field.
+	returnrequest.DefaultRejectReason = returnrequestDescRejectReason.Default.(string)
+	// returnrequest.RejectReasonValidator is a validator for the "reject_reason" field. It is called by the builders before save.
+	returnrequest.RejectReasonValidator = returnrequestDescRejectReason.Validators[0].(func(string) error)
+	// returnrequestDescRejectNote is the schema descriptor for reject_note field.
+	returnrequestDescRejectNote := returnrequestFields[18].Descriptor()
+	// returnrequest.DefaultRejectNote holds the default value on creation for the reject_note field.
+	returnrequest.DefaultRejectNote = returnrequestDescRejectNote.Default.(string)
+	// returnrequest.RejectNoteValidator is a validator for the "reject_note" field. It is called by the builders before save.
+	returnrequest.RejectNoteValidator = returnrequestDescRejectNote.Validators[0].(func(string) error)
+	// returnrequestDescCreatedAt is the schema descriptor for created_at field.
+	returnrequestDescCreatedAt := returnrequestFields[19].Descriptor()
+	// returnrequest.DefaultCreatedAt holds the default value on creation for the created_at field.
+	returnrequest.DefaultCreatedAt = returnrequestDescCreatedAt.Default.(func() time.Time)
+	// returnrequestDescUpdatedAt is the schema descriptor for updated_at field.
+	returnrequestDescUpdatedAt := returnrequestFields[20].Descriptor()
+	// returnrequest.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	returnrequest.DefaultUpdatedAt = returnrequestDescUpdatedAt.Default.(func() time.Time)
+	// returnrequest.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	returnrequest.UpdateDefaultUpdatedAt = returnrequestDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// returnrequestDescID is the schema descriptor for id field.
+	returnrequestDescID := returnrequestFields[0].Descriptor()
+	// returnrequest.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	returnrequest.IDValidator = returnrequestDescID.Validators[0].(func(string) error)
 	sellerFields := schema.Seller{}.Fields()
 	_ = sellerFields
 	// sellerDescName is the schema descriptor for name field.

@@ -45,9 +45,13 @@ type SellerEdges struct {
 	PickupAddresses []*PickupAddress `json:"pickup_addresses,omitempty"`
 	// Shipments holds the value of the shipments edge.
 	Shipments []*Shipment `json:"shipments,omitempty"`
+	// Returns holds the value of the returns edge.
+	Returns []*ReturnRequest `json:"returns,omitempty"`
+	// CancellationRequests holds the value of the cancellation_requests edge.
+	CancellationRequests []*CancellationRequest `json:"cancellation_requests,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [5]bool
+	loadedTypes [7]bool
 }
 
 // AuthorizationsOrErr returns the Authorizations value or an error if the edge
@@ -93,6 +97,24 @@ func (e SellerEdges) ShipmentsOrErr() ([]*Shipment, error) {
 		return e.Shipments, nil
 	}
 	return nil, &NotLoadedError{edge: "shipments"}
+}
+
+// ReturnsOrErr returns the Returns value or an error if the edge
+// was not loaded in eager-loading.
+func (e SellerEdges) ReturnsOrErr() ([]*ReturnRequest, error) {
+	if e.loadedTypes[5] {
+		return e.Returns, nil
+	}
+	return nil, &NotLoadedError{edge: "returns"}
+}
+
+// CancellationRequestsOrErr returns the CancellationRequests value or an error if the edge
+// was not loaded in eager-loading.
+func (e SellerEdges) CancellationRequestsOrErr() ([]*CancellationRequest, error) {
+	if e.loadedTypes[6] {
+		return e.CancellationRequests, nil
+	}
+	return nil, &NotLoadedError{edge: "cancellation_requests"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -195,6 +217,16 @@ func (_m *Seller) QueryPickupAddresses() *PickupAddressQuery {
 // QueryShipments queries the "shipments" edge of the Seller entity.
 func (_m *Seller) QueryShipments() *ShipmentQuery {
 	return NewSellerClient(_m.config).QueryShipments(_m)
+}
+
+// QueryReturns queries the "returns" edge of the Seller entity.
+func (_m *Seller) QueryReturns() *ReturnRequestQuery {
+	return NewSellerClient(_m.config).QueryReturns(_m)
+}
+
+// QueryCancellationRequests queries the "cancellation_requests" edge of the Seller entity.
+func (_m *Seller) QueryCancellationRequests() *CancellationRequestQuery {
+	return NewSellerClient(_m.config).QueryCancellationRequests(_m)
 }
 
 // Update returns a builder for updating this Seller.

@@ -12,9 +12,11 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/mallplatform/partnerapi/ent/cancellationrequest"
 	"github.com/mallplatform/partnerapi/ent/order"
 	"github.com/mallplatform/partnerapi/ent/pickupaddress"
 	"github.com/mallplatform/partnerapi/ent/product"
+	"github.com/mallplatform/partnerapi/ent/returnrequest"
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
 	"github.com/mallplatform/partnerapi/ent/shipment"
@@ -161,6 +163,36 @@ func (_c *SellerCreate) AddShipments(v ...*Shipment) *SellerCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddShipmentIDs(ids...)
+}
+
+// AddReturnIDs adds the "returns" edge to the ReturnRequest entity by IDs.
+func (_c *SellerCreate) AddReturnIDs(ids ...string) *SellerCreate {
+	_c.mutation.AddReturnIDs(ids...)
+	return _c
+}
+
+// AddReturns adds the "returns" edges to the ReturnRequest entity.
+func (_c *SellerCreate) AddReturns(v ...*ReturnRequest) *SellerCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddReturnIDs(ids...)
+}
+
+// AddCancellationRequestIDs adds the "cancellation_requests" edge to the CancellationRequest entity by IDs.
+func (_c *SellerCreate) AddCancellationRequestIDs(ids ...string) *SellerCreate {
+	_c.mutation.AddCancellationRequestIDs(ids...)
+	return _c
+}
+
+// AddCancellationRequests adds the "cancellation_requests" edges to the CancellationRequest entity.
+func (_c *SellerCreate) AddCancellationRequests(v ...*CancellationRequest) *SellerCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddCancellationRequestIDs(ids...)
 }
 
 // Mutation returns the SellerMutation object of the builder.
@@ -378,6 +410,38 @@ func (_c *SellerCreate) createSpec() (*Seller, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(shipment.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.ReturnsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   seller.ReturnsTable,
+			Columns: []string{seller.ReturnsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(returnrequest.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.CancellationRequestsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   seller.CancellationRequestsTable,
+			Columns: []string{seller.CancellationRequestsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cancellationrequest.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

@@ -13,10 +13,12 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/mallplatform/partnerapi/ent/cancellationrequest"
 	"github.com/mallplatform/partnerapi/ent/order"
 	"github.com/mallplatform/partnerapi/ent/pickupaddress"
 	"github.com/mallplatform/partnerapi/ent/predicate"
 	"github.com/mallplatform/partnerapi/ent/product"
+	"github.com/mallplatform/partnerapi/ent/returnrequest"
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
 	"github.com/mallplatform/partnerapi/ent/shipment"
@@ -25,16 +27,18 @@ import (
 // SellerQuery is the builder for querying Seller entities.
 type SellerQuery struct {
 	config
-	ctx                 *QueryContext
-	order               []seller.OrderOption
-	inters              []Interceptor
-	predicates          []predicate.Seller
-	withAuthorizations  *SellerAuthorizationQuery
-	withProducts        *ProductQuery
-	withOrders          *OrderQuery
-	withPickupAddresses *PickupAddressQuery
-	withShipments       *ShipmentQuery
-	modifiers           []func(*sql.Selector)
+	ctx                      *QueryContext
+	order                    []seller.OrderOption
+	inters                   []Interceptor
+	predicates               []predicate.Seller
+	withAuthorizations       *SellerAuthorizationQuery
+	withProducts             *ProductQuery
+	withOrders               *OrderQuery
+	withPickupAddresses      *PickupAddressQuery
+	withShipments            *ShipmentQuery
+	withReturns              *ReturnRequestQuery
+	withCancellationRequests *CancellationRequestQuery
+	modifiers                []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -174,6 +178,50 @@ func (_q *SellerQuery) QueryShipments() *ShipmentQuery {
 			sqlgraph.From(seller.Table, seller.FieldID, selector),
 			sqlgraph.To(shipment.Table, shipment.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, seller.ShipmentsTable, seller.ShipmentsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryReturns chains the current query on the "returns" edge.
+func (_q *SellerQuery) QueryReturns() *ReturnRequestQuery {
+	query := (&ReturnRequestClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(seller.Table, seller.FieldID, selector),
+			sqlgraph.To(returnrequest.Table, returnrequest.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, seller.ReturnsTable, seller.ReturnsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryCancellationRequests chains the current query on the "cancellation_requests" edge.
+func (_q *SellerQuery) QueryCancellationRequests() *CancellationRequestQuery {
+	query := (&CancellationRequestClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(seller.Table, seller.FieldID, selector),
+			sqlgraph.To(cancellationrequest.Table, cancellationrequest.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, seller.CancellationRequestsTable, seller.CancellationRequestsColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -368,16 +416,18 @@ func (_q *SellerQuery) Clone() *SellerQuery {
 		return nil
 	}
 	return &SellerQuery{
-		config:              _q.config,
-		ctx:                 _q.ctx.Clone(),
-		order:               append([]seller.OrderOption{}, _q.order...),
-		inters:              append([]Interceptor{}, _q.inters...),
-		predicates:          append([]predicate.Seller{}, _q.predicates...),
-		withAuthorizations:  _q.withAuthorizations.Clone(),
-		withProducts:        _q.withProducts.Clone(),
-		withOrders:          _q.withOrders.Clone(),
-		withPickupAddresses: _q.withPickupAddresses.Clone(),
-		withShipments:       _q.withShipments.Clone(),
+		config:                   _q.config,
+		ctx:                      _q.ctx.Clone(),
+		order:                    append([]seller.OrderOption{}, _q.order...),
+		inters:                   append([]Interceptor{}, _q.inters...),
+		predicates:               append([]predicate.Seller{}, _q.predicates...),
+		withAuthorizations:       _q.withAuthorizations.Clone(),
+		withProducts:             _q.withProducts.Clone(),
+		withOrders:               _q.withOrders.Clone(),
+		withPickupAddresses:      _q.withPickupAddresses.Clone(),
+		withShipments:            _q.withShipments.Clone(),
+		withReturns:              _q.withReturns.Clone(),
+		withCancellationRequests: _q.withCancellationRequests.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -437,6 +487,28 @@ func (_q *SellerQuery) WithShipments(opts ...func(*ShipmentQuery)) *SellerQuery 
 		opt(query)
 	}
 	_q.withShipments = query
+	return _q
+}
+
+// WithReturns tells the query-builder to eager-load the nodes that are connected to
+// the "returns" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *SellerQuery) WithReturns(opts ...func(*ReturnRequestQuery)) *SellerQuery {
+	query := (&ReturnRequestClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withReturns = query
+	return _q
+}
+
+// WithCancellationRequests tells the query-builder to eager-load the nodes that are connected to
+// the "cancellation_requests" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *SellerQuery) WithCancellationRequests(opts ...func(*CancellationRequestQuery)) *SellerQuery {
+	query := (&CancellationRequestClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withCancellationRequests = query
 	return _q
 }
 
@@ -518,12 +590,14 @@ func (_q *SellerQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Selle
 	var (
 		nodes       = []*Seller{}
 		_spec       = _q.querySpec()
-		loadedTypes = [5]bool{
+		loadedTypes = [7]bool{
 			_q.withAuthorizations != nil,
 			_q.withProducts != nil,
 			_q.withOrders != nil,
 			_q.withPickupAddresses != nil,
 			_q.withShipments != nil,
+			_q.withReturns != nil,
+			_q.withCancellationRequests != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -579,6 +653,22 @@ func (_q *SellerQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Selle
 		if err := _q.loadShipments(ctx, query, nodes,
 			func(n *Seller) { n.Edges.Shipments = []*Shipment{} },
 			func(n *Seller, e *Shipment) { n.Edges.Shipments = append(n.Edges.Shipments, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withReturns; query != nil {
+		if err := _q.loadReturns(ctx, query, nodes,
+			func(n *Seller) { n.Edges.Returns = []*ReturnRequest{} },
+			func(n *Seller, e *ReturnRequest) { n.Edges.Returns = append(n.Edges.Returns, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withCancellationRequests; query != nil {
+		if err := _q.loadCancellationRequests(ctx, query, nodes,
+			func(n *Seller) { n.Edges.CancellationRequests = []*CancellationRequest{} },
+			func(n *Seller, e *CancellationRequest) {
+				n.Edges.CancellationRequests = append(n.Edges.CancellationRequests, e)
+			}); err != nil {
 			return nil, err
 		}
 	}
@@ -720,6 +810,66 @@ func (_q *SellerQuery) loadShipments(ctx context.Context, query *ShipmentQuery, 
 	}
 	query.Where(predicate.Shipment(func(s *sql.Selector) {
 		s.Where(sql.InValues(s.C(seller.ShipmentsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.SellerID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "seller_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *SellerQuery) loadReturns(ctx context.Context, query *ReturnRequestQuery, nodes []*Seller, init func(*Seller), assign func(*Seller, *ReturnRequest)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Seller)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(returnrequest.FieldSellerID)
+	}
+	query.Where(predicate.ReturnRequest(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(seller.ReturnsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.SellerID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "seller_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *SellerQuery) loadCancellationRequests(ctx context.Context, query *CancellationRequestQuery, nodes []*Seller, init func(*Seller), assign func(*Seller, *CancellationRequest)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Seller)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(cancellationrequest.FieldSellerID)
+	}
+	query.Where(predicate.CancellationRequest(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(seller.CancellationRequestsColumn), fks...))
 	}))
 	neighbors, err := query.All(ctx)
 	if err != nil {

@@ -10,10 +10,12 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/mallplatform/partnerapi/ent/cancellationrequest"
 	"github.com/mallplatform/partnerapi/ent/order"
 	"github.com/mallplatform/partnerapi/ent/pickupaddress"
 	"github.com/mallplatform/partnerapi/ent/predicate"
 	"github.com/mallplatform/partnerapi/ent/product"
+	"github.com/mallplatform/partnerapi/ent/returnrequest"
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
 	"github.com/mallplatform/partnerapi/ent/shipment"
@@ -171,6 +173,36 @@ func (_u *SellerUpdate) AddShipments(v ...*Shipment) *SellerUpdate {
 	return _u.AddShipmentIDs(ids...)
 }
 
+// AddReturnIDs adds the "returns" edge to the ReturnRequest entity by IDs.
+func (_u *SellerUpdate) AddReturnIDs(ids ...string) *SellerUpdate {
+	_u.mutation.AddReturnIDs(ids...)
+	return _u
+}
+
+// AddReturns adds the "returns" edges to the ReturnRequest entity.
+func (_u *SellerUpdate) AddReturns(v ...*ReturnRequest) *SellerUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddReturnIDs(ids...)
+}
+
+// AddCancellationRequestIDs adds the "cancellation_requests" edge to the CancellationRequest entity by IDs.
+func (_u *SellerUpdate) AddCancellationRequestIDs(ids ...string) *SellerUpdate {
+	_u.mutation.AddCancellationRequestIDs(ids...)
+	return _u
+}
+
+// AddCancellationRequests adds the "cancellation_requests" edges to the CancellationRequest entity.
+func (_u *SellerUpdate) AddCancellationRequests(v ...*CancellationRequest) *SellerUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddCancellationRequestIDs(ids...)
+}
+
 // Mutation returns the SellerMutation object of the builder.
 func (_u *SellerUpdate) Mutation() *SellerMutation {
 	return _u.mutation
@@ -279,6 +311,48 @@ func (_u *SellerUpdate) RemoveShipments(v ...*Shipment) *SellerUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveShipmentIDs(ids...)
+}
+
+// ClearReturns clears all "returns" edges to the ReturnRequest entity.
+func (_u *SellerUpdate) ClearReturns() *SellerUpdate {
+	_u.mutation.ClearReturns()
+	return _u
+}
+
+// RemoveReturnIDs removes the "returns" edge to ReturnRequest entities by IDs.
+func (_u *SellerUpdate) RemoveReturnIDs(ids ...string) *SellerUpdate {
+	_u.mutation.RemoveReturnIDs(ids...)
+	return _u
+}
+
+// RemoveReturns removes "returns" edges to ReturnRequest entities.
+func (_u *SellerUpdate) RemoveReturns(v ...*ReturnRequest) *SellerUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveReturnIDs(ids...)
+}
+
+// ClearCancellationRequests clears all "cancellation_requests" edges to the CancellationRequest entity.
+func (_u *SellerUpdate) ClearCancellationRequests() *SellerUpdate {
+	_u.mutation.ClearCancellationRequests()
+	return _u
+}
+
+// RemoveCancellationRequestIDs removes the "cancellation_requests" edge to CancellationRequest entities by IDs.
+func (_u *SellerUpdate) RemoveCancellationRequestIDs(ids ...string) *SellerUpdate {
+	_u.mutation.RemoveCancellationRequestIDs(ids...)
+	return _u
+}
+
+// RemoveCancellationRequests removes "cancellation_requests" edges to CancellationRequest entities.
+func (_u *SellerUpdate) RemoveCancellationRequests(v ...*CancellationRequest) *SellerUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveCancellationRequestIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -586,6 +660,96 @@ func (_u *SellerUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.ReturnsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   seller.ReturnsTable,
+			Columns: []string{seller.ReturnsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(returnrequest.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedReturnsIDs(); len(nodes) > 0 && !_u.mutation.ReturnsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   seller.ReturnsTable,
+			Columns: []string{seller.ReturnsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(returnrequest.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ReturnsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   seller.ReturnsTable,
+			Columns: []string{seller.ReturnsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(returnrequest.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.CancellationRequestsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   seller.CancellationRequestsTable,
+			Columns: []string{seller.CancellationRequestsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cancellationrequest.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedCancellationRequestsIDs(); len(nodes) > 0 && !_u.mutation.CancellationRequestsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   seller.CancellationRequestsTable,
+			Columns: []string{seller.CancellationRequestsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cancellationrequest.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CancellationRequestsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   seller.CancellationRequestsTable,
+			Columns: []string{seller.CancellationRequestsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cancellationrequest.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -746,6 +910,36 @@ func (_u *SellerUpdateOne) AddShipments(v ...*Shipment) *SellerUpdateOne {
 	return _u.AddShipmentIDs(ids...)
 }
 
+// AddReturnIDs adds the "returns" edge to the ReturnRequest entity by IDs.
+func (_u *SellerUpdateOne) AddReturnIDs(ids ...string) *SellerUpdateOne {
+	_u.mutation.AddReturnIDs(ids...)
+	return _u
+}
+
+// AddReturns adds the "returns" edges to the ReturnRequest entity.
+func (_u *SellerUpdateOne) AddReturns(v ...*ReturnRequest) *SellerUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddReturnIDs(ids...)
+}
+
+// AddCancellationRequestIDs adds the "cancellation_requests" edge to the CancellationRequest entity by IDs.
+func (_u *SellerUpdateOne) AddCancellationRequestIDs(ids ...string) *SellerUpdateOne {
+	_u.mutation.AddCancellationRequestIDs(ids...)
+	return _u
+}
+
+// AddCancellationRequests adds the "cancellation_requests" edges to the CancellationRequest entity.
+func (_u *SellerUpdateOne) AddCancellationRequests(v ...*CancellationRequest) *SellerUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddCancellationRequestIDs(ids...)
+}
+
 // Mutation returns the SellerMutation object of the builder.
 func (_u *SellerUpdateOne) Mutation() *SellerMutation {
 	return _u.mutation
@@ -854,6 +1048,48 @@ func (_u *SellerUpdateOne) RemoveShipments(v ...*Shipment) *SellerUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveShipmentIDs(ids...)
+}
+
+// ClearReturns clears all "returns" edges to the ReturnRequest entity.
+func (_u *SellerUpdateOne) ClearReturns() *SellerUpdateOne {
+	_u.mutation.ClearReturns()
+	return _u
+}
+
+// RemoveReturnIDs removes the "returns" edge to ReturnRequest entities by IDs.
+func (_u *SellerUpdateOne) RemoveReturnIDs(ids ...string) *SellerUpdateOne {
+	_u.mutation.RemoveReturnIDs(ids...)
+	return _u
+}
+
+// RemoveReturns removes "returns" edges to ReturnRequest entities.
+func (_u *SellerUpdateOne) RemoveReturns(v ...*ReturnRequest) *SellerUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveReturnIDs(ids...)
+}
+
+// ClearCancellationRequests clears all "cancellation_requests" edges to the CancellationRequest entity.
+func (_u *SellerUpdateOne) ClearCancellationRequests() *SellerUpdateOne {
+	_u.mutation.ClearCancellationRequests()
+	return _u
+}
+
+// RemoveCancellationRequestIDs removes the "cancellation_requests" edge to CancellationRequest entities by IDs.
+func (_u *SellerUpdateOne) RemoveCancellationRequestIDs(ids ...string) *SellerUpdateOne {
+	_u.mutation.RemoveCancellationRequestIDs(ids...)
+	return _u
+}
+
+// RemoveCancellationRequests removes "cancellation_requests" edges to CancellationRequest entities.
+func (_u *SellerUpdateOne) RemoveCancellationRequests(v ...*CancellationRequest) *SellerUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveCancellationRequestIDs(ids...)
 }
 
 // Where appends a list predicates to the SellerUpdate builder.
@@ -1184,6 +1420,96 @@ func (_u *SellerUpdateOne) sqlSave(ctx context.Context) (_node *Seller, err erro
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(shipment.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ReturnsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   seller.ReturnsTable,
+			Columns: []string{seller.ReturnsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(returnrequest.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedReturnsIDs(); len(nodes) > 0 && !_u.mutation.ReturnsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   seller.ReturnsTable,
+			Columns: []string{seller.ReturnsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(returnrequest.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ReturnsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   seller.ReturnsTable,
+			Columns: []string{seller.ReturnsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(returnrequest.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.CancellationRequestsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   seller.CancellationRequestsTable,
+			Columns: []string{seller.CancellationRequestsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cancellationrequest.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedCancellationRequestsIDs(); len(nodes) > 0 && !_u.mutation.CancellationRequestsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   seller.CancellationRequestsTable,
+			Columns: []string{seller.CancellationRequestsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cancellationrequest.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CancellationRequestsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   seller.CancellationRequestsTable,
+			Columns: []string{seller.CancellationRequestsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cancellationrequest.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

@@ -24,6 +24,8 @@ type Tx struct {
 	CalendarDay *CalendarDayClient
 	// CalendarRevision is the client for interacting with the CalendarRevision builders.
 	CalendarRevision *CalendarRevisionClient
+	// CancellationRequest is the client for interacting with the CancellationRequest builders.
+	CancellationRequest *CancellationRequestClient
 	// Category is the client for interacting with the Category builders.
 	Category *CategoryClient
 	// CategoryAttribute is the client for interacting with the CategoryAttribute builders.
@@ -50,6 +52,12 @@ type Tx struct {
 	ProductVariant *ProductVariantClient
 	// RetiredRefreshToken is the client for interacting with the RetiredRefreshToken builders.
 	RetiredRefreshToken *RetiredRefreshTokenClient
+	// ReturnDispute is the client for interacting with the ReturnDispute builders.
+	ReturnDispute *ReturnDisputeClient
+	// ReturnItem is the client for interacting with the ReturnItem builders.
+	ReturnItem *ReturnItemClient
+	// ReturnRequest is the client for interacting with the ReturnRequest builders.
+	ReturnRequest *ReturnRequestClient
 	// Seller is the client for interacting with the Seller builders.
 	Seller *SellerClient
 	// SellerAuthorization is the client for interacting with the SellerAuthorization builders.
@@ -202,6 +210,7 @@ func (tx *Tx) init() {
 	tx.AuthorizationSession = NewAuthorizationSessionClient(tx.config)
 	tx.CalendarDay = NewCalendarDayClient(tx.config)
 	tx.CalendarRevision = NewCalendarRevisionClient(tx.config)
+	tx.CancellationRequest = NewCancellationRequestClient(tx.config)
 	tx.Category = NewCategoryClient(tx.config)
 	tx.CategoryAttribute = NewCategoryAttributeClient(tx.config)
 	tx.DeveloperAccount = NewDeveloperAccountClient(tx.config)
@@ -215,6 +224,9 @@ func (tx *Tx) init() {
 	tx.Product = NewProductClient(tx.config)
 	tx.ProductVariant = NewProductVariantClient(tx.config)
 	tx.RetiredRefreshToken = NewRetiredRefreshTokenClient(tx.config)
+	tx.ReturnDispute = NewReturnDisputeClient(tx.config)
+	tx.ReturnItem = NewReturnItemClient(tx.config)
+	tx.ReturnRequest = NewReturnRequestClient(tx.config)
 	tx.Seller = NewSellerClient(tx.config)
 	tx.SellerAuthorization = NewSellerAuthorizationClient(tx.config)
 	tx.SellerLogin = NewSellerLoginClient(tx.config)

@@ -69,6 +69,18 @@ func (f CalendarRevisionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.V
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CalendarRevisionMutation", m)
 }
 
+// The CancellationRequestFunc type is an adapter to allow the use of ordinary
+// function as CancellationRequest mutator.
+type CancellationRequestFunc func(context.Context, *ent.CancellationRequestMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CancellationRequestFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CancellationRequestMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CancellationRequestMutation", m)
+}
+
 // The CategoryFunc type is an adapter to allow the use of ordinary
 // function as Category mutator.
 type CategoryFunc func(context.Context, *ent.CategoryMutation) (ent.Value, error)
@@ -223,6 +235,42 @@ func (f RetiredRefreshTokenFunc) Mutate(ctx context.Context, m ent.Mutation) (en
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RetiredRefreshTokenMutation", m)
+}
+
+// The ReturnDisputeFunc type is an adapter to allow the use of ordinary
+// function as ReturnDispute mutator.
+type ReturnDisputeFunc func(context.Context, *ent.ReturnDisputeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ReturnDisputeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ReturnDisputeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ReturnDisputeMutation", m)
+}
+
+// The ReturnItemFunc type is an adapter to allow the use of ordinary
+// function as ReturnItem mutator.
+type ReturnItemFunc func(context.Context, *ent.ReturnItemMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ReturnItemFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ReturnItemMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ReturnItemMutation", m)
+}
+
+// The ReturnRequestFunc type is an adapter to allow the use of ordinary
+// function as ReturnRequest mutator.
+type ReturnRequestFunc func(context.Context, *ent.ReturnRequestMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ReturnRequestFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ReturnRequestMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ReturnRequestMutation", m)
 }
 
 // The SellerFunc type is an adapter to allow the use of ordinary

@@ -143,6 +143,59 @@ var (
 		Columns:    CalendarRevisionsColumns,
 		PrimaryKey: []*schema.Column{CalendarRevisionsColumns[0]},
 	}
+	// CancellationRequestsColumns holds the columns for the "cancellation_requests" table.
+	CancellationRequestsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "order_id", Type: field.TypeString},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"PENDING", "APPROVED", "REJECTED", "AUTO_APPROVED"}, Default: "PENDING"},
+		{Name: "reason", Type: field.TypeString, Size: 500},
+		{Name: "reject_reason", Type: field.TypeString, Size: 500, Default: ""},
+		{Name: "requested_at", Type: field.TypeTime},
+		{Name: "respond_by", Type: field.TypeTime},
+		{Name: "decided_at", Type: field.TypeTime, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "seller_id", Type: field.TypeString},
+	}
+	// CancellationRequestsTable holds the schema information for the "cancellation_requests" table.
+	CancellationRequestsTable = &schema.Table{
+		Name:       "cancellation_requests",
+		Columns:    CancellationRequestsColumns,
+		PrimaryKey: []*schema.Column{CancellationRequestsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "cancellation_requests_sellers_cancellation_requests",
+				Columns:    []*schema.Column{CancellationRequestsColumns[10]},
+				RefColumns: []*schema.Column{SellersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "cancellationrequest_seller_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{CancellationRequestsColumns[10], CancellationRequestsColumns[8], CancellationRequestsColumns[0]},
+			},
+			{
+				Name:    "cancellationrequest_seller_id_status_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{CancellationRequestsColumns[10], CancellationRequestsColumns[2], CancellationRequestsColumns[8], CancellationRequestsColumns[0]},
+			},
+			{
+				Name:    "cancellation_request_one_pending_per_order",
+				Unique:  true,
+				Columns: []*schema.Column{CancellationRequestsColumns[1]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "status = 'PENDING'",
+				},
+			},
+			{
+				Name:    "cancellationrequest_status_respond_by",
+				Unique:  false,
+				Columns: []*schema.Column{CancellationRequestsColumns[2], CancellationRequestsColumns[6]},
+			},
+		},
+	}
 	// CategoriesColumns holds the columns for the "categories" table.
 	CategoriesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -596,6 +649,123 @@ var (
 			},
 		},
 	}
+	// ReturnDisputesColumns holds the columns for the "return_disputes" table.
+	ReturnDisputesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "raised_by", Type: field.TypeEnum, Enums: []string{"SELLER", "BUYER"}},
+		{Name: "reason_code", Type: field.TypeString, Size: 40, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 2000, Default: ""},
+		{Name: "evidence", Type: field.TypeJSON},
+		{Name: "outcome", Type: field.TypeString, Size: 16, Default: ""},
+		{Name: "decided_at", Type: field.TypeTime, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "return_id", Type: field.TypeString, Unique: true},
+	}
+	// ReturnDisputesTable holds the schema information for the "return_disputes" table.
+	ReturnDisputesTable = &schema.Table{
+		Name:       "return_disputes",
+		Columns:    ReturnDisputesColumns,
+		PrimaryKey: []*schema.Column{ReturnDisputesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "return_disputes_returns_dispute",
+				Columns:    []*schema.Column{ReturnDisputesColumns[8]},
+				RefColumns: []*schema.Column{ReturnsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// ReturnItemsColumns holds the columns for the "return_items" table.
+	ReturnItemsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "item_id", Type: field.TypeString},
+		{Name: "quantity", Type: field.TypeInt64},
+		{Name: "refund_amount", Type: field.TypeInt64},
+		{Name: "position", Type: field.TypeInt},
+		{Name: "return_id", Type: field.TypeString},
+	}
+	// ReturnItemsTable holds the schema information for the "return_items" table.
+	ReturnItemsTable = &schema.Table{
+		Name:       "return_items",
+		Columns:    ReturnItemsColumns,
+		PrimaryKey: []*schema.Column{ReturnItemsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "return_items_returns_items",
+				Columns:    []*schema.Column{ReturnItemsColumns[5]},
+				RefColumns: []*schema.Column{ReturnsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "returnitem_return_id_position",
+				Unique:  true,
+				Columns: []*schema.Column{ReturnItemsColumns[5], ReturnItemsColumns[4]},
+			},
+		},
+	}
+	// ReturnsColumns holds the columns for the "returns" table.
+	ReturnsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "order_id", Type: field.TypeString},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"REQUESTED", "APPROVED", "REJECTED", "BUYER_SHIPPED", "RECEIVED", "DISPUTED", "REFUNDED", "CLOSED", "CANCELLED"}, Default: "REQUESTED"},
+		{Name: "reason", Type: field.TypeString, Size: 500},
+		{Name: "buyer_note", Type: field.TypeString, Size: 2000, Default: ""},
+		{Name: "evidence", Type: field.TypeJSON},
+		{Name: "refund_amount", Type: field.TypeInt64},
+		{Name: "refunded_amount", Type: field.TypeInt64, Default: 0},
+		{Name: "currency", Type: field.TypeString, Size: 3, Default: "PHP"},
+		{Name: "refund_only", Type: field.TypeBool, Default: false},
+		{Name: "return_tracking_number", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "seller_response_by", Type: field.TypeTime, Nullable: true},
+		{Name: "buyer_ship_by", Type: field.TypeTime, Nullable: true},
+		{Name: "inspect_by", Type: field.TypeTime, Nullable: true},
+		{Name: "dispute_by", Type: field.TypeTime, Nullable: true},
+		{Name: "auto_due_at", Type: field.TypeTime, Nullable: true},
+		{Name: "auto_from", Type: field.TypeString, Size: 16, Default: ""},
+		{Name: "reject_reason", Type: field.TypeString, Size: 500, Default: ""},
+		{Name: "reject_note", Type: field.TypeString, Size: 2000, Default: ""},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "seller_id", Type: field.TypeString},
+	}
+	// ReturnsTable holds the schema information for the "returns" table.
+	ReturnsTable = &schema.Table{
+		Name:       "returns",
+		Columns:    ReturnsColumns,
+		PrimaryKey: []*schema.Column{ReturnsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "returns_sellers_returns",
+				Columns:    []*schema.Column{ReturnsColumns[21]},
+				RefColumns: []*schema.Column{SellersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "returnrequest_seller_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{ReturnsColumns[21], ReturnsColumns[19], ReturnsColumns[0]},
+			},
+			{
+				Name:    "returnrequest_seller_id_status_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{ReturnsColumns[21], ReturnsColumns[2], ReturnsColumns[19], ReturnsColumns[0]},
+			},
+			{
+				Name:    "returnrequest_seller_id_order_id",
+				Unique:  false,
+				Columns: []*schema.Column{ReturnsColumns[21], ReturnsColumns[1]},
+			},
+			{
+				Name:    "returnrequest_auto_due_at",
+				Unique:  false,
+				Columns: []*schema.Column{ReturnsColumns[15]},
+			},
+		},
+	}
 	// SellersColumns holds the columns for the "sellers" table.
 	SellersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -861,6 +1031,7 @@ var (
 		AuthorizationSessionsTable,
 		CalendarDaysTable,
 		CalendarRevisionsTable,
+		CancellationRequestsTable,
 		CategoriesTable,
 		CategoryAttributesTable,
 		DeveloperAccountsTable,
@@ -874,6 +1045,9 @@ var (
 		ProductsTable,
 		ProductVariantsTable,
 		RetiredRefreshTokensTable,
+		ReturnDisputesTable,
+		ReturnItemsTable,
+		ReturnsTable,
 		SellersTable,
 		SellerAuthorizationsTable,
 		SellerLoginsTable,
@@ -895,6 +1069,7 @@ func init() {
 	CalendarRevisionsTable.Annotation.Checks = map[string]string{
 		"calendar_revisions_version_check": "version >= 0",
 	}
+	CancellationRequestsTable.ForeignKeys[0].RefTable = SellersTable
 	CategoriesTable.ForeignKeys[0].RefTable = CategoriesTable
 	CategoryAttributesTable.ForeignKeys[0].RefTable = CategoriesTable
 	DeveloperAccountsTable.Annotation = &entsql.Annotation{}
@@ -943,6 +1118,26 @@ func init() {
 		"product_variants_stock_quantity_check": "stock_quantity >= 0",
 		"product_variants_weight_check":         "weight >= 0",
 		"product_variants_width_check":          "width >= 0",
+	}
+	ReturnDisputesTable.ForeignKeys[0].RefTable = ReturnsTable
+	ReturnDisputesTable.Annotation = &entsql.Annotation{}
+	ReturnDisputesTable.Annotation.Checks = map[string]string{
+		"return_disputes_outcome_check":     "outcome IN ('', 'REFUNDED', 'CLOSED')",
+		"return_disputes_reason_code_check": "reason_code IN ('', 'did_not_receive_return_parcel', 'received_physical_damage', 'received_incomplete', 'received_wrong_product', 'received_used_product', 'buyer_claim_incorrect')",
+	}
+	ReturnItemsTable.ForeignKeys[0].RefTable = ReturnsTable
+	ReturnItemsTable.Annotation = &entsql.Annotation{}
+	ReturnItemsTable.Annotation.Checks = map[string]string{
+		"return_items_quantity_check":      "quantity > 0",
+		"return_items_refund_amount_check": "refund_amount >= 0",
+	}
+	ReturnsTable.ForeignKeys[0].RefTable = SellersTable
+	ReturnsTable.Annotation = &entsql.Annotation{
+		Table: "returns",
+	}
+	ReturnsTable.Annotation.Checks = map[string]string{
+		"returns_refund_amount_check":   "refund_amount >= 0",
+		"returns_refunded_amount_check": "refunded_amount >= 0",
 	}
 	SellersTable.Annotation = &entsql.Annotation{}
 	SellersTable.Annotation.Checks = map[string]string{

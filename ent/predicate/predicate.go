@@ -21,6 +21,9 @@ type CalendarDay func(*sql.Selector)
 // CalendarRevision is the predicate function for calendarrevision builders.
 type CalendarRevision func(*sql.Selector)
 
+// CancellationRequest is the predicate function for cancellationrequest builders.
+type CancellationRequest func(*sql.Selector)
+
 // Category is the predicate function for category builders.
 type Category func(*sql.Selector)
 
@@ -59,6 +62,15 @@ type ProductVariant func(*sql.Selector)
 
 // RetiredRefreshToken is the predicate function for retiredrefreshtoken builders.
 type RetiredRefreshToken func(*sql.Selector)
+
+// ReturnDispute is the predicate function for returndispute builders.
+type ReturnDispute func(*sql.Selector)
+
+// ReturnItem is the predicate function for returnitem builders.
+type ReturnItem func(*sql.Selector)
+
+// ReturnRequest is the predicate function for returnrequest builders.
+type ReturnRequest func(*sql.Selector)
 
 // Seller is the predicate function for seller builders.
 type Seller func(*sql.Selector)

@@ -37,6 +37,8 @@ func (Seller) Edges() []ent.Edge {
 		edge.To("orders", Order.Type),
 		edge.To("pickup_addresses", PickupAddress.Type),
 		edge.To("shipments", Shipment.Type),
+		edge.To("returns", ReturnRequest.Type),
+		edge.To("cancellation_requests", CancellationRequest.Type),
 	}
 }
 

@@ -34,6 +34,10 @@ const (
 	EdgePickupAddresses = "pickup_addresses"
 	// EdgeShipments holds the string denoting the shipments edge name in mutations.
 	EdgeShipments = "shipments"
+	// EdgeReturns holds the string denoting the returns edge name in mutations.
+	EdgeReturns = "returns"
+	// EdgeCancellationRequests holds the string denoting the cancellation_requests edge name in mutations.
+	EdgeCancellationRequests = "cancellation_requests"
 	// Table holds the table name of the seller in the database.
 	Table = "sellers"
 	// AuthorizationsTable is the table that holds the authorizations relation/edge.
@@ -71,6 +75,20 @@ const (
 	ShipmentsInverseTable = "shipments"
 	// ShipmentsColumn is the table column denoting the shipments relation/edge.
 	ShipmentsColumn = "seller_id"
+	// ReturnsTable is the table that holds the returns relation/edge.
+	ReturnsTable = "returns"
+	// ReturnsInverseTable is the table name for the ReturnRequest entity.
+	// It exists in this package in order to avoid circular dependency with the "returnrequest" package.
+	ReturnsInverseTable = "returns"
+	// ReturnsColumn is the table column denoting the returns relation/edge.
+	ReturnsColumn = "seller_id"
+	// CancellationRequestsTable is the table that holds the cancellation_requests relation/edge.
+	CancellationRequestsTable = "cancellation_requests"
+	// CancellationRequestsInverseTable is the table name for the CancellationRequest entity.
+	// It exists in this package in order to avoid circular dependency with the "cancellationrequest" package.
+	CancellationRequestsInverseTable = "cancellation_requests"
+	// CancellationRequestsColumn is the table column denoting the cancellation_requests relation/edge.
+	CancellationRequestsColumn = "seller_id"
 )
 
 // Columns holds all SQL columns for seller fields.
@@ -212,6 +230,34 @@ func ByShipments(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newShipmentsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByReturnsCount orders the results by returns count.
+func ByReturnsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newReturnsStep(), opts...)
+	}
+}
+
+// ByReturns orders the results by returns terms.
+func ByReturns(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newReturnsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
+// ByCancellationRequestsCount orders the results by cancellation_requests count.
+func ByCancellationRequestsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newCancellationRequestsStep(), opts...)
+	}
+}
+
+// ByCancellationRequests orders the results by cancellation_requests terms.
+func ByCancellationRequests(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newCancellationRequestsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newAuthorizationsStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -245,5 +291,19 @@ func newShipmentsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(ShipmentsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, ShipmentsTable, ShipmentsColumn),
+	)
+}
+func newReturnsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ReturnsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, ReturnsTable, ReturnsColumn),
+	)
+}
+func newCancellationRequestsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(CancellationRequestsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, CancellationRequestsTable, CancellationRequestsColumn),
 	)
 }

@@ -425,6 +425,52 @@ func HasShipmentsWith(preds ...predicate.Shipment) predicate.Seller {
 	})
 }
 
+// HasReturns applies the HasEdge predicate on the "returns" edge.
+func HasReturns() predicate.Seller {
+	return predicate.Seller(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, ReturnsTable, ReturnsColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasReturnsWith applies the HasEdge predicate on the "returns" edge with a given conditions (other predicates).
+func HasReturnsWith(preds ...predicate.ReturnRequest) predicate.Seller {
+	return predicate.Seller(func(s *sql.Selector) {
+		step := newReturnsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasCancellationRequests applies the HasEdge predicate on the "cancellation_requests" edge.
+func HasCancellationRequests() predicate.Seller {
+	return predicate.Seller(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, CancellationRequestsTable, CancellationRequestsColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasCancellationRequestsWith applies the HasEdge predicate on the "cancellation_requests" edge with a given conditions (other predicates).
+func HasCancellationRequestsWith(preds ...predicate.CancellationRequest) predicate.Seller {
+	return predicate.Seller(func(s *sql.Selector) {
+		step := newCancellationRequestsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.Seller) predicate.Seller {
 	return predicate.Seller(sql.AndPredicates(predicates...))
