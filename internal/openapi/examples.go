@@ -88,6 +88,10 @@ var examples = map[string]proto.Message{
 	shippingv1.ShippingService_GetPickupSlot_FullMethodName: &shippingv1.GetPickupSlotRequest{
 		Id: "ord_01kaq3m8v5yq6b7c9d0e1f2g3h", Date: proto.String("2026-12-28")},
 	shippingv1.ShippingService_ListEligibleDates_FullMethodName: &shippingv1.ListEligibleDatesRequest{Id: "ord_01kaq3m8v5yq6b7c9d0e1f2g3h"},
+	shippingv1.ShippingService_BookShipment_FullMethodName: &shippingv1.BookShipmentRequest{
+		Id: "ord_01kaq3m8v5yq6b7c9d0e1f2g3h", Shipment: &shippingv1.BookShipmentInput{
+			Method: shippingv1.ShipmentMethod_SHIPMENT_METHOD_DROPOFF, ChannelId: proto.String("JNT_STANDARD")}},
+	shippingv1.ShippingService_GetShipment_FullMethodName: &shippingv1.GetShipmentRequest{Id: "ord_01kaq3m8v5yq6b7c9d0e1f2g3h"},
 	"/mp.orders.v1.OrdersService/BulkCancelOrders": &ordersv1.BulkCancelOrdersRequest{Orders: []*ordersv1.BulkCancelItem{
 		{OrderId: "ord_01kaq3m8v5yq6b7c9d0e1f2g3h", ExpectedStatus: ordersv1.OrderStatus_ORDER_STATUS_READY_TO_SHIP.Enum()},
 	}},

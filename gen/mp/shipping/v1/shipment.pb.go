@@ -368,7 +368,7 @@ type Shipment struct {
 	// YYYY-MM-DD; absent for a drop-off.
 	PickupDate *string `protobuf:"bytes,6,opt,name=pickup_date,json=pickupDate,proto3,oneof" json:"pickup_date,omitempty"`
 	// Absent for a drop-off.
-	TimeWindow      *TimeWindow            `protobuf:"bytes,7,opt,name=time_window,json=timeWindow,proto3" json:"time_window,omitempty"`
+	TimeWindow      *TimeWindow            `protobuf:"bytes,7,opt,name=time_window,json=timeWindow,proto3,oneof" json:"time_window,omitempty"`
 	AddressId       string                 `protobuf:"bytes,8,opt,name=address_id,json=addressId,proto3" json:"address_id,omitempty"`
 	TrackingNumber  string                 `protobuf:"bytes,9,opt,name=tracking_number,json=trackingNumber,proto3" json:"tracking_number,omitempty"`
 	TrackingCompany string                 `protobuf:"bytes,10,opt,name=tracking_company,json=trackingCompany,proto3" json:"tracking_company,omitempty"`
@@ -511,7 +511,7 @@ const file_mp_shipping_v1_shipment_proto_rawDesc = "" +
 	"\x12GetShipmentRequest\x12\x19\n" +
 	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\x02id\"@\n" +
 	"\x10ShipmentResponse\x12,\n" +
-	"\x04data\x18\x01 \x01(\v2\x18.mp.shipping.v1.ShipmentR\x04data\"\xd7\x03\n" +
+	"\x04data\x18\x01 \x01(\v2\x18.mp.shipping.v1.ShipmentR\x04data\"\xec\x03\n" +
 	"\bShipment\x12\x1f\n" +
 	"\vshipment_id\x18\x01 \x01(\tR\n" +
 	"shipmentId\x12\x19\n" +
@@ -521,9 +521,9 @@ const file_mp_shipping_v1_shipment_proto_rawDesc = "" +
 	"\n" +
 	"channel_id\x18\x05 \x01(\tR\tchannelId\x12$\n" +
 	"\vpickup_date\x18\x06 \x01(\tH\x00R\n" +
-	"pickupDate\x88\x01\x01\x12;\n" +
-	"\vtime_window\x18\a \x01(\v2\x1a.mp.shipping.v1.TimeWindowR\n" +
-	"timeWindow\x12\x1d\n" +
+	"pickupDate\x88\x01\x01\x12@\n" +
+	"\vtime_window\x18\a \x01(\v2\x1a.mp.shipping.v1.TimeWindowH\x01R\n" +
+	"timeWindow\x88\x01\x01\x12\x1d\n" +
 	"\n" +
 	"address_id\x18\b \x01(\tR\taddressId\x12'\n" +
 	"\x0ftracking_number\x18\t \x01(\tR\x0etrackingNumber\x12)\n" +
@@ -532,7 +532,8 @@ const file_mp_shipping_v1_shipment_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"created_atB\x0e\n" +
-	"\f_pickup_date*\x83\x01\n" +
+	"\f_pickup_dateB\x0e\n" +
+	"\f_time_window*\x83\x01\n" +
 	"\x0eShipmentMethod\x12\x1f\n" +
 	"\x1bSHIPMENT_METHOD_UNSPECIFIED\x10\x00\x12&\n" +
 	"\x16SHIPMENT_METHOD_PICKUP\x10\x01\x1a\n" +
