@@ -30,6 +30,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/product"
 	"github.com/mallplatform/partnerapi/ent/productvariant"
 	"github.com/mallplatform/partnerapi/ent/retiredrefreshtoken"
+	"github.com/mallplatform/partnerapi/ent/sandboxfault"
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
 	"github.com/mallplatform/partnerapi/ent/sellerlogin"
@@ -116,6 +117,7 @@ func checkColumn(t, c string) error {
 			product.Table:               product.ValidColumn,
 			productvariant.Table:        productvariant.ValidColumn,
 			retiredrefreshtoken.Table:   retiredrefreshtoken.ValidColumn,
+			sandboxfault.Table:          sandboxfault.ValidColumn,
 			seller.Table:                seller.ValidColumn,
 			sellerauthorization.Table:   sellerauthorization.ValidColumn,
 			sellerlogin.Table:           sellerlogin.ValidColumn,

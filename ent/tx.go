@@ -50,6 +50,8 @@ type Tx struct {
 	ProductVariant *ProductVariantClient
 	// RetiredRefreshToken is the client for interacting with the RetiredRefreshToken builders.
 	RetiredRefreshToken *RetiredRefreshTokenClient
+	// SandboxFault is the client for interacting with the SandboxFault builders.
+	SandboxFault *SandboxFaultClient
 	// Seller is the client for interacting with the Seller builders.
 	Seller *SellerClient
 	// SellerAuthorization is the client for interacting with the SellerAuthorization builders.
@@ -215,6 +217,7 @@ func (tx *Tx) init() {
 	tx.Product = NewProductClient(tx.config)
 	tx.ProductVariant = NewProductVariantClient(tx.config)
 	tx.RetiredRefreshToken = NewRetiredRefreshTokenClient(tx.config)
+	tx.SandboxFault = NewSandboxFaultClient(tx.config)
 	tx.Seller = NewSellerClient(tx.config)
 	tx.SellerAuthorization = NewSellerAuthorizationClient(tx.config)
 	tx.SellerLogin = NewSellerLoginClient(tx.config)

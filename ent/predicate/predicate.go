@@ -60,6 +60,9 @@ type ProductVariant func(*sql.Selector)
 // RetiredRefreshToken is the predicate function for retiredrefreshtoken builders.
 type RetiredRefreshToken func(*sql.Selector)
 
+// SandboxFault is the predicate function for sandboxfault builders.
+type SandboxFault func(*sql.Selector)
+
 // Seller is the predicate function for seller builders.
 type Seller func(*sql.Selector)
 

@@ -14,10 +14,10 @@ import (
 	"github.com/mallplatform/partnerapi/services/catalog"
 	"github.com/mallplatform/partnerapi/services/events"
 	"github.com/mallplatform/partnerapi/services/orders"
+	"github.com/mallplatform/partnerapi/services/sandbox/faults"
 	"github.com/mallplatform/partnerapi/services/sandbox/shopclock"
 	"github.com/mallplatform/partnerapi/services/sellers"
 	"github.com/mallplatform/partnerapi/services/shipping"
-	"github.com/mallplatform/partnerapi/services/shipping/carrier"
 	"github.com/mallplatform/partnerapi/services/shipping/carrier/simulated"
 	"github.com/mallplatform/partnerapi/services/shipping/channels"
 	"github.com/mallplatform/partnerapi/services/shipping/shipments"
@@ -128,7 +128,8 @@ func NewParts(cfg PartsConfig) (serviceset.Parts, error) {
 		Cursors: cursors, Stock: products, Events: recorder})
 	// The platform's own logistics network, simulated until its adapter
 	// lands; a courier's adapter is a package beside simulated.
-	courier := simulated.New(simulated.Options{Faults: carrier.NewMemoryFaults()})
+	// Its sandbox fault queue is a table: core's replicas share it.
+	courier := simulated.New(simulated.Options{Faults: faults.NewStore(cfg.DB).Carrier()})
 	shippingSvc := shipping.NewService(shipping.Config{Store: shipping.NewEntStore(cfg.DB),
 		Channels: channels.NewEntStore(cfg.DB), Sellers: shops, PollInterval: cfg.CalendarPoll,
 		Orders: orderSvc, OrderBooking: orderSvc, Events: recorder,

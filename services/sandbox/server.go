@@ -23,6 +23,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/wirejson"
 	"github.com/mallplatform/partnerapi/services/catalog"
 	"github.com/mallplatform/partnerapi/services/orders"
+	"github.com/mallplatform/partnerapi/services/sandbox/faults"
 	"github.com/mallplatform/partnerapi/services/sandbox/ordergen"
 	"github.com/mallplatform/partnerapi/services/sandbox/shopclock"
 )
@@ -43,6 +44,9 @@ type Config struct {
 	Catalog catalog.Store
 	// Products takes the review tool's steps.
 	Products *catalog.Service
+	// Faults is the shops' queues of injected failures (nil: the faults
+	// route answers SERVICE_UNAVAILABLE).
+	Faults *faults.Store
 }
 
 // Server implements SandboxService.

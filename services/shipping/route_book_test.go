@@ -93,6 +93,7 @@ func testBookingRoutes(t *testing.T, pg bool) {
 		pickupOrder("ord_book_other", other, orders.StatusReadyToShip, "JNT_STANDARD", nil),
 		pickupOrder("ord_book_far", seller, orders.StatusReadyToShip, "JNT_STANDARD", nil),
 		pickupOrder("ord_book_race", seller, orders.StatusReadyToShip, "JNT_STANDARD", nil),
+		pickupOrder("ord_book_faults", seller, orders.StatusReadyToShip, "JNT_STANDARD", nil),
 	}
 	// The network does not reach Kalayaan (simulated.DefaultUnserviceable).
 	fixtures[5].ShippingAddress.City, fixtures[5].ShippingAddress.Province = "Kalayaan", "Palawan"
@@ -137,6 +138,37 @@ func testBookingRoutes(t *testing.T, pg bool) {
 		t.Errorf("unserviceable: %s, want reason ADDRESS_UNSERVICEABLE, retryable false", resp.Body)
 	}
 	wantError(t, get(t, c, "/open/v1/orders/ord_book_far/shipment", ""), http.StatusUnprocessableEntity, "SHIPMENT_NOT_ARRANGED")
+
+	// The sandbox's faults: the shop's next carrier calls fail as asked,
+	// one each, and nothing is booked meanwhile.
+	for i, f := range []struct {
+		kind   string
+		status int
+		reason string
+	}{
+		{"SHIP_FAILED", http.StatusBadRequest, "REJECTED"},
+		{"UPSTREAM_ERROR", http.StatusBadGateway, ""},
+		{"UPSTREAM_TIMEOUT", http.StatusGatewayTimeout, ""},
+	} {
+		setFaults(t, c, f.kind, 1)
+		resp := book(t, c, "ord_book_faults", fmt.Sprintf("k-fault-%d", i), pickup)
+		wantError(t, resp, f.status, f.kind)
+		e := errorOf(t, resp)
+		if e.Retryable == nil || *e.Retryable != (f.kind != "SHIP_FAILED") {
+			t.Errorf("%s: %s, want retryable %v", f.kind, resp.Body, f.kind != "SHIP_FAILED")
+		}
+		if (e.Reason == nil) != (f.reason == "") || (e.Reason != nil && *e.Reason != f.reason) {
+			t.Errorf("%s: %s, want reason %q", f.kind, resp.Body, f.reason)
+		}
+		wantError(t, get(t, c, "/open/v1/orders/ord_book_faults/shipment", ""), http.StatusUnprocessableEntity, "SHIPMENT_NOT_ARRANGED")
+		if o := orderOf(t, c, "ord_book_faults"); o.BookingStatus != nil || len(o.Fulfillments) != 0 {
+			t.Errorf("after %s the order shows a booking: %+v", f.kind, o)
+		}
+	}
+	// The queue is spent: the next attempt books.
+	if resp := book(t, c, "ord_book_faults", "k-fault-ok", pickup); resp.Status != http.StatusCreated {
+		t.Errorf("after the faults: %d %s", resp.Status, resp.Body)
+	}
 
 	// The booking.
 	resp = book(t, c, "ord_book_rts", "k-1", pickup)
@@ -192,6 +224,21 @@ func testBookingRoutes(t *testing.T, pg bool) {
 		t.Errorf("shipment events: %v %v", types, err)
 	}
 
+	// A void the carrier does not confirm leaves the order as it was; the
+	// retried cancellation voids and commits.
+	setFaults(t, c, "UPSTREAM_ERROR", 1)
+	failed, err := c.DoSigned(ctx, sdk.Request{Method: http.MethodPost, Path: "/open/v1/orders/ord_book_paid/cancel", Body: []byte(`{}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantError(t, failed, http.StatusBadGateway, "UPSTREAM_ERROR")
+	if o := orderOf(t, c, "ord_book_paid"); o.Status != "READY_TO_SHIP" || o.BookingStatus == nil || o.Fulfillments[0].Status != "pending" {
+		t.Errorf("after a failed void: %+v", o)
+	}
+	if again, err := c.DoSigned(ctx, sdk.Request{Method: http.MethodPost, Path: "/open/v1/orders/ord_book_paid/cancel", Body: []byte(`{}`)}); err != nil || again.Status != http.StatusOK {
+		t.Errorf("cancel again: %v %v", again, err)
+	}
+
 	// Two keys racing on one order: exactly one booking.
 	if pg {
 		var wg sync.WaitGroup
@@ -240,4 +287,23 @@ func orderOf(t *testing.T, c *sdk.Client, id string) wireOrder {
 		t.Fatalf("order %s: %d %s", id, resp.Status, resp.Body)
 	}
 	return env.Data
+}
+
+func setFaults(t *testing.T, c *sdk.Client, kind string, n int) {
+	t.Helper()
+	body := fmt.Sprintf(`{"target":"carrier","error":%q,"count":%d}`, kind, n)
+	resp, err := c.DoSigned(context.Background(), sdk.Request{Method: http.MethodPost, Path: "/open/v1/sandbox/faults", Body: []byte(body)})
+	if err != nil || resp.Status != http.StatusOK {
+		t.Fatalf("faults: %v %v", resp, err)
+	}
+	var env struct {
+		Data struct {
+			Target string `json:"target"`
+			Error  string `json:"error"`
+			Count  int    `json:"count"`
+		} `json:"data"`
+	}
+	if json.Unmarshal(resp.Body, &env) != nil || env.Data.Count != n || env.Data.Error != kind || env.Data.Target != "carrier" {
+		t.Fatalf("faults: %s", resp.Body)
+	}
 }

@@ -680,7 +680,7 @@ var File_mp_sandbox_v1_sandbox_proto protoreflect.FileDescriptor
 
 const file_mp_sandbox_v1_sandbox_proto_rawDesc = "" +
 	"\n" +
-	"\x1bmp/sandbox/v1/sandbox.proto\x12\rmp.sandbox.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1bmp/catalog/v1/catalog.proto\x1a\x19mp/errors/v1/errors.proto\x1a\x1bmp/options/v1/options.proto\x1a\x19mp/orders/v1/orders.proto\"\x11\n" +
+	"\x1bmp/sandbox/v1/sandbox.proto\x12\rmp.sandbox.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1bmp/catalog/v1/catalog.proto\x1a\x19mp/errors/v1/errors.proto\x1a\x1bmp/options/v1/options.proto\x1a\x19mp/orders/v1/orders.proto\x1a\x1amp/sandbox/v1/faults.proto\"\x11\n" +
 	"\x0fGetClockRequest\"F\n" +
 	"\fClockAdvance\x126\n" +
 	"\x0fadvance_seconds\x18\x01 \x01(\x03B\f\xbaH\t\"\a\x18\x80\xce\xda\x03(\x01R\x0fadvance_seconds\"T\n" +
@@ -727,8 +727,9 @@ const file_mp_sandbox_v1_sandbox_proto_rawDesc = "" +
 	"\x1aREVIEW_OUTCOME_UNSPECIFIED\x10\x00\x12'\n" +
 	"\x16REVIEW_OUTCOME_APPROVE\x10\x01\x1a\v\xb2\xbb\x18\aapprove\x12%\n" +
 	"\x15REVIEW_OUTCOME_REJECT\x10\x02\x1a\n" +
-	"\xb2\xbb\x18\x06reject2\x87\x06\n" +
-	"\x0eSandboxService\x12p\n" +
+	"\xb2\xbb\x18\x06reject2\x85\a\n" +
+	"\x0eSandboxService\x12|\n" +
+	"\tSetFaults\x12\x1f.mp.sandbox.v1.SetFaultsRequest\x1a\x1d.mp.sandbox.v1.FaultsResponse\"/\xa2\xbb\x18\x04\x10\x01(\x01\x82\xd3\xe4\x93\x02!:\x06faults\"\x17/open/v1/sandbox/faults\x12p\n" +
 	"\bGetClock\x12\x1e.mp.sandbox.v1.GetClockRequest\x1a\x1c.mp.sandbox.v1.ClockResponse\"&\xa2\xbb\x18\x04\x10\x01(\x01\x82\xd3\xe4\x93\x02\x18\x12\x16/open/v1/sandbox/clock\x12\x81\x01\n" +
 	"\fAdvanceClock\x12\".mp.sandbox.v1.AdvanceClockRequest\x1a\x1c.mp.sandbox.v1.ClockResponse\"/\xa2\xbb\x18\x04\x10\x01(\x01\x82\xd3\xe4\x93\x02!:\aadvance\"\x16/open/v1/sandbox/clock\x12\x95\x01\n" +
 	"\x0fCreateTestOrder\x12%.mp.sandbox.v1.CreateTestOrderRequest\x1a\x1b.mp.orders.v1.OrderResponse\">\xa2\xbb\x18\x14\n" +
@@ -770,8 +771,10 @@ var file_mp_sandbox_v1_sandbox_proto_goTypes = []any{
 	(*ReviewTestProductRequest)(nil),   // 12: mp.sandbox.v1.ReviewTestProductRequest
 	(*timestamppb.Timestamp)(nil),      // 13: google.protobuf.Timestamp
 	(v1.OrderStatus)(0),                // 14: mp.orders.v1.OrderStatus
-	(*v1.OrderResponse)(nil),           // 15: mp.orders.v1.OrderResponse
-	(*v11.ProductResponse)(nil),        // 16: mp.catalog.v1.ProductResponse
+	(*SetFaultsRequest)(nil),           // 15: mp.sandbox.v1.SetFaultsRequest
+	(*FaultsResponse)(nil),             // 16: mp.sandbox.v1.FaultsResponse
+	(*v1.OrderResponse)(nil),           // 17: mp.orders.v1.OrderResponse
+	(*v11.ProductResponse)(nil),        // 18: mp.catalog.v1.ProductResponse
 }
 var file_mp_sandbox_v1_sandbox_proto_depIdxs = []int32{
 	2,  // 0: mp.sandbox.v1.AdvanceClockRequest.advance:type_name -> mp.sandbox.v1.ClockAdvance
@@ -785,18 +788,20 @@ var file_mp_sandbox_v1_sandbox_proto_depIdxs = []int32{
 	9,  // 8: mp.sandbox.v1.TransitionTestOrderRequest.transition:type_name -> mp.sandbox.v1.TestOrderTransition
 	0,  // 9: mp.sandbox.v1.TestProductReview.outcome:type_name -> mp.sandbox.v1.ReviewOutcome
 	11, // 10: mp.sandbox.v1.ReviewTestProductRequest.review:type_name -> mp.sandbox.v1.TestProductReview
-	1,  // 11: mp.sandbox.v1.SandboxService.GetClock:input_type -> mp.sandbox.v1.GetClockRequest
-	3,  // 12: mp.sandbox.v1.SandboxService.AdvanceClock:input_type -> mp.sandbox.v1.AdvanceClockRequest
-	8,  // 13: mp.sandbox.v1.SandboxService.CreateTestOrder:input_type -> mp.sandbox.v1.CreateTestOrderRequest
-	10, // 14: mp.sandbox.v1.SandboxService.TransitionTestOrder:input_type -> mp.sandbox.v1.TransitionTestOrderRequest
-	12, // 15: mp.sandbox.v1.SandboxService.ReviewTestProduct:input_type -> mp.sandbox.v1.ReviewTestProductRequest
-	5,  // 16: mp.sandbox.v1.SandboxService.GetClock:output_type -> mp.sandbox.v1.ClockResponse
-	5,  // 17: mp.sandbox.v1.SandboxService.AdvanceClock:output_type -> mp.sandbox.v1.ClockResponse
-	15, // 18: mp.sandbox.v1.SandboxService.CreateTestOrder:output_type -> mp.orders.v1.OrderResponse
-	15, // 19: mp.sandbox.v1.SandboxService.TransitionTestOrder:output_type -> mp.orders.v1.OrderResponse
-	16, // 20: mp.sandbox.v1.SandboxService.ReviewTestProduct:output_type -> mp.catalog.v1.ProductResponse
-	16, // [16:21] is the sub-list for method output_type
-	11, // [11:16] is the sub-list for method input_type
+	15, // 11: mp.sandbox.v1.SandboxService.SetFaults:input_type -> mp.sandbox.v1.SetFaultsRequest
+	1,  // 12: mp.sandbox.v1.SandboxService.GetClock:input_type -> mp.sandbox.v1.GetClockRequest
+	3,  // 13: mp.sandbox.v1.SandboxService.AdvanceClock:input_type -> mp.sandbox.v1.AdvanceClockRequest
+	8,  // 14: mp.sandbox.v1.SandboxService.CreateTestOrder:input_type -> mp.sandbox.v1.CreateTestOrderRequest
+	10, // 15: mp.sandbox.v1.SandboxService.TransitionTestOrder:input_type -> mp.sandbox.v1.TransitionTestOrderRequest
+	12, // 16: mp.sandbox.v1.SandboxService.ReviewTestProduct:input_type -> mp.sandbox.v1.ReviewTestProductRequest
+	16, // 17: mp.sandbox.v1.SandboxService.SetFaults:output_type -> mp.sandbox.v1.FaultsResponse
+	5,  // 18: mp.sandbox.v1.SandboxService.GetClock:output_type -> mp.sandbox.v1.ClockResponse
+	5,  // 19: mp.sandbox.v1.SandboxService.AdvanceClock:output_type -> mp.sandbox.v1.ClockResponse
+	17, // 20: mp.sandbox.v1.SandboxService.CreateTestOrder:output_type -> mp.orders.v1.OrderResponse
+	17, // 21: mp.sandbox.v1.SandboxService.TransitionTestOrder:output_type -> mp.orders.v1.OrderResponse
+	18, // 22: mp.sandbox.v1.SandboxService.ReviewTestProduct:output_type -> mp.catalog.v1.ProductResponse
+	17, // [17:23] is the sub-list for method output_type
+	11, // [11:17] is the sub-list for method input_type
 	11, // [11:11] is the sub-list for extension type_name
 	11, // [11:11] is the sub-list for extension extendee
 	0,  // [0:11] is the sub-list for field type_name
@@ -807,6 +812,7 @@ func file_mp_sandbox_v1_sandbox_proto_init() {
 	if File_mp_sandbox_v1_sandbox_proto != nil {
 		return
 	}
+	file_mp_sandbox_v1_faults_proto_init()
 	file_mp_sandbox_v1_sandbox_proto_msgTypes[5].OneofWrappers = []any{}
 	file_mp_sandbox_v1_sandbox_proto_msgTypes[6].OneofWrappers = []any{}
 	file_mp_sandbox_v1_sandbox_proto_msgTypes[10].OneofWrappers = []any{}
