@@ -107,6 +107,10 @@ var examples = map[string]proto.Message{
 		Id:     "prd_01kaq3m8v5yq6b7c9d0e1f2g3h",
 		Review: &sandboxv1.TestProductReview{Outcome: sandboxv1.ReviewOutcome_REVIEW_OUTCOME_APPROVE},
 	},
+	// Clearing the queue: an example that leaves the shop's next carrier
+	// calls alone.
+	sandboxv1.SandboxService_SetFaults_FullMethodName: &sandboxv1.SetFaultsRequest{
+		Faults: &sandboxv1.FaultsInput{Target: "carrier", Error: "UPSTREAM_ERROR", Count: 0}},
 	"/mp.sandbox.v1.SandboxService/AdvanceClock": &sandboxv1.AdvanceClockRequest{
 		Advance: &sandboxv1.ClockAdvance{AdvanceSeconds: 86400},
 	},
