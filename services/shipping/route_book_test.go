@@ -239,6 +239,32 @@ func testBookingRoutes(t *testing.T, pg bool) {
 		t.Errorf("cancel again: %v %v", again, err)
 	}
 
+	// A bulk cancel voids too: the first attempt meets a void the carrier
+	// does not confirm and reports the order with that error, the retry
+	// (another key) cancels it.
+	bulk := func(key string) *sdk.Response {
+		resp, err := c.DoSigned(ctx, sdk.Request{Method: http.MethodPost, Path: "/open/v1/orders/bulk-cancel",
+			Body: []byte(`{"orders":[{"orderId":"ord_book_faults"}]}`), ExtraHeaders: http.Header{sdk.HeaderIdempotencyKey: {key}}})
+		if err != nil || resp.Status != http.StatusOK {
+			t.Fatalf("bulk cancel: %v %v", resp, err)
+		}
+		return resp
+	}
+	setFaults(t, c, "UPSTREAM_TIMEOUT", 1)
+	if resp := bulk("k-bulk-1"); !strings.Contains(string(resp.Body), `"code":"UPSTREAM_TIMEOUT"`) {
+		t.Errorf("bulk cancel under a fault: %s", resp.Body)
+	}
+	if o := orderOf(t, c, "ord_book_faults"); o.Status != "READY_TO_SHIP" || o.BookingStatus == nil {
+		t.Errorf("after a failed bulk void: %+v", o)
+	}
+	if resp := bulk("k-bulk-2"); !strings.Contains(string(resp.Body), `"orderId":"ord_book_faults","status":"cancelled"`) {
+		t.Errorf("bulk cancel: %s", resp.Body)
+	}
+	if o := orderOf(t, c, "ord_book_faults"); o.Status != "CANCELLED" || len(o.Fulfillments) != 1 || o.Fulfillments[0].Status != "cancelled" {
+		t.Errorf("after bulk cancel: %+v", o)
+	}
+	wantError(t, get(t, c, "/open/v1/orders/ord_book_faults/shipment", ""), http.StatusUnprocessableEntity, "SHIPMENT_NOT_ARRANGED")
+
 	// Two keys racing on one order: exactly one booking.
 	if pg {
 		var wg sync.WaitGroup
