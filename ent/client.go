@@ -37,6 +37,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/returndispute"
 	"github.com/mallplatform/partnerapi/ent/returnitem"
 	"github.com/mallplatform/partnerapi/ent/returnrequest"
+	"github.com/mallplatform/partnerapi/ent/sandboxfault"
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
 	"github.com/mallplatform/partnerapi/ent/sellerlogin"
@@ -98,6 +99,8 @@ type Client struct {
 	ReturnItem *ReturnItemClient
 	// ReturnRequest is the client for interacting with the ReturnRequest builders.
 	ReturnRequest *ReturnRequestClient
+	// SandboxFault is the client for interacting with the SandboxFault builders.
+	SandboxFault *SandboxFaultClient
 	// Seller is the client for interacting with the Seller builders.
 	Seller *SellerClient
 	// SellerAuthorization is the client for interacting with the SellerAuthorization builders.
@@ -147,6 +150,7 @@ func (c *Client) init() {
 	c.ReturnDispute = NewReturnDisputeClient(c.config)
 	c.ReturnItem = NewReturnItemClient(c.config)
 	c.ReturnRequest = NewReturnRequestClient(c.config)
+	c.SandboxFault = NewSandboxFaultClient(c.config)
 	c.Seller = NewSellerClient(c.config)
 	c.SellerAuthorization = NewSellerAuthorizationClient(c.config)
 	c.SellerLogin = NewSellerLoginClient(c.config)
@@ -269,6 +273,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ReturnDispute:         NewReturnDisputeClient(cfg),
 		ReturnItem:            NewReturnItemClient(cfg),
 		ReturnRequest:         NewReturnRequestClient(cfg),
+		SandboxFault:          NewSandboxFaultClient(cfg),
 		Seller:                NewSellerClient(cfg),
 		SellerAuthorization:   NewSellerAuthorizationClient(cfg),
 		SellerLogin:           NewSellerLoginClient(cfg),
@@ -318,6 +323,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ReturnDispute:         NewReturnDisputeClient(cfg),
 		ReturnItem:            NewReturnItemClient(cfg),
 		ReturnRequest:         NewReturnRequestClient(cfg),
+		SandboxFault:          NewSandboxFaultClient(cfg),
 		Seller:                NewSellerClient(cfg),
 		SellerAuthorization:   NewSellerAuthorizationClient(cfg),
 		SellerLogin:           NewSellerLoginClient(cfg),
@@ -360,7 +366,7 @@ func (c *Client) Use(hooks ...Hook) {
 		c.DeveloperAccount, c.Event, c.Fulfillment, c.IdempotencyKey, c.InternalCaller,
 		c.Order, c.OrderItem, c.PickupAddress, c.Product, c.ProductVariant,
 		c.RetiredRefreshToken, c.ReturnDispute, c.ReturnItem, c.ReturnRequest,
-		c.Seller, c.SellerAuthorization, c.SellerLogin, c.Shipment,
+		c.SandboxFault, c.Seller, c.SellerAuthorization, c.SellerLogin, c.Shipment,
 		c.ShipmentTrackingEvent, c.ShippingChannel, c.WebhookDelivery,
 		c.WebhookSubscription,
 	} {
@@ -377,7 +383,7 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.DeveloperAccount, c.Event, c.Fulfillment, c.IdempotencyKey, c.InternalCaller,
 		c.Order, c.OrderItem, c.PickupAddress, c.Product, c.ProductVariant,
 		c.RetiredRefreshToken, c.ReturnDispute, c.ReturnItem, c.ReturnRequest,
-		c.Seller, c.SellerAuthorization, c.SellerLogin, c.Shipment,
+		c.SandboxFault, c.Seller, c.SellerAuthorization, c.SellerLogin, c.Shipment,
 		c.ShipmentTrackingEvent, c.ShippingChannel, c.WebhookDelivery,
 		c.WebhookSubscription,
 	} {
@@ -432,6 +438,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ReturnItem.mutate(ctx, m)
 	case *ReturnRequestMutation:
 		return c.ReturnRequest.mutate(ctx, m)
+	case *SandboxFaultMutation:
+		return c.SandboxFault.mutate(ctx, m)
 	case *SellerMutation:
 		return c.Seller.mutate(ctx, m)
 	case *SellerAuthorizationMutation:
@@ -3731,6 +3739,139 @@ func (c *ReturnRequestClient) mutate(ctx context.Context, m *ReturnRequestMutati
 	}
 }
 
+// SandboxFaultClient is a client for the SandboxFault schema.
+type SandboxFaultClient struct {
+	config
+}
+
+// NewSandboxFaultClient returns a client for the SandboxFault from the given config.
+func NewSandboxFaultClient(c config) *SandboxFaultClient {
+	return &SandboxFaultClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `sandboxfault.Hooks(f(g(h())))`.
+func (c *SandboxFaultClient) Use(hooks ...Hook) {
+	c.hooks.SandboxFault = append(c.hooks.SandboxFault, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `sandboxfault.Intercept(f(g(h())))`.
+func (c *SandboxFaultClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SandboxFault = append(c.inters.SandboxFault, interceptors...)
+}
+
+// Create returns a builder for creating a SandboxFault entity.
+func (c *SandboxFaultClient) Create() *SandboxFaultCreate {
+	mutation := newSandboxFaultMutation(c.config, OpCreate)
+	return &SandboxFaultCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SandboxFault entities.
+func (c *SandboxFaultClient) CreateBulk(builders ...*SandboxFaultCreate) *SandboxFaultCreateBulk {
+	return &SandboxFaultCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SandboxFaultClient) MapCreateBulk(slice any, setFunc func(*SandboxFaultCreate, int)) *SandboxFaultCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SandboxFaultCreateBulk{err: fmt.Errorf("calling to SandboxFaultClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SandboxFaultCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SandboxFaultCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SandboxFault.
+func (c *SandboxFaultClient) Update() *SandboxFaultUpdate {
+	mutation := newSandboxFaultMutation(c.config, OpUpdate)
+	return &SandboxFaultUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SandboxFaultClient) UpdateOne(_m *SandboxFault) *SandboxFaultUpdateOne {
+	mutation := newSandboxFaultMutation(c.config, OpUpdateOne, withSandboxFault(_m))
+	return &SandboxFaultUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SandboxFaultClient) UpdateOneID(id string) *SandboxFaultUpdateOne {
+	mutation := newSandboxFaultMutation(c.config, OpUpdateOne, withSandboxFaultID(id))
+	return &SandboxFaultUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SandboxFault.
+func (c *SandboxFaultClient) Delete() *SandboxFaultDelete {
+	mutation := newSandboxFaultMutation(c.config, OpDelete)
+	return &SandboxFaultDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SandboxFaultClient) DeleteOne(_m *SandboxFault) *SandboxFaultDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SandboxFaultClient) DeleteOneID(id string) *SandboxFaultDeleteOne {
+	builder := c.Delete().Where(sandboxfault.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SandboxFaultDeleteOne{builder}
+}
+
+// Query returns a query builder for SandboxFault.
+func (c *SandboxFaultClient) Query() *SandboxFaultQuery {
+	return &SandboxFaultQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSandboxFault},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SandboxFault entity by its id.
+func (c *SandboxFaultClient) Get(ctx context.Context, id string) (*SandboxFault, error) {
+	return c.Query().Where(sandboxfault.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SandboxFaultClient) GetX(ctx context.Context, id string) *SandboxFault {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *SandboxFaultClient) Hooks() []Hook {
+	return c.hooks.SandboxFault
+}
+
+// Interceptors returns the client interceptors.
+func (c *SandboxFaultClient) Interceptors() []Interceptor {
+	return c.inters.SandboxFault
+}
+
+func (c *SandboxFaultClient) mutate(ctx context.Context, m *SandboxFaultMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SandboxFaultCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SandboxFaultUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SandboxFaultUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SandboxFaultDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SandboxFault mutation op: %q", m.Op())
+	}
+}
+
 // SellerClient is a client for the Seller schema.
 type SellerClient struct {
 	config
@@ -4994,8 +5135,8 @@ type (
 		CancellationRequest, Category, CategoryAttribute, DeveloperAccount, Event,
 		Fulfillment, IdempotencyKey, InternalCaller, Order, OrderItem, PickupAddress,
 		Product, ProductVariant, RetiredRefreshToken, ReturnDispute, ReturnItem,
-		ReturnRequest, Seller, SellerAuthorization, SellerLogin, Shipment,
-		ShipmentTrackingEvent, ShippingChannel, WebhookDelivery,
+		ReturnRequest, SandboxFault, Seller, SellerAuthorization, SellerLogin,
+		Shipment, ShipmentTrackingEvent, ShippingChannel, WebhookDelivery,
 		WebhookSubscription []ent.Hook
 	}
 	inters struct {
@@ -5003,8 +5144,8 @@ type (
 		CancellationRequest, Category, CategoryAttribute, DeveloperAccount, Event,
 		Fulfillment, IdempotencyKey, InternalCaller, Order, OrderItem, PickupAddress,
 		Product, ProductVariant, RetiredRefreshToken, ReturnDispute, ReturnItem,
-		ReturnRequest, Seller, SellerAuthorization, SellerLogin, Shipment,
-		ShipmentTrackingEvent, ShippingChannel, WebhookDelivery,
+		ReturnRequest, SandboxFault, Seller, SellerAuthorization, SellerLogin,
+		Shipment, ShipmentTrackingEvent, ShippingChannel, WebhookDelivery,
 		WebhookSubscription []ent.Interceptor
 	}
 )

@@ -34,6 +34,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/returndispute"
 	"github.com/mallplatform/partnerapi/ent/returnitem"
 	"github.com/mallplatform/partnerapi/ent/returnrequest"
+	"github.com/mallplatform/partnerapi/ent/sandboxfault"
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
 	"github.com/mallplatform/partnerapi/ent/sellerlogin"
@@ -124,6 +125,7 @@ func checkColumn(t, c string) error {
 			returndispute.Table:         returndispute.ValidColumn,
 			returnitem.Table:            returnitem.ValidColumn,
 			returnrequest.Table:         returnrequest.ValidColumn,
+			sandboxfault.Table:          sandboxfault.ValidColumn,
 			seller.Table:                seller.ValidColumn,
 			sellerauthorization.Table:   sellerauthorization.ValidColumn,
 			sellerlogin.Table:           sellerlogin.ValidColumn,

@@ -34,6 +34,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/returndispute"
 	"github.com/mallplatform/partnerapi/ent/returnitem"
 	"github.com/mallplatform/partnerapi/ent/returnrequest"
+	"github.com/mallplatform/partnerapi/ent/sandboxfault"
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
 	"github.com/mallplatform/partnerapi/ent/sellerlogin"
@@ -76,6 +77,7 @@ const (
 	TypeReturnDispute         = "ReturnDispute"
 	TypeReturnItem            = "ReturnItem"
 	TypeReturnRequest         = "ReturnRequest"
+	TypeSandboxFault          = "SandboxFault"
 	TypeSeller                = "Seller"
 	TypeSellerAuthorization   = "SellerAuthorization"
 	TypeSellerLogin           = "SellerLogin"
@@ -21743,6 +21745,590 @@ func (m *ReturnRequestMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown ReturnRequest edge %s", name)
+}
+
+// SandboxFaultMutation represents an operation that mutates the SandboxFault nodes in the graph.
+type SandboxFaultMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	seller_id     *string
+	target        *string
+	error         *string
+	remaining     *int
+	addremaining  *int
+	updated_at    *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*SandboxFault, error)
+	predicates    []predicate.SandboxFault
+}
+
+var _ ent.Mutation = (*SandboxFaultMutation)(nil)
+
+// sandboxfaultOption allows management of the mutation configuration using functional options.
+type sandboxfaultOption func(*SandboxFaultMutation)
+
+// newSandboxFaultMutation creates new mutation for the SandboxFault entity.
+func newSandboxFaultMutation(c config, op Op, opts ...sandboxfaultOption) *SandboxFaultMutation {
+	m := &SandboxFaultMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSandboxFault,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSandboxFaultID sets the ID field of the mutation.
+func withSandboxFaultID(id string) sandboxfaultOption {
+	return func(m *SandboxFaultMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SandboxFault
+		)
+		m.oldValue = func(ctx context.Context) (*SandboxFault, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SandboxFault.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSandboxFault sets the old SandboxFault of the mutation.
+func withSandboxFault(node *SandboxFault) sandboxfaultOption {
+	return func(m *SandboxFaultMutation) {
+		m.oldValue = func(context.Context) (*SandboxFault, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SandboxFaultMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SandboxFaultMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of SandboxFault entities.
+func (m *SandboxFaultMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SandboxFaultMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SandboxFaultMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SandboxFault.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetSellerID sets the "seller_id" field.
+func (m *SandboxFaultMutation) SetSellerID(s string) {
+	m.seller_id = &s
+}
+
+// SellerID returns the value of the "seller_id" field in the mutation.
+func (m *SandboxFaultMutation) SellerID() (r string, exists bool) {
+	v := m.seller_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSellerID returns the old "seller_id" field's value of the SandboxFault entity.
+// If the SandboxFault object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SandboxFaultMutation) OldSellerID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSellerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSellerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSellerID: %w", err)
+	}
+	return oldValue.SellerID, nil
+}
+
+// ResetSellerID resets all changes to the "seller_id" field.
+func (m *SandboxFaultMutation) ResetSellerID() {
+	m.seller_id = nil
+}
+
+// SetTarget sets the "target" field.
+func (m *SandboxFaultMutation) SetTarget(s string) {
+	m.target = &s
+}
+
+// Target returns the value of the "target" field in the mutation.
+func (m *SandboxFaultMutation) Target() (r string, exists bool) {
+	v := m.target
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTarget returns the old "target" field's value of the SandboxFault entity.
+// If the SandboxFault object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SandboxFaultMutation) OldTarget(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTarget is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTarget requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTarget: %w", err)
+	}
+	return oldValue.Target, nil
+}
+
+// ResetTarget resets all changes to the "target" field.
+func (m *SandboxFaultMutation) ResetTarget() {
+	m.target = nil
+}
+
+// SetError sets the "error" field.
+func (m *SandboxFaultMutation) SetError(s string) {
+	m.error = &s
+}
+
+// Error returns the value of the "error" field in the mutation.
+func (m *SandboxFaultMutation) Error() (r string, exists bool) {
+	v := m.error
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldError returns the old "error" field's value of the SandboxFault entity.
+// If the SandboxFault object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SandboxFaultMutation) OldError(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldError is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldError requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldError: %w", err)
+	}
+	return oldValue.Error, nil
+}
+
+// ResetError resets all changes to the "error" field.
+func (m *SandboxFaultMutation) ResetError() {
+	m.error = nil
+}
+
+// SetRemaining sets the "remaining" field.
+func (m *SandboxFaultMutation) SetRemaining(i int) {
+	m.remaining = &i
+	m.addremaining = nil
+}
+
+// Remaining returns the value of the "remaining" field in the mutation.
+func (m *SandboxFaultMutation) Remaining() (r int, exists bool) {
+	v := m.remaining
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRemaining returns the old "remaining" field's value of the SandboxFault entity.
+// If the SandboxFault object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SandboxFaultMutation) OldRemaining(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRemaining is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRemaining requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRemaining: %w", err)
+	}
+	return oldValue.Remaining, nil
+}
+
+// AddRemaining adds i to the "remaining" field.
+func (m *SandboxFaultMutation) AddRemaining(i int) {
+	if m.addremaining != nil {
+		*m.addremaining += i
+	} else {
+		m.addremaining = &i
+	}
+}
+
+// AddedRemaining returns the value that was added to the "remaining" field in this mutation.
+func (m *SandboxFaultMutation) AddedRemaining() (r int, exists bool) {
+	v := m.addremaining
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRemaining resets all changes to the "remaining" field.
+func (m *SandboxFaultMutation) ResetRemaining() {
+	m.remaining = nil
+	m.addremaining = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SandboxFaultMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SandboxFaultMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the SandboxFault entity.
+// If the SandboxFault object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SandboxFaultMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SandboxFaultMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// Where appends a list predicates to the SandboxFaultMutation builder.
+func (m *SandboxFaultMutation) Where(ps ...predicate.SandboxFault) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SandboxFaultMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SandboxFaultMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SandboxFault, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SandboxFaultMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SandboxFaultMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SandboxFault).
+func (m *SandboxFaultMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SandboxFaultMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.seller_id != nil {
+		fields = append(fields, sandboxfault.FieldSellerID)
+	}
+	if m.target != nil {
+		fields = append(fields, sandboxfault.FieldTarget)
+	}
+	if m.error != nil {
+		fields = append(fields, sandboxfault.FieldError)
+	}
+	if m.remaining != nil {
+		fields = append(fields, sandboxfault.FieldRemaining)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, sandboxfault.FieldUpdatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SandboxFaultMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case sandboxfault.FieldSellerID:
+		return m.SellerID()
+	case sandboxfault.FieldTarget:
+		return m.Target()
+	case sandboxfault.FieldError:
+		return m.Error()
+	case sandboxfault.FieldRemaining:
+		return m.Remaining()
+	case sandboxfault.FieldUpdatedAt:
+		return m.UpdatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SandboxFaultMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case sandboxfault.FieldSellerID:
+		return m.OldSellerID(ctx)
+	case sandboxfault.FieldTarget:
+		return m.OldTarget(ctx)
+	case sandboxfault.FieldError:
+		return m.OldError(ctx)
+	case sandboxfault.FieldRemaining:
+		return m.OldRemaining(ctx)
+	case sandboxfault.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown SandboxFault field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SandboxFaultMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case sandboxfault.FieldSellerID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSellerID(v)
+		return nil
+	case sandboxfault.FieldTarget:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTarget(v)
+		return nil
+	case sandboxfault.FieldError:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetError(v)
+		return nil
+	case sandboxfault.FieldRemaining:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRemaining(v)
+		return nil
+	case sandboxfault.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SandboxFault field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SandboxFaultMutation) AddedFields() []string {
+	var fields []string
+	if m.addremaining != nil {
+		fields = append(fields, sandboxfault.FieldRemaining)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SandboxFaultMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case sandboxfault.FieldRemaining:
+		return m.AddedRemaining()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SandboxFaultMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case sandboxfault.FieldRemaining:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRemaining(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SandboxFault numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SandboxFaultMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SandboxFaultMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SandboxFaultMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown SandboxFault nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SandboxFaultMutation) ResetField(name string) error {
+	switch name {
+	case sandboxfault.FieldSellerID:
+		m.ResetSellerID()
+		return nil
+	case sandboxfault.FieldTarget:
+		m.ResetTarget()
+		return nil
+	case sandboxfault.FieldError:
+		m.ResetError()
+		return nil
+	case sandboxfault.FieldRemaining:
+		m.ResetRemaining()
+		return nil
+	case sandboxfault.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown SandboxFault field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SandboxFaultMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SandboxFaultMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SandboxFaultMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SandboxFaultMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SandboxFaultMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SandboxFaultMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SandboxFaultMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown SandboxFault unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SandboxFaultMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown SandboxFault edge %s", name)
 }
 
 // SellerMutation represents an operation that mutates the Seller nodes in the graph.

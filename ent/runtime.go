@@ -27,6 +27,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/returndispute"
 	"github.com/mallplatform/partnerapi/ent/returnitem"
 	"github.com/mallplatform/partnerapi/ent/returnrequest"
+	"github.com/mallplatform/partnerapi/ent/sandboxfault"
 	"github.com/mallplatform/partnerapi/ent/schema"
 	"github.com/mallplatform/partnerapi/ent/seller"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
@@ -1238,6 +1239,62 @@ func init() {
 	returnrequestDescID := returnrequestFields[0].Descriptor()
 	// returnrequest.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	returnrequest.IDValidator = returnrequestDescID.Validators[0].(func(string) error)
+	sandboxfaultFields := schema.SandboxFault{}.Fields()
+	_ = sandboxfaultFields
+	// sandboxfaultDescSellerID is the schema descriptor for seller_id field.
+	sandboxfaultDescSellerID := sandboxfaultFields[1].Descriptor()
+	// sandboxfault.SellerIDValidator is a validator for the "seller_id" field. It is called by the builders before save.
+	sandboxfault.SellerIDValidator = sandboxfaultDescSellerID.Validators[0].(func(string) error)
+	// sandboxfaultDescTarget is the schema descriptor for target field.
+	sandboxfaultDescTarget := sandboxfaultFields[2].Descriptor()
+	// sandboxfault.TargetValidator is a validator for the "target" field. It is called by the builders before save.
+	sandboxfault.TargetValidator = func() func(string) error {
+		validators := sandboxfaultDescTarget.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(target string) error {
+			for _, fn := range fns {
+				if err := fn(target); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// sandboxfaultDescError is the schema descriptor for error field.
+	sandboxfaultDescError := sandboxfaultFields[3].Descriptor()
+	// sandboxfault.ErrorValidator is a validator for the "error" field. It is called by the builders before save.
+	sandboxfault.ErrorValidator = func() func(string) error {
+		validators := sandboxfaultDescError.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(error string) error {
+			for _, fn := range fns {
+				if err := fn(error); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// sandboxfaultDescRemaining is the schema descriptor for remaining field.
+	sandboxfaultDescRemaining := sandboxfaultFields[4].Descriptor()
+	// sandboxfault.RemainingValidator is a validator for the "remaining" field. It is called by the builders before save.
+	sandboxfault.RemainingValidator = sandboxfaultDescRemaining.Validators[0].(func(int) error)
+	// sandboxfaultDescUpdatedAt is the schema descriptor for updated_at field.
+	sandboxfaultDescUpdatedAt := sandboxfaultFields[5].Descriptor()
+	// sandboxfault.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	sandboxfault.DefaultUpdatedAt = sandboxfaultDescUpdatedAt.Default.(func() time.Time)
+	// sandboxfault.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	sandboxfault.UpdateDefaultUpdatedAt = sandboxfaultDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// sandboxfaultDescID is the schema descriptor for id field.
+	sandboxfaultDescID := sandboxfaultFields[0].Descriptor()
+	// sandboxfault.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	sandboxfault.IDValidator = sandboxfaultDescID.Validators[0].(func(string) error)
 	sellerFields := schema.Seller{}.Fields()
 	_ = sellerFields
 	// sellerDescName is the schema descriptor for name field.

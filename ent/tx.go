@@ -58,6 +58,8 @@ type Tx struct {
 	ReturnItem *ReturnItemClient
 	// ReturnRequest is the client for interacting with the ReturnRequest builders.
 	ReturnRequest *ReturnRequestClient
+	// SandboxFault is the client for interacting with the SandboxFault builders.
+	SandboxFault *SandboxFaultClient
 	// Seller is the client for interacting with the Seller builders.
 	Seller *SellerClient
 	// SellerAuthorization is the client for interacting with the SellerAuthorization builders.
@@ -227,6 +229,7 @@ func (tx *Tx) init() {
 	tx.ReturnDispute = NewReturnDisputeClient(tx.config)
 	tx.ReturnItem = NewReturnItemClient(tx.config)
 	tx.ReturnRequest = NewReturnRequestClient(tx.config)
+	tx.SandboxFault = NewSandboxFaultClient(tx.config)
 	tx.Seller = NewSellerClient(tx.config)
 	tx.SellerAuthorization = NewSellerAuthorizationClient(tx.config)
 	tx.SellerLogin = NewSellerLoginClient(tx.config)

@@ -13,6 +13,13 @@ import (
 // router's 404 to a core error, leaves through it with the spec's body
 // {"success":false,"error":{"code","message"},"requestId"}.
 func writeError(w http.ResponseWriter, requestID string, code apierr.Code, message string) {
+	writeErrorFields(w, requestID, code, message, apierr.Fields{})
+}
+
+// writeErrorFields is writeError with the error object's optional
+// machine-readable fields, written after message only when set:
+// {"code","message","reason","retryable"}.
+func writeErrorFields(w http.ResponseWriter, requestID string, code apierr.Code, message string, f apierr.Fields) {
 	recordError(w, code)
 	status := apierr.HTTPStatus(code)
 	h := w.Header()
@@ -25,11 +32,19 @@ func writeError(w http.ResponseWriter, requestID string, code apierr.Code, messa
 			h.Set(sdk.HeaderRetryAfter, "1")
 		}
 	}
-	b := make([]byte, 0, 128+len(message))
+	b := make([]byte, 0, 128+len(message)+len(f.Reason))
 	b = append(b, `{"success":false,"error":{"code":`...)
 	b = wirejson.AppendString(b, apierr.Name(code))
 	b = append(b, `,"message":`...)
 	b = wirejson.AppendString(b, message)
+	if f.Reason != "" {
+		b = append(b, `,"reason":`...)
+		b = wirejson.AppendString(b, f.Reason)
+	}
+	if f.Retryable != nil {
+		b = append(b, `,"retryable":`...)
+		b = strconv.AppendBool(b, *f.Retryable)
+	}
 	b = append(b, `},"requestId":`...)
 	b = wirejson.AppendString(b, requestID)
 	b = append(b, '}')

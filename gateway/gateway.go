@@ -227,11 +227,11 @@ func (g *Gateway) handleCoreError(ctx context.Context, _ *runtime.ServeMux, _ ru
 			requestID = first
 		}
 	}
-	code, msg := apierr.FromStatus(statusOf(err))
+	code, msg, fields := apierr.FromStatusFields(statusOf(err))
 	if code == apierr.Internal {
 		g.log.Error("core call failed", zap.String("request_id", requestIDOf(r)), zap.Error(err))
 	}
-	writeError(w, requestID, code, msg)
+	writeErrorFields(w, requestID, code, msg, fields)
 }
 
 func (g *Gateway) handleRoutingError(_ context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, r *http.Request, status int) {

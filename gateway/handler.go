@@ -273,7 +273,7 @@ func (g *Gateway) checkQuery(r *http.Request, m *policy.Method) error {
 
 func writeAPIError(w http.ResponseWriter, rid string, err error) {
 	if e, ok := apierr.As(err); ok {
-		writeError(w, rid, e.Code, e.Message)
+		writeErrorFields(w, rid, e.Code, e.Message, e.Fields)
 		return
 	}
 	writeError(w, rid, apierr.Internal, "internal error")

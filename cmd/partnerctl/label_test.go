@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mallplatform/partnerapi/internal/testenv"
+	"github.com/mallplatform/partnerapi/sdk"
 )
 
 // label writes the document's bytes to standard output, flags before or
@@ -25,7 +26,12 @@ func TestLabelWritesTheDocument(t *testing.T) {
 		t.Fatalf("orders: %v %v", orders, err)
 	}
 	booked, unbooked := orders[0].ID, orders[1].ID
-	bookForLabel(t, env, []string{"label", booked})
+	resp, err := env.Client(t, "full", 0).DoSigned(context.Background(), sdk.Request{Method: http.MethodPost,
+		Path: "/open/v1/orders/" + booked + "/shipment", Body: []byte(`{"method":"DROPOFF","channelId":"JNT_STANDARD"}`),
+		ExtraHeaders: http.Header{sdk.HeaderIdempotencyKey: {"label-" + booked}}})
+	if err != nil || resp.Status != http.StatusCreated {
+		t.Fatalf("booking: %v %v", resp, err)
+	}
 
 	code, out, errOut := runCLI(t, "", "--credentials", path, "label", booked)
 	if code != exitOK || !strings.HasPrefix(out, "%PDF-") || !strings.Contains(errOut, "application/pdf") {

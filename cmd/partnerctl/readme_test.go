@@ -59,14 +59,8 @@ func TestReadmeExamples(t *testing.T) {
 
 	vars := map[string]string{}
 	seen := map[string]bool{}
-	booked := false
 	for _, l := range lines {
 		args := expandAll(t, l, vars)
-		booked = booked || bookingLine(args)
-		if !booked && slices.Contains(args, "label") {
-			bookForLabel(t, env, args)
-			booked = true
-		}
 		code, out, errOut := runCLI(t, "", args...)
 		if code != exitOK {
 			t.Fatalf("README line\n  %s\nexit %d\nstdout %s\nstderr %s", l.text, code, out, errOut)

@@ -273,6 +273,18 @@ func (f ReturnRequestFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Valu
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ReturnRequestMutation", m)
 }
 
+// The SandboxFaultFunc type is an adapter to allow the use of ordinary
+// function as SandboxFault mutator.
+type SandboxFaultFunc func(context.Context, *ent.SandboxFaultMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SandboxFaultFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SandboxFaultMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SandboxFaultMutation", m)
+}
+
 // The SellerFunc type is an adapter to allow the use of ordinary
 // function as Seller mutator.
 type SellerFunc func(context.Context, *ent.SellerMutation) (ent.Value, error)

@@ -766,6 +766,28 @@ var (
 			},
 		},
 	}
+	// SandboxFaultsColumns holds the columns for the "sandbox_faults" table.
+	SandboxFaultsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "seller_id", Type: field.TypeString},
+		{Name: "target", Type: field.TypeString, Size: 32},
+		{Name: "error", Type: field.TypeString, Size: 64},
+		{Name: "remaining", Type: field.TypeInt},
+		{Name: "updated_at", Type: field.TypeTime},
+	}
+	// SandboxFaultsTable holds the schema information for the "sandbox_faults" table.
+	SandboxFaultsTable = &schema.Table{
+		Name:       "sandbox_faults",
+		Columns:    SandboxFaultsColumns,
+		PrimaryKey: []*schema.Column{SandboxFaultsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "sandboxfault_seller_id_target",
+				Unique:  true,
+				Columns: []*schema.Column{SandboxFaultsColumns[1], SandboxFaultsColumns[2]},
+			},
+		},
+	}
 	// SellersColumns holds the columns for the "sellers" table.
 	SellersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -1048,6 +1070,7 @@ var (
 		ReturnDisputesTable,
 		ReturnItemsTable,
 		ReturnsTable,
+		SandboxFaultsTable,
 		SellersTable,
 		SellerAuthorizationsTable,
 		SellerLoginsTable,

@@ -72,6 +72,9 @@ type ReturnItem func(*sql.Selector)
 // ReturnRequest is the predicate function for returnrequest builders.
 type ReturnRequest func(*sql.Selector)
 
+// SandboxFault is the predicate function for sandboxfault builders.
+type SandboxFault func(*sql.Selector)
+
 // Seller is the predicate function for seller builders.
 type Seller func(*sql.Selector)
 

@@ -66,7 +66,9 @@ const (
 type Error struct {
 	Code    Code
 	Message string
-	cause   error
+	// Fields are the body's optional reason and retryable.
+	Fields Fields
+	cause  error
 }
 
 // New returns an error with a code and a client-safe message.

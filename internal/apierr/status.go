@@ -22,7 +22,7 @@ func ToStatus(err error) *status.Status {
 		return nil
 	}
 	if e, ok := As(err); ok {
-		return withReason(e.Code, e.Message)
+		return withFields(e.Code, e.Message, e.Fields)
 	}
 	if st, ok := status.FromError(err); ok && st.Code() != codes.Unknown {
 		if _, has := reason(st); has {
@@ -38,9 +38,11 @@ func ToStatus(err error) *status.Status {
 	return withReason(Internal, "internal error")
 }
 
-func withReason(c Code, message string) *status.Status {
+func withReason(c Code, message string) *status.Status { return withFields(c, message, Fields{}) }
+
+func withFields(c Code, message string, f Fields) *status.Status {
 	st := status.New(GRPCCode(c), Truncate(message, MaxMessageBytes))
-	detailed, err := st.WithDetails(&errdetails.ErrorInfo{Reason: Name(c), Domain: Domain})
+	detailed, err := st.WithDetails(&errdetails.ErrorInfo{Reason: Name(c), Domain: Domain, Metadata: metadataOf(f)})
 	if err != nil {
 		return st
 	}
@@ -61,11 +63,25 @@ func bounded(st *status.Status) *status.Status {
 // Statuses without a platform ErrorInfo (transport failures, a core that is
 // down) map to the code a partner should act on; their text is not shown.
 func FromStatus(st *status.Status) (Code, string) {
-	if name, ok := reason(st); ok {
-		if c, known := Parse(name); known {
-			return c, st.Message()
+	c, msg, _ := FromStatusFields(st)
+	return c, msg
+}
+
+// FromStatusFields is FromStatus with the body's optional fields, read from
+// the ErrorInfo's metadata.
+func FromStatusFields(st *status.Status) (Code, string, Fields) {
+	if info, ok := errorInfo(st); ok {
+		if c, known := Parse(info.GetReason()); known {
+			return c, st.Message(), fieldsOf(info)
 		}
 	}
+	c, msg := fallback(st)
+	return c, msg, Fields{}
+}
+
+// fallback maps a status without a platform ErrorInfo (transport failures,
+// a core that is down) to the code a partner should act on.
+func fallback(st *status.Status) (Code, string) {
 	switch st.Code() {
 	case codes.Unavailable:
 		return ServiceUnavailable, "the platform is briefly unavailable; retry with backoff"
@@ -82,10 +98,15 @@ func FromStatus(st *status.Status) (Code, string) {
 }
 
 func reason(st *status.Status) (string, bool) {
+	info, ok := errorInfo(st)
+	return info.GetReason(), ok
+}
+
+func errorInfo(st *status.Status) (*errdetails.ErrorInfo, bool) {
 	for _, d := range st.Details() {
 		if info, ok := d.(*errdetails.ErrorInfo); ok && info.GetDomain() == Domain {
-			return info.GetReason(), true
+			return info, true
 		}
 	}
-	return "", false
+	return nil, false
 }

@@ -47,7 +47,7 @@ func (ic *interceptors) idempotent(ctx context.Context, req any, info *grpc.Unar
 		return next(ctx, req)
 	}
 	r := idempotency.Request{Key: keys[0], Method: info.FullMethod, Output: m.Desc.Output().FullName(),
-		RequestID: principal.First(c.md, principal.KeyRequestID)}
+		RequestID: principal.First(c.md, principal.KeyRequestID), OutsideTx: m.Policy.GetIdempotencyOutsideTransaction()}
 	if p, isPartner := principal.FromContext(ctx); isPartner {
 		r.Scope = "app:" + p.AppID
 	} else if c.caller.Internal != nil {

@@ -103,6 +103,12 @@ type Request struct {
 	// RequestID names the request; a replay reports the one whose answer
 	// it is.
 	RequestID string
+	// OutsideTx runs the call with no transaction in its context and keeps
+	// its answer in a transaction of its own afterwards: for a call that
+	// commits its own steps around a call to an outside party. The key's
+	// lease still holds off a second attempt with the same key while the
+	// call runs.
+	OutsideTx bool
 }
 
 // Replay describes an answer given again instead of running the call.
@@ -186,12 +192,7 @@ func (g *Guard) Do(ctx context.Context, r Request, call func(ctx context.Context
 		}
 	}
 
-	err = g.store.InTx(ctx, func(ctx context.Context) error {
-		var cerr error
-		resp, cerr = call(ctx)
-		if cerr != nil {
-			return cerr
-		}
+	keep := func(ctx context.Context, resp proto.Message) error {
 		b, merr := proto.MarshalOptions{Deterministic: true}.Marshal(resp)
 		if merr != nil {
 			return fmt.Errorf("idempotency: keep the answer: %w", merr)
@@ -200,7 +201,28 @@ func (g *Guard) Do(ctx context.Context, r Request, call func(ctx context.Context
 			b = []byte{}
 		}
 		return g.store.Complete(ctx, r.Scope, r.Key, holder, Answer{Response: b}, g.clock.Now())
-	})
+	}
+	if r.OutsideTx {
+		resp, err = call(ctx)
+		if err == nil {
+			// The call committed; a failure to keep its answer must not
+			// turn it into an error (the work is done): the key is freed
+			// by its lease, and a retry meets the committed state.
+			after, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			_ = g.store.InTx(after, func(ctx context.Context) error { return keep(ctx, resp) })
+			return resp, nil, nil
+		}
+	} else {
+		err = g.store.InTx(ctx, func(ctx context.Context) error {
+			var cerr error
+			resp, cerr = call(ctx)
+			if cerr != nil {
+				return cerr
+			}
+			return keep(ctx, resp)
+		})
+	}
 	if err == nil {
 		return resp, nil, nil
 	}

@@ -431,6 +431,18 @@ func (c *checker) testOrder(t *testing.T, status string) string {
 	return o.ID
 }
 
+// bookedOrder is a test order booked for a drop-off.
+func (c *checker) bookedOrder(t *testing.T) string {
+	id := c.testOrder(t, "READY_TO_SHIP")
+	resp, err := c.env.Client(t, "full", 0).DoSigned(context.Background(), sdk.Request{Method: http.MethodPost,
+		Path: "/open/v1/orders/" + id + "/shipment", Body: []byte(`{"method":"DROPOFF","channelId":"JNT_STANDARD"}`),
+		ExtraHeaders: http.Header{sdk.HeaderIdempotencyKey: {"book-" + id}}})
+	if err != nil || resp.Status != http.StatusCreated {
+		t.Fatalf("book %s: %v %v", id, resp, err)
+	}
+	return id
+}
+
 func (c *checker) firstEventID() string {
 	var events []struct{ ID string }
 	if _, err := c.env.Client(c.t, "full", 0).Call(context.Background(), http.MethodGet, "/open/v1/events?limit=1", nil, &events); err != nil || len(events) == 0 {
@@ -489,6 +501,12 @@ func (c *checker) checkOperation(t *testing.T, op operation, orderID string) {
 		c.checkTracking(t, op, full, orderID)
 	case strings.HasSuffix(op.path, "/shipment/label") || op.path == labelsPath:
 		c.checkLabels(t, op, full)
+	case strings.HasSuffix(op.path, "/orders/{id}/shipment") && op.method == http.MethodPost:
+		a = c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": c.testOrder(t, "READY_TO_SHIP")}), true)
+		expect(t, "a test order ready to ship", a, success, "")
+	case strings.HasSuffix(op.path, "/orders/{id}/shipment"):
+		a = c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": c.bookedOrder(t)}), true)
+		expect(t, "a booked test order", a, success, "")
 	case strings.HasSuffix(op.path, "/sandbox/orders/{id}/transition"):
 		a = c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": c.testOrder(t, "PENDING")}), true)
 		expect(t, "a pending test order", a, success, "")

@@ -75,7 +75,7 @@ func Build(table *policy.Table) ([]byte, error) {
 
 const infoDescription = `HTTP/JSON interface through which partner apps manage a seller's catalog and read orders on the marketplace.
 
-Every answer that succeeds is {"success": true, "data": ...}, lists add "meta" {page, limit, total, next_cursor}. Every failure is {"success": false, "error": {"code", "message"}, "requestId"}: clients branch on error.code, messages may change. Money is integer centavos (PHP) and every count and amount is a JSON integer, never a string. Timestamps are ISO-8601 date-times, in UTC with milliseconds in answers. In request bodies, JSON null means the field is not sent.
+Every answer that succeeds is {"success": true, "data": ...}, lists add "meta" {page, limit, total, next_cursor}. Every failure is {"success": false, "error": {"code", "message"}, "requestId"}: clients branch on error.code, messages may change; some codes add a machine-readable error.reason and error.retryable. Money is integer centavos (PHP) and every count and amount is a JSON integer, never a string. Timestamps are ISO-8601 date-times, in UTC with milliseconds in answers. In request bodies, JSON null means the field is not sent.
 
 Every route is signed with HMAC-SHA256, signature version 3: the string {timestamp}:{clientId}:{METHOD}:{path}:{canonicalQuery}:{sha256(body)}:{nonce} keyed with the app's client secret, sent in the five X-Platform-* signing headers (see the security schemes). Seller-scoped routes add the seller's access token and shop id. The exceptions are this document and the calls the consent pages make from the seller's browser in the seller authorization flow: the sign-in is unsigned, and the later steps carry the consent session cookie (mp_consent) that the sign-in's answer sets; cross-origin browser requests to them are refused.
 
@@ -727,6 +727,10 @@ func (s *schemas) errorComponents() {
 				"properties", obj(
 					"code", ref(errorCodeSchema),
 					"message", obj("type", "string", "description", "For people; may change between versions."),
+					"reason", obj("type", "string", "description",
+						"Machine-readable cause, on codes that have several (SHIP_FAILED: ADDRESS_UNSERVICEABLE, OVERWEIGHT, ...; INVALID_PICKUP_DATE: the pickup slot's reason). Absent when the code says it all."),
+					"retryable", obj("type", "boolean", "description",
+						"Whether the same request may pass if retried later unchanged. Absent when the code alone decides (see the catalogue)."),
 				),
 				"required", []any{"code", "message"},
 				"additionalProperties", false,

@@ -91,6 +91,10 @@ var examples = map[string]proto.Message{
 	shippingv1.LabelService_GetLabel_FullMethodName: &shippingv1.GetLabelRequest{
 		Id: "ord_01kaq3m8v5yq6b7c9d0e1f2g3h", Format: proto.String("pdf"), Size: proto.String("A6")},
 	shippingv1.LabelService_PrintLabels_FullMethodName: &shippingv1.PrintLabelsRequest{OrderIds: []string{"ord_01kaq3m8v5yq6b7c9d0e1f2g3h"}},
+	shippingv1.ShippingService_BookShipment_FullMethodName: &shippingv1.BookShipmentRequest{
+		Id: "ord_01kaq3m8v5yq6b7c9d0e1f2g3h", Shipment: &shippingv1.BookShipmentInput{
+			Method: shippingv1.ShipmentMethod_SHIPMENT_METHOD_DROPOFF, ChannelId: proto.String("JNT_STANDARD")}},
+	shippingv1.ShippingService_GetShipment_FullMethodName: &shippingv1.GetShipmentRequest{Id: "ord_01kaq3m8v5yq6b7c9d0e1f2g3h"},
 	"/mp.orders.v1.OrdersService/BulkCancelOrders": &ordersv1.BulkCancelOrdersRequest{Orders: []*ordersv1.BulkCancelItem{
 		{OrderId: "ord_01kaq3m8v5yq6b7c9d0e1f2g3h", ExpectedStatus: ordersv1.OrderStatus_ORDER_STATUS_READY_TO_SHIP.Enum()},
 	}},
@@ -106,6 +110,10 @@ var examples = map[string]proto.Message{
 		Id:     "prd_01kaq3m8v5yq6b7c9d0e1f2g3h",
 		Review: &sandboxv1.TestProductReview{Outcome: sandboxv1.ReviewOutcome_REVIEW_OUTCOME_APPROVE},
 	},
+	// Clearing the queue: an example that leaves the shop's next carrier
+	// calls alone.
+	sandboxv1.SandboxService_SetFaults_FullMethodName: &sandboxv1.SetFaultsRequest{
+		Faults: &sandboxv1.FaultsInput{Target: "carrier", Error: "UPSTREAM_ERROR", Count: 0}},
 	"/mp.sandbox.v1.SandboxService/AdvanceClock": &sandboxv1.AdvanceClockRequest{
 		Advance: &sandboxv1.ClockAdvance{AdvanceSeconds: 86400},
 	},

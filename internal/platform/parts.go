@@ -14,10 +14,10 @@ import (
 	"github.com/mallplatform/partnerapi/services/catalog"
 	"github.com/mallplatform/partnerapi/services/events"
 	"github.com/mallplatform/partnerapi/services/orders"
+	"github.com/mallplatform/partnerapi/services/sandbox/faults"
 	"github.com/mallplatform/partnerapi/services/sandbox/shopclock"
 	"github.com/mallplatform/partnerapi/services/sellers"
 	"github.com/mallplatform/partnerapi/services/shipping"
-	"github.com/mallplatform/partnerapi/services/shipping/carrier"
 	"github.com/mallplatform/partnerapi/services/shipping/carrier/simulated"
 	"github.com/mallplatform/partnerapi/services/shipping/channels"
 	"github.com/mallplatform/partnerapi/services/shipping/shipments"
@@ -128,14 +128,19 @@ func NewParts(cfg PartsConfig) (serviceset.Parts, error) {
 		Cursors: cursors, Stock: products, Events: recorder})
 	// The platform's own logistics network, simulated until its adapter
 	// lands; a courier's adapter is a package beside simulated.
-	courier := simulated.New(simulated.Options{Faults: carrier.NewMemoryFaults()})
+	// Its sandbox fault queue is a table: core's replicas share it.
+	courier := simulated.New(simulated.Options{Faults: faults.NewStore(cfg.DB).Carrier()})
+	shippingSvc := shipping.NewService(shipping.Config{Store: shipping.NewEntStore(cfg.DB),
+		Channels: channels.NewEntStore(cfg.DB), Sellers: shops, PollInterval: cfg.CalendarPoll,
+		Orders: orderSvc, OrderBooking: orderSvc, Events: recorder,
+		Shipments: shipments.NewEntStore(cfg.DB), Carrier: courier, CarrierName: simulated.Name,
+		Business: cfg.Business})
+	// Cancellations void bookings through shipping; orders declares the
+	// interface, so neither package imports the other's internals.
+	orderSvc.UseBookings(shippingSvc.OrderBookings())
 	return serviceset.Parts{DB: cfg.DB, Logger: cfg.Logger, Clock: cfg.Clock, Auth: authSvc, Business: cfg.Business,
 		Cursors: cursors, Events: recorder, Webhooks: hooks, Flow: flow, Uploads: images, Worker: cfg.Worker,
-		Sellers: shops, Catalog: products, Orders: orderSvc,
-		Shipping: shipping.NewService(shipping.Config{Store: shipping.NewEntStore(cfg.DB),
-			Channels: channels.NewEntStore(cfg.DB), Sellers: shops, PollInterval: cfg.CalendarPoll,
-			Orders: orderSvc, Shipments: shipments.NewEntStore(cfg.DB), Carrier: courier, CarrierName: simulated.Name,
-			Business: cfg.Business})}, nil
+		Sellers: shops, Catalog: products, Orders: orderSvc, Shipping: shippingSvc}, nil
 }
 
 // WorkerJobs is every domain's jobs over parts, for the worker role and

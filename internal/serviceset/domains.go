@@ -29,6 +29,7 @@ import (
 	"github.com/mallplatform/partnerapi/services/orders"
 	"github.com/mallplatform/partnerapi/services/payouts"
 	"github.com/mallplatform/partnerapi/services/sandbox"
+	"github.com/mallplatform/partnerapi/services/sandbox/faults"
 	"github.com/mallplatform/partnerapi/services/sellers"
 	"github.com/mallplatform/partnerapi/services/shipping"
 	"github.com/mallplatform/partnerapi/services/uploads"
@@ -207,7 +208,8 @@ func Domains() []Domain {
 				Name: "sandbox",
 				Core: func(p Parts) core.Registrar {
 					return sandbox.NewServer(sandbox.Config{Business: p.Business, Orders: p.Orders, Catalog: catalog.NewEntStore(p.DB),
-						Products: p.Catalog, Parcels: tracker(p)}).Register
+						Products: p.Catalog, Parcels: tracker(p),
+						Faults: faults.NewStore(p.DB)}).Register
 				},
 				Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
 					return sandboxv1.RegisterSandboxServiceHandlerClient(ctx, mux, sandboxv1.NewSandboxServiceClient(conn))

@@ -3,6 +3,7 @@ package orders
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/mallplatform/partnerapi/internal/apierr"
@@ -41,11 +42,26 @@ func (s *Service) Cancel(ctx context.Context, id string, expected *Status) (View
 	if err != nil {
 		return View{}, err
 	}
+	// The carrier's void comes first, before the transaction writes
+	// anything (Bookings). A guard naming a state no cancellation starts
+	// from cancels nothing, so it voids nothing.
+	if expected == nil || expected.PreShipment() {
+		failed, err := s.voidBookings(ctx, seller, []string{id})
+		if err != nil {
+			return View{}, err
+		}
+		if e := failed[id]; e != nil {
+			return View{}, e
+		}
+	}
 	var out View
 	err = s.store.InTx(ctx, func(ctx context.Context) error {
 		v, err := s.cancel(ctx, seller, id, expected)
+		if err != nil {
+			return err
+		}
 		out = v
-		return err
+		return s.bookingsVoided(ctx, seller, []string{id}, s.clock.Business(ctx))
 	})
 	return out, err
 }
@@ -99,12 +115,25 @@ func (s *Service) BulkCancel(ctx context.Context, items []BulkItem) (BulkResult,
 			candidates = append(candidates, it.OrderID)
 		}
 	}
+	// The carriers' voids come first, before the transaction writes
+	// anything (Bookings); an order whose void failed stays as it was and
+	// is reported with the carrier's error.
+	voidFailed, err := s.voidBookings(ctx, seller, candidates)
+	if err != nil {
+		return BulkResult{}, err
+	}
+	if len(voidFailed) > 0 {
+		candidates = slices.DeleteFunc(candidates, func(id string) bool { return voidFailed[id] != nil })
+	}
 	var res BulkResult
 	err = s.store.InTx(ctx, func(ctx context.Context) error {
 		res = BulkResult{}
 		now := s.clock.Business(ctx)
 		movedIDs, err := s.store.MoveOrders(ctx, seller, candidates, cancelMove(preShipment, now))
 		if err != nil {
+			return err
+		}
+		if err := s.bookingsVoided(ctx, seller, movedIDs, now); err != nil {
 			return err
 		}
 		found, err := s.store.GetOrders(ctx, seller, named)
@@ -141,6 +170,8 @@ func (s *Service) BulkCancel(ctx context.Context, items []BulkItem) (BulkResult,
 				res.Errors = append(res.Errors, BulkError{OrderID: it.OrderID, Err: apierr.New(apierr.NotFound, "order not found")})
 			case moved[it.OrderID]:
 				res.Cancelled = append(res.Cancelled, it.OrderID)
+			case voidFailed[it.OrderID] != nil:
+				res.Errors = append(res.Errors, BulkError{OrderID: it.OrderID, Err: voidFailed[it.OrderID]})
 			default:
 				var e *apierr.Error
 				errors.As(refusal(o.Status, it.Expected), &e)

@@ -31,6 +31,9 @@ type Service struct {
 	cursors *pagination.Cursors
 	stock   Stock
 	events  *events.Recorder
+	// bookings voids a cancelled order's carrier booking (UseBookings);
+	// nil: orders have no bookings to void.
+	bookings Bookings
 }
 
 // Config is what a Service is built from.

@@ -28,6 +28,10 @@ type ShipmentFacts struct {
 	// quantities): the parcel's weight is estimated from it, as order
 	// lines carry no weight.
 	Units int64
+	// ShippingAddress is where the parcel goes (a booking tells the
+	// carrier); Total, in centavos, is its declared value.
+	ShippingAddress Address
+	Total           int64
 }
 
 // ShipmentFacts reads one of sellerID's orders for the shipping domain. A
@@ -44,7 +48,8 @@ func (s *Service) ShipmentFacts(ctx context.Context, sellerID, orderID string) (
 		return ShipmentFacts{}, err
 	}
 	f := ShipmentFacts{OrderID: o.ID, SellerID: o.SellerID, Status: o.Status, Shippable: o.Status.PreShipment(),
-		ShipByDate: o.ShipByDate, City: o.ShippingAddress.City, Province: o.ShippingAddress.Province}
+		ShipByDate: o.ShipByDate, City: o.ShippingAddress.City, Province: o.ShippingAddress.Province,
+		ShippingAddress: o.ShippingAddress, Total: o.Total}
 	if o.ShippingChannel != nil {
 		f.ShippingChannel = *o.ShippingChannel
 	}

@@ -162,6 +162,13 @@ type Move struct {
 	Shipped bool
 	// ClearBooking drops the pre-shipment booking status.
 	ClearBooking bool
+	// Booking, when not "", sets the booking status; Channel, when not
+	// "", the shipping channel (a booking's).
+	Booking BookingStatus
+	Channel string
+	// Unbooked limits the move to an order whose booking status is not
+	// READY_FOR_HANDOVER (a booking never books an order twice).
+	Unbooked bool
 	// ShipmentsFrom and ShipmentsTo, when set, move the order's shipments
 	// in the one state to the other.
 	ShipmentsFrom, ShipmentsTo FulfillmentStatus

@@ -30,6 +30,16 @@ func (s *EntStore) MoveOrder(ctx context.Context, sellerID, orderID string, m Mo
 			u := s.sellerOrderUpdate(ctx, sellerID).
 				Where(order.ID(orderID), order.StatusIn(in...)).
 				SetStatus(order.Status(m.To)).SetUpdatedAt(m.At)
+			if m.Unbooked {
+				u.Where(order.Or(order.BookingStatusIsNil(),
+					order.BookingStatusNEQ(order.BookingStatus(BookingReadyForHandover))))
+			}
+			if m.Booking != "" {
+				u.SetBookingStatus(order.BookingStatus(m.Booking))
+			}
+			if m.Channel != "" {
+				u.SetShippingChannel(m.Channel)
+			}
 			if m.PaymentStatus != "" {
 				u.SetPaymentStatus(m.PaymentStatus)
 			}

@@ -23,6 +23,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/wirejson"
 	"github.com/mallplatform/partnerapi/services/catalog"
 	"github.com/mallplatform/partnerapi/services/orders"
+	"github.com/mallplatform/partnerapi/services/sandbox/faults"
 	"github.com/mallplatform/partnerapi/services/sandbox/ordergen"
 	"github.com/mallplatform/partnerapi/services/sandbox/shopclock"
 )
@@ -48,6 +49,9 @@ type Config struct {
 	// SHIPPED and DELIVERED go through its parcel. Nil: the tracking route
 	// answers SERVICE_UNAVAILABLE and every move is the order's alone.
 	Parcels Parcels
+	// Faults is the shops' queues of injected failures (nil: the faults
+	// route answers SERVICE_UNAVAILABLE).
+	Faults *faults.Store
 }
 
 // Server implements SandboxService.

@@ -42,7 +42,7 @@ func BenchmarkLabel(b *testing.B) {
 	}
 	bk := shipments.NewBooker(shipments.NewEntStore(env.DB), simulated.Name, simulated.New(simulated.Options{}), 0, clock.NewManual(bookedAt))
 	for _, o := range fixtures {
-		book(b, env.DB, bk, o)
+		bookWithCourier(b, env.DB, bk, o)
 	}
 	c := env.Client(b, "full", 0)
 	bulk := []byte(`{"orderIds":["` + strings.Join(ids, `","`) + `"]}`)

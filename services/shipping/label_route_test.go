@@ -80,7 +80,7 @@ func newLabelFixture(t *testing.T, pg bool) *labelFixture {
 			}
 			continue
 		}
-		sh := book(t, env.DB, bk, o)
+		sh := bookWithCourier(t, env.DB, bk, o)
 		f.tracking[o.ID] = sh.TrackingNumber
 		if o.ID == "ord_label_voided" {
 			if _, _, err := store.AppendEvent(ctx, o.SellerID, sh.ID, carrier.Event{Status: carrier.Cancelled,
@@ -94,7 +94,7 @@ func newLabelFixture(t *testing.T, pg bool) *labelFixture {
 
 // book books o's parcel from its seller's default pickup address, as the
 // booking route does, over the simulated courier.
-func book(t testing.TB, d *db.DB, bk *shipments.Booker, o *orders.Order) shipments.Shipment {
+func bookWithCourier(t testing.TB, d *db.DB, bk *shipments.Booker, o *orders.Order) shipments.Shipment {
 	t.Helper()
 	ctx := context.Background()
 	addr, err := sellers.NewEntStore(d).DefaultPickupAddress(ctx, o.SellerID)

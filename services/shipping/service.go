@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mallplatform/partnerapi/internal/clock"
+	"github.com/mallplatform/partnerapi/services/events"
 	"github.com/mallplatform/partnerapi/services/sellers"
 	"github.com/mallplatform/partnerapi/services/shipping/calendar"
 	"github.com/mallplatform/partnerapi/services/shipping/carrier"
@@ -46,6 +47,14 @@ type Config struct {
 	// and the sandbox), named CarrierName on each shipment it books.
 	Carrier     carrier.Carrier
 	CarrierName string
+	// CarrierDeadline bounds each carrier call (0: carrier.DefaultDeadline).
+	CarrierDeadline time.Duration
+	// OrderBooking is the orders step a booking records with the
+	// carrier's answer; Events records shipment events in the same
+	// transactions. Nil OrderBooking: the booking route answers
+	// SERVICE_UNAVAILABLE.
+	OrderBooking OrderBooking
+	Events       *events.Recorder
 	// Business is the shops' business clock: "today", "now" and the
 	// cut-off of a pickup slot follow it, so a sandbox shop's moved clock
 	// moves them (default: the system clock).
@@ -79,8 +88,12 @@ type Service struct {
 	shipments   shipments.Store
 	carrier     carrier.Carrier
 	carrierName string
-	calendar    *refreshed[*calendar.Snapshot, int64]
-	channels    *refreshed[*channels.Tables, string]
+	// booker books through carrier; orderBooking and events: see Config.
+	booker       *shipments.Booker
+	orderBooking OrderBooking
+	events       *events.Recorder
+	calendar     *refreshed[*calendar.Snapshot, int64]
+	channels     *refreshed[*channels.Tables, string]
 }
 
 // NewService returns the service over cfg.
@@ -93,7 +106,13 @@ func NewService(cfg Config) *Service {
 		cfg.Business = clock.System{}
 	}
 	s := &Service{store: cfg.Store, sellers: cfg.Sellers, orders: cfg.Orders, business: cfg.Business,
-		shipments: cfg.Shipments, carrier: cfg.Carrier, carrierName: cfg.CarrierName}
+		shipments: cfg.Shipments, carrierName: cfg.CarrierName, orderBooking: cfg.OrderBooking, events: cfg.Events}
+	if cfg.Carrier != nil {
+		s.carrier = carrier.WithDeadline(cfg.Carrier, cfg.CarrierDeadline)
+		if cfg.Shipments != nil {
+			s.booker = shipments.NewBooker(cfg.Shipments, cfg.CarrierName, cfg.Carrier, cfg.CarrierDeadline, cfg.Business)
+		}
+	}
 	s.calendar = newRefreshed(poll, cfg.Store.CalendarVersion,
 		func(ctx context.Context) (*calendar.Snapshot, int64, error) {
 			days, v, err := cfg.Store.CalendarDays(ctx)

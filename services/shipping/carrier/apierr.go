@@ -53,7 +53,11 @@ func APIError(err error) error {
 		return err
 	}
 	if f, ok := Classify(err); ok {
-		return apierr.Wrap(f.Code, err, f.Message)
+		e := apierr.Wrap(f.Code, err, f.Message).WithRetryable(f.Retryable)
+		if f.Reason != "" {
+			e = e.WithReason(string(f.Reason))
+		}
+		return e
 	}
 	return apierr.Wrap(apierr.Internal, err, "internal error")
 }

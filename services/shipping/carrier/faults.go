@@ -1,6 +1,7 @@
 package carrier
 
 import (
+	"context"
 	"fmt"
 	"sync"
 )
@@ -50,16 +51,27 @@ func (k FaultKind) Err() error {
 type Faults interface {
 	// Set makes seller's next count calls fail with kind, replacing what
 	// was queued; count 0 clears the queue.
-	Set(sellerID string, kind FaultKind, count int) error
+	Set(ctx context.Context, sellerID string, kind FaultKind, count int) error
 	// Take consumes one queued failure of seller, if any.
-	Take(sellerID string) (FaultKind, bool)
+	Take(ctx context.Context, sellerID string) (FaultKind, bool, error)
 	// Pending is what is queued for seller.
-	Pending(sellerID string) (FaultKind, int)
+	Pending(ctx context.Context, sellerID string) (FaultKind, int, error)
 }
 
-// MemoryFaults is Faults in the process's memory: the sandbox runs the
-// simulated courier in one core process (dev), and a restart clearing the
-// queue is harmless (the partner sets it again).
+// CheckFault is Set's argument check, shared by every Faults.
+func CheckFault(kind FaultKind, count int) error {
+	if _, ok := ParseFaultKind(string(kind)); !ok {
+		return fmt.Errorf("carrier: unknown fault %q", kind)
+	}
+	if count < 0 || count > MaxFaultCount {
+		return fmt.Errorf("carrier: fault count %d outside 0..%d", count, MaxFaultCount)
+	}
+	return nil
+}
+
+// MemoryFaults is Faults in the process's memory, for unit tests of a
+// courier; the platform keeps the queue in its database (services/sandbox/
+// faults), shared by core's replicas.
 type MemoryFaults struct {
 	mu     sync.Mutex
 	queued map[string]queuedFault
@@ -76,12 +88,9 @@ func NewMemoryFaults() *MemoryFaults { return &MemoryFaults{queued: map[string]q
 var _ Faults = (*MemoryFaults)(nil)
 
 // Set implements Faults.
-func (m *MemoryFaults) Set(sellerID string, kind FaultKind, count int) error {
-	if _, ok := ParseFaultKind(string(kind)); !ok {
-		return fmt.Errorf("carrier: unknown fault %q", kind)
-	}
-	if count < 0 || count > MaxFaultCount {
-		return fmt.Errorf("carrier: fault count %d outside 0..%d", count, MaxFaultCount)
+func (m *MemoryFaults) Set(_ context.Context, sellerID string, kind FaultKind, count int) error {
+	if err := CheckFault(kind, count); err != nil {
+		return err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -94,25 +103,25 @@ func (m *MemoryFaults) Set(sellerID string, kind FaultKind, count int) error {
 }
 
 // Take implements Faults.
-func (m *MemoryFaults) Take(sellerID string) (FaultKind, bool) {
+func (m *MemoryFaults) Take(_ context.Context, sellerID string) (FaultKind, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	q, ok := m.queued[sellerID]
 	if !ok {
-		return "", false
+		return "", false, nil
 	}
 	if q.count <= 1 {
 		delete(m.queued, sellerID)
 	} else {
 		m.queued[sellerID] = queuedFault{kind: q.kind, count: q.count - 1}
 	}
-	return q.kind, true
+	return q.kind, true, nil
 }
 
 // Pending implements Faults.
-func (m *MemoryFaults) Pending(sellerID string) (FaultKind, int) {
+func (m *MemoryFaults) Pending(_ context.Context, sellerID string) (FaultKind, int, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	q := m.queued[sellerID]
-	return q.kind, q.count
+	return q.kind, q.count, nil
 }

@@ -1,6 +1,7 @@
 package carrier_test
 
 import (
+	"context"
 	"errors"
 	"testing"
 
@@ -12,28 +13,28 @@ import (
 // touched; a new injection replaces the old; count 0 clears.
 func TestMemoryFaults(t *testing.T) {
 	f := carrier.NewMemoryFaults()
-	if err := f.Set("sel_a", carrier.FaultUpstreamError, 2); err != nil {
+	if err := f.Set(context.Background(), "sel_a", carrier.FaultUpstreamError, 2); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := f.Take("sel_b"); ok {
+	if _, ok, _ := f.Take(context.Background(), "sel_b"); ok {
 		t.Fatal("another shop met sel_a's fault")
 	}
 	for i := 0; i < 2; i++ {
-		if k, ok := f.Take("sel_a"); !ok || k != carrier.FaultUpstreamError {
+		if k, ok, _ := f.Take(context.Background(), "sel_a"); !ok || k != carrier.FaultUpstreamError {
 			t.Fatalf("call %d: %q, %v", i+1, k, ok)
 		}
 	}
-	if k, ok := f.Take("sel_a"); ok {
+	if k, ok, _ := f.Take(context.Background(), "sel_a"); ok {
 		t.Fatalf("a third call met %q", k)
 	}
 
-	_ = f.Set("sel_a", carrier.FaultShipFailed, 5)
-	_ = f.Set("sel_a", carrier.FaultUpstreamTimeout, 1)
-	if k, n := f.Pending("sel_a"); k != carrier.FaultUpstreamTimeout || n != 1 {
+	_ = f.Set(context.Background(), "sel_a", carrier.FaultShipFailed, 5)
+	_ = f.Set(context.Background(), "sel_a", carrier.FaultUpstreamTimeout, 1)
+	if k, n, _ := f.Pending(context.Background(), "sel_a"); k != carrier.FaultUpstreamTimeout || n != 1 {
 		t.Fatalf("after replacing: %q x%d", k, n)
 	}
-	_ = f.Set("sel_a", carrier.FaultUpstreamTimeout, 0)
-	if _, n := f.Pending("sel_a"); n != 0 {
+	_ = f.Set(context.Background(), "sel_a", carrier.FaultUpstreamTimeout, 0)
+	if _, n, _ := f.Pending(context.Background(), "sel_a"); n != 0 {
 		t.Fatalf("count 0 left %d queued", n)
 	}
 
@@ -41,7 +42,7 @@ func TestMemoryFaults(t *testing.T) {
 		kind  carrier.FaultKind
 		count int
 	}{{"REFUND_FAILED", 1}, {carrier.FaultShipFailed, -1}, {carrier.FaultShipFailed, carrier.MaxFaultCount + 1}} {
-		if err := f.Set("sel_a", bad.kind, bad.count); err == nil {
+		if err := f.Set(context.Background(), "sel_a", bad.kind, bad.count); err == nil {
 			t.Errorf("Set(%q, %d) accepted", bad.kind, bad.count)
 		}
 	}

@@ -292,8 +292,14 @@ type Policy struct {
 	// default pickup address) and still useful without one. Exclusive with
 	// seller_token.
 	SellerTokenOptional bool `protobuf:"varint,21,opt,name=seller_token_optional,json=sellerTokenOptional,proto3" json:"seller_token_optional,omitempty"`
-	unknownFields       protoimpl.UnknownFields
-	sizeCache           protoimpl.SizeCache
+	// The guarded call runs outside the idempotency key's transaction, and
+	// its answer is kept in a transaction of its own after it returns: for a
+	// method that commits its own steps around a call to an outside party
+	// (a carrier booking), which must not hold a database transaction open
+	// over the network.
+	IdempotencyOutsideTransaction bool `protobuf:"varint,22,opt,name=idempotency_outside_transaction,json=idempotencyOutsideTransaction,proto3" json:"idempotency_outside_transaction,omitempty"`
+	unknownFields                 protoimpl.UnknownFields
+	sizeCache                     protoimpl.SizeCache
 }
 
 func (x *Policy) Reset() {
@@ -406,6 +412,13 @@ func (x *Policy) GetRequestMediaTypes() []string {
 func (x *Policy) GetSellerTokenOptional() bool {
 	if x != nil {
 		return x.SellerTokenOptional
+	}
+	return false
+}
+
+func (x *Policy) GetIdempotencyOutsideTransaction() bool {
+	if x != nil {
+		return x.IdempotencyOutsideTransaction
 	}
 	return false
 }
@@ -726,7 +739,7 @@ var File_mp_options_v1_options_proto protoreflect.FileDescriptor
 
 const file_mp_options_v1_options_proto_rawDesc = "" +
 	"\n" +
-	"\x1bmp/options/v1/options.proto\x12\rmp.options.v1\x1a google/protobuf/descriptor.proto\"\xd6\x03\n" +
+	"\x1bmp/options/v1/options.proto\x12\rmp.options.v1\x1a google/protobuf/descriptor.proto\"\x9e\x04\n" +
 	"\x06Policy\x12\x14\n" +
 	"\x05scope\x18\x01 \x01(\tR\x05scope\x12!\n" +
 	"\fseller_token\x18\x02 \x01(\bR\vsellerToken\x12%\n" +
@@ -741,7 +754,8 @@ const file_mp_options_v1_options_proto_rawDesc = "" +
 	"\tgzip_body\x18\n" +
 	" \x01(\bR\bgzipBody\x12.\n" +
 	"\x13request_media_types\x18\x14 \x03(\tR\x11requestMediaTypes\x122\n" +
-	"\x15seller_token_optional\x18\x15 \x01(\bR\x13sellerTokenOptional\"\xe0\x01\n" +
+	"\x15seller_token_optional\x18\x15 \x01(\bR\x13sellerTokenOptional\x12F\n" +
+	"\x1fidempotency_outside_transaction\x18\x16 \x01(\bR\x1didempotencyOutsideTransaction\"\xe0\x01\n" +
 	"\x05Field\x123\n" +
 	"\bpresence\x18\x01 \x01(\x0e2\x17.mp.options.v1.PresenceR\bpresence\x12%\n" +
 	"\x0eobject_entries\x18\x02 \x01(\bR\robjectEntries\x12\x19\n" +

@@ -48,6 +48,18 @@ func (m *Policy) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i -= len(m.unknownFields)
 		copy(dAtA[i:], m.unknownFields)
 	}
+	if m.IdempotencyOutsideTransaction {
+		i--
+		if m.IdempotencyOutsideTransaction {
+			dAtA[i] = 1
+		} else {
+			dAtA[i] = 0
+		}
+		i--
+		dAtA[i] = 0x1
+		i--
+		dAtA[i] = 0xb0
+	}
 	if m.SellerTokenOptional {
 		i--
 		if m.SellerTokenOptional {
@@ -388,6 +400,9 @@ func (m *Policy) SizeVT() (n int) {
 		}
 	}
 	if m.SellerTokenOptional {
+		n += 3
+	}
+	if m.IdempotencyOutsideTransaction {
 		n += 3
 	}
 	n += len(m.unknownFields)
@@ -809,6 +824,26 @@ func (m *Policy) UnmarshalVT(dAtA []byte) error {
 				}
 			}
 			m.SellerTokenOptional = bool(v != 0)
+		case 22:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field IdempotencyOutsideTransaction", wireType)
+			}
+			var v int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				v |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			m.IdempotencyOutsideTransaction = bool(v != 0)
 		default:
 			iNdEx = preIndex
 			skippy, err := protohelpers.Skip(dAtA[iNdEx:])

@@ -791,7 +791,7 @@ var File_mp_sandbox_v1_sandbox_proto protoreflect.FileDescriptor
 
 const file_mp_sandbox_v1_sandbox_proto_rawDesc = "" +
 	"\n" +
-	"\x1bmp/sandbox/v1/sandbox.proto\x12\rmp.sandbox.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1bmp/catalog/v1/catalog.proto\x1a\x19mp/errors/v1/errors.proto\x1a\x1bmp/options/v1/options.proto\x1a\x19mp/orders/v1/orders.proto\x1a\x1dmp/shipping/v1/tracking.proto\"\x11\n" +
+	"\x1bmp/sandbox/v1/sandbox.proto\x12\rmp.sandbox.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1bmp/catalog/v1/catalog.proto\x1a\x19mp/errors/v1/errors.proto\x1a\x1bmp/options/v1/options.proto\x1a\x19mp/orders/v1/orders.proto\x1a\x1dmp/shipping/v1/tracking.proto\x1a\x1amp/sandbox/v1/faults.proto\"\x11\n" +
 	"\x0fGetClockRequest\"F\n" +
 	"\fClockAdvance\x126\n" +
 	"\x0fadvance_seconds\x18\x01 \x01(\x03B\f\xbaH\t\"\a\x18\x80\xce\xda\x03(\x01R\x0fadvance_seconds\"T\n" +
@@ -846,8 +846,9 @@ const file_mp_sandbox_v1_sandbox_proto_rawDesc = "" +
 	"\x1aREVIEW_OUTCOME_UNSPECIFIED\x10\x00\x12'\n" +
 	"\x16REVIEW_OUTCOME_APPROVE\x10\x01\x1a\v\xb2\xbb\x18\aapprove\x12%\n" +
 	"\x15REVIEW_OUTCOME_REJECT\x10\x02\x1a\n" +
-	"\xb2\xbb\x18\x06reject2\xca\a\n" +
-	"\x0eSandboxService\x12p\n" +
+	"\xb2\xbb\x18\x06reject2\xc8\b\n" +
+	"\x0eSandboxService\x12|\n" +
+	"\tSetFaults\x12\x1f.mp.sandbox.v1.SetFaultsRequest\x1a\x1d.mp.sandbox.v1.FaultsResponse\"/\xa2\xbb\x18\x04\x10\x01(\x01\x82\xd3\xe4\x93\x02!:\x06faults\"\x17/open/v1/sandbox/faults\x12p\n" +
 	"\bGetClock\x12\x1e.mp.sandbox.v1.GetClockRequest\x1a\x1c.mp.sandbox.v1.ClockResponse\"&\xa2\xbb\x18\x04\x10\x01(\x01\x82\xd3\xe4\x93\x02\x18\x12\x16/open/v1/sandbox/clock\x12\x81\x01\n" +
 	"\fAdvanceClock\x12\".mp.sandbox.v1.AdvanceClockRequest\x1a\x1c.mp.sandbox.v1.ClockResponse\"/\xa2\xbb\x18\x04\x10\x01(\x01\x82\xd3\xe4\x93\x02!:\aadvance\"\x16/open/v1/sandbox/clock\x12\x95\x01\n" +
 	"\x0fCreateTestOrder\x12%.mp.sandbox.v1.CreateTestOrderRequest\x1a\x1b.mp.orders.v1.OrderResponse\">\xa2\xbb\x18\x14\n" +
@@ -894,9 +895,11 @@ var file_mp_sandbox_v1_sandbox_proto_goTypes = []any{
 	(*timestamppb.Timestamp)(nil),          // 15: google.protobuf.Timestamp
 	(v1.OrderStatus)(0),                    // 16: mp.orders.v1.OrderStatus
 	(v11.TrackingStatus)(0),                // 17: mp.shipping.v1.TrackingStatus
-	(*v1.OrderResponse)(nil),               // 18: mp.orders.v1.OrderResponse
-	(*v11.TrackingResponse)(nil),           // 19: mp.shipping.v1.TrackingResponse
-	(*v12.ProductResponse)(nil),            // 20: mp.catalog.v1.ProductResponse
+	(*SetFaultsRequest)(nil),               // 18: mp.sandbox.v1.SetFaultsRequest
+	(*FaultsResponse)(nil),                 // 19: mp.sandbox.v1.FaultsResponse
+	(*v1.OrderResponse)(nil),               // 20: mp.orders.v1.OrderResponse
+	(*v11.TrackingResponse)(nil),           // 21: mp.shipping.v1.TrackingResponse
+	(*v12.ProductResponse)(nil),            // 22: mp.catalog.v1.ProductResponse
 }
 var file_mp_sandbox_v1_sandbox_proto_depIdxs = []int32{
 	2,  // 0: mp.sandbox.v1.AdvanceClockRequest.advance:type_name -> mp.sandbox.v1.ClockAdvance
@@ -912,20 +915,22 @@ var file_mp_sandbox_v1_sandbox_proto_depIdxs = []int32{
 	11, // 10: mp.sandbox.v1.ReviewTestProductRequest.review:type_name -> mp.sandbox.v1.TestProductReview
 	17, // 11: mp.sandbox.v1.TestTrackingEvent.status:type_name -> mp.shipping.v1.TrackingStatus
 	13, // 12: mp.sandbox.v1.AppendTestTrackingEventRequest.event:type_name -> mp.sandbox.v1.TestTrackingEvent
-	1,  // 13: mp.sandbox.v1.SandboxService.GetClock:input_type -> mp.sandbox.v1.GetClockRequest
-	3,  // 14: mp.sandbox.v1.SandboxService.AdvanceClock:input_type -> mp.sandbox.v1.AdvanceClockRequest
-	8,  // 15: mp.sandbox.v1.SandboxService.CreateTestOrder:input_type -> mp.sandbox.v1.CreateTestOrderRequest
-	10, // 16: mp.sandbox.v1.SandboxService.TransitionTestOrder:input_type -> mp.sandbox.v1.TransitionTestOrderRequest
-	14, // 17: mp.sandbox.v1.SandboxService.AppendTestTrackingEvent:input_type -> mp.sandbox.v1.AppendTestTrackingEventRequest
-	12, // 18: mp.sandbox.v1.SandboxService.ReviewTestProduct:input_type -> mp.sandbox.v1.ReviewTestProductRequest
-	5,  // 19: mp.sandbox.v1.SandboxService.GetClock:output_type -> mp.sandbox.v1.ClockResponse
-	5,  // 20: mp.sandbox.v1.SandboxService.AdvanceClock:output_type -> mp.sandbox.v1.ClockResponse
-	18, // 21: mp.sandbox.v1.SandboxService.CreateTestOrder:output_type -> mp.orders.v1.OrderResponse
-	18, // 22: mp.sandbox.v1.SandboxService.TransitionTestOrder:output_type -> mp.orders.v1.OrderResponse
-	19, // 23: mp.sandbox.v1.SandboxService.AppendTestTrackingEvent:output_type -> mp.shipping.v1.TrackingResponse
-	20, // 24: mp.sandbox.v1.SandboxService.ReviewTestProduct:output_type -> mp.catalog.v1.ProductResponse
-	19, // [19:25] is the sub-list for method output_type
-	13, // [13:19] is the sub-list for method input_type
+	18, // 13: mp.sandbox.v1.SandboxService.SetFaults:input_type -> mp.sandbox.v1.SetFaultsRequest
+	1,  // 14: mp.sandbox.v1.SandboxService.GetClock:input_type -> mp.sandbox.v1.GetClockRequest
+	3,  // 15: mp.sandbox.v1.SandboxService.AdvanceClock:input_type -> mp.sandbox.v1.AdvanceClockRequest
+	8,  // 16: mp.sandbox.v1.SandboxService.CreateTestOrder:input_type -> mp.sandbox.v1.CreateTestOrderRequest
+	10, // 17: mp.sandbox.v1.SandboxService.TransitionTestOrder:input_type -> mp.sandbox.v1.TransitionTestOrderRequest
+	14, // 18: mp.sandbox.v1.SandboxService.AppendTestTrackingEvent:input_type -> mp.sandbox.v1.AppendTestTrackingEventRequest
+	12, // 19: mp.sandbox.v1.SandboxService.ReviewTestProduct:input_type -> mp.sandbox.v1.ReviewTestProductRequest
+	19, // 20: mp.sandbox.v1.SandboxService.SetFaults:output_type -> mp.sandbox.v1.FaultsResponse
+	5,  // 21: mp.sandbox.v1.SandboxService.GetClock:output_type -> mp.sandbox.v1.ClockResponse
+	5,  // 22: mp.sandbox.v1.SandboxService.AdvanceClock:output_type -> mp.sandbox.v1.ClockResponse
+	20, // 23: mp.sandbox.v1.SandboxService.CreateTestOrder:output_type -> mp.orders.v1.OrderResponse
+	20, // 24: mp.sandbox.v1.SandboxService.TransitionTestOrder:output_type -> mp.orders.v1.OrderResponse
+	21, // 25: mp.sandbox.v1.SandboxService.AppendTestTrackingEvent:output_type -> mp.shipping.v1.TrackingResponse
+	22, // 26: mp.sandbox.v1.SandboxService.ReviewTestProduct:output_type -> mp.catalog.v1.ProductResponse
+	20, // [20:27] is the sub-list for method output_type
+	13, // [13:20] is the sub-list for method input_type
 	13, // [13:13] is the sub-list for extension type_name
 	13, // [13:13] is the sub-list for extension extendee
 	0,  // [0:13] is the sub-list for field type_name
@@ -936,6 +941,7 @@ func file_mp_sandbox_v1_sandbox_proto_init() {
 	if File_mp_sandbox_v1_sandbox_proto != nil {
 		return
 	}
+	file_mp_sandbox_v1_faults_proto_init()
 	file_mp_sandbox_v1_sandbox_proto_msgTypes[5].OneofWrappers = []any{}
 	file_mp_sandbox_v1_sandbox_proto_msgTypes[6].OneofWrappers = []any{}
 	file_mp_sandbox_v1_sandbox_proto_msgTypes[10].OneofWrappers = []any{}

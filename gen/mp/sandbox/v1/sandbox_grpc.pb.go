@@ -22,6 +22,7 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
+	SandboxService_SetFaults_FullMethodName               = "/mp.sandbox.v1.SandboxService/SetFaults"
 	SandboxService_GetClock_FullMethodName                = "/mp.sandbox.v1.SandboxService/GetClock"
 	SandboxService_AdvanceClock_FullMethodName            = "/mp.sandbox.v1.SandboxService/AdvanceClock"
 	SandboxService_CreateTestOrder_FullMethodName         = "/mp.sandbox.v1.SandboxService/CreateTestOrder"
@@ -37,6 +38,10 @@ const (
 // SandboxService holds the tools only the sandbox offers (60 requests a minute,
 // live credentials answered SANDBOX_ONLY). Each acts for the calling test shop.
 type SandboxServiceClient interface {
+	// Makes the calling test shop's next calls to an outside party (target
+	// "carrier") fail as asked, so a partner can test its error handling;
+	// count 0 clears the queue.
+	SetFaults(ctx context.Context, in *SetFaultsRequest, opts ...grpc.CallOption) (*FaultsResponse, error)
 	// Reads the test shop's business clock, which ship-by deadlines and SLA
 	// flags are judged by.
 	GetClock(ctx context.Context, in *GetClockRequest, opts ...grpc.CallOption) (*ClockResponse, error)
@@ -65,6 +70,16 @@ type sandboxServiceClient struct {
 
 func NewSandboxServiceClient(cc grpc.ClientConnInterface) SandboxServiceClient {
 	return &sandboxServiceClient{cc}
+}
+
+func (c *sandboxServiceClient) SetFaults(ctx context.Context, in *SetFaultsRequest, opts ...grpc.CallOption) (*FaultsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(FaultsResponse)
+	err := c.cc.Invoke(ctx, SandboxService_SetFaults_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 func (c *sandboxServiceClient) GetClock(ctx context.Context, in *GetClockRequest, opts ...grpc.CallOption) (*ClockResponse, error) {
@@ -134,6 +149,10 @@ func (c *sandboxServiceClient) ReviewTestProduct(ctx context.Context, in *Review
 // SandboxService holds the tools only the sandbox offers (60 requests a minute,
 // live credentials answered SANDBOX_ONLY). Each acts for the calling test shop.
 type SandboxServiceServer interface {
+	// Makes the calling test shop's next calls to an outside party (target
+	// "carrier") fail as asked, so a partner can test its error handling;
+	// count 0 clears the queue.
+	SetFaults(context.Context, *SetFaultsRequest) (*FaultsResponse, error)
 	// Reads the test shop's business clock, which ship-by deadlines and SLA
 	// flags are judged by.
 	GetClock(context.Context, *GetClockRequest) (*ClockResponse, error)
@@ -164,6 +183,9 @@ type SandboxServiceServer interface {
 // pointer dereference when methods are called.
 type UnimplementedSandboxServiceServer struct{}
 
+func (UnimplementedSandboxServiceServer) SetFaults(context.Context, *SetFaultsRequest) (*FaultsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method SetFaults not implemented")
+}
 func (UnimplementedSandboxServiceServer) GetClock(context.Context, *GetClockRequest) (*ClockResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetClock not implemented")
 }
@@ -201,6 +223,24 @@ func RegisterSandboxServiceServer(s grpc.ServiceRegistrar, srv SandboxServiceSer
 		t.testEmbeddedByValue()
 	}
 	s.RegisterService(&SandboxService_ServiceDesc, srv)
+}
+
+func _SandboxService_SetFaults_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SetFaultsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(SandboxServiceServer).SetFaults(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: SandboxService_SetFaults_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(SandboxServiceServer).SetFaults(ctx, req.(*SetFaultsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
 }
 
 func _SandboxService_GetClock_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
@@ -318,6 +358,10 @@ var SandboxService_ServiceDesc = grpc.ServiceDesc{
 	ServiceName: "mp.sandbox.v1.SandboxService",
 	HandlerType: (*SandboxServiceServer)(nil),
 	Methods: []grpc.MethodDesc{
+		{
+			MethodName: "SetFaults",
+			Handler:    _SandboxService_SetFaults_Handler,
+		},
 		{
 			MethodName: "GetClock",
 			Handler:    _SandboxService_GetClock_Handler,

@@ -287,7 +287,7 @@ var File_mp_shipping_v1_shipping_proto protoreflect.FileDescriptor
 
 const file_mp_shipping_v1_shipping_proto_rawDesc = "" +
 	"\n" +
-	"\x1dmp/shipping/v1/shipping.proto\x12\x0emp.shipping.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x19mp/errors/v1/errors.proto\x1a\x1bmp/options/v1/options.proto\x1a\x1cmp/shipping/v1/options.proto\x1a\x1bmp/shipping/v1/pickup.proto\x1a\x1dmp/shipping/v1/tracking.proto\"\x82\x01\n" +
+	"\x1dmp/shipping/v1/shipping.proto\x12\x0emp.shipping.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x19mp/errors/v1/errors.proto\x1a\x1bmp/options/v1/options.proto\x1a\x1cmp/shipping/v1/options.proto\x1a\x1bmp/shipping/v1/pickup.proto\x1a\x1dmp/shipping/v1/tracking.proto\x1a\x1dmp/shipping/v1/shipment.proto\"\x82\x01\n" +
 	"\x12GetCalendarRequest\x12'\n" +
 	"\x04year\x18\x01 \x01(\x05B\x0e\xbaH\v\xc8\x01\x01\x1a\x06\x18\x8fN(\xe8\aH\x00R\x04year\x88\x01\x01\x12/\n" +
 	"\x06region\x18\x02 \x01(\tB\x12\xbaH\x0fr\r2\v^[0-9]{10}$H\x01R\x06region\x88\x01\x01B\a\n" +
@@ -309,7 +309,7 @@ const file_mp_shipping_v1_shipping_proto_rawDesc = "" +
 	"\x1dCALENDAR_DAY_KIND_UNSPECIFIED\x10\x00\x12:\n" +
 	"!CALENDAR_DAY_KIND_REGULAR_HOLIDAY\x10\x01\x1a\x13\xb2\xbb\x18\x0fREGULAR_HOLIDAY\x12B\n" +
 	"%CALENDAR_DAY_KIND_SPECIAL_NON_WORKING\x10\x02\x1a\x17\xb2\xbb\x18\x13SPECIAL_NON_WORKING\x12:\n" +
-	"!CALENDAR_DAY_KIND_SPECIAL_WORKING\x10\x03\x1a\x13\xb2\xbb\x18\x0fSPECIAL_WORKING2\xb9\x06\n" +
+	"!CALENDAR_DAY_KIND_SPECIAL_WORKING\x10\x03\x1a\x13\xb2\xbb\x18\x0fSPECIAL_WORKING2\xfe\b\n" +
 	"\x0fShippingService\x12\x88\x01\n" +
 	"\vGetCalendar\x12\".mp.shipping.v1.GetCalendarRequest\x1a .mp.shipping.v1.CalendarResponse\"3\xa2\xbb\x18\r\n" +
 	"\vorders:read\x82\xd3\xe4\x93\x02\x1c\x12\x1a/open/v1/shipping/calendar\x12\xa5\x01\n" +
@@ -320,7 +320,11 @@ const file_mp_shipping_v1_shipping_proto_rawDesc = "" +
 	"\x11ListEligibleDates\x12(.mp.shipping.v1.ListEligibleDatesRequest\x1a%.mp.shipping.v1.EligibleDatesResponse\"M\xa2\xbb\x18\x0f\n" +
 	"\vorders:read\x10\x01һ\x18\x02\fP\x82\xd3\xe4\x93\x02.\x12,/open/v1/orders/{id}/shipment/eligible-dates\x12\x93\x01\n" +
 	"\vGetTracking\x12\".mp.shipping.v1.GetTrackingRequest\x1a .mp.shipping.v1.TrackingResponse\">\xa2\xbb\x18\x0f\n" +
-	"\vorders:read\x10\x01һ\x18\x02\x15\x10\x82\xd3\xe4\x93\x02\x1f\x12\x1d/open/v1/orders/{id}/trackingB\xbf\x01\n" +
+	"\vorders:read\x10\x01һ\x18\x02\x15\x10\x82\xd3\xe4\x93\x02\x1f\x12\x1d/open/v1/orders/{id}/tracking\x12\xad\x01\n" +
+	"\fBookShipment\x12#.mp.shipping.v1.BookShipmentRequest\x1a .mp.shipping.v1.ShipmentResponse\"V\xa2\xbb\x18\x18\n" +
+	"\forders:write\x10\x01\x18\xc9\x018\x02\xb0\x01\x01һ\x18\a\f\x12\x13P\x05\x19X\x82\xd3\xe4\x93\x02):\bshipment\"\x1d/open/v1/orders/{id}/shipment\x12\x92\x01\n" +
+	"\vGetShipment\x12\".mp.shipping.v1.GetShipmentRequest\x1a .mp.shipping.v1.ShipmentResponse\"=\xa2\xbb\x18\x0f\n" +
+	"\vorders:read\x10\x01һ\x18\x01\x10\x82\xd3\xe4\x93\x02\x1f\x12\x1d/open/v1/orders/{id}/shipmentB\xbf\x01\n" +
 	"\x12com.mp.shipping.v1B\rShippingProtoP\x01Z@github.com/mallplatform/partnerapi/gen/mp/shipping/v1;shippingv1\xa2\x02\x03MSX\xaa\x02\x0eMp.Shipping.V1\xca\x02\x0eMp\\Shipping\\V1\xe2\x02\x1aMp\\Shipping\\V1\\GPBMetadata\xea\x02\x10Mp::Shipping::V1b\x06proto3"
 
 var (
@@ -346,10 +350,13 @@ var file_mp_shipping_v1_shipping_proto_goTypes = []any{
 	(*GetPickupSlotRequest)(nil),        // 5: mp.shipping.v1.GetPickupSlotRequest
 	(*ListEligibleDatesRequest)(nil),    // 6: mp.shipping.v1.ListEligibleDatesRequest
 	(*GetTrackingRequest)(nil),          // 7: mp.shipping.v1.GetTrackingRequest
-	(*ListShippingOptionsResponse)(nil), // 8: mp.shipping.v1.ListShippingOptionsResponse
-	(*PickupSlotResponse)(nil),          // 9: mp.shipping.v1.PickupSlotResponse
-	(*EligibleDatesResponse)(nil),       // 10: mp.shipping.v1.EligibleDatesResponse
-	(*TrackingResponse)(nil),            // 11: mp.shipping.v1.TrackingResponse
+	(*BookShipmentRequest)(nil),         // 8: mp.shipping.v1.BookShipmentRequest
+	(*GetShipmentRequest)(nil),          // 9: mp.shipping.v1.GetShipmentRequest
+	(*ListShippingOptionsResponse)(nil), // 10: mp.shipping.v1.ListShippingOptionsResponse
+	(*PickupSlotResponse)(nil),          // 11: mp.shipping.v1.PickupSlotResponse
+	(*EligibleDatesResponse)(nil),       // 12: mp.shipping.v1.EligibleDatesResponse
+	(*TrackingResponse)(nil),            // 13: mp.shipping.v1.TrackingResponse
+	(*ShipmentResponse)(nil),            // 14: mp.shipping.v1.ShipmentResponse
 }
 var file_mp_shipping_v1_shipping_proto_depIdxs = []int32{
 	3,  // 0: mp.shipping.v1.CalendarResponse.data:type_name -> mp.shipping.v1.CalendarDay
@@ -359,13 +366,17 @@ var file_mp_shipping_v1_shipping_proto_depIdxs = []int32{
 	5,  // 4: mp.shipping.v1.ShippingService.GetPickupSlot:input_type -> mp.shipping.v1.GetPickupSlotRequest
 	6,  // 5: mp.shipping.v1.ShippingService.ListEligibleDates:input_type -> mp.shipping.v1.ListEligibleDatesRequest
 	7,  // 6: mp.shipping.v1.ShippingService.GetTracking:input_type -> mp.shipping.v1.GetTrackingRequest
-	2,  // 7: mp.shipping.v1.ShippingService.GetCalendar:output_type -> mp.shipping.v1.CalendarResponse
-	8,  // 8: mp.shipping.v1.ShippingService.ListShippingOptions:output_type -> mp.shipping.v1.ListShippingOptionsResponse
-	9,  // 9: mp.shipping.v1.ShippingService.GetPickupSlot:output_type -> mp.shipping.v1.PickupSlotResponse
-	10, // 10: mp.shipping.v1.ShippingService.ListEligibleDates:output_type -> mp.shipping.v1.EligibleDatesResponse
-	11, // 11: mp.shipping.v1.ShippingService.GetTracking:output_type -> mp.shipping.v1.TrackingResponse
-	7,  // [7:12] is the sub-list for method output_type
-	2,  // [2:7] is the sub-list for method input_type
+	8,  // 7: mp.shipping.v1.ShippingService.BookShipment:input_type -> mp.shipping.v1.BookShipmentRequest
+	9,  // 8: mp.shipping.v1.ShippingService.GetShipment:input_type -> mp.shipping.v1.GetShipmentRequest
+	2,  // 9: mp.shipping.v1.ShippingService.GetCalendar:output_type -> mp.shipping.v1.CalendarResponse
+	10, // 10: mp.shipping.v1.ShippingService.ListShippingOptions:output_type -> mp.shipping.v1.ListShippingOptionsResponse
+	11, // 11: mp.shipping.v1.ShippingService.GetPickupSlot:output_type -> mp.shipping.v1.PickupSlotResponse
+	12, // 12: mp.shipping.v1.ShippingService.ListEligibleDates:output_type -> mp.shipping.v1.EligibleDatesResponse
+	13, // 13: mp.shipping.v1.ShippingService.GetTracking:output_type -> mp.shipping.v1.TrackingResponse
+	14, // 14: mp.shipping.v1.ShippingService.BookShipment:output_type -> mp.shipping.v1.ShipmentResponse
+	14, // 15: mp.shipping.v1.ShippingService.GetShipment:output_type -> mp.shipping.v1.ShipmentResponse
+	9,  // [9:16] is the sub-list for method output_type
+	2,  // [2:9] is the sub-list for method input_type
 	2,  // [2:2] is the sub-list for extension type_name
 	2,  // [2:2] is the sub-list for extension extendee
 	0,  // [0:2] is the sub-list for field type_name
@@ -379,6 +390,7 @@ func file_mp_shipping_v1_shipping_proto_init() {
 	file_mp_shipping_v1_options_proto_init()
 	file_mp_shipping_v1_pickup_proto_init()
 	file_mp_shipping_v1_tracking_proto_init()
+	file_mp_shipping_v1_shipment_proto_init()
 	file_mp_shipping_v1_shipping_proto_msgTypes[0].OneofWrappers = []any{}
 	file_mp_shipping_v1_shipping_proto_msgTypes[2].OneofWrappers = []any{}
 	type x struct{}

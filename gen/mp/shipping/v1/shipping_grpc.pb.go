@@ -24,6 +24,8 @@ const (
 	ShippingService_GetPickupSlot_FullMethodName       = "/mp.shipping.v1.ShippingService/GetPickupSlot"
 	ShippingService_ListEligibleDates_FullMethodName   = "/mp.shipping.v1.ShippingService/ListEligibleDates"
 	ShippingService_GetTracking_FullMethodName         = "/mp.shipping.v1.ShippingService/GetTracking"
+	ShippingService_BookShipment_FullMethodName        = "/mp.shipping.v1.ShippingService/BookShipment"
+	ShippingService_GetShipment_FullMethodName         = "/mp.shipping.v1.ShippingService/GetShipment"
 )
 
 // ShippingServiceClient is the client API for ShippingService service.
@@ -53,6 +55,13 @@ type ShippingServiceClient interface {
 	// Reads an order's parcel and its steps, oldest first
 	// (tracking.proto). Before a confirmed booking: SHIPMENT_NOT_ARRANGED.
 	GetTracking(ctx context.Context, in *GetTrackingRequest, opts ...grpc.CallOption) (*TrackingResponse, error)
+	// Books the order's parcel with the carrier: a pickup on a date (checked
+	// by the pickup-slot rules) or a drop-off. The order then reads
+	// bookingStatus READY_FOR_HANDOVER with a pending fulfillment carrying
+	// the tracking number.
+	BookShipment(ctx context.Context, in *BookShipmentRequest, opts ...grpc.CallOption) (*ShipmentResponse, error)
+	// Reads the order's booking.
+	GetShipment(ctx context.Context, in *GetShipmentRequest, opts ...grpc.CallOption) (*ShipmentResponse, error)
 }
 
 type shippingServiceClient struct {
@@ -113,6 +122,26 @@ func (c *shippingServiceClient) GetTracking(ctx context.Context, in *GetTracking
 	return out, nil
 }
 
+func (c *shippingServiceClient) BookShipment(ctx context.Context, in *BookShipmentRequest, opts ...grpc.CallOption) (*ShipmentResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ShipmentResponse)
+	err := c.cc.Invoke(ctx, ShippingService_BookShipment_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *shippingServiceClient) GetShipment(ctx context.Context, in *GetShipmentRequest, opts ...grpc.CallOption) (*ShipmentResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ShipmentResponse)
+	err := c.cc.Invoke(ctx, ShippingService_GetShipment_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ShippingServiceServer is the server API for ShippingService service.
 // All implementations must embed UnimplementedShippingServiceServer
 // for forward compatibility.
@@ -140,6 +169,13 @@ type ShippingServiceServer interface {
 	// Reads an order's parcel and its steps, oldest first
 	// (tracking.proto). Before a confirmed booking: SHIPMENT_NOT_ARRANGED.
 	GetTracking(context.Context, *GetTrackingRequest) (*TrackingResponse, error)
+	// Books the order's parcel with the carrier: a pickup on a date (checked
+	// by the pickup-slot rules) or a drop-off. The order then reads
+	// bookingStatus READY_FOR_HANDOVER with a pending fulfillment carrying
+	// the tracking number.
+	BookShipment(context.Context, *BookShipmentRequest) (*ShipmentResponse, error)
+	// Reads the order's booking.
+	GetShipment(context.Context, *GetShipmentRequest) (*ShipmentResponse, error)
 	mustEmbedUnimplementedShippingServiceServer()
 }
 
@@ -164,6 +200,12 @@ func (UnimplementedShippingServiceServer) ListEligibleDates(context.Context, *Li
 }
 func (UnimplementedShippingServiceServer) GetTracking(context.Context, *GetTrackingRequest) (*TrackingResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetTracking not implemented")
+}
+func (UnimplementedShippingServiceServer) BookShipment(context.Context, *BookShipmentRequest) (*ShipmentResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method BookShipment not implemented")
+}
+func (UnimplementedShippingServiceServer) GetShipment(context.Context, *GetShipmentRequest) (*ShipmentResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetShipment not implemented")
 }
 func (UnimplementedShippingServiceServer) mustEmbedUnimplementedShippingServiceServer() {}
 func (UnimplementedShippingServiceServer) testEmbeddedByValue()                         {}
@@ -276,6 +318,42 @@ func _ShippingService_GetTracking_Handler(srv interface{}, ctx context.Context, 
 	return interceptor(ctx, in, info, handler)
 }
 
+func _ShippingService_BookShipment_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(BookShipmentRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ShippingServiceServer).BookShipment(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ShippingService_BookShipment_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ShippingServiceServer).BookShipment(ctx, req.(*BookShipmentRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _ShippingService_GetShipment_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetShipmentRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ShippingServiceServer).GetShipment(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ShippingService_GetShipment_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ShippingServiceServer).GetShipment(ctx, req.(*GetShipmentRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // ShippingService_ServiceDesc is the grpc.ServiceDesc for ShippingService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -302,6 +380,14 @@ var ShippingService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetTracking",
 			Handler:    _ShippingService_GetTracking_Handler,
+		},
+		{
+			MethodName: "BookShipment",
+			Handler:    _ShippingService_BookShipment_Handler,
+		},
+		{
+			MethodName: "GetShipment",
+			Handler:    _ShippingService_GetShipment_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

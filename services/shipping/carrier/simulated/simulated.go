@@ -99,11 +99,16 @@ func (c *Courier) Bookings() int {
 }
 
 // fault is the injected failure of seller's next call, if one is queued.
-func (c *Courier) fault(sellerID string) error {
+func (c *Courier) fault(ctx context.Context, sellerID string) error {
 	if c.faults == nil {
 		return nil
 	}
-	if k, ok := c.faults.Take(sellerID); ok {
+	k, ok, err := c.faults.Take(ctx, sellerID)
+	if err != nil {
+		// The queue could not be read: the courier's intake is down.
+		return fmt.Errorf("simulated: fault queue: %w (%v)", carrier.ErrUnreachable, err)
+	}
+	if ok {
 		return k.Err()
 	}
 	return nil
@@ -114,7 +119,7 @@ func (c *Courier) Book(ctx context.Context, req carrier.BookRequest) (carrier.Bo
 	if err := ctx.Err(); err != nil {
 		return carrier.Booking{}, err
 	}
-	if err := c.fault(req.SellerID); err != nil {
+	if err := c.fault(ctx, req.SellerID); err != nil {
 		return carrier.Booking{}, err
 	}
 	if req.Reference == "" {
@@ -172,7 +177,7 @@ func (c *Courier) Void(ctx context.Context, req carrier.VoidRequest) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := c.fault(req.SellerID); err != nil {
+	if err := c.fault(ctx, req.SellerID); err != nil {
 		return err
 	}
 	c.mu.Lock()
@@ -190,7 +195,7 @@ func (c *Courier) Track(ctx context.Context, req carrier.TrackRequest) ([]carrie
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := c.fault(req.SellerID); err != nil {
+	if err := c.fault(ctx, req.SellerID); err != nil {
 		return nil, err
 	}
 	c.mu.Lock()
@@ -215,7 +220,7 @@ func (c *Courier) LabelData(ctx context.Context, req carrier.LabelRequest) (carr
 	if err := ctx.Err(); err != nil {
 		return carrier.Label{}, err
 	}
-	if err := c.fault(req.SellerID); err != nil {
+	if err := c.fault(ctx, req.SellerID); err != nil {
 		return carrier.Label{}, err
 	}
 	if req.Reference == "" || TrackingNumber(req.Reference) != req.TrackingNumber {

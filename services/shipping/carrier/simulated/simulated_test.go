@@ -124,7 +124,7 @@ func TestFaultsAreConsumedPerSeller(t *testing.T) {
 	ctx := context.Background()
 	faults := carrier.NewMemoryFaults()
 	c := newCourier(faults)
-	if err := faults.Set("sel_a", carrier.FaultUpstreamTimeout, 2); err != nil {
+	if err := faults.Set(context.Background(), "sel_a", carrier.FaultUpstreamTimeout, 2); err != nil {
 		t.Fatal(err)
 	}
 	other := request("MPS-OTHER")
@@ -146,11 +146,11 @@ func TestFaultsAreConsumedPerSeller(t *testing.T) {
 		t.Fatalf("%d bookings; the failed calls booked", c.Bookings())
 	}
 
-	_ = faults.Set("sel_a", carrier.FaultShipFailed, 1)
+	_ = faults.Set(context.Background(), "sel_a", carrier.FaultShipFailed, 1)
 	if err := c.Void(ctx, carrier.VoidRequest{SellerID: "sel_a", Reference: "MPS-F"}); err == nil {
 		t.Fatal("a void under a SHIP_FAILED fault passed")
 	}
-	_ = faults.Set("sel_a", carrier.FaultUpstreamError, 1)
+	_ = faults.Set(context.Background(), "sel_a", carrier.FaultUpstreamError, 1)
 	if _, err := c.LabelData(ctx, carrier.LabelRequest{SellerID: "sel_a"}); !errors.Is(err, carrier.ErrUnreachable) {
 		t.Fatalf("label under UPSTREAM_ERROR: %v", err)
 	}
