@@ -1,11 +1,9 @@
 package wirejson
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"io"
 	"math"
 	"strconv"
 	"time"
@@ -34,9 +32,7 @@ func Unmarshal(data []byte, m proto.Message) error {
 	if !json.Valid(data) {
 		return apierr.New(apierr.InvalidJSON, "request body is not valid JSON")
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	d := decoder{dec: dec}
+	d := decoder{toks: tokens{data: data}}
 	tok, err := d.token()
 	if err != nil {
 		return err
@@ -44,19 +40,19 @@ func Unmarshal(data []byte, m proto.Message) error {
 	if err := d.message(m.ProtoReflect(), tok, "", 0); err != nil {
 		return err
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+	if !d.toks.atEnd() {
 		return apierr.New(apierr.InvalidJSON, "request body has data after the JSON value")
 	}
 	return nil
 }
 
 type decoder struct {
-	dec *json.Decoder
+	toks tokens
 }
 
 func (d *decoder) token() (json.Token, error) {
-	tok, err := d.dec.Token()
-	if err != nil {
+	tok, ok := d.toks.next()
+	if !ok {
 		return nil, apierr.New(apierr.InvalidJSON, "request body is not valid JSON")
 	}
 	return tok, nil
@@ -134,7 +130,7 @@ func (d *decoder) message(m protoreflect.Message, tok json.Token, path string, d
 		return fieldErr(path, "must be a JSON object")
 	}
 	seen := make(map[string]bool, len(p.fields))
-	for d.dec.More() {
+	for d.toks.more() {
 		keyTok, err := d.token()
 		if err != nil {
 			return err
@@ -191,7 +187,7 @@ func (d *decoder) list(m protoreflect.Message, fp *fieldPlan, tok json.Token, pa
 	}
 	fd := fp.fd
 	l := m.Mutable(fd).List()
-	for i := 0; d.dec.More(); i++ {
+	for i := 0; d.toks.more(); i++ {
 		if fp.maxItems > 0 && i == fp.maxItems {
 			return fieldErr(path, TooManyItems(fp.maxItems))
 		}
@@ -229,7 +225,7 @@ func (d *decoder) entries(m protoreflect.Message, fp *fieldPlan, tok json.Token,
 	}
 	l := m.Mutable(fp.fd).List()
 	seen := map[string]bool{}
-	for d.dec.More() {
+	for d.toks.more() {
 		if fp.maxItems > 0 && l.Len() == fp.maxItems {
 			return fieldErr(path, "must contain at most "+strconv.Itoa(fp.maxItems)+" entries")
 		}
@@ -274,7 +270,7 @@ func (d *decoder) mapField(m protoreflect.Message, fd protoreflect.FieldDescript
 		return fieldErr(path, "is not supported")
 	}
 	mp := m.Mutable(fd).Map()
-	for d.dec.More() {
+	for d.toks.more() {
 		keyTok, err := d.token()
 		if err != nil {
 			return err
@@ -354,7 +350,7 @@ func (d *decoder) structValue(tok json.Token, path string, depth int) (*structpb
 		switch t {
 		case '{':
 			s := &structpb.Struct{Fields: map[string]*structpb.Value{}}
-			for d.dec.More() {
+			for d.toks.more() {
 				keyTok, err := d.token()
 				if err != nil {
 					return nil, err
@@ -382,7 +378,7 @@ func (d *decoder) structValue(tok json.Token, path string, depth int) (*structpb
 			return structpb.NewStructValue(s), nil
 		case '[':
 			l := &structpb.ListValue{}
-			for i := 0; d.dec.More(); i++ {
+			for i := 0; d.toks.more(); i++ {
 				itemTok, err := d.token()
 				if err != nil {
 					return nil, err
