@@ -129,7 +129,9 @@ func (d *decoder) message(m protoreflect.Message, tok json.Token, path string, d
 	if tok != json.Delim('{') {
 		return fieldErr(path, "must be a JSON object")
 	}
-	seen := make(map[string]bool, len(p.fields))
+	// Each key names one field (byName holds one name per field), so the
+	// fields seen are kept by their index: no map per object read.
+	var seen fieldSet
 	for d.toks.more() {
 		keyTok, err := d.token()
 		if err != nil {
@@ -140,10 +142,9 @@ func (d *decoder) message(m protoreflect.Message, tok json.Token, path string, d
 		if !ok {
 			return fieldErr(join(path, key), "unknown field")
 		}
-		if seen[key] {
+		if !seen.add(fp.fd.Index()) {
 			return fieldErr(join(path, key), "duplicate field")
 		}
-		seen[key] = true
 		valTok, err := d.token()
 		if err != nil {
 			return err
@@ -503,4 +504,31 @@ func parseInt(s string, lo, hi int64) (int64, error) {
 		return 0, errors.New("is out of range")
 	}
 	return n, nil
+}
+
+// fieldSet is a set of field indexes: a bit mask for the first 64, which
+// covers every message of the API, and a map past them.
+type fieldSet struct {
+	low  uint64
+	high map[int]bool
+}
+
+// add adds i and reports whether it was absent.
+func (s *fieldSet) add(i int) bool {
+	if i < 64 {
+		bit := uint64(1) << uint(i)
+		if s.low&bit != 0 {
+			return false
+		}
+		s.low |= bit
+		return true
+	}
+	if s.high[i] {
+		return false
+	}
+	if s.high == nil {
+		s.high = map[int]bool{}
+	}
+	s.high[i] = true
+	return true
 }

@@ -84,3 +84,18 @@ func TestTokensMoreAsJSONDecoderDoes(t *testing.T) {
 		t.Errorf("got %v\nwant %v", trace, want)
 	}
 }
+
+func TestFieldSet(t *testing.T) {
+	var s fieldSet
+	for _, i := range []int{0, 5, 63, 64, 200} {
+		if !s.add(i) {
+			t.Fatalf("%d: first add reported present", i)
+		}
+		if s.add(i) {
+			t.Fatalf("%d: second add reported absent", i)
+		}
+	}
+	if !s.add(1) || !s.add(65) {
+		t.Fatal("other indexes reported present")
+	}
+}
