@@ -133,17 +133,16 @@ func (d *decoder) message(m protoreflect.Message, tok json.Token, path string, d
 	// fields seen are kept by their index: no map per object read.
 	var seen fieldSet
 	for d.toks.more() {
-		keyTok, err := d.token()
-		if err != nil {
-			return err
-		}
-		key, _ := keyTok.(string)
-		fp, ok := p.byName[key]
+		key, ok := d.toks.key()
 		if !ok {
-			return fieldErr(join(path, key), "unknown field")
+			return apierr.New(apierr.InvalidJSON, "request body is not valid JSON")
+		}
+		fp, ok := p.byName[string(key)]
+		if !ok {
+			return fieldErr(join(path, string(key)), "unknown field")
 		}
 		if !seen.add(fp.fd.Index()) {
-			return fieldErr(join(path, key), "duplicate field")
+			return fieldErr(join(path, fp.name), "duplicate field")
 		}
 		valTok, err := d.token()
 		if err != nil {
@@ -152,7 +151,7 @@ func (d *decoder) message(m protoreflect.Message, tok json.Token, path string, d
 		if valTok == nil {
 			continue // null: not sent
 		}
-		if err := d.field(m, fp, valTok, join(path, key), depth); err != nil {
+		if err := d.field(m, fp, valTok, join(path, fp.name), depth); err != nil {
 			return err
 		}
 	}

@@ -90,10 +90,31 @@ func (t *tokens) literal(word string, v json.Token) (json.Token, bool) {
 	return v, true
 }
 
-// str reads a string. Plain strings (no escapes, valid UTF-8) are copied as
-// they are; any other is unquoted by encoding/json itself, so escapes and
-// invalid UTF-8 (read as U+FFFD) come out exactly as json.Decoder gives them.
+// str reads a string token.
 func (t *tokens) str() (json.Token, bool) {
+	b, ok := t.strBytes()
+	if !ok {
+		return nil, false
+	}
+	return string(b), true
+}
+
+// key reads an object key as bytes, without allocating for a plain key (a
+// map lookup of string(key) does not copy it): the decoder looks up every
+// key of every object it reads.
+func (t *tokens) key() ([]byte, bool) {
+	t.skip()
+	if t.pos >= len(t.data) || t.data[t.pos] != '"' {
+		return nil, false
+	}
+	return t.strBytes()
+}
+
+// strBytes reads the string at pos. Plain strings (no escapes, valid UTF-8)
+// are the body's own bytes; any other is unquoted by encoding/json itself,
+// so escapes and invalid UTF-8 (read as U+FFFD) come out exactly as
+// json.Decoder gives them.
+func (t *tokens) strBytes() ([]byte, bool) {
 	start := t.pos
 	plain := true
 	i := start + 1
@@ -117,13 +138,13 @@ func (t *tokens) str() (json.Token, bool) {
 	t.pos = i + 1
 	raw := t.data[start:t.pos]
 	if plain || utf8.Valid(raw) && !hasBackslash(raw) {
-		return string(raw[1 : len(raw)-1]), true
+		return raw[1 : len(raw)-1], true
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return nil, false
 	}
-	return s, true
+	return []byte(s), true
 }
 
 func hasBackslash(b []byte) bool {

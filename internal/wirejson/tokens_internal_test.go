@@ -99,3 +99,22 @@ func TestFieldSet(t *testing.T) {
 		t.Fatal("other indexes reported present")
 	}
 }
+
+func TestTokensKey(t *testing.T) {
+	toks := tokens{data: []byte(`{"title" : 1, "ti\u0074le":2, "Piñas":3}`)}
+	if tok, _ := toks.next(); tok != json.Delim('{') {
+		t.Fatalf("first token %v", tok)
+	}
+	for _, want := range []string{"title", "title", "Piñas"} {
+		key, ok := toks.key()
+		if !ok || string(key) != want {
+			t.Fatalf("key: got %q %v, want %q", key, ok, want)
+		}
+		if _, ok := toks.next(); !ok {
+			t.Fatal("no value after the key")
+		}
+	}
+	if toks.more() {
+		t.Fatal("more after the last member")
+	}
+}
