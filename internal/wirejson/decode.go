@@ -144,6 +144,15 @@ func (d *decoder) message(m protoreflect.Message, tok json.Token, path string, d
 		if !seen.add(fp.fd.Index()) {
 			return fieldErr(join(path, fp.name), "duplicate field")
 		}
+		if fp.kind == protoreflect.StringKind && !fp.fd.IsList() && d.toks.atString() {
+			// The commonest value: read straight into the field.
+			v, err := d.stringValue(path, fp.name, -1)
+			if err != nil {
+				return err
+			}
+			m.Set(fp.fd, v)
+			continue
+		}
 		valTok, err := d.token()
 		if err != nil {
 			return err
@@ -157,6 +166,25 @@ func (d *decoder) message(m protoreflect.Message, tok json.Token, path string, d
 	}
 	_, err := d.token() // '}'
 	return err
+}
+
+// stringValue reads the string at the reader's position as a string field's
+// value: what scalar does with a string token, without boxing the string in
+// a json.Token. Its path (path.name, or path[i] when i >= 0) is built only for
+// an error.
+func (d *decoder) stringValue(path, name string, i int) (protoreflect.Value, error) {
+	b, ok := d.toks.strBytes()
+	if !ok {
+		return protoreflect.Value{}, apierr.New(apierr.InvalidJSON, "request body is not valid JSON")
+	}
+	s := string(b)
+	if problem := CheckText(s); problem != "" {
+		if i >= 0 {
+			return protoreflect.Value{}, fieldErr(index(path, i), problem)
+		}
+		return protoreflect.Value{}, fieldErr(join(path, name), problem)
+	}
+	return protoreflect.ValueOfString(s), nil
 }
 
 func (d *decoder) field(m protoreflect.Message, fp *fieldPlan, tok json.Token, path string, depth int) error {
@@ -190,6 +218,14 @@ func (d *decoder) list(m protoreflect.Message, fp *fieldPlan, tok json.Token, pa
 	for i := 0; d.toks.more(); i++ {
 		if fp.maxItems > 0 && i == fp.maxItems {
 			return fieldErr(path, TooManyItems(fp.maxItems))
+		}
+		if fd.Kind() == protoreflect.StringKind && d.toks.atString() {
+			v, err := d.stringValue(path, "", i)
+			if err != nil {
+				return err
+			}
+			l.Append(v)
+			continue
 		}
 		itemTok, err := d.token()
 		if err != nil {

@@ -38,6 +38,12 @@ func (t *tokens) more() bool {
 	return t.pos < len(t.data) && t.data[t.pos] != ']' && t.data[t.pos] != '}'
 }
 
+// atString reports whether the next token is a string.
+func (t *tokens) atString() bool {
+	t.skip()
+	return t.pos < len(t.data) && t.data[t.pos] == '"'
+}
+
 // atEnd reports whether only white space is left.
 func (t *tokens) atEnd() bool {
 	for t.pos < len(t.data) && isSpace(t.data[t.pos]) {
