@@ -44,10 +44,7 @@ func TestTokensReadAsJSONDecoderDoes(t *testing.T) {
 		want := decoderTokens(t, data)
 		toks := tokens{data: data}
 		var got []json.Token
-		for {
-			if toks.atEnd() {
-				break
-			}
+		for !toks.atEnd() {
 			tok, ok := toks.next()
 			if !ok {
 				t.Fatalf("%q: no token at byte %d", body, toks.pos)
