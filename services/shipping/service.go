@@ -79,8 +79,8 @@ type Service struct {
 	shipments   shipments.Store
 	carrier     carrier.Carrier
 	carrierName string
-	calendar *refreshed[*calendar.Snapshot, int64]
-	channels *refreshed[*channels.Tables, string]
+	calendar    *refreshed[*calendar.Snapshot, int64]
+	channels    *refreshed[*channels.Tables, string]
 }
 
 // NewService returns the service over cfg.
