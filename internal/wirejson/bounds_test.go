@@ -62,6 +62,7 @@ func TestDecodeRefusesNUL(t *testing.T) {
 		`{"attribute_values":[{"attribute_id":"a","value":"x\u0000"}]}`:       "attribute_values[0].value: ",
 		`{"attribute_values":[{"attribute_id":"a","value":{"k\u0000":1}}]}`:   "attribute_values[0].value.k\x00: ",
 		`{"attribute_values":[{"attribute_id":"a","value":["ok","\u0000"]}]}`: "attribute_values[0].value[1]: ",
+		`{"images":["https://a.example/1.jpg","x\u0000"]}`:                    "images[1]: ",
 	}
 	for body, wantPrefix := range cases {
 		err := wirejson.Unmarshal([]byte(body), &catalogv1.ProductCreateInput{})

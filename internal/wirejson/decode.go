@@ -1,11 +1,9 @@
 package wirejson
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"io"
 	"math"
 	"strconv"
 	"time"
@@ -34,9 +32,7 @@ func Unmarshal(data []byte, m proto.Message) error {
 	if !json.Valid(data) {
 		return apierr.New(apierr.InvalidJSON, "request body is not valid JSON")
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	d := decoder{dec: dec}
+	d := decoder{toks: tokens{data: data}}
 	tok, err := d.token()
 	if err != nil {
 		return err
@@ -44,19 +40,19 @@ func Unmarshal(data []byte, m proto.Message) error {
 	if err := d.message(m.ProtoReflect(), tok, "", 0); err != nil {
 		return err
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+	if !d.toks.atEnd() {
 		return apierr.New(apierr.InvalidJSON, "request body has data after the JSON value")
 	}
 	return nil
 }
 
 type decoder struct {
-	dec *json.Decoder
+	toks tokens
 }
 
 func (d *decoder) token() (json.Token, error) {
-	tok, err := d.dec.Token()
-	if err != nil {
+	tok, ok := d.toks.next()
+	if !ok {
 		return nil, apierr.New(apierr.InvalidJSON, "request body is not valid JSON")
 	}
 	return tok, nil
@@ -133,21 +129,30 @@ func (d *decoder) message(m protoreflect.Message, tok json.Token, path string, d
 	if tok != json.Delim('{') {
 		return fieldErr(path, "must be a JSON object")
 	}
-	seen := make(map[string]bool, len(p.fields))
-	for d.dec.More() {
-		keyTok, err := d.token()
-		if err != nil {
-			return err
-		}
-		key, _ := keyTok.(string)
-		fp, ok := p.byName[key]
+	// Each key names one field (byName holds one name per field), so the
+	// fields seen are kept by their index: no map per object read.
+	var seen fieldSet
+	for d.toks.more() {
+		key, ok := d.toks.key()
 		if !ok {
-			return fieldErr(join(path, key), "unknown field")
+			return apierr.New(apierr.InvalidJSON, "request body is not valid JSON")
 		}
-		if seen[key] {
-			return fieldErr(join(path, key), "duplicate field")
+		fp, ok := p.byName[string(key)]
+		if !ok {
+			return fieldErr(join(path, string(key)), "unknown field")
 		}
-		seen[key] = true
+		if !seen.add(fp.fd.Index()) {
+			return fieldErr(join(path, fp.name), "duplicate field")
+		}
+		if fp.kind == protoreflect.StringKind && !fp.fd.IsList() && d.toks.atString() {
+			// The commonest value: read straight into the field.
+			v, err := d.stringValue(path, fp.name, -1)
+			if err != nil {
+				return err
+			}
+			m.Set(fp.fd, v)
+			continue
+		}
 		valTok, err := d.token()
 		if err != nil {
 			return err
@@ -155,12 +160,31 @@ func (d *decoder) message(m protoreflect.Message, tok json.Token, path string, d
 		if valTok == nil {
 			continue // null: not sent
 		}
-		if err := d.field(m, fp, valTok, join(path, key), depth); err != nil {
+		if err := d.field(m, fp, valTok, join(path, fp.name), depth); err != nil {
 			return err
 		}
 	}
 	_, err := d.token() // '}'
 	return err
+}
+
+// stringValue reads the string at the reader's position as a string field's
+// value: what scalar does with a string token, without boxing the string in
+// a json.Token. Its path (path.name, or path[i] when i >= 0) is built only for
+// an error.
+func (d *decoder) stringValue(path, name string, i int) (protoreflect.Value, error) {
+	b, ok := d.toks.strBytes()
+	if !ok {
+		return protoreflect.Value{}, apierr.New(apierr.InvalidJSON, "request body is not valid JSON")
+	}
+	s := string(b)
+	if problem := CheckText(s); problem != "" {
+		if i >= 0 {
+			return protoreflect.Value{}, fieldErr(index(path, i), problem)
+		}
+		return protoreflect.Value{}, fieldErr(join(path, name), problem)
+	}
+	return protoreflect.ValueOfString(s), nil
 }
 
 func (d *decoder) field(m protoreflect.Message, fp *fieldPlan, tok json.Token, path string, depth int) error {
@@ -191,9 +215,17 @@ func (d *decoder) list(m protoreflect.Message, fp *fieldPlan, tok json.Token, pa
 	}
 	fd := fp.fd
 	l := m.Mutable(fd).List()
-	for i := 0; d.dec.More(); i++ {
+	for i := 0; d.toks.more(); i++ {
 		if fp.maxItems > 0 && i == fp.maxItems {
 			return fieldErr(path, TooManyItems(fp.maxItems))
+		}
+		if fd.Kind() == protoreflect.StringKind && d.toks.atString() {
+			v, err := d.stringValue(path, "", i)
+			if err != nil {
+				return err
+			}
+			l.Append(v)
+			continue
 		}
 		itemTok, err := d.token()
 		if err != nil {
@@ -229,7 +261,7 @@ func (d *decoder) entries(m protoreflect.Message, fp *fieldPlan, tok json.Token,
 	}
 	l := m.Mutable(fp.fd).List()
 	seen := map[string]bool{}
-	for d.dec.More() {
+	for d.toks.more() {
 		if fp.maxItems > 0 && l.Len() == fp.maxItems {
 			return fieldErr(path, "must contain at most "+strconv.Itoa(fp.maxItems)+" entries")
 		}
@@ -274,7 +306,7 @@ func (d *decoder) mapField(m protoreflect.Message, fd protoreflect.FieldDescript
 		return fieldErr(path, "is not supported")
 	}
 	mp := m.Mutable(fd).Map()
-	for d.dec.More() {
+	for d.toks.more() {
 		keyTok, err := d.token()
 		if err != nil {
 			return err
@@ -354,7 +386,7 @@ func (d *decoder) structValue(tok json.Token, path string, depth int) (*structpb
 		switch t {
 		case '{':
 			s := &structpb.Struct{Fields: map[string]*structpb.Value{}}
-			for d.dec.More() {
+			for d.toks.more() {
 				keyTok, err := d.token()
 				if err != nil {
 					return nil, err
@@ -382,7 +414,7 @@ func (d *decoder) structValue(tok json.Token, path string, depth int) (*structpb
 			return structpb.NewStructValue(s), nil
 		case '[':
 			l := &structpb.ListValue{}
-			for i := 0; d.dec.More(); i++ {
+			for i := 0; d.toks.more(); i++ {
 				itemTok, err := d.token()
 				if err != nil {
 					return nil, err
@@ -507,4 +539,31 @@ func parseInt(s string, lo, hi int64) (int64, error) {
 		return 0, errors.New("is out of range")
 	}
 	return n, nil
+}
+
+// fieldSet is a set of field indexes: a bit mask for the first 64, which
+// covers every message of the API, and a map past them.
+type fieldSet struct {
+	low  uint64
+	high map[int]bool
+}
+
+// add adds i and reports whether it was absent.
+func (s *fieldSet) add(i int) bool {
+	if i < 64 {
+		bit := uint64(1) << uint(i)
+		if s.low&bit != 0 {
+			return false
+		}
+		s.low |= bit
+		return true
+	}
+	if s.high[i] {
+		return false
+	}
+	if s.high == nil {
+		s.high = map[int]bool{}
+	}
+	s.high[i] = true
+	return true
 }

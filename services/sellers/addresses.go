@@ -58,7 +58,11 @@ func (s *Service) AddPickupAddresses(ctx context.Context, sellerID string, as []
 			return nil, fmt.Errorf("sellers: address %d needs a name, line1, phone and postal code", i)
 		}
 	}
-	if err := s.store.AddPickupAddresses(ctx, sellerID, out); err != nil {
+	err := s.store.AddPickupAddresses(ctx, sellerID, out)
+	// Forgotten whether or not the write took: a failed one may still
+	// have committed (a lost answer), and a read costs little.
+	s.defaults.forget(sellerID)
+	if err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -7,6 +7,7 @@ package sellers
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/mallplatform/partnerapi/internal/apierr"
 	"github.com/mallplatform/partnerapi/internal/clock"
@@ -18,12 +19,20 @@ type Config struct {
 	Store Store
 	// Business stamps new addresses (default clock.System).
 	Business clock.Business
+	// Clock is the wall clock the default-address cache expires by
+	// (default clock.System).
+	Clock clock.Clock
+	// DefaultAddressTTL is how long the default pickup address is served
+	// from memory (0: DefaultAddressTTL; negative: never cached).
+	DefaultAddressTTL time.Duration
 }
 
 // Service reads and adds shops' pickup addresses.
 type Service struct {
 	store    Store
 	business clock.Business
+	clock    clock.Clock
+	defaults *defaultAddresses
 }
 
 // NewService returns the service over cfg.Store.
@@ -31,7 +40,14 @@ func NewService(cfg Config) *Service {
 	if cfg.Business == nil {
 		cfg.Business = clock.System{}
 	}
-	return &Service{store: cfg.Store, business: cfg.Business}
+	if cfg.Clock == nil {
+		cfg.Clock = clock.System{}
+	}
+	if cfg.DefaultAddressTTL == 0 {
+		cfg.DefaultAddressTTL = DefaultAddressTTL
+	}
+	return &Service{store: cfg.Store, business: cfg.Business, clock: cfg.Clock,
+		defaults: newDefaultAddresses(cfg.DefaultAddressTTL)}
 }
 
 // Me is the calling seller's shop and its pickup addresses.
@@ -63,9 +79,10 @@ func (s *Service) PickupAddresses(ctx context.Context, sellerID string) ([]Picku
 
 // DefaultPickupAddress returns the seller's default address, or
 // ErrNotFound when the seller has none (a shop without addresses): the
-// caller decides what a missing origin means.
+// caller decides what a missing origin means. It may be up to
+// Config.DefaultAddressTTL old when another process added the addresses.
 func (s *Service) DefaultPickupAddress(ctx context.Context, sellerID string) (PickupAddress, error) {
-	return s.store.DefaultPickupAddress(ctx, sellerID)
+	return s.defaults.get(ctx, sellerID, s.clock.Now(), s.store.DefaultPickupAddress)
 }
 
 // PickupAddress returns one of the seller's addresses, or ErrNotFound

@@ -21,11 +21,18 @@ func (s *Server) ListEligibleDates(ctx context.Context, req *shippingv1.ListElig
 	if err != nil {
 		return nil, err
 	}
+	// The slots' messages and the values their optional fields point to are
+	// allocated once per answer rather than once per slot.
 	out := &shippingv1.EligibleDatesResponse{Data: make([]*shippingv1.PickupSlot, len(slots))}
+	msgs := make([]shippingv1.PickupSlot, len(slots))
+	windows := make([]shippingv1.TimeWindow, len(slots))
+	reasons := make([]shippingv1.PickupSlotReason, len(slots))
+	recommended := make([]bool, len(slots))
 	for i, sl := range slots {
-		p := slotToProto(sl)
-		recommended := i == rec
-		p.Recommended = &recommended
+		p := &msgs[i]
+		fillSlot(p, &windows[i], &reasons[i], sl)
+		recommended[i] = i == rec
+		p.Recommended = &recommended[i]
 		out.Data[i] = p
 	}
 	return out, nil
@@ -41,15 +48,24 @@ var slotReasonToProto = map[SlotReason]shippingv1.PickupSlotReason{
 }
 
 func slotToProto(s PickupSlot) *shippingv1.PickupSlot {
-	p := &shippingv1.PickupSlot{Date: s.Date.String(), Available: s.Available, CutoffTime: s.Cutoff, Channel: s.Channel,
-		TimeWindow: &shippingv1.TimeWindow{Start: s.Window.Start, End: s.Window.End}}
+	p := &shippingv1.PickupSlot{}
+	var r shippingv1.PickupSlotReason
+	fillSlot(p, &shippingv1.TimeWindow{}, &r, s)
+	return p
+}
+
+// fillSlot writes s into the empty message p, with window and reason as
+// the storage of its time window and reason.
+func fillSlot(p *shippingv1.PickupSlot, window *shippingv1.TimeWindow, reason *shippingv1.PickupSlotReason, s PickupSlot) {
+	p.Date, p.Available, p.CutoffTime, p.Channel = s.Date.String(), s.Available, s.Cutoff, s.Channel
+	window.Start, window.End = s.Window.Start, s.Window.End
+	p.TimeWindow = window
 	if s.Reason != "" {
-		r := slotReasonToProto[s.Reason]
-		p.Reason = &r
+		*reason = slotReasonToProto[s.Reason]
+		p.Reason = reason
 	}
 	if s.Holiday != nil {
 		name, tentative := s.Holiday.Name, s.Holiday.Tentative
 		p.Holiday, p.Tentative = &name, &tentative
 	}
-	return p
 }
