@@ -8,7 +8,6 @@ import (
 
 	errorsv1 "github.com/mallplatform/partnerapi/gen/mp/errors/v1"
 	"github.com/mallplatform/partnerapi/internal/apierr"
-	"github.com/mallplatform/partnerapi/services/orders"
 	"github.com/mallplatform/partnerapi/services/shipping/label"
 )
 
@@ -24,12 +23,6 @@ const (
 	MediaPDF = "application/pdf"
 	MediaZPL = "application/zpl"
 )
-
-// LabelOrders is the orders domain's read of orders for their labels
-// (orders.Service): one query for a batch.
-type LabelOrders interface {
-	LabelFactsBatch(ctx context.Context, sellerID string, orderIDs []string) (map[string]orders.LabelFacts, error)
-}
 
 // Document is a rendered label document.
 type Document struct {

@@ -24,13 +24,12 @@ func (s *Service) labels(ctx context.Context, orderIDs []string) ([]label.Label,
 	if err != nil {
 		return nil, time.Time{}, err
 	}
-	lo, ok := s.orders.(LabelOrders)
-	if !ok || s.shipments == nil || s.sellers == nil {
+	if s.orders == nil || s.shipments == nil || s.sellers == nil {
 		return nil, time.Time{}, apierr.New(apierr.ServiceUnavailable, "labels cannot be printed right now")
 	}
 	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
 	defer cancel()
-	facts, err := lo.LabelFactsBatch(ctx, seller, orderIDs)
+	facts, err := s.orders.LabelFactsBatch(ctx, seller, orderIDs)
 	if err != nil {
 		return nil, time.Time{}, err
 	}
