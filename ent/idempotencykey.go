@@ -39,6 +39,10 @@ type IdempotencyKey struct {
 	ErrorCode int32 `json:"error_code,omitempty"`
 	// ErrorMessage holds the value of the "error_message" field.
 	ErrorMessage string `json:"error_message,omitempty"`
+	// ErrorReason holds the value of the "error_reason" field.
+	ErrorReason string `json:"error_reason,omitempty"`
+	// ErrorRetryable holds the value of the "error_retryable" field.
+	ErrorRetryable *bool `json:"error_retryable,omitempty"`
 	// CreatedAt holds the value of the "created_at" field.
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// CompletedAt holds the value of the "completed_at" field.
@@ -53,9 +57,11 @@ func (*IdempotencyKey) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case idempotencykey.FieldResponse:
 			values[i] = new([]byte)
+		case idempotencykey.FieldErrorRetryable:
+			values[i] = new(sql.NullBool)
 		case idempotencykey.FieldID, idempotencykey.FieldErrorCode:
 			values[i] = new(sql.NullInt64)
-		case idempotencykey.FieldScope, idempotencykey.FieldKey, idempotencykey.FieldFingerprint, idempotencykey.FieldMethod, idempotencykey.FieldRequestID, idempotencykey.FieldState, idempotencykey.FieldHolder, idempotencykey.FieldErrorMessage:
+		case idempotencykey.FieldScope, idempotencykey.FieldKey, idempotencykey.FieldFingerprint, idempotencykey.FieldMethod, idempotencykey.FieldRequestID, idempotencykey.FieldState, idempotencykey.FieldHolder, idempotencykey.FieldErrorMessage, idempotencykey.FieldErrorReason:
 			values[i] = new(sql.NullString)
 		case idempotencykey.FieldLockedUntil, idempotencykey.FieldCreatedAt, idempotencykey.FieldCompletedAt:
 			values[i] = new(sql.NullTime)
@@ -146,6 +152,19 @@ func (_m *IdempotencyKey) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.ErrorMessage = value.String
 			}
+		case idempotencykey.FieldErrorReason:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field error_reason", values[i])
+			} else if value.Valid {
+				_m.ErrorReason = value.String
+			}
+		case idempotencykey.FieldErrorRetryable:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field error_retryable", values[i])
+			} else if value.Valid {
+				_m.ErrorRetryable = new(bool)
+				*_m.ErrorRetryable = value.Bool
+			}
 		case idempotencykey.FieldCreatedAt:
 			if value, ok := values[i].(*sql.NullTime); !ok {
 				return fmt.Errorf("unexpected type %T for field created_at", values[i])
@@ -228,6 +247,14 @@ func (_m *IdempotencyKey) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("error_message=")
 	builder.WriteString(_m.ErrorMessage)
+	builder.WriteString(", ")
+	builder.WriteString("error_reason=")
+	builder.WriteString(_m.ErrorReason)
+	builder.WriteString(", ")
+	if v := _m.ErrorRetryable; v != nil {
+		builder.WriteString("error_retryable=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("created_at=")
 	builder.WriteString(_m.CreatedAt.Format(time.ANSIC))

@@ -120,6 +120,34 @@ func (_c *IdempotencyKeyCreate) SetNillableErrorMessage(v *string) *IdempotencyK
 	return _c
 }
 
+// SetErrorReason sets the "error_reason" field.
+func (_c *IdempotencyKeyCreate) SetErrorReason(v string) *IdempotencyKeyCreate {
+	_c.mutation.SetErrorReason(v)
+	return _c
+}
+
+// SetNillableErrorReason sets the "error_reason" field if the given value is not nil.
+func (_c *IdempotencyKeyCreate) SetNillableErrorReason(v *string) *IdempotencyKeyCreate {
+	if v != nil {
+		_c.SetErrorReason(*v)
+	}
+	return _c
+}
+
+// SetErrorRetryable sets the "error_retryable" field.
+func (_c *IdempotencyKeyCreate) SetErrorRetryable(v bool) *IdempotencyKeyCreate {
+	_c.mutation.SetErrorRetryable(v)
+	return _c
+}
+
+// SetNillableErrorRetryable sets the "error_retryable" field if the given value is not nil.
+func (_c *IdempotencyKeyCreate) SetNillableErrorRetryable(v *bool) *IdempotencyKeyCreate {
+	if v != nil {
+		_c.SetErrorRetryable(*v)
+	}
+	return _c
+}
+
 // SetCreatedAt sets the "created_at" field.
 func (_c *IdempotencyKeyCreate) SetCreatedAt(v time.Time) *IdempotencyKeyCreate {
 	_c.mutation.SetCreatedAt(v)
@@ -199,6 +227,10 @@ func (_c *IdempotencyKeyCreate) defaults() {
 		v := idempotencykey.DefaultErrorMessage
 		_c.mutation.SetErrorMessage(v)
 	}
+	if _, ok := _c.mutation.ErrorReason(); !ok {
+		v := idempotencykey.DefaultErrorReason
+		_c.mutation.SetErrorReason(v)
+	}
 	if _, ok := _c.mutation.CreatedAt(); !ok {
 		v := idempotencykey.DefaultCreatedAt()
 		_c.mutation.SetCreatedAt(v)
@@ -277,6 +309,14 @@ func (_c *IdempotencyKeyCreate) check() error {
 			return &ValidationError{Name: "error_message", err: fmt.Errorf(`ent: validator failed for field "IdempotencyKey.error_message": %w`, err)}
 		}
 	}
+	if _, ok := _c.mutation.ErrorReason(); !ok {
+		return &ValidationError{Name: "error_reason", err: errors.New(`ent: missing required field "IdempotencyKey.error_reason"`)}
+	}
+	if v, ok := _c.mutation.ErrorReason(); ok {
+		if err := idempotencykey.ErrorReasonValidator(v); err != nil {
+			return &ValidationError{Name: "error_reason", err: fmt.Errorf(`ent: validator failed for field "IdempotencyKey.error_reason": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.CreatedAt(); !ok {
 		return &ValidationError{Name: "created_at", err: errors.New(`ent: missing required field "IdempotencyKey.created_at"`)}
 	}
@@ -350,6 +390,14 @@ func (_c *IdempotencyKeyCreate) createSpec() (*IdempotencyKey, *sqlgraph.CreateS
 	if value, ok := _c.mutation.ErrorMessage(); ok {
 		_spec.SetField(idempotencykey.FieldErrorMessage, field.TypeString, value)
 		_node.ErrorMessage = value
+	}
+	if value, ok := _c.mutation.ErrorReason(); ok {
+		_spec.SetField(idempotencykey.FieldErrorReason, field.TypeString, value)
+		_node.ErrorReason = value
+	}
+	if value, ok := _c.mutation.ErrorRetryable(); ok {
+		_spec.SetField(idempotencykey.FieldErrorRetryable, field.TypeBool, value)
+		_node.ErrorRetryable = &value
 	}
 	if value, ok := _c.mutation.CreatedAt(); ok {
 		_spec.SetField(idempotencykey.FieldCreatedAt, field.TypeTime, value)
@@ -504,6 +552,36 @@ func (u *IdempotencyKeyUpsert) SetErrorMessage(v string) *IdempotencyKeyUpsert {
 // UpdateErrorMessage sets the "error_message" field to the value that was provided on create.
 func (u *IdempotencyKeyUpsert) UpdateErrorMessage() *IdempotencyKeyUpsert {
 	u.SetExcluded(idempotencykey.FieldErrorMessage)
+	return u
+}
+
+// SetErrorReason sets the "error_reason" field.
+func (u *IdempotencyKeyUpsert) SetErrorReason(v string) *IdempotencyKeyUpsert {
+	u.Set(idempotencykey.FieldErrorReason, v)
+	return u
+}
+
+// UpdateErrorReason sets the "error_reason" field to the value that was provided on create.
+func (u *IdempotencyKeyUpsert) UpdateErrorReason() *IdempotencyKeyUpsert {
+	u.SetExcluded(idempotencykey.FieldErrorReason)
+	return u
+}
+
+// SetErrorRetryable sets the "error_retryable" field.
+func (u *IdempotencyKeyUpsert) SetErrorRetryable(v bool) *IdempotencyKeyUpsert {
+	u.Set(idempotencykey.FieldErrorRetryable, v)
+	return u
+}
+
+// UpdateErrorRetryable sets the "error_retryable" field to the value that was provided on create.
+func (u *IdempotencyKeyUpsert) UpdateErrorRetryable() *IdempotencyKeyUpsert {
+	u.SetExcluded(idempotencykey.FieldErrorRetryable)
+	return u
+}
+
+// ClearErrorRetryable clears the value of the "error_retryable" field.
+func (u *IdempotencyKeyUpsert) ClearErrorRetryable() *IdempotencyKeyUpsert {
+	u.SetNull(idempotencykey.FieldErrorRetryable)
 	return u
 }
 
@@ -691,6 +769,41 @@ func (u *IdempotencyKeyUpsertOne) SetErrorMessage(v string) *IdempotencyKeyUpser
 func (u *IdempotencyKeyUpsertOne) UpdateErrorMessage() *IdempotencyKeyUpsertOne {
 	return u.Update(func(s *IdempotencyKeyUpsert) {
 		s.UpdateErrorMessage()
+	})
+}
+
+// SetErrorReason sets the "error_reason" field.
+func (u *IdempotencyKeyUpsertOne) SetErrorReason(v string) *IdempotencyKeyUpsertOne {
+	return u.Update(func(s *IdempotencyKeyUpsert) {
+		s.SetErrorReason(v)
+	})
+}
+
+// UpdateErrorReason sets the "error_reason" field to the value that was provided on create.
+func (u *IdempotencyKeyUpsertOne) UpdateErrorReason() *IdempotencyKeyUpsertOne {
+	return u.Update(func(s *IdempotencyKeyUpsert) {
+		s.UpdateErrorReason()
+	})
+}
+
+// SetErrorRetryable sets the "error_retryable" field.
+func (u *IdempotencyKeyUpsertOne) SetErrorRetryable(v bool) *IdempotencyKeyUpsertOne {
+	return u.Update(func(s *IdempotencyKeyUpsert) {
+		s.SetErrorRetryable(v)
+	})
+}
+
+// UpdateErrorRetryable sets the "error_retryable" field to the value that was provided on create.
+func (u *IdempotencyKeyUpsertOne) UpdateErrorRetryable() *IdempotencyKeyUpsertOne {
+	return u.Update(func(s *IdempotencyKeyUpsert) {
+		s.UpdateErrorRetryable()
+	})
+}
+
+// ClearErrorRetryable clears the value of the "error_retryable" field.
+func (u *IdempotencyKeyUpsertOne) ClearErrorRetryable() *IdempotencyKeyUpsertOne {
+	return u.Update(func(s *IdempotencyKeyUpsert) {
+		s.ClearErrorRetryable()
 	})
 }
 
@@ -1047,6 +1160,41 @@ func (u *IdempotencyKeyUpsertBulk) SetErrorMessage(v string) *IdempotencyKeyUpse
 func (u *IdempotencyKeyUpsertBulk) UpdateErrorMessage() *IdempotencyKeyUpsertBulk {
 	return u.Update(func(s *IdempotencyKeyUpsert) {
 		s.UpdateErrorMessage()
+	})
+}
+
+// SetErrorReason sets the "error_reason" field.
+func (u *IdempotencyKeyUpsertBulk) SetErrorReason(v string) *IdempotencyKeyUpsertBulk {
+	return u.Update(func(s *IdempotencyKeyUpsert) {
+		s.SetErrorReason(v)
+	})
+}
+
+// UpdateErrorReason sets the "error_reason" field to the value that was provided on create.
+func (u *IdempotencyKeyUpsertBulk) UpdateErrorReason() *IdempotencyKeyUpsertBulk {
+	return u.Update(func(s *IdempotencyKeyUpsert) {
+		s.UpdateErrorReason()
+	})
+}
+
+// SetErrorRetryable sets the "error_retryable" field.
+func (u *IdempotencyKeyUpsertBulk) SetErrorRetryable(v bool) *IdempotencyKeyUpsertBulk {
+	return u.Update(func(s *IdempotencyKeyUpsert) {
+		s.SetErrorRetryable(v)
+	})
+}
+
+// UpdateErrorRetryable sets the "error_retryable" field to the value that was provided on create.
+func (u *IdempotencyKeyUpsertBulk) UpdateErrorRetryable() *IdempotencyKeyUpsertBulk {
+	return u.Update(func(s *IdempotencyKeyUpsert) {
+		s.UpdateErrorRetryable()
+	})
+}
+
+// ClearErrorRetryable clears the value of the "error_retryable" field.
+func (u *IdempotencyKeyUpsertBulk) ClearErrorRetryable() *IdempotencyKeyUpsertBulk {
+	return u.Update(func(s *IdempotencyKeyUpsert) {
+		s.ClearErrorRetryable()
 	})
 }
 

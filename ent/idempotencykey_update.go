@@ -132,6 +132,40 @@ func (_u *IdempotencyKeyUpdate) SetNillableErrorMessage(v *string) *IdempotencyK
 	return _u
 }
 
+// SetErrorReason sets the "error_reason" field.
+func (_u *IdempotencyKeyUpdate) SetErrorReason(v string) *IdempotencyKeyUpdate {
+	_u.mutation.SetErrorReason(v)
+	return _u
+}
+
+// SetNillableErrorReason sets the "error_reason" field if the given value is not nil.
+func (_u *IdempotencyKeyUpdate) SetNillableErrorReason(v *string) *IdempotencyKeyUpdate {
+	if v != nil {
+		_u.SetErrorReason(*v)
+	}
+	return _u
+}
+
+// SetErrorRetryable sets the "error_retryable" field.
+func (_u *IdempotencyKeyUpdate) SetErrorRetryable(v bool) *IdempotencyKeyUpdate {
+	_u.mutation.SetErrorRetryable(v)
+	return _u
+}
+
+// SetNillableErrorRetryable sets the "error_retryable" field if the given value is not nil.
+func (_u *IdempotencyKeyUpdate) SetNillableErrorRetryable(v *bool) *IdempotencyKeyUpdate {
+	if v != nil {
+		_u.SetErrorRetryable(*v)
+	}
+	return _u
+}
+
+// ClearErrorRetryable clears the value of the "error_retryable" field.
+func (_u *IdempotencyKeyUpdate) ClearErrorRetryable() *IdempotencyKeyUpdate {
+	_u.mutation.ClearErrorRetryable()
+	return _u
+}
+
 // SetCompletedAt sets the "completed_at" field.
 func (_u *IdempotencyKeyUpdate) SetCompletedAt(v time.Time) *IdempotencyKeyUpdate {
 	_u.mutation.SetCompletedAt(v)
@@ -206,6 +240,11 @@ func (_u *IdempotencyKeyUpdate) check() error {
 			return &ValidationError{Name: "error_message", err: fmt.Errorf(`ent: validator failed for field "IdempotencyKey.error_message": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.ErrorReason(); ok {
+		if err := idempotencykey.ErrorReasonValidator(v); err != nil {
+			return &ValidationError{Name: "error_reason", err: fmt.Errorf(`ent: validator failed for field "IdempotencyKey.error_reason": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -253,6 +292,15 @@ func (_u *IdempotencyKeyUpdate) sqlSave(ctx context.Context) (_node int, err err
 	}
 	if value, ok := _u.mutation.ErrorMessage(); ok {
 		_spec.SetField(idempotencykey.FieldErrorMessage, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.ErrorReason(); ok {
+		_spec.SetField(idempotencykey.FieldErrorReason, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.ErrorRetryable(); ok {
+		_spec.SetField(idempotencykey.FieldErrorRetryable, field.TypeBool, value)
+	}
+	if _u.mutation.ErrorRetryableCleared() {
+		_spec.ClearField(idempotencykey.FieldErrorRetryable, field.TypeBool)
 	}
 	if value, ok := _u.mutation.CompletedAt(); ok {
 		_spec.SetField(idempotencykey.FieldCompletedAt, field.TypeTime, value)
@@ -385,6 +433,40 @@ func (_u *IdempotencyKeyUpdateOne) SetNillableErrorMessage(v *string) *Idempoten
 	return _u
 }
 
+// SetErrorReason sets the "error_reason" field.
+func (_u *IdempotencyKeyUpdateOne) SetErrorReason(v string) *IdempotencyKeyUpdateOne {
+	_u.mutation.SetErrorReason(v)
+	return _u
+}
+
+// SetNillableErrorReason sets the "error_reason" field if the given value is not nil.
+func (_u *IdempotencyKeyUpdateOne) SetNillableErrorReason(v *string) *IdempotencyKeyUpdateOne {
+	if v != nil {
+		_u.SetErrorReason(*v)
+	}
+	return _u
+}
+
+// SetErrorRetryable sets the "error_retryable" field.
+func (_u *IdempotencyKeyUpdateOne) SetErrorRetryable(v bool) *IdempotencyKeyUpdateOne {
+	_u.mutation.SetErrorRetryable(v)
+	return _u
+}
+
+// SetNillableErrorRetryable sets the "error_retryable" field if the given value is not nil.
+func (_u *IdempotencyKeyUpdateOne) SetNillableErrorRetryable(v *bool) *IdempotencyKeyUpdateOne {
+	if v != nil {
+		_u.SetErrorRetryable(*v)
+	}
+	return _u
+}
+
+// ClearErrorRetryable clears the value of the "error_retryable" field.
+func (_u *IdempotencyKeyUpdateOne) ClearErrorRetryable() *IdempotencyKeyUpdateOne {
+	_u.mutation.ClearErrorRetryable()
+	return _u
+}
+
 // SetCompletedAt sets the "completed_at" field.
 func (_u *IdempotencyKeyUpdateOne) SetCompletedAt(v time.Time) *IdempotencyKeyUpdateOne {
 	_u.mutation.SetCompletedAt(v)
@@ -472,6 +554,11 @@ func (_u *IdempotencyKeyUpdateOne) check() error {
 			return &ValidationError{Name: "error_message", err: fmt.Errorf(`ent: validator failed for field "IdempotencyKey.error_message": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.ErrorReason(); ok {
+		if err := idempotencykey.ErrorReasonValidator(v); err != nil {
+			return &ValidationError{Name: "error_reason", err: fmt.Errorf(`ent: validator failed for field "IdempotencyKey.error_reason": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -536,6 +623,15 @@ func (_u *IdempotencyKeyUpdateOne) sqlSave(ctx context.Context) (_node *Idempote
 	}
 	if value, ok := _u.mutation.ErrorMessage(); ok {
 		_spec.SetField(idempotencykey.FieldErrorMessage, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.ErrorReason(); ok {
+		_spec.SetField(idempotencykey.FieldErrorReason, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.ErrorRetryable(); ok {
+		_spec.SetField(idempotencykey.FieldErrorRetryable, field.TypeBool, value)
+	}
+	if _u.mutation.ErrorRetryableCleared() {
+		_spec.ClearField(idempotencykey.FieldErrorRetryable, field.TypeBool)
 	}
 	if value, ok := _u.mutation.CompletedAt(); ok {
 		_spec.SetField(idempotencykey.FieldCompletedAt, field.TypeTime, value)

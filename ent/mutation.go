@@ -9470,27 +9470,29 @@ func (m *FulfillmentMutation) ResetEdge(name string) error {
 // IdempotencyKeyMutation represents an operation that mutates the IdempotencyKey nodes in the graph.
 type IdempotencyKeyMutation struct {
 	config
-	op            Op
-	typ           string
-	id            *int
-	scope         *string
-	key           *string
-	fingerprint   *string
-	method        *string
-	request_id    *string
-	state         *idempotencykey.State
-	holder        *string
-	locked_until  *time.Time
-	response      *[]byte
-	error_code    *int32
-	adderror_code *int32
-	error_message *string
-	created_at    *time.Time
-	completed_at  *time.Time
-	clearedFields map[string]struct{}
-	done          bool
-	oldValue      func(context.Context) (*IdempotencyKey, error)
-	predicates    []predicate.IdempotencyKey
+	op              Op
+	typ             string
+	id              *int
+	scope           *string
+	key             *string
+	fingerprint     *string
+	method          *string
+	request_id      *string
+	state           *idempotencykey.State
+	holder          *string
+	locked_until    *time.Time
+	response        *[]byte
+	error_code      *int32
+	adderror_code   *int32
+	error_message   *string
+	error_reason    *string
+	error_retryable *bool
+	created_at      *time.Time
+	completed_at    *time.Time
+	clearedFields   map[string]struct{}
+	done            bool
+	oldValue        func(context.Context) (*IdempotencyKey, error)
+	predicates      []predicate.IdempotencyKey
 }
 
 var _ ent.Mutation = (*IdempotencyKeyMutation)(nil)
@@ -10020,6 +10022,91 @@ func (m *IdempotencyKeyMutation) ResetErrorMessage() {
 	m.error_message = nil
 }
 
+// SetErrorReason sets the "error_reason" field.
+func (m *IdempotencyKeyMutation) SetErrorReason(s string) {
+	m.error_reason = &s
+}
+
+// ErrorReason returns the value of the "error_reason" field in the mutation.
+func (m *IdempotencyKeyMutation) ErrorReason() (r string, exists bool) {
+	v := m.error_reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrorReason returns the old "error_reason" field's value of the IdempotencyKey entity.
+// If the IdempotencyKey object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IdempotencyKeyMutation) OldErrorReason(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrorReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrorReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrorReason: %w", err)
+	}
+	return oldValue.ErrorReason, nil
+}
+
+// ResetErrorReason resets all changes to the "error_reason" field.
+func (m *IdempotencyKeyMutation) ResetErrorReason() {
+	m.error_reason = nil
+}
+
+// SetErrorRetryable sets the "error_retryable" field.
+func (m *IdempotencyKeyMutation) SetErrorRetryable(b bool) {
+	m.error_retryable = &b
+}
+
+// ErrorRetryable returns the value of the "error_retryable" field in the mutation.
+func (m *IdempotencyKeyMutation) ErrorRetryable() (r bool, exists bool) {
+	v := m.error_retryable
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrorRetryable returns the old "error_retryable" field's value of the IdempotencyKey entity.
+// If the IdempotencyKey object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IdempotencyKeyMutation) OldErrorRetryable(ctx context.Context) (v *bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrorRetryable is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrorRetryable requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrorRetryable: %w", err)
+	}
+	return oldValue.ErrorRetryable, nil
+}
+
+// ClearErrorRetryable clears the value of the "error_retryable" field.
+func (m *IdempotencyKeyMutation) ClearErrorRetryable() {
+	m.error_retryable = nil
+	m.clearedFields[idempotencykey.FieldErrorRetryable] = struct{}{}
+}
+
+// ErrorRetryableCleared returns if the "error_retryable" field was cleared in this mutation.
+func (m *IdempotencyKeyMutation) ErrorRetryableCleared() bool {
+	_, ok := m.clearedFields[idempotencykey.FieldErrorRetryable]
+	return ok
+}
+
+// ResetErrorRetryable resets all changes to the "error_retryable" field.
+func (m *IdempotencyKeyMutation) ResetErrorRetryable() {
+	m.error_retryable = nil
+	delete(m.clearedFields, idempotencykey.FieldErrorRetryable)
+}
+
 // SetCreatedAt sets the "created_at" field.
 func (m *IdempotencyKeyMutation) SetCreatedAt(t time.Time) {
 	m.created_at = &t
@@ -10139,7 +10226,7 @@ func (m *IdempotencyKeyMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *IdempotencyKeyMutation) Fields() []string {
-	fields := make([]string, 0, 13)
+	fields := make([]string, 0, 15)
 	if m.scope != nil {
 		fields = append(fields, idempotencykey.FieldScope)
 	}
@@ -10172,6 +10259,12 @@ func (m *IdempotencyKeyMutation) Fields() []string {
 	}
 	if m.error_message != nil {
 		fields = append(fields, idempotencykey.FieldErrorMessage)
+	}
+	if m.error_reason != nil {
+		fields = append(fields, idempotencykey.FieldErrorReason)
+	}
+	if m.error_retryable != nil {
+		fields = append(fields, idempotencykey.FieldErrorRetryable)
 	}
 	if m.created_at != nil {
 		fields = append(fields, idempotencykey.FieldCreatedAt)
@@ -10209,6 +10302,10 @@ func (m *IdempotencyKeyMutation) Field(name string) (ent.Value, bool) {
 		return m.ErrorCode()
 	case idempotencykey.FieldErrorMessage:
 		return m.ErrorMessage()
+	case idempotencykey.FieldErrorReason:
+		return m.ErrorReason()
+	case idempotencykey.FieldErrorRetryable:
+		return m.ErrorRetryable()
 	case idempotencykey.FieldCreatedAt:
 		return m.CreatedAt()
 	case idempotencykey.FieldCompletedAt:
@@ -10244,6 +10341,10 @@ func (m *IdempotencyKeyMutation) OldField(ctx context.Context, name string) (ent
 		return m.OldErrorCode(ctx)
 	case idempotencykey.FieldErrorMessage:
 		return m.OldErrorMessage(ctx)
+	case idempotencykey.FieldErrorReason:
+		return m.OldErrorReason(ctx)
+	case idempotencykey.FieldErrorRetryable:
+		return m.OldErrorRetryable(ctx)
 	case idempotencykey.FieldCreatedAt:
 		return m.OldCreatedAt(ctx)
 	case idempotencykey.FieldCompletedAt:
@@ -10334,6 +10435,20 @@ func (m *IdempotencyKeyMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetErrorMessage(v)
 		return nil
+	case idempotencykey.FieldErrorReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrorReason(v)
+		return nil
+	case idempotencykey.FieldErrorRetryable:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrorRetryable(v)
+		return nil
 	case idempotencykey.FieldCreatedAt:
 		v, ok := value.(time.Time)
 		if !ok {
@@ -10396,6 +10511,9 @@ func (m *IdempotencyKeyMutation) ClearedFields() []string {
 	if m.FieldCleared(idempotencykey.FieldResponse) {
 		fields = append(fields, idempotencykey.FieldResponse)
 	}
+	if m.FieldCleared(idempotencykey.FieldErrorRetryable) {
+		fields = append(fields, idempotencykey.FieldErrorRetryable)
+	}
 	if m.FieldCleared(idempotencykey.FieldCompletedAt) {
 		fields = append(fields, idempotencykey.FieldCompletedAt)
 	}
@@ -10415,6 +10533,9 @@ func (m *IdempotencyKeyMutation) ClearField(name string) error {
 	switch name {
 	case idempotencykey.FieldResponse:
 		m.ClearResponse()
+		return nil
+	case idempotencykey.FieldErrorRetryable:
+		m.ClearErrorRetryable()
 		return nil
 	case idempotencykey.FieldCompletedAt:
 		m.ClearCompletedAt()
@@ -10459,6 +10580,12 @@ func (m *IdempotencyKeyMutation) ResetField(name string) error {
 		return nil
 	case idempotencykey.FieldErrorMessage:
 		m.ResetErrorMessage()
+		return nil
+	case idempotencykey.FieldErrorReason:
+		m.ResetErrorReason()
+		return nil
+	case idempotencykey.FieldErrorRetryable:
+		m.ResetErrorRetryable()
 		return nil
 	case idempotencykey.FieldCreatedAt:
 		m.ResetCreatedAt()

@@ -619,8 +619,14 @@ func init() {
 	idempotencykey.DefaultErrorMessage = idempotencykeyDescErrorMessage.Default.(string)
 	// idempotencykey.ErrorMessageValidator is a validator for the "error_message" field. It is called by the builders before save.
 	idempotencykey.ErrorMessageValidator = idempotencykeyDescErrorMessage.Validators[0].(func(string) error)
+	// idempotencykeyDescErrorReason is the schema descriptor for error_reason field.
+	idempotencykeyDescErrorReason := idempotencykeyFields[11].Descriptor()
+	// idempotencykey.DefaultErrorReason holds the default value on creation for the error_reason field.
+	idempotencykey.DefaultErrorReason = idempotencykeyDescErrorReason.Default.(string)
+	// idempotencykey.ErrorReasonValidator is a validator for the "error_reason" field. It is called by the builders before save.
+	idempotencykey.ErrorReasonValidator = idempotencykeyDescErrorReason.Validators[0].(func(string) error)
 	// idempotencykeyDescCreatedAt is the schema descriptor for created_at field.
-	idempotencykeyDescCreatedAt := idempotencykeyFields[11].Descriptor()
+	idempotencykeyDescCreatedAt := idempotencykeyFields[13].Descriptor()
 	// idempotencykey.DefaultCreatedAt holds the default value on creation for the created_at field.
 	idempotencykey.DefaultCreatedAt = idempotencykeyDescCreatedAt.Default.(func() time.Time)
 	internalcallerFields := schema.InternalCaller{}.Fields()

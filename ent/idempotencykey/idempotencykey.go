@@ -36,6 +36,10 @@ const (
 	FieldErrorCode = "error_code"
 	// FieldErrorMessage holds the string denoting the error_message field in the database.
 	FieldErrorMessage = "error_message"
+	// FieldErrorReason holds the string denoting the error_reason field in the database.
+	FieldErrorReason = "error_reason"
+	// FieldErrorRetryable holds the string denoting the error_retryable field in the database.
+	FieldErrorRetryable = "error_retryable"
 	// FieldCreatedAt holds the string denoting the created_at field in the database.
 	FieldCreatedAt = "created_at"
 	// FieldCompletedAt holds the string denoting the completed_at field in the database.
@@ -58,6 +62,8 @@ var Columns = []string{
 	FieldResponse,
 	FieldErrorCode,
 	FieldErrorMessage,
+	FieldErrorReason,
+	FieldErrorRetryable,
 	FieldCreatedAt,
 	FieldCompletedAt,
 }
@@ -93,6 +99,10 @@ var (
 	DefaultErrorMessage string
 	// ErrorMessageValidator is a validator for the "error_message" field. It is called by the builders before save.
 	ErrorMessageValidator func(string) error
+	// DefaultErrorReason holds the default value on creation for the "error_reason" field.
+	DefaultErrorReason string
+	// ErrorReasonValidator is a validator for the "error_reason" field. It is called by the builders before save.
+	ErrorReasonValidator func(string) error
 	// DefaultCreatedAt holds the default value on creation for the "created_at" field.
 	DefaultCreatedAt func() time.Time
 )
@@ -179,6 +189,16 @@ func ByErrorCode(opts ...sql.OrderTermOption) OrderOption {
 // ByErrorMessage orders the results by the error_message field.
 func ByErrorMessage(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldErrorMessage, opts...).ToFunc()
+}
+
+// ByErrorReason orders the results by the error_reason field.
+func ByErrorReason(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldErrorReason, opts...).ToFunc()
+}
+
+// ByErrorRetryable orders the results by the error_retryable field.
+func ByErrorRetryable(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldErrorRetryable, opts...).ToFunc()
 }
 
 // ByCreatedAt orders the results by the created_at field.

@@ -366,6 +366,8 @@ var (
 		{Name: "response", Type: field.TypeBytes, Nullable: true},
 		{Name: "error_code", Type: field.TypeInt32, Default: 0},
 		{Name: "error_message", Type: field.TypeString, Size: 2000, Default: ""},
+		{Name: "error_reason", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "error_retryable", Type: field.TypeBool, Nullable: true},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "completed_at", Type: field.TypeTime, Nullable: true},
 	}
@@ -383,7 +385,7 @@ var (
 			{
 				Name:    "idempotencykey_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{IdempotencyKeysColumns[12]},
+				Columns: []*schema.Column{IdempotencyKeysColumns[14]},
 			},
 		},
 	}

@@ -40,6 +40,10 @@ func (IdempotencyKey) Fields() []ent.Field {
 		field.Bytes("response").Optional().Nillable(),
 		field.Int32("error_code").Default(0),
 		field.String("error_message").Default("").MaxLen(2000),
+		// The error body's machine-readable fields (apierr.Fields), so a
+		// replayed INVALID_PICKUP_DATE keeps its reason.
+		field.String("error_reason").Default("").MaxLen(64),
+		field.Bool("error_retryable").Optional().Nillable(),
 		createdAt(),
 		field.Time("completed_at").Optional().Nillable(),
 	}

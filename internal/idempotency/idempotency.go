@@ -234,7 +234,7 @@ func (g *Guard) Do(ctx context.Context, r Request, call func(ctx context.Context
 	after, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	if e, ok := apierr.As(err); ok && kept(e.Code) {
-		if cerr := g.store.Complete(after, r.Scope, r.Key, holder, Answer{ErrorCode: int32(e.Code), ErrorMessage: e.Message}, g.clock.Now()); cerr != nil && !errors.Is(cerr, ErrLeaseLost) {
+		if cerr := g.store.Complete(after, r.Scope, r.Key, holder, Answer{ErrorCode: int32(e.Code), ErrorMessage: e.Message, ErrorFields: e.Fields}, g.clock.Now()); cerr != nil && !errors.Is(cerr, ErrLeaseLost) {
 			return nil, nil, errors.Join(err, cerr)
 		}
 		return nil, nil, err
@@ -265,7 +265,9 @@ func inProgress() error {
 
 func replay(output protoreflect.FullName, a Answer) (proto.Message, error) {
 	if a.ErrorCode != 0 {
-		return nil, apierr.New(apierr.Code(a.ErrorCode), a.ErrorMessage)
+		e := apierr.New(apierr.Code(a.ErrorCode), a.ErrorMessage)
+		e.Fields = a.ErrorFields
+		return nil, e
 	}
 	mt, err := protoregistry.GlobalTypes.FindMessageByName(output)
 	if err != nil {

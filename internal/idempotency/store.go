@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/mallplatform/partnerapi/internal/apierr"
 )
 
 // Store keeps idempotency keys. Claims, take-overs and releases are short
@@ -61,4 +63,6 @@ type Answer struct {
 	Response     []byte
 	ErrorCode    int32
 	ErrorMessage string
+	// ErrorFields are the error body's reason and retryable.
+	ErrorFields apierr.Fields
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mallplatform/partnerapi/ent"
 	"github.com/mallplatform/partnerapi/ent/idempotencykey"
+	"github.com/mallplatform/partnerapi/internal/apierr"
 	"github.com/mallplatform/partnerapi/internal/db"
 )
 
@@ -65,7 +66,7 @@ func (s *EntStore) Complete(ctx context.Context, scope, key, holder string, a An
 		Where(idempotencykey.Scope(scope), idempotencykey.Key(key), idempotencykey.Holder(holder),
 			idempotencykey.StateEQ(idempotencykey.StateInProgress)).
 		SetState(idempotencykey.StateCompleted).SetErrorCode(a.ErrorCode).SetErrorMessage(a.ErrorMessage).
-		SetCompletedAt(at)
+		SetErrorReason(a.ErrorFields.Reason).SetNillableErrorRetryable(a.ErrorFields.Retryable).SetCompletedAt(at)
 	if a.Response != nil {
 		u.SetResponse(a.Response)
 	}
@@ -105,7 +106,8 @@ func recordFromEnt(r *ent.IdempotencyKey) Record {
 		Scope: r.Scope, Key: r.Key, Fingerprint: r.Fingerprint, Method: r.Method, Holder: r.Holder, RequestID: r.RequestID,
 		Completed:   r.State == idempotencykey.StateCompleted,
 		LockedUntil: r.LockedUntil,
-		Answer:      Answer{ErrorCode: r.ErrorCode, ErrorMessage: r.ErrorMessage},
+		Answer: Answer{ErrorCode: r.ErrorCode, ErrorMessage: r.ErrorMessage,
+			ErrorFields: apierr.Fields{Reason: r.ErrorReason, Retryable: r.ErrorRetryable}},
 	}
 	if r.Response != nil {
 		rec.Answer.Response = *r.Response

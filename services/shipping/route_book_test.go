@@ -122,6 +122,12 @@ func testBookingRoutes(t *testing.T, pg bool) {
 	if e := errorOf(t, resp); e.Reason == nil || *e.Reason != "NON_WORKING_DAY" {
 		t.Errorf("Sunday: %s, want reason NON_WORKING_DAY", resp.Body)
 	}
+	// The same key again replays the kept answer, its reason included.
+	replayed := book(t, c, "ord_book_rts", "k-sunday", `{"method":"PICKUP","pickupDate":"2026-03-08"}`)
+	wantError(t, replayed, http.StatusUnprocessableEntity, "INVALID_PICKUP_DATE")
+	if e := errorOf(t, replayed); e.Reason == nil || *e.Reason != "NON_WORKING_DAY" {
+		t.Errorf("Sunday replayed: %s, want reason NON_WORKING_DAY", replayed.Body)
+	}
 	if slot := slotOf(t, c, "ord_book_rts", "2026-03-08"); reasonOf(slot) != "NON_WORKING_DAY" {
 		t.Errorf("the slot route says %q", reasonOf(slot))
 	}
