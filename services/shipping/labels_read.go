@@ -9,7 +9,6 @@ import (
 	"github.com/mallplatform/partnerapi/internal/principal"
 	"github.com/mallplatform/partnerapi/services/sellers"
 	"github.com/mallplatform/partnerapi/services/shipping/label"
-	"github.com/mallplatform/partnerapi/services/shipping/shipments"
 )
 
 // labels gathers the labels of the calling seller's orders, in the order
@@ -33,6 +32,10 @@ func (s *Service) labels(ctx context.Context, orderIDs []string) ([]label.Label,
 	if err != nil {
 		return nil, time.Time{}, err
 	}
+	live, err := s.shipments.LiveByOrders(ctx, seller, orderIDs)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
 	out := make([]label.Label, len(orderIDs))
 	senders := map[string]label.Party{}
 	var latest time.Time
@@ -41,12 +44,9 @@ func (s *Service) labels(ctx context.Context, orderIDs []string) ([]label.Label,
 		if !ok {
 			return nil, time.Time{}, apierr.Newf(apierr.NotFound, "order %s not found", id)
 		}
-		sh, err := s.shipments.LiveByOrder(ctx, seller, id)
-		if errors.Is(err, shipments.ErrNotFound) || err == nil && !sh.Booked() {
+		sh, found := live[id]
+		if !found || !sh.Booked() {
 			return nil, time.Time{}, apierr.Newf(labelUnavailable, "order %s has no booked shipment: book one first (a cancelled booking prints no label)", id)
-		}
-		if err != nil {
-			return nil, time.Time{}, err
 		}
 		sender, ok := senders[sh.AddressID]
 		if !ok {

@@ -81,6 +81,9 @@ type Store interface {
 	// LiveByOrder is the order's shipment that is not cancelled (pending
 	// or booked); ErrNotFound when there is none.
 	LiveByOrder(ctx context.Context, sellerID, orderID string) (Shipment, error)
+	// LiveByOrders is LiveByOrder for a batch, in one query: the orders
+	// with a live shipment, by order id.
+	LiveByOrders(ctx context.Context, sellerID string, orderIDs []string) (map[string]Shipment, error)
 	// ByTrackingNumber is the shipment a carrier's push names.
 	ByTrackingNumber(ctx context.Context, carrierName, trackingNumber string) (Shipment, error)
 	// RecordBooking stores the carrier's answer on a Pending shipment and

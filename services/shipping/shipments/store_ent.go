@@ -70,6 +70,21 @@ func (s *EntStore) LiveByOrder(ctx context.Context, sellerID, orderID string) (S
 	return one(row, err, "live by order")
 }
 
+// LiveByOrders implements Store.
+func (s *EntStore) LiveByOrders(ctx context.Context, sellerID string, orderIDs []string) (map[string]Shipment, error) {
+	rows, err := s.db(ctx).Shipment.Query().
+		Where(shipment.OrderIDIn(orderIDs...), shipment.SellerID(sellerID), shipment.StatusNEQ(shipment.StatusCANCELLED)).
+		All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("shipments: live by orders: %w", err)
+	}
+	out := make(map[string]Shipment, len(rows))
+	for _, r := range rows {
+		out[r.OrderID] = fromRow(r)
+	}
+	return out, nil
+}
+
 // ByTrackingNumber implements Store.
 func (s *EntStore) ByTrackingNumber(ctx context.Context, carrierName, trackingNumber string) (Shipment, error) {
 	if trackingNumber == "" {

@@ -46,6 +46,12 @@ func TestStore(t *testing.T) {
 		if _, err := st.LiveByOrder(ctx, "sel_b", "ord_1"); !errors.Is(err, shipments.ErrNotFound) {
 			t.Fatalf("another seller's live by order: %v", err)
 		}
+		if live, err := st.LiveByOrders(ctx, "sel_a", []string{"ord_1", "ord_none"}); err != nil || len(live) != 1 || live["ord_1"].ID != sh.ID {
+			t.Fatalf("live by orders = %+v, %v", live, err)
+		}
+		if live, err := st.LiveByOrders(ctx, "sel_b", []string{"ord_1"}); err != nil || len(live) != 0 {
+			t.Fatalf("another seller's live by orders = %+v, %v", live, err)
+		}
 		if _, err := st.RecordBooking(ctx, "sel_b", sh.ID, carrier.Booking{}, carrier.Event{Status: carrier.Booked, OccurredAt: at}); !errors.Is(err, shipments.ErrNotFound) {
 			t.Fatalf("another seller's record: %v", err)
 		}
@@ -126,6 +132,9 @@ func TestStoreCancelAndDelete(t *testing.T) {
 		}
 		if _, err := st.LiveByOrder(ctx, "sel_a", "ord_2"); !errors.Is(err, shipments.ErrNotFound) {
 			t.Fatalf("a cancelled shipment is live: %v", err)
+		}
+		if live, err := st.LiveByOrders(ctx, "sel_a", []string{"ord_2"}); err != nil || len(live) != 0 {
+			t.Fatalf("a cancelled shipment is live in a batch: %+v, %v", live, err)
 		}
 		next, err := st.CreatePending(ctx, pendingFor("sel_a", "ord_2"))
 		if err != nil {
