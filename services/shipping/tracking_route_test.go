@@ -12,9 +12,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
-	"github.com/mallplatform/partnerapi/ent/fulfillment"
 	shippingv1 "github.com/mallplatform/partnerapi/gen/mp/shipping/v1"
-	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/testenv"
 	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/services/orders"
@@ -43,8 +41,6 @@ func bookFor(t *testing.T, env *testenv.Env, seller, orderID string) shipments.S
 	t.Helper()
 	ctx := context.Background()
 	o := pickupOrder(orderID, seller, orders.StatusReadyToShip, "JNT_STANDARD", nil)
-	handover := orders.BookingReadyForHandover
-	o.BookingStatus = &handover
 	shipBy := env.Clock.Now().Add(48 * time.Hour)
 	o.ShipByDate = &shipBy
 	if err := orders.NewEntStore(env.DB).CreateOrders(ctx, []*orders.Order{o}); err != nil {
@@ -57,10 +53,9 @@ func bookFor(t *testing.T, env *testenv.Env, seller, orderID string) shipments.S
 		Recipient: carrier.Address{Name: "Ana Reyes", PSGCCode: "1380300000", PostalCode: "1200"},
 		Parcel:    carrier.Parcel{WeightGrams: 1200},
 		Recorded: func(ctx context.Context, s shipments.Shipment) error {
-			now := env.Clock.Now()
-			return db.Client(ctx, env.DB.Ent).Fulfillment.Create().SetID("ful_" + orderID).SetOrderID(orderID).
-				SetStatus(fulfillment.StatusPending).SetTrackingNumber(s.TrackingNumber).SetTrackingCompany(s.TrackingCompany).
-				SetCreatedAt(now).SetUpdatedAt(now).Exec(ctx)
+			_, err := orders.NewService(orders.Config{Store: orders.NewEntStore(env.DB), Business: env.Clock}).Book(ctx, s.SellerID, s.OrderID,
+				orders.Booked{Channel: s.ChannelID, TrackingNumber: s.TrackingNumber, TrackingCompany: s.TrackingCompany})
+			return err
 		}})
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,6 @@ import (
 
 	"github.com/mallplatform/partnerapi/ent"
 	entevent "github.com/mallplatform/partnerapi/ent/event"
-	"github.com/mallplatform/partnerapi/ent/fulfillment"
 	"github.com/mallplatform/partnerapi/internal/apierr"
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/db"
@@ -67,8 +66,6 @@ func (f *trackingFixture) book(t *testing.T, orderID string) shipments.Shipment 
 	t.Helper()
 	ctx := context.Background()
 	o := pickupOrder(orderID, "sel_t", orders.StatusReadyToShip, "JNT_STANDARD", nil)
-	handover := orders.BookingReadyForHandover
-	o.BookingStatus = &handover
 	if err := orders.NewEntStore(f.d).CreateOrders(ctx, []*orders.Order{o}); err != nil {
 		t.Fatal(err)
 	}
@@ -79,9 +76,9 @@ func (f *trackingFixture) book(t *testing.T, orderID string) shipments.Shipment 
 		Recipient: carrier.Address{Name: "Ana Reyes", PSGCCode: "1380300000", PostalCode: "1200"},
 		Parcel:    carrier.Parcel{WeightGrams: 1200},
 		Recorded: func(ctx context.Context, s shipments.Shipment) error {
-			return db.Client(ctx, f.d.Ent).Fulfillment.Create().SetID("ful_" + orderID).SetOrderID(orderID).
-				SetStatus(fulfillment.StatusPending).SetTrackingNumber(s.TrackingNumber).SetTrackingCompany(s.TrackingCompany).
-				SetCreatedAt(f.clk.Now()).SetUpdatedAt(f.clk.Now()).Exec(ctx)
+			_, err := f.orders.Book(ctx, s.SellerID, s.OrderID,
+				orders.Booked{Channel: s.ChannelID, TrackingNumber: s.TrackingNumber, TrackingCompany: s.TrackingCompany})
+			return err
 		}})
 	if err != nil {
 		t.Fatal(err)
