@@ -3,7 +3,10 @@ package shipping
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	errorsv1 "github.com/mallplatform/partnerapi/gen/mp/errors/v1"
 	eventsv1 "github.com/mallplatform/partnerapi/gen/mp/events/v1"
@@ -31,38 +34,53 @@ func voidable(sh shipments.Shipment) bool {
 	return sh.Status == shipments.Pending || sh.Status == shipments.Status(carrier.Booked)
 }
 
+// voidConcurrency bounds the carrier voids of one bulk cancellation that
+// run at once.
+const voidConcurrency = 8
+
 // Void implements orders.Bookings: one carrier void per order with a
 // voidable booking, outside any transaction, each bounded by the carrier's
-// deadline. A booking in doubt is voided by its reference too, so a
+// deadline, up to voidConcurrency at once; the orders' bookings are read in
+// one query. A booking in doubt is voided by its reference too, so a
 // booking the carrier made but never answered is cancelled as well.
 func (b OrderBookings) Void(ctx context.Context, sellerID string, orderIDs []string) (map[string]*apierr.Error, error) {
 	if b.s.shipments == nil || b.s.carrier == nil {
 		return nil, nil
 	}
-	var failed map[string]*apierr.Error
-	for _, id := range orderIDs {
-		sh, err := b.s.shipments.LiveByOrder(ctx, sellerID, id)
-		if errors.Is(err, shipments.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
+	live, err := b.s.shipments.LiveByOrders(ctx, sellerID, orderIDs)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		mu     sync.Mutex
+		failed map[string]*apierr.Error
+	)
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(voidConcurrency)
+	for id, sh := range live {
 		if !voidable(sh) {
 			continue
 		}
-		err = b.s.carrier.Void(ctx, carrier.VoidRequest{SellerID: sellerID, Reference: sh.Reference,
-			TrackingNumber: sh.TrackingNumber})
-		if err == nil {
-			continue
-		}
-		if errors.Is(err, context.Canceled) {
-			return nil, err
-		}
-		if failed == nil {
-			failed = map[string]*apierr.Error{}
-		}
-		failed[id] = voidError(err)
+		g.Go(func() error {
+			err := b.s.carrier.Void(gctx, carrier.VoidRequest{SellerID: sellerID, Reference: sh.Reference,
+				TrackingNumber: sh.TrackingNumber})
+			if err == nil {
+				return nil
+			}
+			if errors.Is(err, context.Canceled) {
+				return err
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if failed == nil {
+				failed = map[string]*apierr.Error{}
+			}
+			failed[id] = voidError(err)
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
 	}
 	return failed, nil
 }
@@ -85,15 +103,13 @@ func (b OrderBookings) Voided(ctx context.Context, sellerID string, orderIDs []s
 	if b.s.shipments == nil {
 		return nil
 	}
+	live, err := b.s.shipments.LiveByOrders(ctx, sellerID, orderIDs)
+	if err != nil {
+		return err
+	}
 	for _, id := range orderIDs {
-		sh, err := b.s.shipments.LiveByOrder(ctx, sellerID, id)
-		if errors.Is(err, shipments.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		if !voidable(sh) {
+		sh, ok := live[id]
+		if !ok || !voidable(sh) {
 			continue
 		}
 		_, sh, err = b.s.shipments.AppendEvent(ctx, sellerID, sh.ID, carrier.Event{Status: carrier.Cancelled,
