@@ -1245,14 +1245,17 @@ func init() {
 	returnrequestDescID := returnrequestFields[0].Descriptor()
 	// returnrequest.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	returnrequest.IDValidator = returnrequestDescID.Validators[0].(func(string) error)
+	sandboxfaultMixin := schema.SandboxFault{}.Mixin()
+	sandboxfaultMixinFields0 := sandboxfaultMixin[0].Fields()
+	_ = sandboxfaultMixinFields0
 	sandboxfaultFields := schema.SandboxFault{}.Fields()
 	_ = sandboxfaultFields
 	// sandboxfaultDescSellerID is the schema descriptor for seller_id field.
-	sandboxfaultDescSellerID := sandboxfaultFields[1].Descriptor()
+	sandboxfaultDescSellerID := sandboxfaultMixinFields0[0].Descriptor()
 	// sandboxfault.SellerIDValidator is a validator for the "seller_id" field. It is called by the builders before save.
 	sandboxfault.SellerIDValidator = sandboxfaultDescSellerID.Validators[0].(func(string) error)
 	// sandboxfaultDescTarget is the schema descriptor for target field.
-	sandboxfaultDescTarget := sandboxfaultFields[2].Descriptor()
+	sandboxfaultDescTarget := sandboxfaultFields[1].Descriptor()
 	// sandboxfault.TargetValidator is a validator for the "target" field. It is called by the builders before save.
 	sandboxfault.TargetValidator = func() func(string) error {
 		validators := sandboxfaultDescTarget.Validators
@@ -1270,7 +1273,7 @@ func init() {
 		}
 	}()
 	// sandboxfaultDescError is the schema descriptor for error field.
-	sandboxfaultDescError := sandboxfaultFields[3].Descriptor()
+	sandboxfaultDescError := sandboxfaultFields[2].Descriptor()
 	// sandboxfault.ErrorValidator is a validator for the "error" field. It is called by the builders before save.
 	sandboxfault.ErrorValidator = func() func(string) error {
 		validators := sandboxfaultDescError.Validators
@@ -1288,11 +1291,11 @@ func init() {
 		}
 	}()
 	// sandboxfaultDescRemaining is the schema descriptor for remaining field.
-	sandboxfaultDescRemaining := sandboxfaultFields[4].Descriptor()
+	sandboxfaultDescRemaining := sandboxfaultFields[3].Descriptor()
 	// sandboxfault.RemainingValidator is a validator for the "remaining" field. It is called by the builders before save.
 	sandboxfault.RemainingValidator = sandboxfaultDescRemaining.Validators[0].(func(int) error)
 	// sandboxfaultDescUpdatedAt is the schema descriptor for updated_at field.
-	sandboxfaultDescUpdatedAt := sandboxfaultFields[5].Descriptor()
+	sandboxfaultDescUpdatedAt := sandboxfaultFields[4].Descriptor()
 	// sandboxfault.DefaultUpdatedAt holds the default value on creation for the updated_at field.
 	sandboxfault.DefaultUpdatedAt = sandboxfaultDescUpdatedAt.Default.(func() time.Time)
 	// sandboxfault.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.

@@ -21,7 +21,6 @@ type SandboxFault struct {
 func (SandboxFault) Fields() []ent.Field {
 	return []ent.Field{
 		idField(),
-		field.String("seller_id").NotEmpty().Immutable(),
 		// What fails: "carrier".
 		field.String("target").NotEmpty().MaxLen(32).Immutable(),
 		// The failure: SHIP_FAILED, UPSTREAM_ERROR, UPSTREAM_TIMEOUT.
@@ -29,6 +28,12 @@ func (SandboxFault) Fields() []ent.Field {
 		field.Int("remaining").NonNegative(),
 		updatedAt(),
 	}
+}
+
+// Mixin makes a queue seller-owned (SellerOwned), without a foreign key: a
+// sandbox tool's state, kept apart from the shop's records.
+func (SandboxFault) Mixin() []ent.Mixin {
+	return []ent.Mixin{SellerOwned{}}
 }
 
 func (SandboxFault) Indexes() []ent.Index {
