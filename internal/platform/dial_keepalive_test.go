@@ -7,6 +7,7 @@ import (
 
 	"google.golang.org/grpc"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/resolver"
 	"google.golang.org/grpc/resolver/manual"
 
@@ -46,11 +47,29 @@ func TestFrozenCoreLeavesTheRotation(t *testing.T) {
 		}
 		return ok
 	}
+	// Before the freeze both replicas must be in the rotation: a replica
+	// whose connection is still being made gets no calls, and the calls
+	// after the freeze would then all reach the live one (answered by the
+	// live replica alone, the check below would pass for no reason).
+	bothAnswer := func() bool {
+		seen := map[string]bool{}
+		for range 8 {
+			var p peer.Peer
+			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+			_, err := healthpb.NewHealthClient(conn).Check(ctx, &healthpb.HealthCheckRequest{}, grpc.Peer(&p))
+			cancel()
+			if err == nil && p.Addr != nil {
+				seen[p.Addr.String()] = true
+			}
+		}
+		return seen[live] && seen[frozen.Addr()]
+	}
 	deadline := time.Now().Add(10 * time.Second)
-	for !allAnswer(4) {
+	for !bothAnswer() {
 		if time.Now().After(deadline) {
 			t.Fatal("the two replicas never both answered")
 		}
+		time.Sleep(50 * time.Millisecond)
 	}
 	frozen.Freeze()
 	frozeAt := time.Now()
