@@ -203,6 +203,24 @@ func Domains() []Domain {
 				eventsv1.EventType_EVENT_TYPE_SHIPMENT_TRACKING_UPDATED, eventsv1.EventType_EVENT_TYPE_SHIPMENT_CANCELLED},
 		},
 		{
+			// Buyers' returns of delivered orders, their deadlines and
+			// disputes (services/returns).
+			Name: "returns",
+			Events: []events.Type{eventsv1.EventType_EVENT_TYPE_RETURN_REQUESTED, eventsv1.EventType_EVENT_TYPE_RETURN_APPROVED,
+				eventsv1.EventType_EVENT_TYPE_RETURN_REJECTED, eventsv1.EventType_EVENT_TYPE_RETURN_BUYER_SHIPPED,
+				eventsv1.EventType_EVENT_TYPE_RETURN_RECEIVED, eventsv1.EventType_EVENT_TYPE_RETURN_REFUNDED,
+				eventsv1.EventType_EVENT_TYPE_RETURN_DISPUTED, eventsv1.EventType_EVENT_TYPE_RETURN_CLOSED,
+				eventsv1.EventType_EVENT_TYPE_RETURN_CANCELLED},
+		},
+		{
+			// Buyers' requests to cancel an order before it ships
+			// (services/returns/cancellation).
+			Name: "cancellations",
+			Events: []events.Type{eventsv1.EventType_EVENT_TYPE_CANCELLATION_REQUESTED,
+				eventsv1.EventType_EVENT_TYPE_CANCELLATION_APPROVED, eventsv1.EventType_EVENT_TYPE_CANCELLATION_REJECTED,
+				eventsv1.EventType_EVENT_TYPE_CANCELLATION_AUTO_APPROVED},
+		},
+		{
 			Name: "sandbox",
 			Services: []Service{{
 				Name: "sandbox",

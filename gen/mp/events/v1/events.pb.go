@@ -63,6 +63,32 @@ const (
 	EventType_EVENT_TYPE_SHIPMENT_TRACKING_UPDATED EventType = 16
 	// A booking was voided with the carrier (its order was cancelled).
 	EventType_EVENT_TYPE_SHIPMENT_CANCELLED EventType = 17
+	// A buyer asked to return a delivered order; data is the Return.
+	EventType_EVENT_TYPE_RETURN_REQUESTED EventType = 18
+	// The seller approved a return, or its response deadline approved it.
+	EventType_EVENT_TYPE_RETURN_APPROVED EventType = 19
+	// The seller rejected a return.
+	EventType_EVENT_TYPE_RETURN_REJECTED EventType = 20
+	// The buyer shipped the returned items back.
+	EventType_EVENT_TYPE_RETURN_BUYER_SHIPPED EventType = 21
+	// The returned parcel reached the seller.
+	EventType_EVENT_TYPE_RETURN_RECEIVED EventType = 22
+	// The buyer was refunded (in full or in part; the Return says how much).
+	EventType_EVENT_TYPE_RETURN_REFUNDED EventType = 23
+	// The seller disputed a return, or the buyer escalated a rejected one.
+	EventType_EVENT_TYPE_RETURN_DISPUTED EventType = 24
+	// The platform closed a disputed return without a refund.
+	EventType_EVENT_TYPE_RETURN_CLOSED EventType = 25
+	// An approved return lapsed: the buyer did not ship it in time.
+	EventType_EVENT_TYPE_RETURN_CANCELLED EventType = 26
+	// A buyer asked to cancel an order before it ships; data is the request with its order id.
+	EventType_EVENT_TYPE_CANCELLATION_REQUESTED EventType = 27
+	// The seller approved a buyer's cancellation request (the order is cancelled).
+	EventType_EVENT_TYPE_CANCELLATION_APPROVED EventType = 28
+	// The seller rejected a buyer's cancellation request; the order goes on.
+	EventType_EVENT_TYPE_CANCELLATION_REJECTED EventType = 29
+	// A cancellation request went unanswered past its deadline and was approved.
+	EventType_EVENT_TYPE_CANCELLATION_AUTO_APPROVED EventType = 30
 )
 
 // Enum value maps for EventType.
@@ -86,26 +112,52 @@ var (
 		15: "EVENT_TYPE_SHIPMENT_BOOKED",
 		16: "EVENT_TYPE_SHIPMENT_TRACKING_UPDATED",
 		17: "EVENT_TYPE_SHIPMENT_CANCELLED",
+		18: "EVENT_TYPE_RETURN_REQUESTED",
+		19: "EVENT_TYPE_RETURN_APPROVED",
+		20: "EVENT_TYPE_RETURN_REJECTED",
+		21: "EVENT_TYPE_RETURN_BUYER_SHIPPED",
+		22: "EVENT_TYPE_RETURN_RECEIVED",
+		23: "EVENT_TYPE_RETURN_REFUNDED",
+		24: "EVENT_TYPE_RETURN_DISPUTED",
+		25: "EVENT_TYPE_RETURN_CLOSED",
+		26: "EVENT_TYPE_RETURN_CANCELLED",
+		27: "EVENT_TYPE_CANCELLATION_REQUESTED",
+		28: "EVENT_TYPE_CANCELLATION_APPROVED",
+		29: "EVENT_TYPE_CANCELLATION_REJECTED",
+		30: "EVENT_TYPE_CANCELLATION_AUTO_APPROVED",
 	}
 	EventType_value = map[string]int32{
-		"EVENT_TYPE_UNSPECIFIED":               0,
-		"EVENT_TYPE_ORDER_CREATED":             1,
-		"EVENT_TYPE_ORDER_PAID":                2,
-		"EVENT_TYPE_ORDER_READY_TO_SHIP":       3,
-		"EVENT_TYPE_ORDER_SHIPPED":             4,
-		"EVENT_TYPE_ORDER_DELIVERED":           5,
-		"EVENT_TYPE_ORDER_CANCELLED":           6,
-		"EVENT_TYPE_ORDER_RETURN_REFUND":       7,
-		"EVENT_TYPE_PRODUCT_CREATED":           8,
-		"EVENT_TYPE_PRODUCT_UPDATED":           9,
-		"EVENT_TYPE_AUTHORIZATION_GRANTED":     10,
-		"EVENT_TYPE_AUTHORIZATION_REVOKED":     11,
-		"EVENT_TYPE_AUTHORIZATION_EXPIRING":    12,
-		"EVENT_TYPE_PRODUCT_STATUS_CHANGED":    13,
-		"EVENT_TYPE_INVENTORY_UPDATED":         14,
-		"EVENT_TYPE_SHIPMENT_BOOKED":           15,
-		"EVENT_TYPE_SHIPMENT_TRACKING_UPDATED": 16,
-		"EVENT_TYPE_SHIPMENT_CANCELLED":        17,
+		"EVENT_TYPE_UNSPECIFIED":                0,
+		"EVENT_TYPE_ORDER_CREATED":              1,
+		"EVENT_TYPE_ORDER_PAID":                 2,
+		"EVENT_TYPE_ORDER_READY_TO_SHIP":        3,
+		"EVENT_TYPE_ORDER_SHIPPED":              4,
+		"EVENT_TYPE_ORDER_DELIVERED":            5,
+		"EVENT_TYPE_ORDER_CANCELLED":            6,
+		"EVENT_TYPE_ORDER_RETURN_REFUND":        7,
+		"EVENT_TYPE_PRODUCT_CREATED":            8,
+		"EVENT_TYPE_PRODUCT_UPDATED":            9,
+		"EVENT_TYPE_AUTHORIZATION_GRANTED":      10,
+		"EVENT_TYPE_AUTHORIZATION_REVOKED":      11,
+		"EVENT_TYPE_AUTHORIZATION_EXPIRING":     12,
+		"EVENT_TYPE_PRODUCT_STATUS_CHANGED":     13,
+		"EVENT_TYPE_INVENTORY_UPDATED":          14,
+		"EVENT_TYPE_SHIPMENT_BOOKED":            15,
+		"EVENT_TYPE_SHIPMENT_TRACKING_UPDATED":  16,
+		"EVENT_TYPE_SHIPMENT_CANCELLED":         17,
+		"EVENT_TYPE_RETURN_REQUESTED":           18,
+		"EVENT_TYPE_RETURN_APPROVED":            19,
+		"EVENT_TYPE_RETURN_REJECTED":            20,
+		"EVENT_TYPE_RETURN_BUYER_SHIPPED":       21,
+		"EVENT_TYPE_RETURN_RECEIVED":            22,
+		"EVENT_TYPE_RETURN_REFUNDED":            23,
+		"EVENT_TYPE_RETURN_DISPUTED":            24,
+		"EVENT_TYPE_RETURN_CLOSED":              25,
+		"EVENT_TYPE_RETURN_CANCELLED":           26,
+		"EVENT_TYPE_CANCELLATION_REQUESTED":     27,
+		"EVENT_TYPE_CANCELLATION_APPROVED":      28,
+		"EVENT_TYPE_CANCELLATION_REJECTED":      29,
+		"EVENT_TYPE_CANCELLATION_AUTO_APPROVED": 30,
 	}
 )
 
@@ -684,8 +736,7 @@ const file_mp_events_v1_events_proto_rawDesc = "" +
 	"\x0fGetEventRequest\x12\x19\n" +
 	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\x02id\"8\n" +
 	"\rEventResponse\x12'\n" +
-	"\x04data\x18\x01 \x01(\v2\x13.mp.events.v1.EventR\x04data*\x80\n" +
-	"\n" +
+	"\x04data\x18\x01 \x01(\v2\x13.mp.events.v1.EventR\x04data*\xd4\x11\n" +
 	"\tEventType\x12\x1a\n" +
 	"\x16EVENT_TYPE_UNSPECIFIED\x10\x00\x12@\n" +
 	"\x18EVENT_TYPE_ORDER_CREATED\x10\x01\x1a\"\xb2\xbb\x18\rorder.created¼\x18\r\n" +
@@ -720,6 +771,32 @@ const file_mp_events_v1_events_proto_rawDesc = "" +
 	"$EVENT_TYPE_SHIPMENT_TRACKING_UPDATED\x10\x10\x1a.\xb2\xbb\x18\x19shipment.tracking_updated¼\x18\r\n" +
 	"\vorders:read\x12J\n" +
 	"\x1dEVENT_TYPE_SHIPMENT_CANCELLED\x10\x11\x1a'\xb2\xbb\x18\x12shipment.cancelled¼\x18\r\n" +
+	"\vorders:read\x12F\n" +
+	"\x1bEVENT_TYPE_RETURN_REQUESTED\x10\x12\x1a%\xb2\xbb\x18\x10return.requested¼\x18\r\n" +
+	"\vorders:read\x12D\n" +
+	"\x1aEVENT_TYPE_RETURN_APPROVED\x10\x13\x1a$\xb2\xbb\x18\x0freturn.approved¼\x18\r\n" +
+	"\vorders:read\x12D\n" +
+	"\x1aEVENT_TYPE_RETURN_REJECTED\x10\x14\x1a$\xb2\xbb\x18\x0freturn.rejected¼\x18\r\n" +
+	"\vorders:read\x12N\n" +
+	"\x1fEVENT_TYPE_RETURN_BUYER_SHIPPED\x10\x15\x1a)\xb2\xbb\x18\x14return.buyer_shipped¼\x18\r\n" +
+	"\vorders:read\x12D\n" +
+	"\x1aEVENT_TYPE_RETURN_RECEIVED\x10\x16\x1a$\xb2\xbb\x18\x0freturn.received¼\x18\r\n" +
+	"\vorders:read\x12D\n" +
+	"\x1aEVENT_TYPE_RETURN_REFUNDED\x10\x17\x1a$\xb2\xbb\x18\x0freturn.refunded¼\x18\r\n" +
+	"\vorders:read\x12D\n" +
+	"\x1aEVENT_TYPE_RETURN_DISPUTED\x10\x18\x1a$\xb2\xbb\x18\x0freturn.disputed¼\x18\r\n" +
+	"\vorders:read\x12@\n" +
+	"\x18EVENT_TYPE_RETURN_CLOSED\x10\x19\x1a\"\xb2\xbb\x18\rreturn.closed¼\x18\r\n" +
+	"\vorders:read\x12F\n" +
+	"\x1bEVENT_TYPE_RETURN_CANCELLED\x10\x1a\x1a%\xb2\xbb\x18\x10return.cancelled¼\x18\r\n" +
+	"\vorders:read\x12R\n" +
+	"!EVENT_TYPE_CANCELLATION_REQUESTED\x10\x1b\x1a+\xb2\xbb\x18\x16cancellation.requested¼\x18\r\n" +
+	"\vorders:read\x12P\n" +
+	" EVENT_TYPE_CANCELLATION_APPROVED\x10\x1c\x1a*\xb2\xbb\x18\x15cancellation.approved¼\x18\r\n" +
+	"\vorders:read\x12P\n" +
+	" EVENT_TYPE_CANCELLATION_REJECTED\x10\x1d\x1a*\xb2\xbb\x18\x15cancellation.rejected¼\x18\r\n" +
+	"\vorders:read\x12Z\n" +
+	"%EVENT_TYPE_CANCELLATION_AUTO_APPROVED\x10\x1e\x1a/\xb2\xbb\x18\x1acancellation.auto_approved¼\x18\r\n" +
 	"\vorders:read2\xeb\x01\n" +
 	"\rEventsService\x12n\n" +
 	"\n" +
