@@ -1563,20 +1563,20 @@ const file_mp_returns_v1_returns_proto_rawDesc = "" +
 	"\x16RETURN_STATUS_REFUNDED\x10\a\x1a\f\xb2\xbb\x18\bREFUNDED\x12$\n" +
 	"\x14RETURN_STATUS_CLOSED\x10\b\x1a\n" +
 	"\xb2\xbb\x18\x06CLOSED\x12*\n" +
-	"\x17RETURN_STATUS_CANCELLED\x10\t\x1a\r\xb2\xbb\x18\tCANCELLED2\xb0\a\n" +
+	"\x17RETURN_STATUS_CANCELLED\x10\t\x1a\r\xb2\xbb\x18\tCANCELLED2\xb9\a\n" +
 	"\x0eReturnsService\x12\x81\x01\n" +
 	"\vListReturns\x12!.mp.returns.v1.ListReturnsRequest\x1a\".mp.returns.v1.ListReturnsResponse\"+\xa2\xbb\x18\x0f\n" +
 	"\vorders:read\x10\x01\x82\xd3\xe4\x93\x02\x12\x12\x10/open/v1/returns\x12\x82\x01\n" +
 	"\tGetReturn\x12\x1f.mp.returns.v1.GetReturnRequest\x1a\x1d.mp.returns.v1.ReturnResponse\"5\xa2\xbb\x18\x0f\n" +
 	"\vorders:read\x10\x01һ\x18\x01\x15\x82\xd3\xe4\x93\x02\x17\x12\x15/open/v1/returns/{id}\x12\xa6\x01\n" +
 	"\x12ListDisputeReasons\x12(.mp.returns.v1.ListDisputeReasonsRequest\x1a).mp.returns.v1.ListDisputeReasonsResponse\";\xa2\xbb\x18\x0f\n" +
-	"\vorders:read\x10\x01\x82\xd3\xe4\x93\x02\"\x12 /open/v1/returns/dispute-reasons\x12\xa3\x01\n" +
-	"\rApproveReturn\x12#.mp.returns.v1.ApproveReturnRequest\x1a\x1d.mp.returns.v1.ReturnResponse\"N\xa2\xbb\x18\x12\n" +
-	"\forders:write\x10\x018\x01һ\x18\x06\x15\fNO\x14\a\x82\xd3\xe4\x93\x02(:\aapprove\"\x1d/open/v1/returns/{id}/approve\x12\x9f\x01\n" +
-	"\fRejectReturn\x12\".mp.returns.v1.RejectReturnRequest\x1a\x1d.mp.returns.v1.ReturnResponse\"L\xa2\xbb\x18\x12\n" +
-	"\forders:write\x10\x018\x01һ\x18\x06\x15\fNO\x14\b\x82\xd3\xe4\x93\x02&:\x06reject\"\x1c/open/v1/returns/{id}/reject\x12\xa3\x01\n" +
-	"\rDisputeReturn\x12#.mp.returns.v1.DisputeReturnRequest\x1a\x1d.mp.returns.v1.ReturnResponse\"N\xa2\xbb\x18\x12\n" +
-	"\forders:write\x10\x018\x01һ\x18\x06\x15\fNO\x14\t\x82\xd3\xe4\x93\x02(:\adispute\"\x1d/open/v1/returns/{id}/disputeB\xb7\x01\n" +
+	"\vorders:read\x10\x01\x82\xd3\xe4\x93\x02\"\x12 /open/v1/returns/dispute-reasons\x12\xa6\x01\n" +
+	"\rApproveReturn\x12#.mp.returns.v1.ApproveReturnRequest\x1a\x1d.mp.returns.v1.ReturnResponse\"Q\xa2\xbb\x18\x15\n" +
+	"\forders:write\x10\x018\x01\xb0\x01\x01һ\x18\x06\x15\fNO\x14\a\x82\xd3\xe4\x93\x02(:\aapprove\"\x1d/open/v1/returns/{id}/approve\x12\xa2\x01\n" +
+	"\fRejectReturn\x12\".mp.returns.v1.RejectReturnRequest\x1a\x1d.mp.returns.v1.ReturnResponse\"O\xa2\xbb\x18\x15\n" +
+	"\forders:write\x10\x018\x01\xb0\x01\x01һ\x18\x06\x15\fNO\x14\b\x82\xd3\xe4\x93\x02&:\x06reject\"\x1c/open/v1/returns/{id}/reject\x12\xa6\x01\n" +
+	"\rDisputeReturn\x12#.mp.returns.v1.DisputeReturnRequest\x1a\x1d.mp.returns.v1.ReturnResponse\"Q\xa2\xbb\x18\x15\n" +
+	"\forders:write\x10\x018\x01\xb0\x01\x01һ\x18\x06\x15\fNO\x14\t\x82\xd3\xe4\x93\x02(:\adispute\"\x1d/open/v1/returns/{id}/disputeB\xb7\x01\n" +
 	"\x11com.mp.returns.v1B\fReturnsProtoP\x01Z>github.com/mallplatform/partnerapi/gen/mp/returns/v1;returnsv1\xa2\x02\x03MRX\xaa\x02\rMp.Returns.V1\xca\x02\rMp\\Returns\\V1\xe2\x02\x19Mp\\Returns\\V1\\GPBMetadata\xea\x02\x0fMp::Returns::V1b\x06proto3"
 
 var (
