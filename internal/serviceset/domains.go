@@ -306,7 +306,7 @@ func Domains() []Domain {
 func returnsService(p Parts) *returns.Service {
 	store := returns.NewEntStore(p.DB)
 	svc, err := returns.New(returns.Config{Store: store, Ledger: returns.NewEntLedger(p.DB),
-		InTx: func(ctx context.Context, fn func(ctx context.Context) error) error { return db.InTx(ctx, p.DB.Ent, fn) },
+		InTx:     func(ctx context.Context, fn func(ctx context.Context) error) error { return db.InTx(ctx, p.DB.Ent, fn) },
 		Business: p.Business, Cursors: p.Cursors, Events: p.Events, Orders: p.Orders, Faults: faults.NewStore(p.DB)})
 	if err != nil {
 		// Every part is built by platform.NewParts before the domains.
