@@ -18,12 +18,12 @@ import (
 )
 
 type wireReturn struct {
-	ReturnID   string `json:"returnId"`
-	OrderID    string `json:"orderId"`
-	SellerID   string `json:"sellerId"`
-	Status     string `json:"status"`
-	Reason     string `json:"reason"`
-	Items      []struct {
+	ReturnID string `json:"returnId"`
+	OrderID  string `json:"orderId"`
+	SellerID string `json:"sellerId"`
+	Status   string `json:"status"`
+	Reason   string `json:"reason"`
+	Items    []struct {
 		ItemID       string `json:"itemId"`
 		Quantity     int64  `json:"quantity"`
 		RefundAmount int64  `json:"refundAmount"`
