@@ -10,8 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
 	"github.com/mallplatform/partnerapi/ent/event"
 	"github.com/mallplatform/partnerapi/ent/returnrefund"
+	returnsv1 "github.com/mallplatform/partnerapi/gen/mp/returns/v1"
 	"github.com/mallplatform/partnerapi/internal/testenv"
 	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/services/orders"
@@ -125,7 +129,7 @@ func testReturnRoutes(t *testing.T, pg bool) {
 	env.Business.Set(start)
 	seller, other := env.Creds.Sellers[0].SellerID, env.Creds.Sellers[1].SellerID
 	var fixtures []*orders.Order
-	for _, id := range []string{"ord_r_full", "ord_r_part", "ord_r_rej", "ord_r_late", "ord_r_only", "ord_r_dsp", "ord_r_flt"} {
+	for _, id := range []string{"ord_r_full", "ord_r_part", "ord_r_rej", "ord_r_late", "ord_r_only", "ord_r_dsp", "ord_r_flt", "ord_r_esc"} {
 		fixtures = append(fixtures, deliveredOrder(id, seller, start.Add(-72*time.Hour)))
 	}
 	shipped := deliveredOrder("ord_r_shipped", seller, start)
@@ -282,6 +286,42 @@ func testReturnRoutes(t *testing.T, pg bool) {
 	if ref := returnOf(t, move(dsp.ReturnID, "REFUNDED"), http.StatusOK); ref.Status != "REFUNDED" || ref.RefundedAmount != 130000 {
 		t.Errorf("platform refund: %+v", ref)
 	}
+	// The refund's event carries the return as its GET renders it.
+	var refundedEvent struct {
+		Status         string         `json:"status"`
+		RefundedAmount int64          `json:"refundedAmount"`
+		Deadlines      map[string]any `json:"deadlines"`
+		NextActions    []any          `json:"nextActions"`
+	}
+	ev, err := env.DB.Ent.Event.Query().Where(event.ResourceID(dsp.ReturnID), event.Type("return.refunded")).Only(ctx)
+	if err != nil || json.Unmarshal(ev.Data, &refundedEvent) != nil || refundedEvent.Status != "REFUNDED" ||
+		refundedEvent.RefundedAmount != 130000 || refundedEvent.Deadlines["disputeBy"] == nil || refundedEvent.NextActions == nil {
+		t.Errorf("return.refunded data: %v %s", err, ev.Data)
+	}
+
+	// The platform's decision over internal gRPC, on a return the buyer
+	// escalated.
+	esc := file("ord_r_esc", "")
+	returnOf(t, post(esc.ReturnID, "reject", "", `{"reason":"used","note":"worn"}`), http.StatusOK)
+	decisions := returnsv1.NewReturnDecisionServiceClient(env.DialCore(t, env.InternalCaller(t, "after-sales")))
+	decide := func(outcome returnsv1.ReturnStatus) (*returnsv1.ReturnResponse, error) {
+		return decisions.DecideDispute(ctx, &returnsv1.DecideDisputeRequest{SellerId: seller, ReturnId: esc.ReturnID, Outcome: outcome})
+	}
+	if _, err := decide(returnsv1.ReturnStatus_RETURN_STATUS_REFUNDED); status.Code(err) != codes.FailedPrecondition {
+		t.Errorf("deciding a rejection nobody escalated: %v", err)
+	}
+	returnOf(t, move(esc.ReturnID, "DISPUTED"), http.StatusOK)
+	if _, err := decide(returnsv1.ReturnStatus_RETURN_STATUS_APPROVED); status.Code(err) != codes.InvalidArgument {
+		t.Errorf("an outcome that is no decision: %v", err)
+	}
+	decided, err := decide(returnsv1.ReturnStatus_RETURN_STATUS_REFUNDED)
+	if err != nil || decided.GetData().GetStatus() != returnsv1.ReturnStatus_RETURN_STATUS_REFUNDED ||
+		decided.GetData().GetDispute().GetOutcome() != "REFUNDED" || decided.GetData().GetRefundedAmount() != 130000 {
+		t.Errorf("decided: %v %v", decided, err)
+	}
+	if st := orderStatus("ord_r_esc"); st != string(orders.StatusReturnRefund) {
+		t.Errorf("order after the platform's refund: %s", st)
+	}
 
 	// Faults: the shop's next moves fail as queued, the return unchanged.
 	flt := file("ord_r_flt", "")
@@ -316,7 +356,7 @@ func testReturnRoutes(t *testing.T, pg bool) {
 		t.Errorf("late: %+v", got)
 	}
 	wantError(t, post(late.ReturnID, "reject", "", `{"reason":"r","note":"n"}`), http.StatusUnprocessableEntity, "RETURN_DEADLINE_EXCEEDED", "APPROVED")
-	list := call(t, c, http.MethodGet, "/open/v1/returns", "status=REFUNDED&limit=2", "", "")
+	list := call(t, c, http.MethodGet, "/open/v1/returns", "status=REFUNDED&limit=3", "", "")
 	var page struct {
 		Data []wireReturn `json:"data"`
 		Meta struct {
@@ -324,10 +364,10 @@ func testReturnRoutes(t *testing.T, pg bool) {
 			NextCursor *string `json:"next_cursor"`
 		} `json:"meta"`
 	}
-	if list.Status != http.StatusOK || json.Unmarshal(list.Body, &page) != nil || page.Meta.Total != 4 || len(page.Data) != 2 || page.Meta.NextCursor == nil {
+	if list.Status != http.StatusOK || json.Unmarshal(list.Body, &page) != nil || page.Meta.Total != 5 || len(page.Data) != 3 || page.Meta.NextCursor == nil {
 		t.Fatalf("refunded list: %d %s", list.Status, list.Body)
 	}
-	next := call(t, c, http.MethodGet, "/open/v1/returns", "status=REFUNDED&limit=2&cursor="+*page.Meta.NextCursor, "", "")
+	next := call(t, c, http.MethodGet, "/open/v1/returns", "status=REFUNDED&limit=3&cursor="+*page.Meta.NextCursor, "", "")
 	var page2 struct {
 		Data []wireReturn `json:"data"`
 	}
@@ -361,12 +401,12 @@ func testReturnRoutes(t *testing.T, pg bool) {
 			t.Errorf("%s carries buyerEmail", e.Type)
 		}
 	}
-	want := map[string]int{"return.requested": 7, "return.approved": 4, "return.rejected": 2, "return.buyer_shipped": 3,
-		"return.received": 2, "return.refunded": 4, "return.disputed": 2, "return.closed": 1}
+	want := map[string]int{"return.requested": 8, "return.approved": 4, "return.rejected": 3, "return.buyer_shipped": 3,
+		"return.received": 2, "return.refunded": 5, "return.disputed": 3, "return.closed": 1}
 	if fmt.Sprint(counts) != fmt.Sprint(want) {
 		t.Errorf("events %v, want %v", counts, want)
 	}
-	if n, _ := env.DB.Ent.ReturnRefund.Query().Where(returnrefund.SellerID(seller)).Count(ctx); n != 4 {
-		t.Errorf("%d refunds in the ledger, want 4", n)
+	if n, _ := env.DB.Ent.ReturnRefund.Query().Where(returnrefund.SellerID(seller)).Count(ctx); n != 5 {
+		t.Errorf("%d refunds in the ledger, want 5", n)
 	}
 }
