@@ -326,14 +326,20 @@ func testReturnRoutes(t *testing.T, pg bool) {
 	// Faults: the shop's next moves fail as queued, the return unchanged.
 	flt := file("ord_r_flt", "")
 	for _, f := range []struct {
-		kind   string
-		status int
-	}{{"APPROVE_FAILED", http.StatusBadRequest}, {"UPSTREAM_ERROR", http.StatusBadGateway}} {
+		kind, action, body string
+		status             int
+	}{
+		{"APPROVE_FAILED", "approve", `{}`, http.StatusBadRequest},
+		{"REJECT_FAILED", "reject", `{"reason":"r","note":"n"}`, http.StatusBadRequest},
+		// Whatever the move, the queued failure is the answer.
+		{"DISPUTE_FAILED", "approve", `{}`, http.StatusBadRequest},
+		{"UPSTREAM_ERROR", "approve", `{}`, http.StatusBadGateway},
+	} {
 		resp := call(t, c, http.MethodPost, "/open/v1/sandbox/faults", "", "", fmt.Sprintf(`{"target":"returns","error":%q,"count":1}`, f.kind))
 		if resp.Status != http.StatusOK {
 			t.Fatalf("faults: %d %s", resp.Status, resp.Body)
 		}
-		wantError(t, post(flt.ReturnID, "approve", "k-"+f.kind, `{}`), f.status, f.kind, "")
+		wantError(t, post(flt.ReturnID, f.action, "k-"+f.kind, f.body), f.status, f.kind, "")
 		if got := get(flt.ReturnID); got.Status != "REQUESTED" {
 			t.Errorf("after %s: %s", f.kind, got.Status)
 		}
