@@ -57,7 +57,7 @@ func CheckFault(kind string) error {
 // injected consumes one of the shop's queued failures, if any, and answers
 // it; the consumption commits on its own (ctx carries no transaction here),
 // so the failed move still counts against the queue.
-func (s *Service) injected(ctx context.Context, seller, _ string) error {
+func (s *Service) injected(ctx context.Context, seller string) error {
 	if s.faults == nil {
 		return nil
 	}

@@ -51,7 +51,7 @@ type DisputeInput struct {
 // Approve approves the calling seller's return id: a request becomes
 // APPROVED (REFUNDED when refund-only), a received parcel REFUNDED.
 func (s *Service) Approve(ctx context.Context, id string, in Approval) (*View, error) {
-	return s.sellerMove(ctx, id, Approve, in.Expected, FaultApproveFailed, func(ctx context.Context, r *Return, m *Move) error {
+	return s.sellerMove(ctx, id, Approve, in.Expected, func(_ context.Context, r *Return, m *Move) error {
 		if m.To.Status != Refunded {
 			return nil
 		}
@@ -69,7 +69,7 @@ func (s *Service) Approve(ctx context.Context, id string, in Approval) (*View, e
 
 // Reject rejects the calling seller's request id with a reason and note.
 func (s *Service) Reject(ctx context.Context, id string, in Rejection) (*View, error) {
-	return s.sellerMove(ctx, id, Reject, in.Expected, FaultRejectFailed, func(_ context.Context, _ *Return, m *Move) error {
+	return s.sellerMove(ctx, id, Reject, in.Expected, func(_ context.Context, _ *Return, m *Move) error {
 		m.RejectReason, m.RejectNote = in.Reason, in.Note
 		return nil
 	})
@@ -82,7 +82,7 @@ func (s *Service) Dispute(ctx context.Context, id string, in DisputeInput) (*Vie
 	if _, ok := Reason(in.ReasonCode); !ok {
 		return nil, CheckDisputeReason(State{}, in.ReasonCode)
 	}
-	return s.sellerMove(ctx, id, Dispute, in.Expected, FaultDisputeFailed, func(_ context.Context, r *Return, m *Move) error {
+	return s.sellerMove(ctx, id, Dispute, in.Expected, func(_ context.Context, r *Return, m *Move) error {
 		if err := CheckDisputeReason(r.State, in.ReasonCode); err != nil {
 			return err
 		}
@@ -97,7 +97,7 @@ func (s *Service) Dispute(ctx context.Context, id string, in DisputeInput) (*Vie
 // fails), then, in one transaction, the return settled, the expected
 // status compared, the machine's move, shape's details, the conditional
 // update, the refund and the event.
-func (s *Service) sellerMove(ctx context.Context, id string, a Action, expected *Status, fault string,
+func (s *Service) sellerMove(ctx context.Context, id string, a Action, expected *Status,
 	shape func(ctx context.Context, r *Return, m *Move) error,
 ) (*View, error) {
 	seller, err := principal.RequireSeller(ctx)
@@ -107,7 +107,7 @@ func (s *Service) sellerMove(ctx context.Context, id string, a Action, expected 
 	if s.events == nil {
 		return nil, errors.New("returns: a read-only service makes no moves")
 	}
-	if err := s.injected(ctx, seller, fault); err != nil {
+	if err := s.injected(ctx, seller); err != nil {
 		return nil, err
 	}
 	now := s.clock.Business(ctx)

@@ -35,7 +35,7 @@ func (s *Service) CreateTest(ctx context.Context, in TestReturn) (*View, error) 
 	if s.events == nil {
 		return nil, errors.New("returns: a read-only service makes no moves")
 	}
-	if err := s.injected(ctx, seller, FaultCreateFailed); err != nil {
+	if err := s.injected(ctx, seller); err != nil {
 		return nil, err
 	}
 	ov, err := s.orders.GetOrder(ctx, in.OrderID)
