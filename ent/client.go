@@ -36,6 +36,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/retiredrefreshtoken"
 	"github.com/mallplatform/partnerapi/ent/returndispute"
 	"github.com/mallplatform/partnerapi/ent/returnitem"
+	"github.com/mallplatform/partnerapi/ent/returnrefund"
 	"github.com/mallplatform/partnerapi/ent/returnrequest"
 	"github.com/mallplatform/partnerapi/ent/sandboxfault"
 	"github.com/mallplatform/partnerapi/ent/seller"
@@ -97,6 +98,8 @@ type Client struct {
 	ReturnDispute *ReturnDisputeClient
 	// ReturnItem is the client for interacting with the ReturnItem builders.
 	ReturnItem *ReturnItemClient
+	// ReturnRefund is the client for interacting with the ReturnRefund builders.
+	ReturnRefund *ReturnRefundClient
 	// ReturnRequest is the client for interacting with the ReturnRequest builders.
 	ReturnRequest *ReturnRequestClient
 	// SandboxFault is the client for interacting with the SandboxFault builders.
@@ -149,6 +152,7 @@ func (c *Client) init() {
 	c.RetiredRefreshToken = NewRetiredRefreshTokenClient(c.config)
 	c.ReturnDispute = NewReturnDisputeClient(c.config)
 	c.ReturnItem = NewReturnItemClient(c.config)
+	c.ReturnRefund = NewReturnRefundClient(c.config)
 	c.ReturnRequest = NewReturnRequestClient(c.config)
 	c.SandboxFault = NewSandboxFaultClient(c.config)
 	c.Seller = NewSellerClient(c.config)
@@ -272,6 +276,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		RetiredRefreshToken:   NewRetiredRefreshTokenClient(cfg),
 		ReturnDispute:         NewReturnDisputeClient(cfg),
 		ReturnItem:            NewReturnItemClient(cfg),
+		ReturnRefund:          NewReturnRefundClient(cfg),
 		ReturnRequest:         NewReturnRequestClient(cfg),
 		SandboxFault:          NewSandboxFaultClient(cfg),
 		Seller:                NewSellerClient(cfg),
@@ -322,6 +327,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		RetiredRefreshToken:   NewRetiredRefreshTokenClient(cfg),
 		ReturnDispute:         NewReturnDisputeClient(cfg),
 		ReturnItem:            NewReturnItemClient(cfg),
+		ReturnRefund:          NewReturnRefundClient(cfg),
 		ReturnRequest:         NewReturnRequestClient(cfg),
 		SandboxFault:          NewSandboxFaultClient(cfg),
 		Seller:                NewSellerClient(cfg),
@@ -365,10 +371,10 @@ func (c *Client) Use(hooks ...Hook) {
 		c.CalendarRevision, c.CancellationRequest, c.Category, c.CategoryAttribute,
 		c.DeveloperAccount, c.Event, c.Fulfillment, c.IdempotencyKey, c.InternalCaller,
 		c.Order, c.OrderItem, c.PickupAddress, c.Product, c.ProductVariant,
-		c.RetiredRefreshToken, c.ReturnDispute, c.ReturnItem, c.ReturnRequest,
-		c.SandboxFault, c.Seller, c.SellerAuthorization, c.SellerLogin, c.Shipment,
-		c.ShipmentTrackingEvent, c.ShippingChannel, c.WebhookDelivery,
-		c.WebhookSubscription,
+		c.RetiredRefreshToken, c.ReturnDispute, c.ReturnItem, c.ReturnRefund,
+		c.ReturnRequest, c.SandboxFault, c.Seller, c.SellerAuthorization,
+		c.SellerLogin, c.Shipment, c.ShipmentTrackingEvent, c.ShippingChannel,
+		c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -382,10 +388,10 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.CalendarRevision, c.CancellationRequest, c.Category, c.CategoryAttribute,
 		c.DeveloperAccount, c.Event, c.Fulfillment, c.IdempotencyKey, c.InternalCaller,
 		c.Order, c.OrderItem, c.PickupAddress, c.Product, c.ProductVariant,
-		c.RetiredRefreshToken, c.ReturnDispute, c.ReturnItem, c.ReturnRequest,
-		c.SandboxFault, c.Seller, c.SellerAuthorization, c.SellerLogin, c.Shipment,
-		c.ShipmentTrackingEvent, c.ShippingChannel, c.WebhookDelivery,
-		c.WebhookSubscription,
+		c.RetiredRefreshToken, c.ReturnDispute, c.ReturnItem, c.ReturnRefund,
+		c.ReturnRequest, c.SandboxFault, c.Seller, c.SellerAuthorization,
+		c.SellerLogin, c.Shipment, c.ShipmentTrackingEvent, c.ShippingChannel,
+		c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -436,6 +442,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ReturnDispute.mutate(ctx, m)
 	case *ReturnItemMutation:
 		return c.ReturnItem.mutate(ctx, m)
+	case *ReturnRefundMutation:
+		return c.ReturnRefund.mutate(ctx, m)
 	case *ReturnRequestMutation:
 		return c.ReturnRequest.mutate(ctx, m)
 	case *SandboxFaultMutation:
@@ -3558,6 +3566,139 @@ func (c *ReturnItemClient) mutate(ctx context.Context, m *ReturnItemMutation) (V
 	}
 }
 
+// ReturnRefundClient is a client for the ReturnRefund schema.
+type ReturnRefundClient struct {
+	config
+}
+
+// NewReturnRefundClient returns a client for the ReturnRefund from the given config.
+func NewReturnRefundClient(c config) *ReturnRefundClient {
+	return &ReturnRefundClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `returnrefund.Hooks(f(g(h())))`.
+func (c *ReturnRefundClient) Use(hooks ...Hook) {
+	c.hooks.ReturnRefund = append(c.hooks.ReturnRefund, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `returnrefund.Intercept(f(g(h())))`.
+func (c *ReturnRefundClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ReturnRefund = append(c.inters.ReturnRefund, interceptors...)
+}
+
+// Create returns a builder for creating a ReturnRefund entity.
+func (c *ReturnRefundClient) Create() *ReturnRefundCreate {
+	mutation := newReturnRefundMutation(c.config, OpCreate)
+	return &ReturnRefundCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ReturnRefund entities.
+func (c *ReturnRefundClient) CreateBulk(builders ...*ReturnRefundCreate) *ReturnRefundCreateBulk {
+	return &ReturnRefundCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ReturnRefundClient) MapCreateBulk(slice any, setFunc func(*ReturnRefundCreate, int)) *ReturnRefundCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ReturnRefundCreateBulk{err: fmt.Errorf("calling to ReturnRefundClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ReturnRefundCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ReturnRefundCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ReturnRefund.
+func (c *ReturnRefundClient) Update() *ReturnRefundUpdate {
+	mutation := newReturnRefundMutation(c.config, OpUpdate)
+	return &ReturnRefundUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ReturnRefundClient) UpdateOne(_m *ReturnRefund) *ReturnRefundUpdateOne {
+	mutation := newReturnRefundMutation(c.config, OpUpdateOne, withReturnRefund(_m))
+	return &ReturnRefundUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ReturnRefundClient) UpdateOneID(id string) *ReturnRefundUpdateOne {
+	mutation := newReturnRefundMutation(c.config, OpUpdateOne, withReturnRefundID(id))
+	return &ReturnRefundUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ReturnRefund.
+func (c *ReturnRefundClient) Delete() *ReturnRefundDelete {
+	mutation := newReturnRefundMutation(c.config, OpDelete)
+	return &ReturnRefundDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ReturnRefundClient) DeleteOne(_m *ReturnRefund) *ReturnRefundDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ReturnRefundClient) DeleteOneID(id string) *ReturnRefundDeleteOne {
+	builder := c.Delete().Where(returnrefund.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ReturnRefundDeleteOne{builder}
+}
+
+// Query returns a query builder for ReturnRefund.
+func (c *ReturnRefundClient) Query() *ReturnRefundQuery {
+	return &ReturnRefundQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeReturnRefund},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ReturnRefund entity by its id.
+func (c *ReturnRefundClient) Get(ctx context.Context, id string) (*ReturnRefund, error) {
+	return c.Query().Where(returnrefund.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ReturnRefundClient) GetX(ctx context.Context, id string) *ReturnRefund {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *ReturnRefundClient) Hooks() []Hook {
+	return c.hooks.ReturnRefund
+}
+
+// Interceptors returns the client interceptors.
+func (c *ReturnRefundClient) Interceptors() []Interceptor {
+	return c.inters.ReturnRefund
+}
+
+func (c *ReturnRefundClient) mutate(ctx context.Context, m *ReturnRefundMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ReturnRefundCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ReturnRefundUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ReturnRefundUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ReturnRefundDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ReturnRefund mutation op: %q", m.Op())
+	}
+}
+
 // ReturnRequestClient is a client for the ReturnRequest schema.
 type ReturnRequestClient struct {
 	config
@@ -5135,8 +5276,8 @@ type (
 		CancellationRequest, Category, CategoryAttribute, DeveloperAccount, Event,
 		Fulfillment, IdempotencyKey, InternalCaller, Order, OrderItem, PickupAddress,
 		Product, ProductVariant, RetiredRefreshToken, ReturnDispute, ReturnItem,
-		ReturnRequest, SandboxFault, Seller, SellerAuthorization, SellerLogin,
-		Shipment, ShipmentTrackingEvent, ShippingChannel, WebhookDelivery,
+		ReturnRefund, ReturnRequest, SandboxFault, Seller, SellerAuthorization,
+		SellerLogin, Shipment, ShipmentTrackingEvent, ShippingChannel, WebhookDelivery,
 		WebhookSubscription []ent.Hook
 	}
 	inters struct {
@@ -5144,8 +5285,8 @@ type (
 		CancellationRequest, Category, CategoryAttribute, DeveloperAccount, Event,
 		Fulfillment, IdempotencyKey, InternalCaller, Order, OrderItem, PickupAddress,
 		Product, ProductVariant, RetiredRefreshToken, ReturnDispute, ReturnItem,
-		ReturnRequest, SandboxFault, Seller, SellerAuthorization, SellerLogin,
-		Shipment, ShipmentTrackingEvent, ShippingChannel, WebhookDelivery,
+		ReturnRefund, ReturnRequest, SandboxFault, Seller, SellerAuthorization,
+		SellerLogin, Shipment, ShipmentTrackingEvent, ShippingChannel, WebhookDelivery,
 		WebhookSubscription []ent.Interceptor
 	}
 )

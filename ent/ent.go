@@ -33,6 +33,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/retiredrefreshtoken"
 	"github.com/mallplatform/partnerapi/ent/returndispute"
 	"github.com/mallplatform/partnerapi/ent/returnitem"
+	"github.com/mallplatform/partnerapi/ent/returnrefund"
 	"github.com/mallplatform/partnerapi/ent/returnrequest"
 	"github.com/mallplatform/partnerapi/ent/sandboxfault"
 	"github.com/mallplatform/partnerapi/ent/seller"
@@ -124,6 +125,7 @@ func checkColumn(t, c string) error {
 			retiredrefreshtoken.Table:   retiredrefreshtoken.ValidColumn,
 			returndispute.Table:         returndispute.ValidColumn,
 			returnitem.Table:            returnitem.ValidColumn,
+			returnrefund.Table:          returnrefund.ValidColumn,
 			returnrequest.Table:         returnrequest.ValidColumn,
 			sandboxfault.Table:          sandboxfault.ValidColumn,
 			seller.Table:                seller.ValidColumn,

@@ -33,6 +33,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/retiredrefreshtoken"
 	"github.com/mallplatform/partnerapi/ent/returndispute"
 	"github.com/mallplatform/partnerapi/ent/returnitem"
+	"github.com/mallplatform/partnerapi/ent/returnrefund"
 	"github.com/mallplatform/partnerapi/ent/returnrequest"
 	"github.com/mallplatform/partnerapi/ent/sandboxfault"
 	"github.com/mallplatform/partnerapi/ent/seller"
@@ -76,6 +77,7 @@ const (
 	TypeRetiredRefreshToken   = "RetiredRefreshToken"
 	TypeReturnDispute         = "ReturnDispute"
 	TypeReturnItem            = "ReturnItem"
+	TypeReturnRefund          = "ReturnRefund"
 	TypeReturnRequest         = "ReturnRequest"
 	TypeSandboxFault          = "SandboxFault"
 	TypeSeller                = "Seller"
@@ -20079,6 +20081,785 @@ func (m *ReturnItemMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown ReturnItem edge %s", name)
+}
+
+// ReturnRefundMutation represents an operation that mutates the ReturnRefund nodes in the graph.
+type ReturnRefundMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *string
+	seller_id           *string
+	return_id           *string
+	order_id            *string
+	amount              *int64
+	addamount           *int64
+	requested_amount    *int64
+	addrequested_amount *int64
+	currency            *string
+	source              *returnrefund.Source
+	created_at          *time.Time
+	clearedFields       map[string]struct{}
+	done                bool
+	oldValue            func(context.Context) (*ReturnRefund, error)
+	predicates          []predicate.ReturnRefund
+}
+
+var _ ent.Mutation = (*ReturnRefundMutation)(nil)
+
+// returnrefundOption allows management of the mutation configuration using functional options.
+type returnrefundOption func(*ReturnRefundMutation)
+
+// newReturnRefundMutation creates new mutation for the ReturnRefund entity.
+func newReturnRefundMutation(c config, op Op, opts ...returnrefundOption) *ReturnRefundMutation {
+	m := &ReturnRefundMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeReturnRefund,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withReturnRefundID sets the ID field of the mutation.
+func withReturnRefundID(id string) returnrefundOption {
+	return func(m *ReturnRefundMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ReturnRefund
+		)
+		m.oldValue = func(ctx context.Context) (*ReturnRefund, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ReturnRefund.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withReturnRefund sets the old ReturnRefund of the mutation.
+func withReturnRefund(node *ReturnRefund) returnrefundOption {
+	return func(m *ReturnRefundMutation) {
+		m.oldValue = func(context.Context) (*ReturnRefund, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ReturnRefundMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ReturnRefundMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ReturnRefund entities.
+func (m *ReturnRefundMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ReturnRefundMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ReturnRefundMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ReturnRefund.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetSellerID sets the "seller_id" field.
+func (m *ReturnRefundMutation) SetSellerID(s string) {
+	m.seller_id = &s
+}
+
+// SellerID returns the value of the "seller_id" field in the mutation.
+func (m *ReturnRefundMutation) SellerID() (r string, exists bool) {
+	v := m.seller_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSellerID returns the old "seller_id" field's value of the ReturnRefund entity.
+// If the ReturnRefund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnRefundMutation) OldSellerID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSellerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSellerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSellerID: %w", err)
+	}
+	return oldValue.SellerID, nil
+}
+
+// ResetSellerID resets all changes to the "seller_id" field.
+func (m *ReturnRefundMutation) ResetSellerID() {
+	m.seller_id = nil
+}
+
+// SetReturnID sets the "return_id" field.
+func (m *ReturnRefundMutation) SetReturnID(s string) {
+	m.return_id = &s
+}
+
+// ReturnID returns the value of the "return_id" field in the mutation.
+func (m *ReturnRefundMutation) ReturnID() (r string, exists bool) {
+	v := m.return_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReturnID returns the old "return_id" field's value of the ReturnRefund entity.
+// If the ReturnRefund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnRefundMutation) OldReturnID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReturnID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReturnID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReturnID: %w", err)
+	}
+	return oldValue.ReturnID, nil
+}
+
+// ResetReturnID resets all changes to the "return_id" field.
+func (m *ReturnRefundMutation) ResetReturnID() {
+	m.return_id = nil
+}
+
+// SetOrderID sets the "order_id" field.
+func (m *ReturnRefundMutation) SetOrderID(s string) {
+	m.order_id = &s
+}
+
+// OrderID returns the value of the "order_id" field in the mutation.
+func (m *ReturnRefundMutation) OrderID() (r string, exists bool) {
+	v := m.order_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrderID returns the old "order_id" field's value of the ReturnRefund entity.
+// If the ReturnRefund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnRefundMutation) OldOrderID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrderID: %w", err)
+	}
+	return oldValue.OrderID, nil
+}
+
+// ResetOrderID resets all changes to the "order_id" field.
+func (m *ReturnRefundMutation) ResetOrderID() {
+	m.order_id = nil
+}
+
+// SetAmount sets the "amount" field.
+func (m *ReturnRefundMutation) SetAmount(i int64) {
+	m.amount = &i
+	m.addamount = nil
+}
+
+// Amount returns the value of the "amount" field in the mutation.
+func (m *ReturnRefundMutation) Amount() (r int64, exists bool) {
+	v := m.amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmount returns the old "amount" field's value of the ReturnRefund entity.
+// If the ReturnRefund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnRefundMutation) OldAmount(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmount: %w", err)
+	}
+	return oldValue.Amount, nil
+}
+
+// AddAmount adds i to the "amount" field.
+func (m *ReturnRefundMutation) AddAmount(i int64) {
+	if m.addamount != nil {
+		*m.addamount += i
+	} else {
+		m.addamount = &i
+	}
+}
+
+// AddedAmount returns the value that was added to the "amount" field in this mutation.
+func (m *ReturnRefundMutation) AddedAmount() (r int64, exists bool) {
+	v := m.addamount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmount resets all changes to the "amount" field.
+func (m *ReturnRefundMutation) ResetAmount() {
+	m.amount = nil
+	m.addamount = nil
+}
+
+// SetRequestedAmount sets the "requested_amount" field.
+func (m *ReturnRefundMutation) SetRequestedAmount(i int64) {
+	m.requested_amount = &i
+	m.addrequested_amount = nil
+}
+
+// RequestedAmount returns the value of the "requested_amount" field in the mutation.
+func (m *ReturnRefundMutation) RequestedAmount() (r int64, exists bool) {
+	v := m.requested_amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestedAmount returns the old "requested_amount" field's value of the ReturnRefund entity.
+// If the ReturnRefund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnRefundMutation) OldRequestedAmount(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestedAmount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestedAmount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestedAmount: %w", err)
+	}
+	return oldValue.RequestedAmount, nil
+}
+
+// AddRequestedAmount adds i to the "requested_amount" field.
+func (m *ReturnRefundMutation) AddRequestedAmount(i int64) {
+	if m.addrequested_amount != nil {
+		*m.addrequested_amount += i
+	} else {
+		m.addrequested_amount = &i
+	}
+}
+
+// AddedRequestedAmount returns the value that was added to the "requested_amount" field in this mutation.
+func (m *ReturnRefundMutation) AddedRequestedAmount() (r int64, exists bool) {
+	v := m.addrequested_amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRequestedAmount resets all changes to the "requested_amount" field.
+func (m *ReturnRefundMutation) ResetRequestedAmount() {
+	m.requested_amount = nil
+	m.addrequested_amount = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *ReturnRefundMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *ReturnRefundMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the ReturnRefund entity.
+// If the ReturnRefund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnRefundMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *ReturnRefundMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetSource sets the "source" field.
+func (m *ReturnRefundMutation) SetSource(r returnrefund.Source) {
+	m.source = &r
+}
+
+// Source returns the value of the "source" field in the mutation.
+func (m *ReturnRefundMutation) Source() (r returnrefund.Source, exists bool) {
+	v := m.source
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSource returns the old "source" field's value of the ReturnRefund entity.
+// If the ReturnRefund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnRefundMutation) OldSource(ctx context.Context) (v returnrefund.Source, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSource is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSource requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSource: %w", err)
+	}
+	return oldValue.Source, nil
+}
+
+// ResetSource resets all changes to the "source" field.
+func (m *ReturnRefundMutation) ResetSource() {
+	m.source = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ReturnRefundMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ReturnRefundMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ReturnRefund entity.
+// If the ReturnRefund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReturnRefundMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ReturnRefundMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// Where appends a list predicates to the ReturnRefundMutation builder.
+func (m *ReturnRefundMutation) Where(ps ...predicate.ReturnRefund) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ReturnRefundMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ReturnRefundMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ReturnRefund, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ReturnRefundMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ReturnRefundMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ReturnRefund).
+func (m *ReturnRefundMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ReturnRefundMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.seller_id != nil {
+		fields = append(fields, returnrefund.FieldSellerID)
+	}
+	if m.return_id != nil {
+		fields = append(fields, returnrefund.FieldReturnID)
+	}
+	if m.order_id != nil {
+		fields = append(fields, returnrefund.FieldOrderID)
+	}
+	if m.amount != nil {
+		fields = append(fields, returnrefund.FieldAmount)
+	}
+	if m.requested_amount != nil {
+		fields = append(fields, returnrefund.FieldRequestedAmount)
+	}
+	if m.currency != nil {
+		fields = append(fields, returnrefund.FieldCurrency)
+	}
+	if m.source != nil {
+		fields = append(fields, returnrefund.FieldSource)
+	}
+	if m.created_at != nil {
+		fields = append(fields, returnrefund.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ReturnRefundMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case returnrefund.FieldSellerID:
+		return m.SellerID()
+	case returnrefund.FieldReturnID:
+		return m.ReturnID()
+	case returnrefund.FieldOrderID:
+		return m.OrderID()
+	case returnrefund.FieldAmount:
+		return m.Amount()
+	case returnrefund.FieldRequestedAmount:
+		return m.RequestedAmount()
+	case returnrefund.FieldCurrency:
+		return m.Currency()
+	case returnrefund.FieldSource:
+		return m.Source()
+	case returnrefund.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ReturnRefundMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case returnrefund.FieldSellerID:
+		return m.OldSellerID(ctx)
+	case returnrefund.FieldReturnID:
+		return m.OldReturnID(ctx)
+	case returnrefund.FieldOrderID:
+		return m.OldOrderID(ctx)
+	case returnrefund.FieldAmount:
+		return m.OldAmount(ctx)
+	case returnrefund.FieldRequestedAmount:
+		return m.OldRequestedAmount(ctx)
+	case returnrefund.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case returnrefund.FieldSource:
+		return m.OldSource(ctx)
+	case returnrefund.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown ReturnRefund field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ReturnRefundMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case returnrefund.FieldSellerID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSellerID(v)
+		return nil
+	case returnrefund.FieldReturnID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReturnID(v)
+		return nil
+	case returnrefund.FieldOrderID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrderID(v)
+		return nil
+	case returnrefund.FieldAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmount(v)
+		return nil
+	case returnrefund.FieldRequestedAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestedAmount(v)
+		return nil
+	case returnrefund.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case returnrefund.FieldSource:
+		v, ok := value.(returnrefund.Source)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSource(v)
+		return nil
+	case returnrefund.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ReturnRefund field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ReturnRefundMutation) AddedFields() []string {
+	var fields []string
+	if m.addamount != nil {
+		fields = append(fields, returnrefund.FieldAmount)
+	}
+	if m.addrequested_amount != nil {
+		fields = append(fields, returnrefund.FieldRequestedAmount)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ReturnRefundMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case returnrefund.FieldAmount:
+		return m.AddedAmount()
+	case returnrefund.FieldRequestedAmount:
+		return m.AddedRequestedAmount()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ReturnRefundMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case returnrefund.FieldAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmount(v)
+		return nil
+	case returnrefund.FieldRequestedAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRequestedAmount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ReturnRefund numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ReturnRefundMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ReturnRefundMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ReturnRefundMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown ReturnRefund nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ReturnRefundMutation) ResetField(name string) error {
+	switch name {
+	case returnrefund.FieldSellerID:
+		m.ResetSellerID()
+		return nil
+	case returnrefund.FieldReturnID:
+		m.ResetReturnID()
+		return nil
+	case returnrefund.FieldOrderID:
+		m.ResetOrderID()
+		return nil
+	case returnrefund.FieldAmount:
+		m.ResetAmount()
+		return nil
+	case returnrefund.FieldRequestedAmount:
+		m.ResetRequestedAmount()
+		return nil
+	case returnrefund.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case returnrefund.FieldSource:
+		m.ResetSource()
+		return nil
+	case returnrefund.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown ReturnRefund field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ReturnRefundMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ReturnRefundMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ReturnRefundMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ReturnRefundMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ReturnRefundMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ReturnRefundMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ReturnRefundMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown ReturnRefund unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ReturnRefundMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown ReturnRefund edge %s", name)
 }
 
 // ReturnRequestMutation represents an operation that mutates the ReturnRequest nodes in the graph.

@@ -26,6 +26,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/retiredrefreshtoken"
 	"github.com/mallplatform/partnerapi/ent/returndispute"
 	"github.com/mallplatform/partnerapi/ent/returnitem"
+	"github.com/mallplatform/partnerapi/ent/returnrefund"
 	"github.com/mallplatform/partnerapi/ent/returnrequest"
 	"github.com/mallplatform/partnerapi/ent/sandboxfault"
 	"github.com/mallplatform/partnerapi/ent/schema"
@@ -1152,6 +1153,37 @@ func init() {
 	returnitemDescID := returnitemFields[0].Descriptor()
 	// returnitem.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	returnitem.IDValidator = returnitemDescID.Validators[0].(func(string) error)
+	returnrefundMixin := schema.ReturnRefund{}.Mixin()
+	returnrefundMixinFields0 := returnrefundMixin[0].Fields()
+	_ = returnrefundMixinFields0
+	returnrefundFields := schema.ReturnRefund{}.Fields()
+	_ = returnrefundFields
+	// returnrefundDescSellerID is the schema descriptor for seller_id field.
+	returnrefundDescSellerID := returnrefundMixinFields0[0].Descriptor()
+	// returnrefund.SellerIDValidator is a validator for the "seller_id" field. It is called by the builders before save.
+	returnrefund.SellerIDValidator = returnrefundDescSellerID.Validators[0].(func(string) error)
+	// returnrefundDescReturnID is the schema descriptor for return_id field.
+	returnrefundDescReturnID := returnrefundFields[1].Descriptor()
+	// returnrefund.ReturnIDValidator is a validator for the "return_id" field. It is called by the builders before save.
+	returnrefund.ReturnIDValidator = returnrefundDescReturnID.Validators[0].(func(string) error)
+	// returnrefundDescOrderID is the schema descriptor for order_id field.
+	returnrefundDescOrderID := returnrefundFields[2].Descriptor()
+	// returnrefund.OrderIDValidator is a validator for the "order_id" field. It is called by the builders before save.
+	returnrefund.OrderIDValidator = returnrefundDescOrderID.Validators[0].(func(string) error)
+	// returnrefundDescCurrency is the schema descriptor for currency field.
+	returnrefundDescCurrency := returnrefundFields[5].Descriptor()
+	// returnrefund.DefaultCurrency holds the default value on creation for the currency field.
+	returnrefund.DefaultCurrency = returnrefundDescCurrency.Default.(string)
+	// returnrefund.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	returnrefund.CurrencyValidator = returnrefundDescCurrency.Validators[0].(func(string) error)
+	// returnrefundDescCreatedAt is the schema descriptor for created_at field.
+	returnrefundDescCreatedAt := returnrefundFields[7].Descriptor()
+	// returnrefund.DefaultCreatedAt holds the default value on creation for the created_at field.
+	returnrefund.DefaultCreatedAt = returnrefundDescCreatedAt.Default.(func() time.Time)
+	// returnrefundDescID is the schema descriptor for id field.
+	returnrefundDescID := returnrefundFields[0].Descriptor()
+	// returnrefund.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	returnrefund.IDValidator = returnrefundDescID.Validators[0].(func(string) error)
 	returnrequestMixin := schema.ReturnRequest{}.Mixin()
 	returnrequestMixinFields0 := returnrequestMixin[0].Fields()
 	_ = returnrequestMixinFields0

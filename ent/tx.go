@@ -56,6 +56,8 @@ type Tx struct {
 	ReturnDispute *ReturnDisputeClient
 	// ReturnItem is the client for interacting with the ReturnItem builders.
 	ReturnItem *ReturnItemClient
+	// ReturnRefund is the client for interacting with the ReturnRefund builders.
+	ReturnRefund *ReturnRefundClient
 	// ReturnRequest is the client for interacting with the ReturnRequest builders.
 	ReturnRequest *ReturnRequestClient
 	// SandboxFault is the client for interacting with the SandboxFault builders.
@@ -228,6 +230,7 @@ func (tx *Tx) init() {
 	tx.RetiredRefreshToken = NewRetiredRefreshTokenClient(tx.config)
 	tx.ReturnDispute = NewReturnDisputeClient(tx.config)
 	tx.ReturnItem = NewReturnItemClient(tx.config)
+	tx.ReturnRefund = NewReturnRefundClient(tx.config)
 	tx.ReturnRequest = NewReturnRequestClient(tx.config)
 	tx.SandboxFault = NewSandboxFaultClient(tx.config)
 	tx.Seller = NewSellerClient(tx.config)

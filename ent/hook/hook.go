@@ -261,6 +261,18 @@ func (f ReturnItemFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, 
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ReturnItemMutation", m)
 }
 
+// The ReturnRefundFunc type is an adapter to allow the use of ordinary
+// function as ReturnRefund mutator.
+type ReturnRefundFunc func(context.Context, *ent.ReturnRefundMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ReturnRefundFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ReturnRefundMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ReturnRefundMutation", m)
+}
+
 // The ReturnRequestFunc type is an adapter to allow the use of ordinary
 // function as ReturnRequest mutator.
 type ReturnRequestFunc func(context.Context, *ent.ReturnRequestMutation) (ent.Value, error)

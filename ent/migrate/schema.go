@@ -707,6 +707,36 @@ var (
 			},
 		},
 	}
+	// ReturnRefundsColumns holds the columns for the "return_refunds" table.
+	ReturnRefundsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "seller_id", Type: field.TypeString},
+		{Name: "return_id", Type: field.TypeString},
+		{Name: "order_id", Type: field.TypeString},
+		{Name: "amount", Type: field.TypeInt64},
+		{Name: "requested_amount", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeString, Size: 3, Default: "PHP"},
+		{Name: "source", Type: field.TypeEnum, Enums: []string{"SELLER", "DEADLINE", "PLATFORM"}},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// ReturnRefundsTable holds the schema information for the "return_refunds" table.
+	ReturnRefundsTable = &schema.Table{
+		Name:       "return_refunds",
+		Columns:    ReturnRefundsColumns,
+		PrimaryKey: []*schema.Column{ReturnRefundsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "returnrefund_return_id",
+				Unique:  true,
+				Columns: []*schema.Column{ReturnRefundsColumns[2]},
+			},
+			{
+				Name:    "returnrefund_seller_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{ReturnRefundsColumns[1], ReturnRefundsColumns[8], ReturnRefundsColumns[0]},
+			},
+		},
+	}
 	// ReturnsColumns holds the columns for the "returns" table.
 	ReturnsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -1071,6 +1101,7 @@ var (
 		RetiredRefreshTokensTable,
 		ReturnDisputesTable,
 		ReturnItemsTable,
+		ReturnRefundsTable,
 		ReturnsTable,
 		SandboxFaultsTable,
 		SellersTable,
@@ -1155,6 +1186,13 @@ func init() {
 	ReturnItemsTable.Annotation.Checks = map[string]string{
 		"return_items_quantity_check":      "quantity > 0",
 		"return_items_refund_amount_check": "refund_amount >= 0",
+	}
+	ReturnRefundsTable.Annotation = &entsql.Annotation{
+		Table: "return_refunds",
+	}
+	ReturnRefundsTable.Annotation.Checks = map[string]string{
+		"return_refunds_amount_check":           "amount > 0",
+		"return_refunds_requested_amount_check": "requested_amount >= 0",
 	}
 	ReturnsTable.ForeignKeys[0].RefTable = SellersTable
 	ReturnsTable.Annotation = &entsql.Annotation{

@@ -69,6 +69,9 @@ type ReturnDispute func(*sql.Selector)
 // ReturnItem is the predicate function for returnitem builders.
 type ReturnItem func(*sql.Selector)
 
+// ReturnRefund is the predicate function for returnrefund builders.
+type ReturnRefund func(*sql.Selector)
+
 // ReturnRequest is the predicate function for returnrequest builders.
 type ReturnRequest func(*sql.Selector)
 

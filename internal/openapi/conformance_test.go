@@ -431,6 +431,39 @@ func (c *checker) testOrder(t *testing.T, status string) string {
 	return o.ID
 }
 
+// deliveredOrder is a test order moved to DELIVERED.
+func (c *checker) deliveredOrder(t *testing.T) string {
+	id := c.testOrder(t, "READY_TO_SHIP")
+	for _, to := range []string{"SHIPPED", "DELIVERED"} {
+		var o struct{ Status string }
+		if _, err := c.env.Client(t, "full", 0).Call(context.Background(), http.MethodPost, "/open/v1/sandbox/orders/"+id+"/transition",
+			map[string]string{"to": to}, &o); err != nil || o.Status != to {
+			t.Fatalf("test order to %s: %v", to, err)
+		}
+	}
+	return id
+}
+
+// testReturn is a return of a delivered test order, REQUESTED.
+func (c *checker) testReturn(t *testing.T) string {
+	var r struct {
+		ReturnID string `json:"returnId"`
+	}
+	body := map[string]string{"orderId": c.deliveredOrder(t), "reason": "The size does not fit."}
+	if _, err := c.env.Client(t, "full", 0).Call(context.Background(), http.MethodPost, "/open/v1/sandbox/returns", body, &r); err != nil || r.ReturnID == "" {
+		t.Fatalf("test return: %v", err)
+	}
+	return r.ReturnID
+}
+
+// returnMove posts a move of a test return that must succeed.
+func (c *checker) returnMove(t *testing.T, path, body string) {
+	resp, err := c.env.Client(t, "full", 0).DoSigned(context.Background(), sdk.Request{Method: http.MethodPost, Path: path, Body: []byte(body)})
+	if err != nil || resp.Status != http.StatusOK {
+		t.Fatalf("%s: %v %v", path, resp, err)
+	}
+}
+
 // bookedOrder is a test order booked for a drop-off.
 func (c *checker) bookedOrder(t *testing.T) string {
 	id := c.testOrder(t, "READY_TO_SHIP")
@@ -480,7 +513,7 @@ func (c *checker) checkOperation(t *testing.T, op operation, orderID string) {
 	switch {
 	case strings.Contains(op.path, "/orders/{id}") || strings.Contains(op.path, "/products/{id}") || strings.Contains(op.path, "/events/{id}") ||
 		strings.Contains(op.path, "/webhooks/{id}") || strings.HasSuffix(op.path, "/webhooks/test") || strings.Contains(op.path, "/shipments/{id}") ||
-		op.path == labelsPath:
+		strings.Contains(op.path, "/returns/{id}") || op.path == "/open/v1/sandbox/returns" || op.path == labelsPath:
 		expect(t, "example with its illustrative id", a, http.StatusNotFound, "NOT_FOUND")
 	case op.notBuilt():
 		expect(t, "example of a route not built", a, http.StatusNotImplemented, "NOT_IMPLEMENTED")
@@ -507,6 +540,28 @@ func (c *checker) checkOperation(t *testing.T, op operation, orderID string) {
 	case strings.HasSuffix(op.path, "/orders/{id}/shipment"):
 		a = c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": c.bookedOrder(t)}), true)
 		expect(t, "a booked test order", a, success, "")
+	case op.path == "/open/v1/sandbox/returns":
+		req := c.exampleRequest(op, nil)
+		req.Body = []byte(`{"orderId":"` + c.deliveredOrder(t) + `","reason":"The size does not fit."}`)
+		expect(t, "a delivered test order", c.do(t, op, full, req, true), success, "")
+	case strings.HasSuffix(op.path, "/returns/{id}/dispute"):
+		id := c.testReturn(t)
+		c.returnMove(t, "/open/v1/returns/"+id+"/approve", `{}`)
+		c.returnMove(t, "/open/v1/sandbox/returns/"+id+"/transition", `{"to":"BUYER_SHIPPED"}`)
+		expect(t, "a return whose parcel travels", c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": id}), true), success, "")
+	case strings.HasSuffix(op.path, "/sandbox/returns/{id}/transition"):
+		id := c.testReturn(t)
+		expect(t, "a return just filed", c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": id}), true),
+			http.StatusUnprocessableEntity, "INVALID_TRANSITION")
+		c.returnMove(t, "/open/v1/returns/"+id+"/approve", `{}`)
+		expect(t, "an approved return", c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": id}), true), success, "")
+	case strings.Contains(op.path, "/returns/{id}"):
+		id := c.testReturn(t)
+		expect(t, "a return just filed", c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": id}), true), success, "")
+		if op.method == http.MethodPost {
+			expect(t, "a return already answered", c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": id}), true),
+				http.StatusConflict, "CONCURRENT_MODIFICATION")
+		}
 	case strings.HasSuffix(op.path, "/sandbox/orders/{id}/transition"):
 		a = c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": c.testOrder(t, "PENDING")}), true)
 		expect(t, "a pending test order", a, success, "")

@@ -12,6 +12,7 @@ import (
 	consentv1 "github.com/mallplatform/partnerapi/gen/mp/consent/v1"
 	eventsv1 "github.com/mallplatform/partnerapi/gen/mp/events/v1"
 	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
+	returnsv1 "github.com/mallplatform/partnerapi/gen/mp/returns/v1"
 	sandboxv1 "github.com/mallplatform/partnerapi/gen/mp/sandbox/v1"
 	shippingv1 "github.com/mallplatform/partnerapi/gen/mp/shipping/v1"
 	uploadsv1 "github.com/mallplatform/partnerapi/gen/mp/uploads/v1"
@@ -150,7 +151,25 @@ var examples = map[string]proto.Message{
 	sandboxv1.SandboxService_AppendTestTrackingEvent_FullMethodName: &sandboxv1.AppendTestTrackingEventRequest{
 		Id: "shp_01kaq3m8v5yq6b7c9d0e1f2g3h", Event: &sandboxv1.TestTrackingEvent{
 			Status: shippingv1.TrackingStatus_TRACKING_STATUS_PICKED_UP, Location: proto.String("Makati Hub")}},
+	returnsv1.ReturnsService_ListReturns_FullMethodName: &returnsv1.ListReturnsRequest{
+		Limit: proto.Int32(20), Status: returnsv1.ReturnStatus_RETURN_STATUS_REQUESTED.Enum()},
+	returnsv1.ReturnsService_GetReturn_FullMethodName: &returnsv1.GetReturnRequest{Id: exampleReturn},
+	returnsv1.ReturnsService_ApproveReturn_FullMethodName: &returnsv1.ApproveReturnRequest{Id: exampleReturn,
+		Approve: &returnsv1.ApproveReturnInput{ExpectedStatus: returnsv1.ReturnStatus_RETURN_STATUS_REQUESTED.Enum()}},
+	returnsv1.ReturnsService_RejectReturn_FullMethodName: &returnsv1.RejectReturnRequest{Id: exampleReturn,
+		Reject: &returnsv1.RejectReturnInput{Reason: "ITEM_USED", Note: "The tags were removed and the soles are worn.",
+			ExpectedStatus: returnsv1.ReturnStatus_RETURN_STATUS_REQUESTED.Enum()}},
+	returnsv1.ReturnsService_DisputeReturn_FullMethodName: &returnsv1.DisputeReturnRequest{Id: exampleReturn,
+		Dispute: &returnsv1.DisputeReturnInput{ReasonCode: "received_incomplete",
+			Description: "The charging cable and the pouch were missing from the returned box.",
+			Evidence:    []string{"https://cdn.partner.example/returns/ret-1/contents.jpg"}}},
+	returnsv1.ReturnsSandboxService_CreateTestReturn_FullMethodName: &returnsv1.CreateTestReturnRequest{
+		Return: &returnsv1.CreateTestReturnInput{OrderId: "ord_01kaq3m8v5yq6b7c9d0e1f2g3h", Reason: "The size does not fit."}},
+	returnsv1.ReturnsSandboxService_TransitionTestReturn_FullMethodName: &returnsv1.TransitionTestReturnRequest{Id: exampleReturn,
+		Transition: &returnsv1.TestReturnTransition{To: returnsv1.ReturnStatus_RETURN_STATUS_BUYER_SHIPPED}},
 }
+
+const exampleReturn = "ret_01kaq3m8v5yq6b7c9d0e1f2g3h"
 
 // ExampleCallbackURL is the callback URL of the webhook examples (a host
 // the conformance test's resolver answers with a public address).

@@ -12,12 +12,15 @@ import (
 	eventsv1 "github.com/mallplatform/partnerapi/gen/mp/events/v1"
 	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
 	payoutsv1 "github.com/mallplatform/partnerapi/gen/mp/payouts/v1"
+	returnsv1 "github.com/mallplatform/partnerapi/gen/mp/returns/v1"
 	sandboxv1 "github.com/mallplatform/partnerapi/gen/mp/sandbox/v1"
 	sellersv1 "github.com/mallplatform/partnerapi/gen/mp/sellers/v1"
 	shippingv1 "github.com/mallplatform/partnerapi/gen/mp/shipping/v1"
 	uploadsv1 "github.com/mallplatform/partnerapi/gen/mp/uploads/v1"
 	webhooksv1 "github.com/mallplatform/partnerapi/gen/mp/webhooks/v1"
 	"github.com/mallplatform/partnerapi/internal/core"
+	"github.com/mallplatform/partnerapi/internal/db"
+	"github.com/mallplatform/partnerapi/internal/deadline"
 	"github.com/mallplatform/partnerapi/internal/idempotency"
 	"github.com/mallplatform/partnerapi/internal/worker"
 	"github.com/mallplatform/partnerapi/internal/worker/retention"
@@ -28,6 +31,7 @@ import (
 	"github.com/mallplatform/partnerapi/services/events"
 	"github.com/mallplatform/partnerapi/services/orders"
 	"github.com/mallplatform/partnerapi/services/payouts"
+	"github.com/mallplatform/partnerapi/services/returns"
 	"github.com/mallplatform/partnerapi/services/sandbox"
 	"github.com/mallplatform/partnerapi/services/sandbox/faults"
 	"github.com/mallplatform/partnerapi/services/sellers"
@@ -206,6 +210,36 @@ func Domains() []Domain {
 			// Buyers' returns of delivered orders, their deadlines and
 			// disputes (services/returns).
 			Name: "returns",
+			Services: []Service{
+				{
+					Name: "returns",
+					Core: func(p Parts) core.Registrar { return returns.NewServer(returnsService(p)).Register },
+					Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+						return returnsv1.RegisterReturnsServiceHandlerClient(ctx, mux, returnsv1.NewReturnsServiceClient(conn))
+					},
+				},
+				{
+					// The sandbox's buyer and platform moves on test
+					// returns.
+					Name: "returns-sandbox",
+					Core: func(p Parts) core.Registrar { return returns.NewSandboxServer(returnsService(p)).Register },
+					Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+						return returnsv1.RegisterReturnsSandboxServiceHandlerClient(ctx, mux, returnsv1.NewReturnsSandboxServiceClient(conn))
+					},
+				},
+				{
+					// The platform's decision of disputes: internal, no
+					// routes on the partner port.
+					Name: "return-decisions",
+					Core: func(p Parts) core.Registrar { return returns.NewDecisionServer(returnsService(p)).Register },
+				},
+			},
+			// The deadline sweep: the automatic moves of returns nobody
+			// reads.
+			Jobs: func(p Parts, jobs *worker.Jobs) error {
+				return returns.RegisterDeadlines(jobs, returnsService(p).Subject(), deadline.JobConfig{Business: p.Business,
+					Shops: deadline.NewEntShops(p.DB.Ent), Logger: p.Logger.Named(returns.DeadlineKind)})
+			},
 			Events: []events.Type{eventsv1.EventType_EVENT_TYPE_RETURN_REQUESTED, eventsv1.EventType_EVENT_TYPE_RETURN_APPROVED,
 				eventsv1.EventType_EVENT_TYPE_RETURN_REJECTED, eventsv1.EventType_EVENT_TYPE_RETURN_BUYER_SHIPPED,
 				eventsv1.EventType_EVENT_TYPE_RETURN_RECEIVED, eventsv1.EventType_EVENT_TYPE_RETURN_REFUNDED,
@@ -264,4 +298,19 @@ func Domains() []Domain {
 			},
 		},
 	}
+}
+
+// returnsService is the returns' service over parts: the seller routes, the
+// sandbox's moves, the platform's decisions and the deadline sweep share
+// its store, ledger and the orders' named steps.
+func returnsService(p Parts) *returns.Service {
+	store := returns.NewEntStore(p.DB)
+	svc, err := returns.New(returns.Config{Store: store, Ledger: returns.NewEntLedger(p.DB),
+		InTx:     func(ctx context.Context, fn func(ctx context.Context) error) error { return db.InTx(ctx, p.DB.Ent, fn) },
+		Business: p.Business, Cursors: p.Cursors, Events: p.Events, Orders: p.Orders, Faults: faults.NewStore(p.DB)})
+	if err != nil {
+		// Every part is built by platform.NewParts before the domains.
+		panic(err)
+	}
+	return svc
 }

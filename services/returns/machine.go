@@ -20,6 +20,10 @@ import (
 const (
 	codeAlreadyProcessed = errorsv1.ErrorCode_ERROR_CODE_RETURN_ALREADY_PROCESSED
 	codeDeadlineExceeded = errorsv1.ErrorCode_ERROR_CODE_RETURN_DEADLINE_EXCEEDED
+	codeApproveFailed    = errorsv1.ErrorCode_ERROR_CODE_APPROVE_FAILED
+	codeRejectFailed     = errorsv1.ErrorCode_ERROR_CODE_REJECT_FAILED
+	codeDisputeFailed    = errorsv1.ErrorCode_ERROR_CODE_DISPUTE_FAILED
+	codeCreateFailed     = errorsv1.ErrorCode_ERROR_CODE_CREATE_FAILED
 )
 
 // Status is a return's status.

@@ -85,6 +85,12 @@ type Move struct {
 	// shipping (the parcel's tracking number); nil leaves them.
 	RefundedAmount *int64
 	TrackingNumber *string
+	// Dispute is the dispute the move opens; the service writes it
+	// (AddDispute) once the move applied, Move ignores it.
+	Dispute *DisputeCase
+	// DisputeOutcome is the platform's decision the move makes (REFUNDED
+	// or CLOSED), written by DecideDispute once the move applied.
+	DisputeOutcome Status
 }
 
 // Store keeps returns. Every method runs on the transaction ctx carries
@@ -105,6 +111,9 @@ type Store interface {
 	Move(ctx context.Context, sellerID, id string, m Move) (bool, error)
 	// AddDispute records the return's dispute (one per return).
 	AddDispute(ctx context.Context, sellerID, returnID string, d DisputeCase) error
+	// DecideDispute records the platform's decision of the return's
+	// dispute.
+	DecideDispute(ctx context.Context, sellerID, returnID, outcome string, at time.Time) error
 
 	// The deadline mechanism's (deadline.Store[*Return]).
 	Load(ctx context.Context, ref deadline.Ref) (*Return, error)

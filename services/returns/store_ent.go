@@ -208,6 +208,22 @@ func (s *EntStore) AddDispute(ctx context.Context, sellerID, returnID string, d 
 	return nil
 }
 
+// DecideDispute implements Store.
+func (s *EntStore) DecideDispute(ctx context.Context, sellerID, returnID, outcome string, at time.Time) error {
+	if _, err := s.Get(ctx, sellerID, returnID); err != nil {
+		return err
+	}
+	n, err := s.db(ctx).ReturnDispute.Update().Where(returndispute.ReturnID(returnID)).
+		SetOutcome(outcome).SetDecidedAt(at).Save(ctx)
+	if err != nil {
+		return fmt.Errorf("returns: decide dispute: %w", err)
+	}
+	if n != 1 {
+		return fmt.Errorf("returns: decide dispute: return %s has no dispute", returnID)
+	}
+	return nil
+}
+
 // Load implements deadline.Store.
 func (s *EntStore) Load(ctx context.Context, ref deadline.Ref) (*Return, error) {
 	return s.Get(ctx, ref.SellerID, ref.ID)

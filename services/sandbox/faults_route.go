@@ -6,6 +6,7 @@ import (
 	sandboxv1 "github.com/mallplatform/partnerapi/gen/mp/sandbox/v1"
 	"github.com/mallplatform/partnerapi/internal/apierr"
 	"github.com/mallplatform/partnerapi/internal/principal"
+	"github.com/mallplatform/partnerapi/services/sandbox/faults"
 )
 
 // SetFaults queues the calling test shop's injected failures for a target.
@@ -18,6 +19,11 @@ func (s *Server) SetFaults(ctx context.Context, req *sandboxv1.SetFaultsRequest)
 		return nil, apierr.New(apierr.ServiceUnavailable, "fault injection is not available")
 	}
 	in := req.GetFaults()
+	if in.GetCount() > 0 {
+		if err := faults.Check(in.GetTarget(), in.GetError()); err != nil {
+			return nil, err
+		}
+	}
 	if err := s.cfg.Faults.Set(ctx, seller, in.GetTarget(), in.GetError(), int(in.GetCount())); err != nil {
 		return nil, err
 	}

@@ -8,11 +8,31 @@ package faults
 import (
 	"context"
 
+	"github.com/mallplatform/partnerapi/internal/apierr"
+	"github.com/mallplatform/partnerapi/services/returns"
 	"github.com/mallplatform/partnerapi/services/shipping/carrier"
 )
 
-// TargetCarrier is the carrier's queue.
-const TargetCarrier = "carrier"
+// The queues: the carrier's, and the returns' (the after-sales moves).
+const (
+	TargetCarrier = "carrier"
+	TargetReturns = returns.FaultTarget
+)
+
+// Check refuses a failure its target does not know (SHIP_FAILED is the
+// carrier's, APPROVE_FAILED the returns'; UPSTREAM_ERROR is both's).
+func Check(target, kind string) error {
+	switch target {
+	case TargetCarrier:
+		if _, ok := carrier.ParseFaultKind(kind); !ok {
+			return apierr.Newf(apierr.ValidationError, "error: %s is not a failure of target carrier", kind)
+		}
+		return nil
+	case TargetReturns:
+		return returns.CheckFault(kind)
+	}
+	return apierr.Newf(apierr.ValidationError, "target: %s is not a fault target", target)
+}
 
 // Carrier is the store as the simulated courier's carrier.Faults.
 func (s *Store) Carrier() carrier.Faults { return carrierFaults{s} }

@@ -74,3 +74,26 @@ func TestQueueSharedByReplicas(t *testing.T) {
 		})
 	}
 }
+
+// Check holds each target to its own failures.
+func TestCheckTargetsKinds(t *testing.T) {
+	for _, c := range []struct {
+		target, kind string
+		ok           bool
+	}{
+		{faults.TargetCarrier, "SHIP_FAILED", true},
+		{faults.TargetCarrier, "UPSTREAM_TIMEOUT", true},
+		{faults.TargetCarrier, "APPROVE_FAILED", false},
+		{faults.TargetReturns, "APPROVE_FAILED", true},
+		{faults.TargetReturns, "REJECT_FAILED", true},
+		{faults.TargetReturns, "DISPUTE_FAILED", true},
+		{faults.TargetReturns, "CREATE_FAILED", true},
+		{faults.TargetReturns, "UPSTREAM_ERROR", true},
+		{faults.TargetReturns, "SHIP_FAILED", false},
+		{"payments", "UPSTREAM_ERROR", false},
+	} {
+		if err := faults.Check(c.target, c.kind); (err == nil) != c.ok {
+			t.Errorf("%s %s: %v, want ok %v", c.target, c.kind, err, c.ok)
+		}
+	}
+}

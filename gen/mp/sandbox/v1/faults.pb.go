@@ -69,10 +69,14 @@ func (x *SetFaultsRequest) GetFaults() *FaultsInput {
 // FaultsInput queues failures (strict).
 type FaultsInput struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The outside party whose calls fail: "carrier".
+	// The outside party whose calls fail: "carrier", or "returns" (the
+	// after-sales moves: approve, reject, dispute, and filing a test return).
 	Target string `protobuf:"bytes,1,opt,name=target,proto3" json:"target,omitempty"`
-	// How they fail: SHIP_FAILED (the carrier refuses, reason REJECTED),
-	// UPSTREAM_ERROR (unreachable) or UPSTREAM_TIMEOUT (too slow).
+	// How they fail. carrier: SHIP_FAILED (the carrier refuses, reason
+	// REJECTED), UPSTREAM_ERROR (unreachable) or UPSTREAM_TIMEOUT (too slow).
+	// returns: APPROVE_FAILED, REJECT_FAILED, DISPUTE_FAILED (400),
+	// CREATE_FAILED or UPSTREAM_ERROR (502); each of the next moves fails
+	// with the code queued and leaves the return unchanged.
 	Error string `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
 	// How many of the next calls fail, 0 to 100; 0 clears the queue.
 	Count         int32 `protobuf:"varint,3,opt,name=count,proto3" json:"count,omitempty"`
@@ -244,10 +248,10 @@ const file_mp_sandbox_v1_faults_proto_rawDesc = "" +
 	"\n" +
 	"\x1amp/sandbox/v1/faults.proto\x12\rmp.sandbox.v1\x1a\x1bbuf/validate/validate.proto\"N\n" +
 	"\x10SetFaultsRequest\x12:\n" +
-	"\x06faults\x18\x01 \x01(\v2\x1a.mp.sandbox.v1.FaultsInputB\x06\xbaH\x03\xc8\x01\x01R\x06faults\"\xa2\x01\n" +
-	"\vFaultsInput\x12&\n" +
-	"\x06target\x18\x01 \x01(\tB\x0e\xbaH\vr\tR\acarrierR\x06target\x12J\n" +
-	"\x05error\x18\x02 \x01(\tB4\xbaH1r/R\vSHIP_FAILEDR\x0eUPSTREAM_ERRORR\x10UPSTREAM_TIMEOUTR\x05error\x12\x1f\n" +
+	"\x06faults\x18\x01 \x01(\v2\x1a.mp.sandbox.v1.FaultsInputB\x06\xbaH\x03\xc8\x01\x01R\x06faults\"\xea\x01\n" +
+	"\vFaultsInput\x12/\n" +
+	"\x06target\x18\x01 \x01(\tB\x17\xbaH\x14r\x12R\acarrierR\areturnsR\x06target\x12\x88\x01\n" +
+	"\x05error\x18\x02 \x01(\tBr\xbaHormR\vSHIP_FAILEDR\x0eUPSTREAM_ERRORR\x10UPSTREAM_TIMEOUTR\x0eAPPROVE_FAILEDR\rREJECT_FAILEDR\x0eDISPUTE_FAILEDR\rCREATE_FAILEDR\x05error\x12\x1f\n" +
 	"\x05count\x18\x03 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x00R\x05count\";\n" +
 	"\x0eFaultsResponse\x12)\n" +
 	"\x04data\x18\x01 \x01(\v2\x15.mp.sandbox.v1.FaultsR\x04data\"[\n" +
