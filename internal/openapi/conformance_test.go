@@ -507,6 +507,8 @@ func (c *checker) checkOperation(t *testing.T, op operation, orderID string) {
 	case strings.HasSuffix(op.path, "/orders/{id}/shipment"):
 		a = c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": c.bookedOrder(t)}), true)
 		expect(t, "a booked test order", a, success, "")
+	case strings.Contains(op.path, "/orders/{id}/cancellation-request"):
+		c.checkCancellation(t, op, full, orderID)
 	case strings.HasSuffix(op.path, "/sandbox/orders/{id}/transition"):
 		a = c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": c.testOrder(t, "PENDING")}), true)
 		expect(t, "a pending test order", a, success, "")

@@ -44,7 +44,7 @@ type CancellationRequest struct {
 	RespondBy *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=respond_by,json=respondBy,proto3" json:"respond_by,omitempty"`
 	// When it was approved, rejected or auto-approved (respondBy, for an
 	// automatic approval); absent while pending.
-	DecidedAt     *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=decided_at,proto3" json:"decided_at,omitempty"`
+	DecidedAt     *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=decided_at,proto3,oneof" json:"decided_at,omitempty"`
 	CreatedAt     *timestamppb.Timestamp `protobuf:"bytes,9,opt,name=created_at,proto3" json:"created_at,omitempty"`
 	UpdatedAt     *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=updated_at,proto3" json:"updated_at,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -562,7 +562,7 @@ var File_mp_cancellations_v1_cancellations_proto protoreflect.FileDescriptor
 
 const file_mp_cancellations_v1_cancellations_proto_rawDesc = "" +
 	"\n" +
-	"'mp/cancellations/v1/cancellations.proto\x12\x13mp.cancellations.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x19mp/common/v1/common.proto\x1a\x19mp/errors/v1/errors.proto\x1a\x1bmp/options/v1/options.proto\x1a\x19mp/orders/v1/orders.proto\"\x84\x04\n" +
+	"'mp/cancellations/v1/cancellations.proto\x12\x13mp.cancellations.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x19mp/common/v1/common.proto\x1a\x19mp/errors/v1/errors.proto\x1a\x1bmp/options/v1/options.proto\x1a\x19mp/orders/v1/orders.proto\"\x98\x04\n" +
 	"\x13CancellationRequest\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x19\n" +
 	"\border_id\x18\x02 \x01(\tR\aorderId\x12?\n" +
@@ -571,10 +571,10 @@ const file_mp_cancellations_v1_cancellations_proto_rawDesc = "" +
 	"\rreject_reason\x18\x05 \x01(\tH\x00R\frejectReason\x88\x01\x01\x12>\n" +
 	"\frequested_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\frequested_at\x129\n" +
 	"\n" +
-	"respond_by\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\trespondBy\x12:\n" +
+	"respond_by\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\trespondBy\x12?\n" +
 	"\n" +
-	"decided_at\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"decided_at\x12:\n" +
+	"decided_at\x18\b \x01(\v2\x1a.google.protobuf.TimestampH\x01R\n" +
+	"decided_at\x88\x01\x01\x12:\n" +
 	"\n" +
 	"created_at\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"created_at\x12:\n" +
@@ -582,7 +582,8 @@ const file_mp_cancellations_v1_cancellations_proto_rawDesc = "" +
 	"updated_at\x18\n" +
 	" \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"updated_atB\x10\n" +
-	"\x0e_reject_reason\"\x8f\x02\n" +
+	"\x0e_reject_reasonB\r\n" +
+	"\v_decided_at\"\x8f\x02\n" +
 	"\x1fListCancellationRequestsRequest\x12 \n" +
 	"\x04page\x18\x01 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x00R\x04page\x88\x01\x01\x12$\n" +
 	"\x05limit\x18\x02 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x01R\x05limit\x88\x01\x01\x12T\n" +

@@ -856,7 +856,7 @@ type Order struct {
 	BookingStatus *BookingStatus `protobuf:"varint,23,opt,name=booking_status,json=bookingStatus,proto3,enum=mp.orders.v1.BookingStatus,oneof" json:"booking_status,omitempty"`
 	// The buyer's latest request to cancel the order; absent when the buyer
 	// never asked.
-	CancellationRequest *OrderCancellationRequest `protobuf:"bytes,24,opt,name=cancellation_request,json=cancellationRequest,proto3" json:"cancellation_request,omitempty"`
+	CancellationRequest *OrderCancellationRequest `protobuf:"bytes,24,opt,name=cancellation_request,json=cancellationRequest,proto3,oneof" json:"cancellation_request,omitempty"`
 	unknownFields       protoimpl.UnknownFields
 	sizeCache           protoimpl.SizeCache
 }
@@ -1770,7 +1770,7 @@ const file_mp_orders_v1_orders_proto_rawDesc = "" +
 	"updated_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"updated_at\x123\n" +
 	"\x05items\x18\b \x03(\v2\x1d.mp.orders.v1.FulfillmentItemR\x05items\x12=\n" +
-	"\bmetadata\x18\t \x01(\v2!.mp.orders.v1.FulfillmentMetadataR\bmetadata\"\x8f\t\n" +
+	"\bmetadata\x18\t \x01(\v2!.mp.orders.v1.FulfillmentMetadataR\bmetadata\"\xad\t\n" +
 	"\x05Order\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x121\n" +
 	"\x06status\x18\x02 \x01(\x0e2\x19.mp.orders.v1.OrderStatusR\x06status\x12\x1b\n" +
@@ -1802,12 +1802,13 @@ const file_mp_orders_v1_orders_proto_rawDesc = "" +
 	"shipByDate\x12&\n" +
 	"\fsla_breached\x18\x15 \x01(\bH\x01R\vslaBreached\x88\x01\x01\x12.\n" +
 	"\x10shipping_channel\x18\x16 \x01(\tH\x02R\x0fshippingChannel\x88\x01\x01\x12G\n" +
-	"\x0ebooking_status\x18\x17 \x01(\x0e2\x1b.mp.orders.v1.BookingStatusH\x03R\rbookingStatus\x88\x01\x01\x12Y\n" +
-	"\x14cancellation_request\x18\x18 \x01(\v2&.mp.orders.v1.OrderCancellationRequestR\x13cancellationRequestB\x0e\n" +
+	"\x0ebooking_status\x18\x17 \x01(\x0e2\x1b.mp.orders.v1.BookingStatusH\x03R\rbookingStatus\x88\x01\x01\x12^\n" +
+	"\x14cancellation_request\x18\x18 \x01(\v2&.mp.orders.v1.OrderCancellationRequestH\x04R\x13cancellationRequest\x88\x01\x01B\x0e\n" +
 	"\f_buyer_emailB\x0f\n" +
 	"\r_sla_breachedB\x13\n" +
 	"\x11_shipping_channelB\x11\n" +
-	"\x0f_booking_status\"\xc2\x03\n" +
+	"\x0f_booking_statusB\x17\n" +
+	"\x15_cancellation_request\"\xc2\x03\n" +
 	"\x11ListOrdersRequest\x12 \n" +
 	"\x04page\x18\x01 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x00R\x04page\x88\x01\x01\x12$\n" +
 	"\x05limit\x18\x02 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x01R\x05limit\x88\x01\x01\x12H\n" +
