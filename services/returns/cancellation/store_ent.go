@@ -6,6 +6,7 @@ import (
 	"time"
 
 	entsql "entgo.io/ent/dialect/sql"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/mallplatform/partnerapi/ent"
 	"github.com/mallplatform/partnerapi/ent/cancellationrequest"
@@ -18,10 +19,13 @@ import (
 // EntStore keeps requests in the cancellation_requests table.
 type EntStore struct {
 	client *ent.Client
+	// pool is set on PostgreSQL: the order reads' lookup goes to pgx
+	// directly (store_pg.go).
+	pool *pgxpool.Pool
 }
 
 // NewEntStore returns a store over d.
-func NewEntStore(d *db.DB) *EntStore { return &EntStore{client: d.Ent} }
+func NewEntStore(d *db.DB) *EntStore { return &EntStore{client: d.Ent, pool: d.Pool} }
 
 var (
 	_ Store                    = (*EntStore)(nil)
@@ -165,6 +169,11 @@ func (s *EntStore) LatestForOrders(ctx context.Context, sellerID string, orderID
 	q, ok := s.sellerRequests(ctx, sellerID)
 	if !ok || len(orderIDs) == 0 {
 		return nil, nil
+	}
+	if _, inTx := db.TxFromContext(ctx); s.pool != nil && !inTx {
+		// Inside a transaction the read goes through it, to see the
+		// transaction's own writes.
+		return s.latestForOrdersPostgres(ctx, sellerID, orderIDs)
 	}
 	if len(orderIDs) == 1 {
 		q = q.Where(cancellationrequest.OrderID(orderIDs[0]))
