@@ -161,8 +161,9 @@ func testRoutes(t *testing.T, pg bool) {
 	if o := order(t, c, none); o.CancellationRequest != nil {
 		t.Errorf("an order never asked about carries %+v", o.CancellationRequest)
 	}
+	asked := map[string]string{}
 	for _, id := range []string{rejected, shipped, lapsed} {
-		data[wireRequest](t, ask(c, t, id), http.StatusCreated)
+		asked[id] = data[wireRequest](t, ask(c, t, id), http.StatusCreated).ID
 	}
 
 	// No request, or another seller's: 404.
@@ -233,8 +234,11 @@ func testRoutes(t *testing.T, pg bool) {
 	if o := order(t, c, shipped); o.Status != "SHIPPED" || o.CancellationRequest.Status != "REJECTED" {
 		t.Errorf("shipped order after the deadline %+v %+v", o, o.CancellationRequest)
 	}
-	if ev := eventTypes(t, env, r.ID); ev["cancellation.auto_approved"] != 0 {
-		t.Errorf("the approved request's events %v", ev)
+	if ev := eventTypes(t, env, asked[shipped]); ev["cancellation.rejected"] != 1 || ev["cancellation.auto_approved"] != 0 {
+		t.Errorf("the shipped order's request events %v", ev)
+	}
+	if ev := eventTypes(t, env, asked[lapsed]); ev["cancellation.auto_approved"] != 1 || len(ev) != 2 {
+		t.Errorf("the lapsed request's events %v", ev)
 	}
 
 	// The listing, settled, by status and on the keyset.
