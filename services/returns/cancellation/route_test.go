@@ -241,6 +241,21 @@ func testRoutes(t *testing.T, pg bool) {
 		t.Errorf("the lapsed request's events %v", ev)
 	}
 
+	// The order listing carries each order's latest request too.
+	carried := map[string]string{}
+	listed, err := c.DoSigned(context.Background(), sdk.Request{Method: http.MethodGet, Path: "/open/v1/orders", RawQuery: "status=CANCELLED&limit=100"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range data[[]wireOrder](t, listed, http.StatusOK) {
+		if o.CancellationRequest != nil {
+			carried[o.ID] = o.CancellationRequest.Status
+		}
+	}
+	if carried[approved] != "APPROVED" || carried[lapsed] != "AUTO_APPROVED" || len(carried) != 2 {
+		t.Errorf("the cancelled orders listed carry %v", carried)
+	}
+
 	// The listing, settled, by status and on the keyset.
 	list := func(query string) ([]wireRequest, string) {
 		var env struct {
