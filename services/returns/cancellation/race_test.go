@@ -57,15 +57,15 @@ func TestApproveAndRejectRace(t *testing.T) {
 	}
 }
 
-// TestJobAndReadsRace: after the sandbox clock jumps past the requests'
-// deadlines, the deadline job and order reads settle them at once; each
-// request is auto-approved once, with one cancellation.auto_approved, and
-// its order cancelled once.
+// TestJobAndReadsRace: after the test shop's sandbox clock jumps past the
+// requests' deadlines, the deadline job (sweeping the moved shop on its own
+// clock) and order reads settle them at once; each request is
+// auto-approved once, with one cancellation.auto_approved, and its order
+// cancelled once.
 func TestJobAndReadsRace(t *testing.T) {
 	for _, pg := range []bool{false, true} {
 		t.Run(fmt.Sprintf("postgres=%v", pg), func(t *testing.T) {
-			env := testenv.Start(t, testenv.Options{Postgres: pg, BusinessClock: true, Unlimited: true})
-			env.Business.Set(time.Date(2026, 3, 2, 2, 0, 0, 0, time.UTC))
+			env := testenv.Start(t, testenv.Options{Postgres: pg, Unlimited: true})
 			c := env.Client(t, "full", 0)
 			const n = 8
 			ids := make([]string, n)
@@ -74,17 +74,28 @@ func TestJobAndReadsRace(t *testing.T) {
 				ids[i] = testOrder(t, c)
 				requests[i] = data[wireRequest](t, ask(c, t, ids[i]), http.StatusCreated).ID
 			}
-			// The worker's parts over the same database and clocks.
-			parts, err := platform.NewParts(platform.PartsConfig{DB: env.DB, SecretKey: env.SecretKey, Clock: env.Clock, Business: env.Business})
+			// Requests no reader reads: only the job settles them.
+			unread := []string{data[wireRequest](t, ask(c, t, testOrder(t, c)), http.StatusCreated).ID,
+				data[wireRequest](t, ask(c, t, testOrder(t, c)), http.StatusCreated).ID}
+			// The worker's parts over the same database and wall clock:
+			// each test shop's business clock read from the database.
+			parts, err := platform.NewParts(platform.PartsConfig{DB: env.DB, SecretKey: env.SecretKey, Clock: env.Clock})
 			if err != nil {
 				t.Fatal(err)
 			}
 			job, err := deadline.NewJob[cancellation.DeadlineArgs](parts.Cancellations.Subject(),
-				deadline.JobConfig{Business: env.Business, Shops: deadline.NewEntShops(env.DB.Ent)})
+				deadline.JobConfig{Business: parts.Business, Shops: deadline.NewEntShops(env.DB.Ent)})
 			if err != nil {
 				t.Fatal(err)
 			}
-			env.Business.Advance(cancellation.ResponseWindow + time.Minute)
+			if n, err := job.Run(context.Background()); err != nil || n != 0 {
+				t.Fatalf("before the jump the job moved %d, %v", n, err)
+			}
+			// The sandbox clock jumps 48 hours and a minute.
+			advance := fmt.Sprintf(`{"advance_seconds":%d}`, int((cancellation.ResponseWindow + time.Minute).Seconds()))
+			if resp := send(t, c, http.MethodPost, "/open/v1/sandbox/clock", "", advance); resp.Status != http.StatusOK {
+				t.Fatalf("clock: %d %s", resp.Status, resp.Body)
+			}
 
 			var wg sync.WaitGroup
 			errs := make(chan error, 4)
@@ -122,7 +133,14 @@ func TestJobAndReadsRace(t *testing.T) {
 					t.Errorf("%s: request events %v", requests[i], ev)
 				}
 			}
-			if n, err := env.DB.Ent.Event.Query().Where(event.Type("cancellation.auto_approved")).Count(context.Background()); err != nil || n != len(ids) {
+			seller := env.Creds.Sellers[0].SellerID
+			for _, id := range unread {
+				r, err := cancellation.NewEntStore(env.DB).Get(context.Background(), seller, id)
+				if err != nil || r.Status != cancellation.AutoApproved {
+					t.Errorf("%s, read by nobody: %+v %v; want the job's AUTO_APPROVED", id, r, err)
+				}
+			}
+			if n, err := env.DB.Ent.Event.Query().Where(event.Type("cancellation.auto_approved")).Count(context.Background()); err != nil || n != len(ids)+len(unread) {
 				t.Errorf("%d auto-approvals recorded, %v", n, err)
 			}
 		})
