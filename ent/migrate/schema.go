@@ -182,6 +182,11 @@ var (
 				Columns: []*schema.Column{CancellationRequestsColumns[10], CancellationRequestsColumns[2], CancellationRequestsColumns[8], CancellationRequestsColumns[0]},
 			},
 			{
+				Name:    "cancellationrequest_seller_id_order_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{CancellationRequestsColumns[10], CancellationRequestsColumns[1], CancellationRequestsColumns[8]},
+			},
+			{
 				Name:    "cancellation_request_one_pending_per_order",
 				Unique:  true,
 				Columns: []*schema.Column{CancellationRequestsColumns[1]},

@@ -42,6 +42,9 @@ func (CancellationRequest) Indexes() []ent.Index {
 		// A seller's requests, oldest first, and by status.
 		index.Fields("seller_id", "created_at", "id"),
 		index.Fields("seller_id", "status", "created_at", "id"),
+		// An order's requests, newest first: the order reads show the
+		// latest (one index range per order, or per page of orders).
+		index.Fields("seller_id", "order_id", "created_at"),
 		// One pending request per order, held by the database.
 		index.Fields("order_id").
 			Unique().

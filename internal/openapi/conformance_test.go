@@ -562,6 +562,8 @@ func (c *checker) checkOperation(t *testing.T, op operation, orderID string) {
 			expect(t, "a return already answered", c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": id}), true),
 				http.StatusConflict, "CONCURRENT_MODIFICATION")
 		}
+	case strings.Contains(op.path, "/orders/{id}/cancellation-request"):
+		c.checkCancellation(t, op, full, orderID)
 	case strings.HasSuffix(op.path, "/sandbox/orders/{id}/transition"):
 		a = c.do(t, op, full, c.exampleRequest(op, map[string]string{"id": c.testOrder(t, "PENDING")}), true)
 		expect(t, "a pending test order", a, success, "")

@@ -7,6 +7,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	authv1 "github.com/mallplatform/partnerapi/gen/mp/auth/v1"
+	cancellationsv1 "github.com/mallplatform/partnerapi/gen/mp/cancellations/v1"
 	catalogv1 "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
 	commonv1 "github.com/mallplatform/partnerapi/gen/mp/common/v1"
 	consentv1 "github.com/mallplatform/partnerapi/gen/mp/consent/v1"
@@ -102,6 +103,14 @@ var examples = map[string]proto.Message{
 	"/mp.orders.v1.OrdersService/CancelOrder": &ordersv1.CancelOrderRequest{
 		Id: "ord_01kaq3m8v5yq6b7c9d0e1f2g3h", Cancel: &ordersv1.CancelOrderInput{ExpectedStatus: ordersv1.OrderStatus_ORDER_STATUS_READY_TO_SHIP.Enum()},
 	},
+	cancellationsv1.CancellationService_ListCancellationRequests_FullMethodName: &cancellationsv1.ListCancellationRequestsRequest{
+		Limit: proto.Int32(20), Status: ordersv1.CancellationRequestStatus_CANCELLATION_REQUEST_STATUS_PENDING.Enum()},
+	cancellationsv1.CancellationService_ApproveCancellationRequest_FullMethodName: &cancellationsv1.ApproveCancellationRequestRequest{
+		Id: "ord_01kaq3m8v5yq6b7c9d0e1f2g3h"},
+	cancellationsv1.CancellationService_RejectCancellationRequest_FullMethodName: &cancellationsv1.RejectCancellationRequestRequest{
+		Id: "ord_01kaq3m8v5yq6b7c9d0e1f2g3h", Rejection: &cancellationsv1.Rejection{Reason: "Already packed and handed to the courier"}},
+	cancellationsv1.CancellationSandboxService_CreateTestCancellationRequest_FullMethodName: &cancellationsv1.CreateTestCancellationRequestRequest{
+		Id: "ord_01kaq3m8v5yq6b7c9d0e1f2g3h", Request: &cancellationsv1.TestCancellationRequest{Reason: "Ordered the wrong size"}},
 	"/mp.events.v1.EventsService/ListEvents": &eventsv1.ListEventsRequest{
 		Limit: proto.Int32(50), Type: eventsv1.EventType_EVENT_TYPE_PRODUCT_CREATED.Enum(),
 		CreatedAfter: timestamppb.New(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)),

@@ -1,6 +1,7 @@
 package platform
 
 import (
+	"context"
 	"errors"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/mallplatform/partnerapi/services/catalog"
 	"github.com/mallplatform/partnerapi/services/events"
 	"github.com/mallplatform/partnerapi/services/orders"
+	"github.com/mallplatform/partnerapi/services/returns/cancellation"
 	"github.com/mallplatform/partnerapi/services/sandbox/faults"
 	"github.com/mallplatform/partnerapi/services/sandbox/shopclock"
 	"github.com/mallplatform/partnerapi/services/sellers"
@@ -138,9 +140,22 @@ func NewParts(cfg PartsConfig) (serviceset.Parts, error) {
 	// Cancellations void bookings through shipping; orders declares the
 	// interface, so neither package imports the other's internals.
 	orderSvc.UseBookings(shippingSvc.OrderBookings())
+	// Buyers' cancellation requests cancel orders through the orders
+	// service, and the order reads show them; orders declares the read
+	// port, so it never imports the cancellations domain.
+	cancellations, err := cancellation.NewService(cancellation.Config{Store: cancellation.NewEntStore(cfg.DB), Orders: orderSvc,
+		Events: recorder, Business: cfg.Business, Cursors: cursors,
+		InTx: func(ctx context.Context, fn func(ctx context.Context) error) error {
+			return db.InTx(ctx, cfg.DB.Ent, fn)
+		}})
+	if err != nil {
+		return serviceset.Parts{}, err
+	}
+	orderSvc.UseCancellationRequests(cancellations.OrderRequests())
 	return serviceset.Parts{DB: cfg.DB, Logger: cfg.Logger, Clock: cfg.Clock, Auth: authSvc, Business: cfg.Business,
 		Cursors: cursors, Events: recorder, Webhooks: hooks, Flow: flow, Uploads: images, Worker: cfg.Worker,
-		Sellers: shops, Catalog: products, Orders: orderSvc, Shipping: shippingSvc}, nil
+		Sellers: shops, Catalog: products, Orders: orderSvc, Shipping: shippingSvc,
+		Cancellations: cancellations}, nil
 }
 
 // WorkerJobs is every domain's jobs over parts, for the worker role and

@@ -8,6 +8,7 @@ import (
 	"google.golang.org/grpc"
 
 	authv1 "github.com/mallplatform/partnerapi/gen/mp/auth/v1"
+	cancellationsv1 "github.com/mallplatform/partnerapi/gen/mp/cancellations/v1"
 	catalogv1 "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
 	eventsv1 "github.com/mallplatform/partnerapi/gen/mp/events/v1"
 	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
@@ -32,6 +33,7 @@ import (
 	"github.com/mallplatform/partnerapi/services/orders"
 	"github.com/mallplatform/partnerapi/services/payouts"
 	"github.com/mallplatform/partnerapi/services/returns"
+	"github.com/mallplatform/partnerapi/services/returns/cancellation"
 	"github.com/mallplatform/partnerapi/services/sandbox"
 	"github.com/mallplatform/partnerapi/services/sandbox/faults"
 	"github.com/mallplatform/partnerapi/services/sellers"
@@ -250,6 +252,29 @@ func Domains() []Domain {
 			// Buyers' requests to cancel an order before it ships
 			// (services/returns/cancellation).
 			Name: "cancellations",
+			Services: []Service{
+				{
+					Name: "cancellations",
+					Core: func(p Parts) core.Registrar { return cancellation.NewServer(p.Cancellations).Register },
+					Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+						return cancellationsv1.RegisterCancellationServiceHandlerClient(ctx, mux, cancellationsv1.NewCancellationServiceClient(conn))
+					},
+				},
+				{
+					// The buyer's side, for test shops (sandbox routes).
+					Name: "cancellations-sandbox",
+					Core: func(p Parts) core.Registrar { return cancellation.NewSandboxServer(p.Cancellations).Register },
+					Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+						return cancellationsv1.RegisterCancellationSandboxServiceHandlerClient(ctx, mux,
+							cancellationsv1.NewCancellationSandboxServiceClient(conn))
+					},
+				},
+			},
+			// The automatic approval of requests unanswered at respondBy.
+			Jobs: func(p Parts, jobs *worker.Jobs) error {
+				return cancellation.RegisterDeadlines(jobs, p.Cancellations.Subject(), deadline.JobConfig{Business: p.Business,
+					Shops: deadline.NewEntShops(p.DB.Ent), Logger: p.Logger.Named(cancellation.DeadlineKind)})
+			},
 			Events: []events.Type{eventsv1.EventType_EVENT_TYPE_CANCELLATION_REQUESTED,
 				eventsv1.EventType_EVENT_TYPE_CANCELLATION_APPROVED, eventsv1.EventType_EVENT_TYPE_CANCELLATION_REJECTED,
 				eventsv1.EventType_EVENT_TYPE_CANCELLATION_AUTO_APPROVED},

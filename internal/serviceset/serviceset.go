@@ -26,6 +26,7 @@ import (
 	"github.com/mallplatform/partnerapi/services/catalog"
 	"github.com/mallplatform/partnerapi/services/events"
 	"github.com/mallplatform/partnerapi/services/orders"
+	"github.com/mallplatform/partnerapi/services/returns/cancellation"
 	"github.com/mallplatform/partnerapi/services/sellers"
 	"github.com/mallplatform/partnerapi/services/shipping"
 	"github.com/mallplatform/partnerapi/services/uploads"
@@ -73,6 +74,10 @@ type Parts struct {
 	// operators' calendar edits share it, so a replica serves its own
 	// edits at once.
 	Shipping *shipping.Service
+	// Cancellations is buyers' cancellation requests: their routes, the
+	// sandbox's buyer, the order reads (through orders.UseCancellationRequests)
+	// and the deadline job share it.
+	Cancellations *cancellation.Service
 	// Worker tunes the jobs of the worker role (and of dev's worker); core
 	// does not read it.
 	Worker WorkerSettings

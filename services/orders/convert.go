@@ -73,6 +73,10 @@ func OrderToProto(v View) *ordersv1.Order {
 		b := bookingToProto[*v.BookingStatus]
 		out.BookingStatus = &b
 	}
+	if r := v.CancellationRequest; r != nil {
+		out.CancellationRequest = &ordersv1.OrderCancellationRequest{Status: r.Status, Reason: r.Reason,
+			RequestedAt: timestamp(r.RequestedAt), RespondBy: timestamp(r.RespondBy)}
+	}
 	for i, it := range o.Items {
 		out.Items[i] = &ordersv1.OrderItem{
 			Id:         it.ID,

@@ -34,6 +34,9 @@ type Service struct {
 	// bookings voids a cancelled order's carrier booking (UseBookings);
 	// nil: orders have no bookings to void.
 	bookings Bookings
+	// cancellations reads the orders' cancellation requests
+	// (UseCancellationRequests); nil: orders carry none.
+	cancellations CancellationRequests
 }
 
 // Config is what a Service is built from.
@@ -76,6 +79,9 @@ type View struct {
 	SLABreached     *bool
 	BookingStatus   *BookingStatus
 	ShippingChannel *string
+	// CancellationRequest is the buyer's latest request to cancel the
+	// order; nil when there is none.
+	CancellationRequest *CancellationRequest
 }
 
 // ListParams is a listing request after transport decoding and validation.
@@ -109,7 +115,12 @@ func (s *Service) GetOrder(ctx context.Context, id string) (View, error) {
 	if err != nil {
 		return View{}, err
 	}
-	return s.view(ctx, o, s.clock.Business(ctx)), nil
+	now := s.clock.Business(ctx)
+	views := []View{s.view(ctx, o, now)}
+	if err := s.withCancellationRequests(ctx, seller, views, now); err != nil {
+		return View{}, err
+	}
+	return views[0], nil
 }
 
 // ListOrders returns a page of the calling seller's orders, newest first
@@ -146,6 +157,9 @@ func (s *Service) ListOrders(ctx context.Context, p ListParams) (pagination.Page
 	views := make([]View, len(rows))
 	for i, o := range rows {
 		views[i] = s.view(ctx, o, now)
+	}
+	if err := s.withCancellationRequests(ctx, seller, views, now); err != nil {
+		return pagination.Page[View]{}, err
 	}
 	return pagination.NewPage(w, views, more, total, func(v View) pagination.TimeKey {
 		return pagination.TimeKey{At: v.Order.CreatedAt, ID: v.Order.ID}

@@ -55,6 +55,13 @@ type Store interface {
 	// Decide moves a PENDING request to to at at (with the rejection's
 	// reason), only when it is still PENDING, and reports whether it did.
 	Decide(ctx context.Context, sellerID, id string, to Status, rejectReason string, at time.Time) (bool, error)
+	// Overturn moves a decided request from from to to (with the
+	// rejection's reason), only when it is still from, and reports whether
+	// it did.
+	Overturn(ctx context.Context, sellerID, id string, from, to Status, rejectReason string, at time.Time) (bool, error)
+	// LatestForOrders reads the latest request of each of the seller's
+	// orders named, keyed by order id (orders without one are absent).
+	LatestForOrders(ctx context.Context, sellerID string, orderIDs []string) (map[string]*Request, error)
 
 	// The deadline mechanism's (deadline.Store[*Request]).
 	Load(ctx context.Context, ref deadline.Ref) (*Request, error)

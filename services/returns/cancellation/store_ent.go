@@ -6,6 +6,7 @@ import (
 	"time"
 
 	entsql "entgo.io/ent/dialect/sql"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/mallplatform/partnerapi/ent"
 	"github.com/mallplatform/partnerapi/ent/cancellationrequest"
@@ -18,10 +19,13 @@ import (
 // EntStore keeps requests in the cancellation_requests table.
 type EntStore struct {
 	client *ent.Client
+	// pool is set on PostgreSQL: the order reads' lookup goes to pgx
+	// directly (store_pg.go).
+	pool *pgxpool.Pool
 }
 
 // NewEntStore returns a store over d.
-func NewEntStore(d *db.DB) *EntStore { return &EntStore{client: d.Ent} }
+func NewEntStore(d *db.DB) *EntStore { return &EntStore{client: d.Ent, pool: d.Pool} }
 
 var (
 	_ Store                    = (*EntStore)(nil)
@@ -137,16 +141,59 @@ func (s *EntStore) Count(ctx context.Context, sellerID string, status Status) (i
 
 // Decide implements Store: one conditional UPDATE.
 func (s *EntStore) Decide(ctx context.Context, sellerID, id string, to Status, rejectReason string, at time.Time) (bool, error) {
+	return s.move(ctx, sellerID, id, Pending, to, rejectReason, at)
+}
+
+// Overturn implements Store: one conditional UPDATE.
+func (s *EntStore) Overturn(ctx context.Context, sellerID, id string, from, to Status, rejectReason string, at time.Time) (bool, error) {
+	return s.move(ctx, sellerID, id, from, to, rejectReason, at)
+}
+
+func (s *EntStore) move(ctx context.Context, sellerID, id string, from, to Status, rejectReason string, at time.Time) (bool, error) {
 	if sellerID == "" {
 		return false, notFound()
 	}
 	n, err := s.db(ctx).CancellationRequest.Update().
-		Where(cancellationrequest.ID(id), cancellationrequest.SellerID(sellerID), cancellationrequest.StatusEQ(cancellationrequest.StatusPENDING)).
+		Where(cancellationrequest.ID(id), cancellationrequest.SellerID(sellerID), cancellationrequest.StatusEQ(cancellationrequest.Status(from))).
 		SetStatus(cancellationrequest.Status(to)).SetRejectReason(rejectReason).SetDecidedAt(at).SetUpdatedAt(at).Save(ctx)
 	if err != nil {
-		return false, fmt.Errorf("cancellation: decide %s: %w", id, err)
+		return false, fmt.Errorf("cancellation: %s to %s %s: %w", from, to, id, err)
 	}
 	return n == 1, nil
+}
+
+// LatestForOrders implements Store: one query over the seller's requests
+// of those orders (its index leads with seller and order), newest first,
+// keeping the first of each order.
+func (s *EntStore) LatestForOrders(ctx context.Context, sellerID string, orderIDs []string) (map[string]*Request, error) {
+	q, ok := s.sellerRequests(ctx, sellerID)
+	if !ok || len(orderIDs) == 0 {
+		return nil, nil
+	}
+	if _, inTx := db.TxFromContext(ctx); s.pool != nil && !inTx {
+		// Inside a transaction the read goes through it, to see the
+		// transaction's own writes.
+		return s.latestForOrdersPostgres(ctx, sellerID, orderIDs)
+	}
+	if len(orderIDs) == 1 {
+		q = q.Where(cancellationrequest.OrderID(orderIDs[0]))
+	} else {
+		q = q.Where(cancellationrequest.OrderIDIn(orderIDs...))
+	}
+	rows, err := q.Order(cancellationrequest.ByCreatedAt(entsql.OrderDesc()), cancellationrequest.ByID(entsql.OrderDesc())).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("cancellation: read the orders' requests: %w", err)
+	}
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]*Request, len(rows))
+	for _, r := range rows {
+		if _, seen := out[r.OrderID]; !seen {
+			out[r.OrderID] = fromEnt(r)
+		}
+	}
+	return out, nil
 }
 
 // Load implements deadline.Store.

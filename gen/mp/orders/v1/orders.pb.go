@@ -145,6 +145,67 @@ func (BookingStatus) EnumDescriptor() ([]byte, []int) {
 	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{1}
 }
 
+// CancellationRequestStatus is where a buyer's request to cancel an order
+// stands.
+type CancellationRequestStatus int32
+
+const (
+	CancellationRequestStatus_CANCELLATION_REQUEST_STATUS_UNSPECIFIED CancellationRequestStatus = 0
+	// Waiting for the seller's answer until respondBy.
+	CancellationRequestStatus_CANCELLATION_REQUEST_STATUS_PENDING CancellationRequestStatus = 1
+	// The seller approved it: the order is cancelled.
+	CancellationRequestStatus_CANCELLATION_REQUEST_STATUS_APPROVED CancellationRequestStatus = 2
+	// The seller rejected it: the order goes on.
+	CancellationRequestStatus_CANCELLATION_REQUEST_STATUS_REJECTED CancellationRequestStatus = 3
+	// Unanswered at respondBy: approved by the platform, the order cancelled.
+	CancellationRequestStatus_CANCELLATION_REQUEST_STATUS_AUTO_APPROVED CancellationRequestStatus = 4
+)
+
+// Enum value maps for CancellationRequestStatus.
+var (
+	CancellationRequestStatus_name = map[int32]string{
+		0: "CANCELLATION_REQUEST_STATUS_UNSPECIFIED",
+		1: "CANCELLATION_REQUEST_STATUS_PENDING",
+		2: "CANCELLATION_REQUEST_STATUS_APPROVED",
+		3: "CANCELLATION_REQUEST_STATUS_REJECTED",
+		4: "CANCELLATION_REQUEST_STATUS_AUTO_APPROVED",
+	}
+	CancellationRequestStatus_value = map[string]int32{
+		"CANCELLATION_REQUEST_STATUS_UNSPECIFIED":   0,
+		"CANCELLATION_REQUEST_STATUS_PENDING":       1,
+		"CANCELLATION_REQUEST_STATUS_APPROVED":      2,
+		"CANCELLATION_REQUEST_STATUS_REJECTED":      3,
+		"CANCELLATION_REQUEST_STATUS_AUTO_APPROVED": 4,
+	}
+)
+
+func (x CancellationRequestStatus) Enum() *CancellationRequestStatus {
+	p := new(CancellationRequestStatus)
+	*p = x
+	return p
+}
+
+func (x CancellationRequestStatus) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (CancellationRequestStatus) Descriptor() protoreflect.EnumDescriptor {
+	return file_mp_orders_v1_orders_proto_enumTypes[2].Descriptor()
+}
+
+func (CancellationRequestStatus) Type() protoreflect.EnumType {
+	return &file_mp_orders_v1_orders_proto_enumTypes[2]
+}
+
+func (x CancellationRequestStatus) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use CancellationRequestStatus.Descriptor instead.
+func (CancellationRequestStatus) EnumDescriptor() ([]byte, []int) {
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{2}
+}
+
 // FulfillmentStatus is a shipment's state.
 type FulfillmentStatus int32
 
@@ -185,11 +246,11 @@ func (x FulfillmentStatus) String() string {
 }
 
 func (FulfillmentStatus) Descriptor() protoreflect.EnumDescriptor {
-	return file_mp_orders_v1_orders_proto_enumTypes[2].Descriptor()
+	return file_mp_orders_v1_orders_proto_enumTypes[3].Descriptor()
 }
 
 func (FulfillmentStatus) Type() protoreflect.EnumType {
-	return &file_mp_orders_v1_orders_proto_enumTypes[2]
+	return &file_mp_orders_v1_orders_proto_enumTypes[3]
 }
 
 func (x FulfillmentStatus) Number() protoreflect.EnumNumber {
@@ -198,7 +259,7 @@ func (x FulfillmentStatus) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use FulfillmentStatus.Descriptor instead.
 func (FulfillmentStatus) EnumDescriptor() ([]byte, []int) {
-	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{2}
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{3}
 }
 
 // OrderSort orders a listing by creation time.
@@ -235,11 +296,11 @@ func (x OrderSort) String() string {
 }
 
 func (OrderSort) Descriptor() protoreflect.EnumDescriptor {
-	return file_mp_orders_v1_orders_proto_enumTypes[3].Descriptor()
+	return file_mp_orders_v1_orders_proto_enumTypes[4].Descriptor()
 }
 
 func (OrderSort) Type() protoreflect.EnumType {
-	return &file_mp_orders_v1_orders_proto_enumTypes[3]
+	return &file_mp_orders_v1_orders_proto_enumTypes[4]
 }
 
 func (x OrderSort) Number() protoreflect.EnumNumber {
@@ -248,7 +309,80 @@ func (x OrderSort) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use OrderSort.Descriptor instead.
 func (OrderSort) EnumDescriptor() ([]byte, []int) {
-	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{3}
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{4}
+}
+
+// OrderCancellationRequest is the buyer's latest request to cancel the
+// order, as the order carries it.
+type OrderCancellationRequest struct {
+	state  protoimpl.MessageState    `protogen:"open.v1"`
+	Status CancellationRequestStatus `protobuf:"varint,1,opt,name=status,proto3,enum=mp.orders.v1.CancellationRequestStatus" json:"status,omitempty"`
+	// The buyer's reason.
+	Reason      string                 `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	RequestedAt *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=requested_at,proto3" json:"requested_at,omitempty"`
+	// The last moment the seller's answer is on time (48 hours of the
+	// shop's business clock after the request).
+	RespondBy     *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=respond_by,json=respondBy,proto3" json:"respond_by,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OrderCancellationRequest) Reset() {
+	*x = OrderCancellationRequest{}
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[0]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OrderCancellationRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OrderCancellationRequest) ProtoMessage() {}
+
+func (x *OrderCancellationRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[0]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OrderCancellationRequest.ProtoReflect.Descriptor instead.
+func (*OrderCancellationRequest) Descriptor() ([]byte, []int) {
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{0}
+}
+
+func (x *OrderCancellationRequest) GetStatus() CancellationRequestStatus {
+	if x != nil {
+		return x.Status
+	}
+	return CancellationRequestStatus_CANCELLATION_REQUEST_STATUS_UNSPECIFIED
+}
+
+func (x *OrderCancellationRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *OrderCancellationRequest) GetRequestedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.RequestedAt
+	}
+	return nil
+}
+
+func (x *OrderCancellationRequest) GetRespondBy() *timestamppb.Timestamp {
+	if x != nil {
+		return x.RespondBy
+	}
+	return nil
 }
 
 // Address is a Philippine postal address, PSGC-aligned.
@@ -271,7 +405,7 @@ type Address struct {
 
 func (x *Address) Reset() {
 	*x = Address{}
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[0]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[1]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -283,7 +417,7 @@ func (x *Address) String() string {
 func (*Address) ProtoMessage() {}
 
 func (x *Address) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[0]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[1]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -296,7 +430,7 @@ func (x *Address) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Address.ProtoReflect.Descriptor instead.
 func (*Address) Descriptor() ([]byte, []int) {
-	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{0}
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{1}
 }
 
 func (x *Address) GetName() string {
@@ -376,7 +510,7 @@ type OrderItem struct {
 
 func (x *OrderItem) Reset() {
 	*x = OrderItem{}
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[1]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -388,7 +522,7 @@ func (x *OrderItem) String() string {
 func (*OrderItem) ProtoMessage() {}
 
 func (x *OrderItem) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[1]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -401,7 +535,7 @@ func (x *OrderItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OrderItem.ProtoReflect.Descriptor instead.
 func (*OrderItem) Descriptor() ([]byte, []int) {
-	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{1}
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *OrderItem) GetId() string {
@@ -485,7 +619,7 @@ type FulfillmentItem struct {
 
 func (x *FulfillmentItem) Reset() {
 	*x = FulfillmentItem{}
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[2]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -497,7 +631,7 @@ func (x *FulfillmentItem) String() string {
 func (*FulfillmentItem) ProtoMessage() {}
 
 func (x *FulfillmentItem) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[2]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -510,7 +644,7 @@ func (x *FulfillmentItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FulfillmentItem.ProtoReflect.Descriptor instead.
 func (*FulfillmentItem) Descriptor() ([]byte, []int) {
-	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{2}
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *FulfillmentItem) GetItemId() string {
@@ -538,7 +672,7 @@ type FulfillmentMetadata struct {
 
 func (x *FulfillmentMetadata) Reset() {
 	*x = FulfillmentMetadata{}
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[3]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -550,7 +684,7 @@ func (x *FulfillmentMetadata) String() string {
 func (*FulfillmentMetadata) ProtoMessage() {}
 
 func (x *FulfillmentMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[3]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -563,7 +697,7 @@ func (x *FulfillmentMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FulfillmentMetadata.ProtoReflect.Descriptor instead.
 func (*FulfillmentMetadata) Descriptor() ([]byte, []int) {
-	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{3}
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *FulfillmentMetadata) GetTrackingNumber() string {
@@ -598,7 +732,7 @@ type Fulfillment struct {
 
 func (x *Fulfillment) Reset() {
 	*x = Fulfillment{}
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[4]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -610,7 +744,7 @@ func (x *Fulfillment) String() string {
 func (*Fulfillment) ProtoMessage() {}
 
 func (x *Fulfillment) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[4]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -623,7 +757,7 @@ func (x *Fulfillment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Fulfillment.ProtoReflect.Descriptor instead.
 func (*Fulfillment) Descriptor() ([]byte, []int) {
-	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{4}
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Fulfillment) GetId() string {
@@ -720,13 +854,16 @@ type Order struct {
 	ShippingChannel *string `protobuf:"bytes,22,opt,name=shipping_channel,json=shippingChannel,proto3,oneof" json:"shipping_channel,omitempty"`
 	// Absent once handover has progressed past the booking window.
 	BookingStatus *BookingStatus `protobuf:"varint,23,opt,name=booking_status,json=bookingStatus,proto3,enum=mp.orders.v1.BookingStatus,oneof" json:"booking_status,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// The buyer's latest request to cancel the order; absent when the buyer
+	// never asked.
+	CancellationRequest *OrderCancellationRequest `protobuf:"bytes,24,opt,name=cancellation_request,json=cancellationRequest,proto3,oneof" json:"cancellation_request,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
 }
 
 func (x *Order) Reset() {
 	*x = Order{}
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[5]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -738,7 +875,7 @@ func (x *Order) String() string {
 func (*Order) ProtoMessage() {}
 
 func (x *Order) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[5]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -751,7 +888,7 @@ func (x *Order) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Order.ProtoReflect.Descriptor instead.
 func (*Order) Descriptor() ([]byte, []int) {
-	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{5}
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Order) GetId() string {
@@ -915,6 +1052,13 @@ func (x *Order) GetBookingStatus() BookingStatus {
 	return BookingStatus_BOOKING_STATUS_UNSPECIFIED
 }
 
+func (x *Order) GetCancellationRequest() *OrderCancellationRequest {
+	if x != nil {
+		return x.CancellationRequest
+	}
+	return nil
+}
+
 type ListOrdersRequest struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
 	Page   *int32                 `protobuf:"varint,1,opt,name=page,proto3,oneof" json:"page,omitempty"`
@@ -932,7 +1076,7 @@ type ListOrdersRequest struct {
 
 func (x *ListOrdersRequest) Reset() {
 	*x = ListOrdersRequest{}
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[6]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -944,7 +1088,7 @@ func (x *ListOrdersRequest) String() string {
 func (*ListOrdersRequest) ProtoMessage() {}
 
 func (x *ListOrdersRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[6]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -957,7 +1101,7 @@ func (x *ListOrdersRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOrdersRequest.ProtoReflect.Descriptor instead.
 func (*ListOrdersRequest) Descriptor() ([]byte, []int) {
-	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{6}
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *ListOrdersRequest) GetPage() int32 {
@@ -1019,7 +1163,7 @@ type ListOrdersResponse struct {
 
 func (x *ListOrdersResponse) Reset() {
 	*x = ListOrdersResponse{}
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[7]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1031,7 +1175,7 @@ func (x *ListOrdersResponse) String() string {
 func (*ListOrdersResponse) ProtoMessage() {}
 
 func (x *ListOrdersResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[7]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1044,7 +1188,7 @@ func (x *ListOrdersResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOrdersResponse.ProtoReflect.Descriptor instead.
 func (*ListOrdersResponse) Descriptor() ([]byte, []int) {
-	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{7}
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *ListOrdersResponse) GetData() []*Order {
@@ -1070,7 +1214,7 @@ type GetOrderRequest struct {
 
 func (x *GetOrderRequest) Reset() {
 	*x = GetOrderRequest{}
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[8]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1082,7 +1226,7 @@ func (x *GetOrderRequest) String() string {
 func (*GetOrderRequest) ProtoMessage() {}
 
 func (x *GetOrderRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[8]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1095,7 +1239,7 @@ func (x *GetOrderRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetOrderRequest.ProtoReflect.Descriptor instead.
 func (*GetOrderRequest) Descriptor() ([]byte, []int) {
-	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{8}
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *GetOrderRequest) GetId() string {
@@ -1114,7 +1258,7 @@ type OrderResponse struct {
 
 func (x *OrderResponse) Reset() {
 	*x = OrderResponse{}
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[9]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1126,7 +1270,7 @@ func (x *OrderResponse) String() string {
 func (*OrderResponse) ProtoMessage() {}
 
 func (x *OrderResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[9]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1139,7 +1283,7 @@ func (x *OrderResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OrderResponse.ProtoReflect.Descriptor instead.
 func (*OrderResponse) Descriptor() ([]byte, []int) {
-	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{9}
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *OrderResponse) GetData() *Order {
@@ -1162,7 +1306,7 @@ type BulkCancelItem struct {
 
 func (x *BulkCancelItem) Reset() {
 	*x = BulkCancelItem{}
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[10]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1174,7 +1318,7 @@ func (x *BulkCancelItem) String() string {
 func (*BulkCancelItem) ProtoMessage() {}
 
 func (x *BulkCancelItem) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[10]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1187,7 +1331,7 @@ func (x *BulkCancelItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BulkCancelItem.ProtoReflect.Descriptor instead.
 func (*BulkCancelItem) Descriptor() ([]byte, []int) {
-	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{10}
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *BulkCancelItem) GetOrderId() string {
@@ -1215,7 +1359,7 @@ type CancelOrderInput struct {
 
 func (x *CancelOrderInput) Reset() {
 	*x = CancelOrderInput{}
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[11]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1227,7 +1371,7 @@ func (x *CancelOrderInput) String() string {
 func (*CancelOrderInput) ProtoMessage() {}
 
 func (x *CancelOrderInput) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[11]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1240,7 +1384,7 @@ func (x *CancelOrderInput) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelOrderInput.ProtoReflect.Descriptor instead.
 func (*CancelOrderInput) Descriptor() ([]byte, []int) {
-	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{11}
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *CancelOrderInput) GetExpectedStatus() OrderStatus {
@@ -1260,7 +1404,7 @@ type CancelOrderRequest struct {
 
 func (x *CancelOrderRequest) Reset() {
 	*x = CancelOrderRequest{}
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[12]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1272,7 +1416,7 @@ func (x *CancelOrderRequest) String() string {
 func (*CancelOrderRequest) ProtoMessage() {}
 
 func (x *CancelOrderRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[12]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1285,7 +1429,7 @@ func (x *CancelOrderRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelOrderRequest.ProtoReflect.Descriptor instead.
 func (*CancelOrderRequest) Descriptor() ([]byte, []int) {
-	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{12}
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *CancelOrderRequest) GetId() string {
@@ -1311,7 +1455,7 @@ type BulkCancelOrdersRequest struct {
 
 func (x *BulkCancelOrdersRequest) Reset() {
 	*x = BulkCancelOrdersRequest{}
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[13]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1323,7 +1467,7 @@ func (x *BulkCancelOrdersRequest) String() string {
 func (*BulkCancelOrdersRequest) ProtoMessage() {}
 
 func (x *BulkCancelOrdersRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[13]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1336,7 +1480,7 @@ func (x *BulkCancelOrdersRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BulkCancelOrdersRequest.ProtoReflect.Descriptor instead.
 func (*BulkCancelOrdersRequest) Descriptor() ([]byte, []int) {
-	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{13}
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *BulkCancelOrdersRequest) GetOrders() []*BulkCancelItem {
@@ -1357,7 +1501,7 @@ type BulkCancelled struct {
 
 func (x *BulkCancelled) Reset() {
 	*x = BulkCancelled{}
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[14]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1369,7 +1513,7 @@ func (x *BulkCancelled) String() string {
 func (*BulkCancelled) ProtoMessage() {}
 
 func (x *BulkCancelled) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[14]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1382,7 +1526,7 @@ func (x *BulkCancelled) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BulkCancelled.ProtoReflect.Descriptor instead.
 func (*BulkCancelled) Descriptor() ([]byte, []int) {
-	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{14}
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *BulkCancelled) GetOrderId() string {
@@ -1412,7 +1556,7 @@ type BulkCancelError struct {
 
 func (x *BulkCancelError) Reset() {
 	*x = BulkCancelError{}
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[15]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1424,7 +1568,7 @@ func (x *BulkCancelError) String() string {
 func (*BulkCancelError) ProtoMessage() {}
 
 func (x *BulkCancelError) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[15]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1437,7 +1581,7 @@ func (x *BulkCancelError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BulkCancelError.ProtoReflect.Descriptor instead.
 func (*BulkCancelError) Descriptor() ([]byte, []int) {
-	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{15}
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *BulkCancelError) GetOrderId() string {
@@ -1473,7 +1617,7 @@ type BulkCancelOrdersResult struct {
 
 func (x *BulkCancelOrdersResult) Reset() {
 	*x = BulkCancelOrdersResult{}
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[16]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1485,7 +1629,7 @@ func (x *BulkCancelOrdersResult) String() string {
 func (*BulkCancelOrdersResult) ProtoMessage() {}
 
 func (x *BulkCancelOrdersResult) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[16]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1498,7 +1642,7 @@ func (x *BulkCancelOrdersResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BulkCancelOrdersResult.ProtoReflect.Descriptor instead.
 func (*BulkCancelOrdersResult) Descriptor() ([]byte, []int) {
-	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{16}
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *BulkCancelOrdersResult) GetCancelled() []*BulkCancelled {
@@ -1531,7 +1675,7 @@ type BulkCancelOrdersResponse struct {
 
 func (x *BulkCancelOrdersResponse) Reset() {
 	*x = BulkCancelOrdersResponse{}
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[17]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1543,7 +1687,7 @@ func (x *BulkCancelOrdersResponse) String() string {
 func (*BulkCancelOrdersResponse) ProtoMessage() {}
 
 func (x *BulkCancelOrdersResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_orders_v1_orders_proto_msgTypes[17]
+	mi := &file_mp_orders_v1_orders_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1556,7 +1700,7 @@ func (x *BulkCancelOrdersResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BulkCancelOrdersResponse.ProtoReflect.Descriptor instead.
 func (*BulkCancelOrdersResponse) Descriptor() ([]byte, []int) {
-	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{17}
+	return file_mp_orders_v1_orders_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *BulkCancelOrdersResponse) GetData() *BulkCancelOrdersResult {
@@ -1570,7 +1714,13 @@ var File_mp_orders_v1_orders_proto protoreflect.FileDescriptor
 
 const file_mp_orders_v1_orders_proto_rawDesc = "" +
 	"\n" +
-	"\x19mp/orders/v1/orders.proto\x12\fmp.orders.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x19mp/common/v1/common.proto\x1a\x19mp/errors/v1/errors.proto\x1a\x1bmp/options/v1/options.proto\"\xd9\x01\n" +
+	"\x19mp/orders/v1/orders.proto\x12\fmp.orders.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x19mp/common/v1/common.proto\x1a\x19mp/errors/v1/errors.proto\x1a\x1bmp/options/v1/options.proto\"\xee\x01\n" +
+	"\x18OrderCancellationRequest\x12?\n" +
+	"\x06status\x18\x01 \x01(\x0e2'.mp.orders.v1.CancellationRequestStatusR\x06status\x12\x16\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\x12>\n" +
+	"\frequested_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\frequested_at\x129\n" +
+	"\n" +
+	"respond_by\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\trespondBy\"\xd9\x01\n" +
 	"\aAddress\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05line1\x18\x02 \x01(\tR\x05line1\x12\x19\n" +
@@ -1620,7 +1770,7 @@ const file_mp_orders_v1_orders_proto_rawDesc = "" +
 	"updated_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"updated_at\x123\n" +
 	"\x05items\x18\b \x03(\v2\x1d.mp.orders.v1.FulfillmentItemR\x05items\x12=\n" +
-	"\bmetadata\x18\t \x01(\v2!.mp.orders.v1.FulfillmentMetadataR\bmetadata\"\xb4\b\n" +
+	"\bmetadata\x18\t \x01(\v2!.mp.orders.v1.FulfillmentMetadataR\bmetadata\"\xad\t\n" +
 	"\x05Order\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x121\n" +
 	"\x06status\x18\x02 \x01(\x0e2\x19.mp.orders.v1.OrderStatusR\x06status\x12\x1b\n" +
@@ -1652,11 +1802,13 @@ const file_mp_orders_v1_orders_proto_rawDesc = "" +
 	"shipByDate\x12&\n" +
 	"\fsla_breached\x18\x15 \x01(\bH\x01R\vslaBreached\x88\x01\x01\x12.\n" +
 	"\x10shipping_channel\x18\x16 \x01(\tH\x02R\x0fshippingChannel\x88\x01\x01\x12G\n" +
-	"\x0ebooking_status\x18\x17 \x01(\x0e2\x1b.mp.orders.v1.BookingStatusH\x03R\rbookingStatus\x88\x01\x01B\x0e\n" +
+	"\x0ebooking_status\x18\x17 \x01(\x0e2\x1b.mp.orders.v1.BookingStatusH\x03R\rbookingStatus\x88\x01\x01\x12^\n" +
+	"\x14cancellation_request\x18\x18 \x01(\v2&.mp.orders.v1.OrderCancellationRequestH\x04R\x13cancellationRequest\x88\x01\x01B\x0e\n" +
 	"\f_buyer_emailB\x0f\n" +
 	"\r_sla_breachedB\x13\n" +
 	"\x11_shipping_channelB\x11\n" +
-	"\x0f_booking_status\"\xc2\x03\n" +
+	"\x0f_booking_statusB\x17\n" +
+	"\x15_cancellation_request\"\xc2\x03\n" +
 	"\x11ListOrdersRequest\x12 \n" +
 	"\x04page\x18\x01 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x00R\x04page\x88\x01\x01\x12$\n" +
 	"\x05limit\x18\x02 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x01R\x05limit\x88\x01\x01\x12H\n" +
@@ -1717,7 +1869,13 @@ const file_mp_orders_v1_orders_proto_rawDesc = "" +
 	"\rBookingStatus\x12\x1e\n" +
 	"\x1aBOOKING_STATUS_UNSPECIFIED\x10\x00\x127\n" +
 	"\x1eBOOKING_STATUS_PENDING_ARRANGE\x10\x01\x1a\x13\xb2\xbb\x18\x0fPENDING_ARRANGE\x12=\n" +
-	"!BOOKING_STATUS_READY_FOR_HANDOVER\x10\x02\x1a\x16\xb2\xbb\x18\x12READY_FOR_HANDOVER*\xf3\x01\n" +
+	"!BOOKING_STATUS_READY_FOR_HANDOVER\x10\x02\x1a\x16\xb2\xbb\x18\x12READY_FOR_HANDOVER*\xb0\x02\n" +
+	"\x19CancellationRequestStatus\x12+\n" +
+	"'CANCELLATION_REQUEST_STATUS_UNSPECIFIED\x10\x00\x124\n" +
+	"#CANCELLATION_REQUEST_STATUS_PENDING\x10\x01\x1a\v\xb2\xbb\x18\aPENDING\x126\n" +
+	"$CANCELLATION_REQUEST_STATUS_APPROVED\x10\x02\x1a\f\xb2\xbb\x18\bAPPROVED\x126\n" +
+	"$CANCELLATION_REQUEST_STATUS_REJECTED\x10\x03\x1a\f\xb2\xbb\x18\bREJECTED\x12@\n" +
+	")CANCELLATION_REQUEST_STATUS_AUTO_APPROVED\x10\x04\x1a\x11\xb2\xbb\x18\rAUTO_APPROVED*\xf3\x01\n" +
 	"\x11FulfillmentStatus\x12\"\n" +
 	"\x1eFULFILLMENT_STATUS_UNSPECIFIED\x10\x00\x12+\n" +
 	"\x1aFULFILLMENT_STATUS_PENDING\x10\x01\x1a\v\xb2\xbb\x18\apending\x12+\n" +
@@ -1752,78 +1910,84 @@ func file_mp_orders_v1_orders_proto_rawDescGZIP() []byte {
 	return file_mp_orders_v1_orders_proto_rawDescData
 }
 
-var file_mp_orders_v1_orders_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_mp_orders_v1_orders_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
+var file_mp_orders_v1_orders_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
+var file_mp_orders_v1_orders_proto_msgTypes = make([]protoimpl.MessageInfo, 19)
 var file_mp_orders_v1_orders_proto_goTypes = []any{
 	(OrderStatus)(0),                 // 0: mp.orders.v1.OrderStatus
 	(BookingStatus)(0),               // 1: mp.orders.v1.BookingStatus
-	(FulfillmentStatus)(0),           // 2: mp.orders.v1.FulfillmentStatus
-	(OrderSort)(0),                   // 3: mp.orders.v1.OrderSort
-	(*Address)(nil),                  // 4: mp.orders.v1.Address
-	(*OrderItem)(nil),                // 5: mp.orders.v1.OrderItem
-	(*FulfillmentItem)(nil),          // 6: mp.orders.v1.FulfillmentItem
-	(*FulfillmentMetadata)(nil),      // 7: mp.orders.v1.FulfillmentMetadata
-	(*Fulfillment)(nil),              // 8: mp.orders.v1.Fulfillment
-	(*Order)(nil),                    // 9: mp.orders.v1.Order
-	(*ListOrdersRequest)(nil),        // 10: mp.orders.v1.ListOrdersRequest
-	(*ListOrdersResponse)(nil),       // 11: mp.orders.v1.ListOrdersResponse
-	(*GetOrderRequest)(nil),          // 12: mp.orders.v1.GetOrderRequest
-	(*OrderResponse)(nil),            // 13: mp.orders.v1.OrderResponse
-	(*BulkCancelItem)(nil),           // 14: mp.orders.v1.BulkCancelItem
-	(*CancelOrderInput)(nil),         // 15: mp.orders.v1.CancelOrderInput
-	(*CancelOrderRequest)(nil),       // 16: mp.orders.v1.CancelOrderRequest
-	(*BulkCancelOrdersRequest)(nil),  // 17: mp.orders.v1.BulkCancelOrdersRequest
-	(*BulkCancelled)(nil),            // 18: mp.orders.v1.BulkCancelled
-	(*BulkCancelError)(nil),          // 19: mp.orders.v1.BulkCancelError
-	(*BulkCancelOrdersResult)(nil),   // 20: mp.orders.v1.BulkCancelOrdersResult
-	(*BulkCancelOrdersResponse)(nil), // 21: mp.orders.v1.BulkCancelOrdersResponse
-	(*timestamppb.Timestamp)(nil),    // 22: google.protobuf.Timestamp
-	(*v1.PageMeta)(nil),              // 23: mp.common.v1.PageMeta
-	(*v1.BulkSummary)(nil),           // 24: mp.common.v1.BulkSummary
+	(CancellationRequestStatus)(0),   // 2: mp.orders.v1.CancellationRequestStatus
+	(FulfillmentStatus)(0),           // 3: mp.orders.v1.FulfillmentStatus
+	(OrderSort)(0),                   // 4: mp.orders.v1.OrderSort
+	(*OrderCancellationRequest)(nil), // 5: mp.orders.v1.OrderCancellationRequest
+	(*Address)(nil),                  // 6: mp.orders.v1.Address
+	(*OrderItem)(nil),                // 7: mp.orders.v1.OrderItem
+	(*FulfillmentItem)(nil),          // 8: mp.orders.v1.FulfillmentItem
+	(*FulfillmentMetadata)(nil),      // 9: mp.orders.v1.FulfillmentMetadata
+	(*Fulfillment)(nil),              // 10: mp.orders.v1.Fulfillment
+	(*Order)(nil),                    // 11: mp.orders.v1.Order
+	(*ListOrdersRequest)(nil),        // 12: mp.orders.v1.ListOrdersRequest
+	(*ListOrdersResponse)(nil),       // 13: mp.orders.v1.ListOrdersResponse
+	(*GetOrderRequest)(nil),          // 14: mp.orders.v1.GetOrderRequest
+	(*OrderResponse)(nil),            // 15: mp.orders.v1.OrderResponse
+	(*BulkCancelItem)(nil),           // 16: mp.orders.v1.BulkCancelItem
+	(*CancelOrderInput)(nil),         // 17: mp.orders.v1.CancelOrderInput
+	(*CancelOrderRequest)(nil),       // 18: mp.orders.v1.CancelOrderRequest
+	(*BulkCancelOrdersRequest)(nil),  // 19: mp.orders.v1.BulkCancelOrdersRequest
+	(*BulkCancelled)(nil),            // 20: mp.orders.v1.BulkCancelled
+	(*BulkCancelError)(nil),          // 21: mp.orders.v1.BulkCancelError
+	(*BulkCancelOrdersResult)(nil),   // 22: mp.orders.v1.BulkCancelOrdersResult
+	(*BulkCancelOrdersResponse)(nil), // 23: mp.orders.v1.BulkCancelOrdersResponse
+	(*timestamppb.Timestamp)(nil),    // 24: google.protobuf.Timestamp
+	(*v1.PageMeta)(nil),              // 25: mp.common.v1.PageMeta
+	(*v1.BulkSummary)(nil),           // 26: mp.common.v1.BulkSummary
 }
 var file_mp_orders_v1_orders_proto_depIdxs = []int32{
-	2,  // 0: mp.orders.v1.Fulfillment.status:type_name -> mp.orders.v1.FulfillmentStatus
-	22, // 1: mp.orders.v1.Fulfillment.created_at:type_name -> google.protobuf.Timestamp
-	22, // 2: mp.orders.v1.Fulfillment.updated_at:type_name -> google.protobuf.Timestamp
-	6,  // 3: mp.orders.v1.Fulfillment.items:type_name -> mp.orders.v1.FulfillmentItem
-	7,  // 4: mp.orders.v1.Fulfillment.metadata:type_name -> mp.orders.v1.FulfillmentMetadata
-	0,  // 5: mp.orders.v1.Order.status:type_name -> mp.orders.v1.OrderStatus
-	22, // 6: mp.orders.v1.Order.created_at:type_name -> google.protobuf.Timestamp
-	22, // 7: mp.orders.v1.Order.updated_at:type_name -> google.protobuf.Timestamp
-	5,  // 8: mp.orders.v1.Order.items:type_name -> mp.orders.v1.OrderItem
-	8,  // 9: mp.orders.v1.Order.fulfillments:type_name -> mp.orders.v1.Fulfillment
-	4,  // 10: mp.orders.v1.Order.shipping_address:type_name -> mp.orders.v1.Address
-	4,  // 11: mp.orders.v1.Order.billing_address:type_name -> mp.orders.v1.Address
-	22, // 12: mp.orders.v1.Order.ship_by_date:type_name -> google.protobuf.Timestamp
-	1,  // 13: mp.orders.v1.Order.booking_status:type_name -> mp.orders.v1.BookingStatus
-	0,  // 14: mp.orders.v1.ListOrdersRequest.status:type_name -> mp.orders.v1.OrderStatus
-	22, // 15: mp.orders.v1.ListOrdersRequest.created_after:type_name -> google.protobuf.Timestamp
-	22, // 16: mp.orders.v1.ListOrdersRequest.created_before:type_name -> google.protobuf.Timestamp
-	3,  // 17: mp.orders.v1.ListOrdersRequest.sort:type_name -> mp.orders.v1.OrderSort
-	9,  // 18: mp.orders.v1.ListOrdersResponse.data:type_name -> mp.orders.v1.Order
-	23, // 19: mp.orders.v1.ListOrdersResponse.meta:type_name -> mp.common.v1.PageMeta
-	9,  // 20: mp.orders.v1.OrderResponse.data:type_name -> mp.orders.v1.Order
-	0,  // 21: mp.orders.v1.BulkCancelItem.expected_status:type_name -> mp.orders.v1.OrderStatus
-	0,  // 22: mp.orders.v1.CancelOrderInput.expected_status:type_name -> mp.orders.v1.OrderStatus
-	15, // 23: mp.orders.v1.CancelOrderRequest.cancel:type_name -> mp.orders.v1.CancelOrderInput
-	14, // 24: mp.orders.v1.BulkCancelOrdersRequest.orders:type_name -> mp.orders.v1.BulkCancelItem
-	18, // 25: mp.orders.v1.BulkCancelOrdersResult.cancelled:type_name -> mp.orders.v1.BulkCancelled
-	19, // 26: mp.orders.v1.BulkCancelOrdersResult.errors:type_name -> mp.orders.v1.BulkCancelError
-	24, // 27: mp.orders.v1.BulkCancelOrdersResult.summary:type_name -> mp.common.v1.BulkSummary
-	20, // 28: mp.orders.v1.BulkCancelOrdersResponse.data:type_name -> mp.orders.v1.BulkCancelOrdersResult
-	10, // 29: mp.orders.v1.OrdersService.ListOrders:input_type -> mp.orders.v1.ListOrdersRequest
-	12, // 30: mp.orders.v1.OrdersService.GetOrder:input_type -> mp.orders.v1.GetOrderRequest
-	16, // 31: mp.orders.v1.OrdersService.CancelOrder:input_type -> mp.orders.v1.CancelOrderRequest
-	17, // 32: mp.orders.v1.OrdersService.BulkCancelOrders:input_type -> mp.orders.v1.BulkCancelOrdersRequest
-	11, // 33: mp.orders.v1.OrdersService.ListOrders:output_type -> mp.orders.v1.ListOrdersResponse
-	13, // 34: mp.orders.v1.OrdersService.GetOrder:output_type -> mp.orders.v1.OrderResponse
-	13, // 35: mp.orders.v1.OrdersService.CancelOrder:output_type -> mp.orders.v1.OrderResponse
-	21, // 36: mp.orders.v1.OrdersService.BulkCancelOrders:output_type -> mp.orders.v1.BulkCancelOrdersResponse
-	33, // [33:37] is the sub-list for method output_type
-	29, // [29:33] is the sub-list for method input_type
-	29, // [29:29] is the sub-list for extension type_name
-	29, // [29:29] is the sub-list for extension extendee
-	0,  // [0:29] is the sub-list for field type_name
+	2,  // 0: mp.orders.v1.OrderCancellationRequest.status:type_name -> mp.orders.v1.CancellationRequestStatus
+	24, // 1: mp.orders.v1.OrderCancellationRequest.requested_at:type_name -> google.protobuf.Timestamp
+	24, // 2: mp.orders.v1.OrderCancellationRequest.respond_by:type_name -> google.protobuf.Timestamp
+	3,  // 3: mp.orders.v1.Fulfillment.status:type_name -> mp.orders.v1.FulfillmentStatus
+	24, // 4: mp.orders.v1.Fulfillment.created_at:type_name -> google.protobuf.Timestamp
+	24, // 5: mp.orders.v1.Fulfillment.updated_at:type_name -> google.protobuf.Timestamp
+	8,  // 6: mp.orders.v1.Fulfillment.items:type_name -> mp.orders.v1.FulfillmentItem
+	9,  // 7: mp.orders.v1.Fulfillment.metadata:type_name -> mp.orders.v1.FulfillmentMetadata
+	0,  // 8: mp.orders.v1.Order.status:type_name -> mp.orders.v1.OrderStatus
+	24, // 9: mp.orders.v1.Order.created_at:type_name -> google.protobuf.Timestamp
+	24, // 10: mp.orders.v1.Order.updated_at:type_name -> google.protobuf.Timestamp
+	7,  // 11: mp.orders.v1.Order.items:type_name -> mp.orders.v1.OrderItem
+	10, // 12: mp.orders.v1.Order.fulfillments:type_name -> mp.orders.v1.Fulfillment
+	6,  // 13: mp.orders.v1.Order.shipping_address:type_name -> mp.orders.v1.Address
+	6,  // 14: mp.orders.v1.Order.billing_address:type_name -> mp.orders.v1.Address
+	24, // 15: mp.orders.v1.Order.ship_by_date:type_name -> google.protobuf.Timestamp
+	1,  // 16: mp.orders.v1.Order.booking_status:type_name -> mp.orders.v1.BookingStatus
+	5,  // 17: mp.orders.v1.Order.cancellation_request:type_name -> mp.orders.v1.OrderCancellationRequest
+	0,  // 18: mp.orders.v1.ListOrdersRequest.status:type_name -> mp.orders.v1.OrderStatus
+	24, // 19: mp.orders.v1.ListOrdersRequest.created_after:type_name -> google.protobuf.Timestamp
+	24, // 20: mp.orders.v1.ListOrdersRequest.created_before:type_name -> google.protobuf.Timestamp
+	4,  // 21: mp.orders.v1.ListOrdersRequest.sort:type_name -> mp.orders.v1.OrderSort
+	11, // 22: mp.orders.v1.ListOrdersResponse.data:type_name -> mp.orders.v1.Order
+	25, // 23: mp.orders.v1.ListOrdersResponse.meta:type_name -> mp.common.v1.PageMeta
+	11, // 24: mp.orders.v1.OrderResponse.data:type_name -> mp.orders.v1.Order
+	0,  // 25: mp.orders.v1.BulkCancelItem.expected_status:type_name -> mp.orders.v1.OrderStatus
+	0,  // 26: mp.orders.v1.CancelOrderInput.expected_status:type_name -> mp.orders.v1.OrderStatus
+	17, // 27: mp.orders.v1.CancelOrderRequest.cancel:type_name -> mp.orders.v1.CancelOrderInput
+	16, // 28: mp.orders.v1.BulkCancelOrdersRequest.orders:type_name -> mp.orders.v1.BulkCancelItem
+	20, // 29: mp.orders.v1.BulkCancelOrdersResult.cancelled:type_name -> mp.orders.v1.BulkCancelled
+	21, // 30: mp.orders.v1.BulkCancelOrdersResult.errors:type_name -> mp.orders.v1.BulkCancelError
+	26, // 31: mp.orders.v1.BulkCancelOrdersResult.summary:type_name -> mp.common.v1.BulkSummary
+	22, // 32: mp.orders.v1.BulkCancelOrdersResponse.data:type_name -> mp.orders.v1.BulkCancelOrdersResult
+	12, // 33: mp.orders.v1.OrdersService.ListOrders:input_type -> mp.orders.v1.ListOrdersRequest
+	14, // 34: mp.orders.v1.OrdersService.GetOrder:input_type -> mp.orders.v1.GetOrderRequest
+	18, // 35: mp.orders.v1.OrdersService.CancelOrder:input_type -> mp.orders.v1.CancelOrderRequest
+	19, // 36: mp.orders.v1.OrdersService.BulkCancelOrders:input_type -> mp.orders.v1.BulkCancelOrdersRequest
+	13, // 37: mp.orders.v1.OrdersService.ListOrders:output_type -> mp.orders.v1.ListOrdersResponse
+	15, // 38: mp.orders.v1.OrdersService.GetOrder:output_type -> mp.orders.v1.OrderResponse
+	15, // 39: mp.orders.v1.OrdersService.CancelOrder:output_type -> mp.orders.v1.OrderResponse
+	23, // 40: mp.orders.v1.OrdersService.BulkCancelOrders:output_type -> mp.orders.v1.BulkCancelOrdersResponse
+	37, // [37:41] is the sub-list for method output_type
+	33, // [33:37] is the sub-list for method input_type
+	33, // [33:33] is the sub-list for extension type_name
+	33, // [33:33] is the sub-list for extension extendee
+	0,  // [0:33] is the sub-list for field type_name
 }
 
 func init() { file_mp_orders_v1_orders_proto_init() }
@@ -1831,20 +1995,20 @@ func file_mp_orders_v1_orders_proto_init() {
 	if File_mp_orders_v1_orders_proto != nil {
 		return
 	}
-	file_mp_orders_v1_orders_proto_msgTypes[0].OneofWrappers = []any{}
 	file_mp_orders_v1_orders_proto_msgTypes[1].OneofWrappers = []any{}
-	file_mp_orders_v1_orders_proto_msgTypes[5].OneofWrappers = []any{}
+	file_mp_orders_v1_orders_proto_msgTypes[2].OneofWrappers = []any{}
 	file_mp_orders_v1_orders_proto_msgTypes[6].OneofWrappers = []any{}
-	file_mp_orders_v1_orders_proto_msgTypes[10].OneofWrappers = []any{}
+	file_mp_orders_v1_orders_proto_msgTypes[7].OneofWrappers = []any{}
 	file_mp_orders_v1_orders_proto_msgTypes[11].OneofWrappers = []any{}
-	file_mp_orders_v1_orders_proto_msgTypes[15].OneofWrappers = []any{}
+	file_mp_orders_v1_orders_proto_msgTypes[12].OneofWrappers = []any{}
+	file_mp_orders_v1_orders_proto_msgTypes[16].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mp_orders_v1_orders_proto_rawDesc), len(file_mp_orders_v1_orders_proto_rawDesc)),
-			NumEnums:      4,
-			NumMessages:   18,
+			NumEnums:      5,
+			NumMessages:   19,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

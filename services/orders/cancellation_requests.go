@@ -1,0 +1,74 @@
+package orders
+
+import (
+	"context"
+	"time"
+
+	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
+)
+
+// CancellationRequest is a buyer's latest request to cancel an order, as
+// the order carries it (cancellationRequest).
+type CancellationRequest struct {
+	Status      ordersv1.CancellationRequestStatus
+	Reason      string
+	RequestedAt time.Time
+	RespondBy   time.Time
+}
+
+// CancellationRequests is buyers' cancellation requests as the
+// cancellations domain keeps them: the order reads show each order's latest
+// one through it, so the orders package never imports that domain (the
+// cancellations domain implements it; the platform wires it with
+// UseCancellationRequests).
+type CancellationRequests interface {
+	// ForOrders reads the latest request of each of seller's orders named
+	// (one indexed query for them all), keyed by order id, settled at now:
+	// a request past its deadline is auto-approved first, which cancels its
+	// order through Cancel. moved names the orders whose request moved, so
+	// the caller reads them again.
+	ForOrders(ctx context.Context, sellerID string, orderIDs []string, now time.Time) (requests map[string]CancellationRequest, moved []string, err error)
+}
+
+// UseCancellationRequests makes the order reads carry buyers' cancellation
+// requests. Set once, while the platform is wired, before the service
+// serves.
+func (s *Service) UseCancellationRequests(c CancellationRequests) { s.cancellations = c }
+
+// withCancellationRequests fills views' cancellationRequest, reading again
+// the orders whose request the settlement moved (an automatic approval
+// cancelled them). views are the seller's, rendered at now.
+func (s *Service) withCancellationRequests(ctx context.Context, seller string, views []View, now time.Time) error {
+	if s.cancellations == nil || len(views) == 0 {
+		return nil
+	}
+	ids := make([]string, len(views))
+	for i, v := range views {
+		ids[i] = v.Order.ID
+	}
+	requests, moved, err := s.cancellations.ForOrders(ctx, seller, ids, now)
+	if err != nil {
+		return err
+	}
+	if len(moved) > 0 {
+		fresh, err := s.store.GetOrders(ctx, seller, moved)
+		if err != nil {
+			return err
+		}
+		byID := make(map[string]*Order, len(fresh))
+		for _, o := range fresh {
+			byID[o.ID] = o
+		}
+		for i, v := range views {
+			if o := byID[v.Order.ID]; o != nil {
+				views[i] = s.view(ctx, o, now)
+			}
+		}
+	}
+	for i, v := range views {
+		if r, ok := requests[v.Order.ID]; ok {
+			views[i].CancellationRequest = &r
+		}
+	}
+	return nil
+}
