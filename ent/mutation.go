@@ -11236,45 +11236,46 @@ func (m *InternalCallerMutation) ResetEdge(name string) error {
 // OrderMutation represents an operation that mutates the Order nodes in the graph.
 type OrderMutation struct {
 	config
-	op                  Op
-	typ                 string
-	id                  *string
-	customer_id         *string
-	buyer_email         *string
-	status              *order.Status
-	currency            *string
-	subtotal            *int64
-	addsubtotal         *int64
-	total               *int64
-	addtotal            *int64
-	tax                 *int64
-	addtax              *int64
-	shipping            *int64
-	addshipping         *int64
-	discount            *int64
-	adddiscount         *int64
-	payment_status      *string
-	fulfillment_status  *string
-	shipping_address    *dbtypes.Address
-	billing_address     *dbtypes.Address
-	ship_by_date        *time.Time
-	shipped_at          *time.Time
-	shipping_channel    *string
-	booking_status      *order.BookingStatus
-	created_at          *time.Time
-	updated_at          *time.Time
-	clearedFields       map[string]struct{}
-	seller              *string
-	clearedseller       bool
-	items               map[string]struct{}
-	removeditems        map[string]struct{}
-	cleareditems        bool
-	fulfillments        map[string]struct{}
-	removedfulfillments map[string]struct{}
-	clearedfulfillments bool
-	done                bool
-	oldValue            func(context.Context) (*Order, error)
-	predicates          []predicate.Order
+	op                        Op
+	typ                       string
+	id                        *string
+	customer_id               *string
+	buyer_email               *string
+	status                    *order.Status
+	currency                  *string
+	subtotal                  *int64
+	addsubtotal               *int64
+	total                     *int64
+	addtotal                  *int64
+	tax                       *int64
+	addtax                    *int64
+	shipping                  *int64
+	addshipping               *int64
+	discount                  *int64
+	adddiscount               *int64
+	payment_status            *string
+	fulfillment_status        *string
+	shipping_address          *dbtypes.Address
+	billing_address           *dbtypes.Address
+	ship_by_date              *time.Time
+	shipped_at                *time.Time
+	shipping_channel          *string
+	booking_status            *order.BookingStatus
+	cancellation_requested_at *time.Time
+	created_at                *time.Time
+	updated_at                *time.Time
+	clearedFields             map[string]struct{}
+	seller                    *string
+	clearedseller             bool
+	items                     map[string]struct{}
+	removeditems              map[string]struct{}
+	cleareditems              bool
+	fulfillments              map[string]struct{}
+	removedfulfillments       map[string]struct{}
+	clearedfulfillments       bool
+	done                      bool
+	oldValue                  func(context.Context) (*Order, error)
+	predicates                []predicate.Order
 }
 
 var _ ent.Mutation = (*OrderMutation)(nil)
@@ -12181,6 +12182,55 @@ func (m *OrderMutation) ResetBookingStatus() {
 	delete(m.clearedFields, order.FieldBookingStatus)
 }
 
+// SetCancellationRequestedAt sets the "cancellation_requested_at" field.
+func (m *OrderMutation) SetCancellationRequestedAt(t time.Time) {
+	m.cancellation_requested_at = &t
+}
+
+// CancellationRequestedAt returns the value of the "cancellation_requested_at" field in the mutation.
+func (m *OrderMutation) CancellationRequestedAt() (r time.Time, exists bool) {
+	v := m.cancellation_requested_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCancellationRequestedAt returns the old "cancellation_requested_at" field's value of the Order entity.
+// If the Order object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrderMutation) OldCancellationRequestedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCancellationRequestedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCancellationRequestedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCancellationRequestedAt: %w", err)
+	}
+	return oldValue.CancellationRequestedAt, nil
+}
+
+// ClearCancellationRequestedAt clears the value of the "cancellation_requested_at" field.
+func (m *OrderMutation) ClearCancellationRequestedAt() {
+	m.cancellation_requested_at = nil
+	m.clearedFields[order.FieldCancellationRequestedAt] = struct{}{}
+}
+
+// CancellationRequestedAtCleared returns if the "cancellation_requested_at" field was cleared in this mutation.
+func (m *OrderMutation) CancellationRequestedAtCleared() bool {
+	_, ok := m.clearedFields[order.FieldCancellationRequestedAt]
+	return ok
+}
+
+// ResetCancellationRequestedAt resets all changes to the "cancellation_requested_at" field.
+func (m *OrderMutation) ResetCancellationRequestedAt() {
+	m.cancellation_requested_at = nil
+	delete(m.clearedFields, order.FieldCancellationRequestedAt)
+}
+
 // SetCreatedAt sets the "created_at" field.
 func (m *OrderMutation) SetCreatedAt(t time.Time) {
 	m.created_at = &t
@@ -12422,7 +12472,7 @@ func (m *OrderMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *OrderMutation) Fields() []string {
-	fields := make([]string, 0, 20)
+	fields := make([]string, 0, 21)
 	if m.seller != nil {
 		fields = append(fields, order.FieldSellerID)
 	}
@@ -12477,6 +12527,9 @@ func (m *OrderMutation) Fields() []string {
 	if m.booking_status != nil {
 		fields = append(fields, order.FieldBookingStatus)
 	}
+	if m.cancellation_requested_at != nil {
+		fields = append(fields, order.FieldCancellationRequestedAt)
+	}
 	if m.created_at != nil {
 		fields = append(fields, order.FieldCreatedAt)
 	}
@@ -12527,6 +12580,8 @@ func (m *OrderMutation) Field(name string) (ent.Value, bool) {
 		return m.ShippingChannel()
 	case order.FieldBookingStatus:
 		return m.BookingStatus()
+	case order.FieldCancellationRequestedAt:
+		return m.CancellationRequestedAt()
 	case order.FieldCreatedAt:
 		return m.CreatedAt()
 	case order.FieldUpdatedAt:
@@ -12576,6 +12631,8 @@ func (m *OrderMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldShippingChannel(ctx)
 	case order.FieldBookingStatus:
 		return m.OldBookingStatus(ctx)
+	case order.FieldCancellationRequestedAt:
+		return m.OldCancellationRequestedAt(ctx)
 	case order.FieldCreatedAt:
 		return m.OldCreatedAt(ctx)
 	case order.FieldUpdatedAt:
@@ -12715,6 +12772,13 @@ func (m *OrderMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetBookingStatus(v)
 		return nil
+	case order.FieldCancellationRequestedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCancellationRequestedAt(v)
+		return nil
 	case order.FieldCreatedAt:
 		v, ok := value.(time.Time)
 		if !ok {
@@ -12834,6 +12898,9 @@ func (m *OrderMutation) ClearedFields() []string {
 	if m.FieldCleared(order.FieldBookingStatus) {
 		fields = append(fields, order.FieldBookingStatus)
 	}
+	if m.FieldCleared(order.FieldCancellationRequestedAt) {
+		fields = append(fields, order.FieldCancellationRequestedAt)
+	}
 	return fields
 }
 
@@ -12859,6 +12926,9 @@ func (m *OrderMutation) ClearField(name string) error {
 		return nil
 	case order.FieldBookingStatus:
 		m.ClearBookingStatus()
+		return nil
+	case order.FieldCancellationRequestedAt:
+		m.ClearCancellationRequestedAt()
 		return nil
 	}
 	return fmt.Errorf("unknown Order nullable field %s", name)
@@ -12921,6 +12991,9 @@ func (m *OrderMutation) ResetField(name string) error {
 		return nil
 	case order.FieldBookingStatus:
 		m.ResetBookingStatus()
+		return nil
+	case order.FieldCancellationRequestedAt:
+		m.ResetCancellationRequestedAt()
 		return nil
 	case order.FieldCreatedAt:
 		m.ResetCreatedAt()

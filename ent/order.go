@@ -56,6 +56,8 @@ type Order struct {
 	ShippingChannel *string `json:"shipping_channel,omitempty"`
 	// BookingStatus holds the value of the "booking_status" field.
 	BookingStatus *order.BookingStatus `json:"booking_status,omitempty"`
+	// CancellationRequestedAt holds the value of the "cancellation_requested_at" field.
+	CancellationRequestedAt *time.Time `json:"cancellation_requested_at,omitempty"`
 	// CreatedAt holds the value of the "created_at" field.
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// UpdatedAt holds the value of the "updated_at" field.
@@ -119,7 +121,7 @@ func (*Order) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullInt64)
 		case order.FieldID, order.FieldSellerID, order.FieldCustomerID, order.FieldBuyerEmail, order.FieldStatus, order.FieldCurrency, order.FieldPaymentStatus, order.FieldFulfillmentStatus, order.FieldShippingChannel, order.FieldBookingStatus:
 			values[i] = new(sql.NullString)
-		case order.FieldShipByDate, order.FieldShippedAt, order.FieldCreatedAt, order.FieldUpdatedAt:
+		case order.FieldShipByDate, order.FieldShippedAt, order.FieldCancellationRequestedAt, order.FieldCreatedAt, order.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -258,6 +260,13 @@ func (_m *Order) assignValues(columns []string, values []any) error {
 				_m.BookingStatus = new(order.BookingStatus)
 				*_m.BookingStatus = order.BookingStatus(value.String)
 			}
+		case order.FieldCancellationRequestedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field cancellation_requested_at", values[i])
+			} else if value.Valid {
+				_m.CancellationRequestedAt = new(time.Time)
+				*_m.CancellationRequestedAt = value.Time
+			}
 		case order.FieldCreatedAt:
 			if value, ok := values[i].(*sql.NullTime); !ok {
 				return fmt.Errorf("unexpected type %T for field created_at", values[i])
@@ -381,6 +390,11 @@ func (_m *Order) String() string {
 	if v := _m.BookingStatus; v != nil {
 		builder.WriteString("booking_status=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.CancellationRequestedAt; v != nil {
+		builder.WriteString("cancellation_requested_at=")
+		builder.WriteString(v.Format(time.ANSIC))
 	}
 	builder.WriteString(", ")
 	builder.WriteString("created_at=")

@@ -183,6 +183,20 @@ func (_c *OrderCreate) SetNillableBookingStatus(v *order.BookingStatus) *OrderCr
 	return _c
 }
 
+// SetCancellationRequestedAt sets the "cancellation_requested_at" field.
+func (_c *OrderCreate) SetCancellationRequestedAt(v time.Time) *OrderCreate {
+	_c.mutation.SetCancellationRequestedAt(v)
+	return _c
+}
+
+// SetNillableCancellationRequestedAt sets the "cancellation_requested_at" field if the given value is not nil.
+func (_c *OrderCreate) SetNillableCancellationRequestedAt(v *time.Time) *OrderCreate {
+	if v != nil {
+		_c.SetCancellationRequestedAt(*v)
+	}
+	return _c
+}
+
 // SetCreatedAt sets the "created_at" field.
 func (_c *OrderCreate) SetCreatedAt(v time.Time) *OrderCreate {
 	_c.mutation.SetCreatedAt(v)
@@ -511,6 +525,10 @@ func (_c *OrderCreate) createSpec() (*Order, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.BookingStatus(); ok {
 		_spec.SetField(order.FieldBookingStatus, field.TypeEnum, value)
 		_node.BookingStatus = &value
+	}
+	if value, ok := _c.mutation.CancellationRequestedAt(); ok {
+		_spec.SetField(order.FieldCancellationRequestedAt, field.TypeTime, value)
+		_node.CancellationRequestedAt = &value
 	}
 	if value, ok := _c.mutation.CreatedAt(); ok {
 		_spec.SetField(order.FieldCreatedAt, field.TypeTime, value)
@@ -879,6 +897,24 @@ func (u *OrderUpsert) ClearBookingStatus() *OrderUpsert {
 	return u
 }
 
+// SetCancellationRequestedAt sets the "cancellation_requested_at" field.
+func (u *OrderUpsert) SetCancellationRequestedAt(v time.Time) *OrderUpsert {
+	u.Set(order.FieldCancellationRequestedAt, v)
+	return u
+}
+
+// UpdateCancellationRequestedAt sets the "cancellation_requested_at" field to the value that was provided on create.
+func (u *OrderUpsert) UpdateCancellationRequestedAt() *OrderUpsert {
+	u.SetExcluded(order.FieldCancellationRequestedAt)
+	return u
+}
+
+// ClearCancellationRequestedAt clears the value of the "cancellation_requested_at" field.
+func (u *OrderUpsert) ClearCancellationRequestedAt() *OrderUpsert {
+	u.SetNull(order.FieldCancellationRequestedAt)
+	return u
+}
+
 // SetUpdatedAt sets the "updated_at" field.
 func (u *OrderUpsert) SetUpdatedAt(v time.Time) *OrderUpsert {
 	u.Set(order.FieldUpdatedAt, v)
@@ -1243,6 +1279,27 @@ func (u *OrderUpsertOne) UpdateBookingStatus() *OrderUpsertOne {
 func (u *OrderUpsertOne) ClearBookingStatus() *OrderUpsertOne {
 	return u.Update(func(s *OrderUpsert) {
 		s.ClearBookingStatus()
+	})
+}
+
+// SetCancellationRequestedAt sets the "cancellation_requested_at" field.
+func (u *OrderUpsertOne) SetCancellationRequestedAt(v time.Time) *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetCancellationRequestedAt(v)
+	})
+}
+
+// UpdateCancellationRequestedAt sets the "cancellation_requested_at" field to the value that was provided on create.
+func (u *OrderUpsertOne) UpdateCancellationRequestedAt() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateCancellationRequestedAt()
+	})
+}
+
+// ClearCancellationRequestedAt clears the value of the "cancellation_requested_at" field.
+func (u *OrderUpsertOne) ClearCancellationRequestedAt() *OrderUpsertOne {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearCancellationRequestedAt()
 	})
 }
 
@@ -1779,6 +1836,27 @@ func (u *OrderUpsertBulk) UpdateBookingStatus() *OrderUpsertBulk {
 func (u *OrderUpsertBulk) ClearBookingStatus() *OrderUpsertBulk {
 	return u.Update(func(s *OrderUpsert) {
 		s.ClearBookingStatus()
+	})
+}
+
+// SetCancellationRequestedAt sets the "cancellation_requested_at" field.
+func (u *OrderUpsertBulk) SetCancellationRequestedAt(v time.Time) *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.SetCancellationRequestedAt(v)
+	})
+}
+
+// UpdateCancellationRequestedAt sets the "cancellation_requested_at" field to the value that was provided on create.
+func (u *OrderUpsertBulk) UpdateCancellationRequestedAt() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.UpdateCancellationRequestedAt()
+	})
+}
+
+// ClearCancellationRequestedAt clears the value of the "cancellation_requested_at" field.
+func (u *OrderUpsertBulk) ClearCancellationRequestedAt() *OrderUpsertBulk {
+	return u.Update(func(s *OrderUpsert) {
+		s.ClearCancellationRequestedAt()
 	})
 }
 

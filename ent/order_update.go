@@ -329,6 +329,26 @@ func (_u *OrderUpdate) ClearBookingStatus() *OrderUpdate {
 	return _u
 }
 
+// SetCancellationRequestedAt sets the "cancellation_requested_at" field.
+func (_u *OrderUpdate) SetCancellationRequestedAt(v time.Time) *OrderUpdate {
+	_u.mutation.SetCancellationRequestedAt(v)
+	return _u
+}
+
+// SetNillableCancellationRequestedAt sets the "cancellation_requested_at" field if the given value is not nil.
+func (_u *OrderUpdate) SetNillableCancellationRequestedAt(v *time.Time) *OrderUpdate {
+	if v != nil {
+		_u.SetCancellationRequestedAt(*v)
+	}
+	return _u
+}
+
+// ClearCancellationRequestedAt clears the value of the "cancellation_requested_at" field.
+func (_u *OrderUpdate) ClearCancellationRequestedAt() *OrderUpdate {
+	_u.mutation.ClearCancellationRequestedAt()
+	return _u
+}
+
 // SetUpdatedAt sets the "updated_at" field.
 func (_u *OrderUpdate) SetUpdatedAt(v time.Time) *OrderUpdate {
 	_u.mutation.SetUpdatedAt(v)
@@ -591,6 +611,12 @@ func (_u *OrderUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.BookingStatusCleared() {
 		_spec.ClearField(order.FieldBookingStatus, field.TypeEnum)
+	}
+	if value, ok := _u.mutation.CancellationRequestedAt(); ok {
+		_spec.SetField(order.FieldCancellationRequestedAt, field.TypeTime, value)
+	}
+	if _u.mutation.CancellationRequestedAtCleared() {
+		_spec.ClearField(order.FieldCancellationRequestedAt, field.TypeTime)
 	}
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(order.FieldUpdatedAt, field.TypeTime, value)
@@ -1004,6 +1030,26 @@ func (_u *OrderUpdateOne) ClearBookingStatus() *OrderUpdateOne {
 	return _u
 }
 
+// SetCancellationRequestedAt sets the "cancellation_requested_at" field.
+func (_u *OrderUpdateOne) SetCancellationRequestedAt(v time.Time) *OrderUpdateOne {
+	_u.mutation.SetCancellationRequestedAt(v)
+	return _u
+}
+
+// SetNillableCancellationRequestedAt sets the "cancellation_requested_at" field if the given value is not nil.
+func (_u *OrderUpdateOne) SetNillableCancellationRequestedAt(v *time.Time) *OrderUpdateOne {
+	if v != nil {
+		_u.SetCancellationRequestedAt(*v)
+	}
+	return _u
+}
+
+// ClearCancellationRequestedAt clears the value of the "cancellation_requested_at" field.
+func (_u *OrderUpdateOne) ClearCancellationRequestedAt() *OrderUpdateOne {
+	_u.mutation.ClearCancellationRequestedAt()
+	return _u
+}
+
 // SetUpdatedAt sets the "updated_at" field.
 func (_u *OrderUpdateOne) SetUpdatedAt(v time.Time) *OrderUpdateOne {
 	_u.mutation.SetUpdatedAt(v)
@@ -1296,6 +1342,12 @@ func (_u *OrderUpdateOne) sqlSave(ctx context.Context) (_node *Order, err error)
 	}
 	if _u.mutation.BookingStatusCleared() {
 		_spec.ClearField(order.FieldBookingStatus, field.TypeEnum)
+	}
+	if value, ok := _u.mutation.CancellationRequestedAt(); ok {
+		_spec.SetField(order.FieldCancellationRequestedAt, field.TypeTime, value)
+	}
+	if _u.mutation.CancellationRequestedAtCleared() {
+		_spec.ClearField(order.FieldCancellationRequestedAt, field.TypeTime)
 	}
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(order.FieldUpdatedAt, field.TypeTime, value)

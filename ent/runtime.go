@@ -734,11 +734,11 @@ func init() {
 	// order.DiscountValidator is a validator for the "discount" field. It is called by the builders before save.
 	order.DiscountValidator = orderDescDiscount.Validators[0].(func(int64) error)
 	// orderDescCreatedAt is the schema descriptor for created_at field.
-	orderDescCreatedAt := orderFields[18].Descriptor()
+	orderDescCreatedAt := orderFields[19].Descriptor()
 	// order.DefaultCreatedAt holds the default value on creation for the created_at field.
 	order.DefaultCreatedAt = orderDescCreatedAt.Default.(func() time.Time)
 	// orderDescUpdatedAt is the schema descriptor for updated_at field.
-	orderDescUpdatedAt := orderFields[19].Descriptor()
+	orderDescUpdatedAt := orderFields[20].Descriptor()
 	// order.DefaultUpdatedAt holds the default value on creation for the updated_at field.
 	order.DefaultUpdatedAt = orderDescUpdatedAt.Default.(func() time.Time)
 	// order.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.

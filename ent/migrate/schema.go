@@ -429,6 +429,7 @@ var (
 		{Name: "shipped_at", Type: field.TypeTime, Nullable: true},
 		{Name: "shipping_channel", Type: field.TypeString, Nullable: true},
 		{Name: "booking_status", Type: field.TypeEnum, Nullable: true, Enums: []string{"PENDING_ARRANGE", "READY_FOR_HANDOVER"}},
+		{Name: "cancellation_requested_at", Type: field.TypeTime, Nullable: true},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "seller_id", Type: field.TypeString},
@@ -441,7 +442,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "orders_sellers_orders",
-				Columns:    []*schema.Column{OrdersColumns[20]},
+				Columns:    []*schema.Column{OrdersColumns[21]},
 				RefColumns: []*schema.Column{SellersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -450,12 +451,12 @@ var (
 			{
 				Name:    "order_seller_id_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{OrdersColumns[20], OrdersColumns[18], OrdersColumns[0]},
+				Columns: []*schema.Column{OrdersColumns[21], OrdersColumns[19], OrdersColumns[0]},
 			},
 			{
 				Name:    "order_seller_id_status_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{OrdersColumns[20], OrdersColumns[3], OrdersColumns[18], OrdersColumns[0]},
+				Columns: []*schema.Column{OrdersColumns[21], OrdersColumns[3], OrdersColumns[19], OrdersColumns[0]},
 			},
 		},
 	}

@@ -51,6 +51,8 @@ const (
 	FieldShippingChannel = "shipping_channel"
 	// FieldBookingStatus holds the string denoting the booking_status field in the database.
 	FieldBookingStatus = "booking_status"
+	// FieldCancellationRequestedAt holds the string denoting the cancellation_requested_at field in the database.
+	FieldCancellationRequestedAt = "cancellation_requested_at"
 	// FieldCreatedAt holds the string denoting the created_at field in the database.
 	FieldCreatedAt = "created_at"
 	// FieldUpdatedAt holds the string denoting the updated_at field in the database.
@@ -107,6 +109,7 @@ var Columns = []string{
 	FieldShippedAt,
 	FieldShippingChannel,
 	FieldBookingStatus,
+	FieldCancellationRequestedAt,
 	FieldCreatedAt,
 	FieldUpdatedAt,
 }
@@ -287,6 +290,11 @@ func ByShippingChannel(opts ...sql.OrderTermOption) OrderOption {
 // ByBookingStatus orders the results by the booking_status field.
 func ByBookingStatus(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldBookingStatus, opts...).ToFunc()
+}
+
+// ByCancellationRequestedAt orders the results by the cancellation_requested_at field.
+func ByCancellationRequestedAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCancellationRequestedAt, opts...).ToFunc()
 }
 
 // ByCreatedAt orders the results by the created_at field.

@@ -135,6 +135,11 @@ func ShippingChannel(v string) predicate.Order {
 	return predicate.Order(sql.FieldEQ(FieldShippingChannel, v))
 }
 
+// CancellationRequestedAt applies equality check predicate on the "cancellation_requested_at" field. It's identical to CancellationRequestedAtEQ.
+func CancellationRequestedAt(v time.Time) predicate.Order {
+	return predicate.Order(sql.FieldEQ(FieldCancellationRequestedAt, v))
+}
+
 // CreatedAt applies equality check predicate on the "created_at" field. It's identical to CreatedAtEQ.
 func CreatedAt(v time.Time) predicate.Order {
 	return predicate.Order(sql.FieldEQ(FieldCreatedAt, v))
@@ -958,6 +963,56 @@ func BookingStatusIsNil() predicate.Order {
 // BookingStatusNotNil applies the NotNil predicate on the "booking_status" field.
 func BookingStatusNotNil() predicate.Order {
 	return predicate.Order(sql.FieldNotNull(FieldBookingStatus))
+}
+
+// CancellationRequestedAtEQ applies the EQ predicate on the "cancellation_requested_at" field.
+func CancellationRequestedAtEQ(v time.Time) predicate.Order {
+	return predicate.Order(sql.FieldEQ(FieldCancellationRequestedAt, v))
+}
+
+// CancellationRequestedAtNEQ applies the NEQ predicate on the "cancellation_requested_at" field.
+func CancellationRequestedAtNEQ(v time.Time) predicate.Order {
+	return predicate.Order(sql.FieldNEQ(FieldCancellationRequestedAt, v))
+}
+
+// CancellationRequestedAtIn applies the In predicate on the "cancellation_requested_at" field.
+func CancellationRequestedAtIn(vs ...time.Time) predicate.Order {
+	return predicate.Order(sql.FieldIn(FieldCancellationRequestedAt, vs...))
+}
+
+// CancellationRequestedAtNotIn applies the NotIn predicate on the "cancellation_requested_at" field.
+func CancellationRequestedAtNotIn(vs ...time.Time) predicate.Order {
+	return predicate.Order(sql.FieldNotIn(FieldCancellationRequestedAt, vs...))
+}
+
+// CancellationRequestedAtGT applies the GT predicate on the "cancellation_requested_at" field.
+func CancellationRequestedAtGT(v time.Time) predicate.Order {
+	return predicate.Order(sql.FieldGT(FieldCancellationRequestedAt, v))
+}
+
+// CancellationRequestedAtGTE applies the GTE predicate on the "cancellation_requested_at" field.
+func CancellationRequestedAtGTE(v time.Time) predicate.Order {
+	return predicate.Order(sql.FieldGTE(FieldCancellationRequestedAt, v))
+}
+
+// CancellationRequestedAtLT applies the LT predicate on the "cancellation_requested_at" field.
+func CancellationRequestedAtLT(v time.Time) predicate.Order {
+	return predicate.Order(sql.FieldLT(FieldCancellationRequestedAt, v))
+}
+
+// CancellationRequestedAtLTE applies the LTE predicate on the "cancellation_requested_at" field.
+func CancellationRequestedAtLTE(v time.Time) predicate.Order {
+	return predicate.Order(sql.FieldLTE(FieldCancellationRequestedAt, v))
+}
+
+// CancellationRequestedAtIsNil applies the IsNil predicate on the "cancellation_requested_at" field.
+func CancellationRequestedAtIsNil() predicate.Order {
+	return predicate.Order(sql.FieldIsNull(FieldCancellationRequestedAt))
+}
+
+// CancellationRequestedAtNotNil applies the NotNil predicate on the "cancellation_requested_at" field.
+func CancellationRequestedAtNotNil() predicate.Order {
+	return predicate.Order(sql.FieldNotNull(FieldCancellationRequestedAt))
 }
 
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.

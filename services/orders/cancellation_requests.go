@@ -2,9 +2,11 @@ package orders
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
+	"github.com/mallplatform/partnerapi/internal/apierr"
 )
 
 // CancellationRequest is a buyer's latest request to cancel an order, as
@@ -30,6 +32,20 @@ type CancellationRequests interface {
 	ForOrders(ctx context.Context, sellerID string, orderIDs []string, now time.Time) (requests map[string]CancellationRequest, moved []string, err error)
 }
 
+// CancellationRequested is the orders' step for a buyer's request to cancel
+// sellerID's order, made at at: it stamps the order, in the caller's
+// transaction (the request's), so the order reads know to show the request.
+// The order's status does not change; ErrNotFound reads as 404.
+func (s *Service) CancellationRequested(ctx context.Context, sellerID, orderID string, at time.Time) error {
+	if err := s.store.MarkCancellationRequested(ctx, sellerID, orderID, at); err != nil {
+		if errors.Is(err, ErrNotFound) {
+			return apierr.New(apierr.NotFound, "order not found")
+		}
+		return err
+	}
+	return nil
+}
+
 // UseCancellationRequests makes the order reads carry buyers' cancellation
 // requests. Set once, while the platform is wired, before the service
 // serves.
@@ -42,9 +58,16 @@ func (s *Service) withCancellationRequests(ctx context.Context, seller string, v
 	if s.cancellations == nil || len(views) == 0 {
 		return nil
 	}
-	ids := make([]string, len(views))
-	for i, v := range views {
-		ids[i] = v.Order.ID
+	// Only orders a buyer asked about have a request (the stamp
+	// CancellationRequested leaves): the others cost no query.
+	var ids []string
+	for _, v := range views {
+		if v.Order.CancellationRequestedAt != nil {
+			ids = append(ids, v.Order.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
 	}
 	requests, moved, err := s.cancellations.ForOrders(ctx, seller, ids, now)
 	if err != nil {

@@ -142,11 +142,14 @@ type Order struct {
 	ShipByDate        *time.Time
 	ShippedAt         *time.Time
 	ShippingChannel   *string
-	BookingStatus     *BookingStatus
-	CreatedAt         time.Time
-	UpdatedAt         time.Time
-	Items             []Item
-	Fulfillments      []Fulfillment
+	// CancellationRequestedAt is when the buyer last asked to cancel the
+	// order; nil when never.
+	CancellationRequestedAt *time.Time
+	BookingStatus           *BookingStatus
+	CreatedAt               time.Time
+	UpdatedAt               time.Time
+	Items                   []Item
+	Fulfillments            []Fulfillment
 }
 
 // Move is one state change of an order.
@@ -226,6 +229,9 @@ type Store interface {
 	// orders named that are in one of m.From, with statements for the whole
 	// batch, and returns the ids it moved.
 	MoveOrders(ctx context.Context, sellerID string, ids []string, m Move) (moved []string, err error)
+	// MarkCancellationRequested stamps the seller's order as asked about by
+	// its buyer at at; ErrNotFound when the seller has no such order.
+	MarkCancellationRequested(ctx context.Context, sellerID, orderID string, at time.Time) error
 	// GetOrders returns those of the seller's orders named that exist, with
 	// items and fulfillments, in no particular order.
 	GetOrders(ctx context.Context, sellerID string, ids []string) ([]*Order, error)

@@ -3,6 +3,7 @@ package orders
 import (
 	"context"
 	"fmt"
+	"time"
 
 	entsql "entgo.io/ent/dialect/sql"
 
@@ -126,6 +127,20 @@ func (s *EntStore) InTx(ctx context.Context, fn func(ctx context.Context) error)
 // as sellerOrders writes it for queries.
 func (s *EntStore) sellerOrderUpdate(ctx context.Context, sellerID string) *ent.OrderUpdate {
 	return s.db(ctx).Order.Update().Where(order.SellerID(sellerID))
+}
+
+// MarkCancellationRequested implements Store: one UPDATE of the order's
+// stamp, its status and updated_at untouched (the request is the
+// cancellations domain's record; the order has not changed).
+func (s *EntStore) MarkCancellationRequested(ctx context.Context, sellerID, orderID string, at time.Time) error {
+	n, err := s.sellerOrderUpdate(ctx, sellerID).Where(order.ID(orderID)).SetCancellationRequestedAt(at).Save(ctx)
+	if err != nil {
+		return fmt.Errorf("orders: mark cancellation requested: %w", err)
+	}
+	if n == 0 {
+		return ErrNotFound
+	}
+	return nil
 }
 
 // MoveOrders implements Store: one UPDATE … WHERE seller AND id IN (ids) AND

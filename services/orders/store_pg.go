@@ -24,7 +24,7 @@ SELECT o.id, o.customer_id, o.buyer_email, o.status, o.currency,
        o.subtotal, o.total, o.tax, o.shipping, o.discount,
        o.payment_status, o.fulfillment_status,
        o.ship_by_date, o.shipped_at, o.shipping_channel, o.booking_status,
-       o.created_at, o.updated_at,
+       o.cancellation_requested_at, o.created_at, o.updated_at,
        json_build_object(
        'shipping_address', o.shipping_address, 'billing_address', o.billing_address,
        'items', COALESCE((SELECT json_agg(json_build_object(
@@ -83,7 +83,7 @@ func (s *EntStore) getOrderPostgres(ctx context.Context, sellerID, orderID strin
 		&o.Subtotal, &o.Total, &o.Tax, &o.Shipping, &o.Discount,
 		&o.PaymentStatus, &o.FulfillmentStatus,
 		&o.ShipByDate, &o.ShippedAt, &o.ShippingChannel, &booking,
-		&o.CreatedAt, &o.UpdatedAt, &rest)
+		&o.CancellationRequestedAt, &o.CreatedAt, &o.UpdatedAt, &rest)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, ErrNotFound
 	}

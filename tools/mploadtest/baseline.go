@@ -39,7 +39,7 @@ func loadOrder(ctx context.Context, q querier, sellerID, orderID string) (*order
 		&o.ID, &o.CustomerID, &o.BuyerEmail, &o.Status, &o.Currency,
 		&o.Subtotal, &o.Total, &o.Tax, &o.Shipping, &o.Discount,
 		&o.PaymentStatus, &o.FulfillmentStatus,
-		&o.ShipByDate, &o.ShippedAt, &o.ShippingChannel, &o.BookingStatus, &o.CreatedAt, &o.UpdatedAt,
+		&o.ShipByDate, &o.ShippedAt, &o.ShippingChannel, &o.BookingStatus, &o.CancellationRequestedAt, &o.CreatedAt, &o.UpdatedAt,
 		&rest)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, errOrderNotFound

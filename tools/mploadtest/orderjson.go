@@ -11,29 +11,30 @@ import (
 // orderRow is one order as the baseline reads it: the columns of the
 // statement the platform's order store runs, nothing converted yet.
 type orderRow struct {
-	ID                string
-	SellerID          string
-	CustomerID        string
-	BuyerEmail        string
-	Status            string
-	Currency          string
-	Subtotal          int64
-	Total             int64
-	Tax               int64
-	Shipping          int64
-	Discount          int64
-	PaymentStatus     string
-	FulfillmentStatus string
-	ShippingAddress   dbtypes.Address
-	BillingAddress    dbtypes.Address
-	ShipByDate        *time.Time
-	ShippedAt         *time.Time
-	ShippingChannel   *string
-	BookingStatus     *string
-	CreatedAt         time.Time
-	UpdatedAt         time.Time
-	Items             []itemRow
-	Fulfillments      []fulfillmentRow
+	ID                      string
+	SellerID                string
+	CustomerID              string
+	BuyerEmail              string
+	Status                  string
+	Currency                string
+	Subtotal                int64
+	Total                   int64
+	Tax                     int64
+	Shipping                int64
+	Discount                int64
+	PaymentStatus           string
+	FulfillmentStatus       string
+	ShippingAddress         dbtypes.Address
+	BillingAddress          dbtypes.Address
+	ShipByDate              *time.Time
+	ShippedAt               *time.Time
+	ShippingChannel         *string
+	BookingStatus           *string
+	CancellationRequestedAt *time.Time
+	CreatedAt               time.Time
+	UpdatedAt               time.Time
+	Items                   []itemRow
+	Fulfillments            []fulfillmentRow
 }
 
 // itemRow and fulfillmentRow decode the JSON the order statement aggregates.

@@ -44,8 +44,14 @@ func BenchmarkOrderRead(b *testing.B) {
 		b.Fatal(err)
 	}
 	st := cancellation.NewEntStore(d)
+	orderStore := orders.NewEntStore(d)
 	for i := 0; i < len(fixtures); i += 4 {
 		if err := st.Create(ctx, request(fmt.Sprintf("ccr_bench_%05d", i), seller, fixtures[i].ID, now)); err != nil {
+			b.Fatal(err)
+		}
+		// The stamp the orders' CancellationRequested step leaves with a
+		// request.
+		if err := orderStore.MarkCancellationRequested(ctx, seller, fixtures[i].ID, now); err != nil {
 			b.Fatal(err)
 		}
 	}

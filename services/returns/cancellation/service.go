@@ -24,6 +24,7 @@ import (
 type Orders interface {
 	GetOrder(ctx context.Context, id string) (orders.View, error)
 	Cancel(ctx context.Context, id string, expected *orders.Status) (orders.View, error)
+	CancellationRequested(ctx context.Context, sellerID, orderID string, at time.Time) error
 }
 
 // Service holds the requests' use cases.
@@ -216,6 +217,9 @@ func (s *Service) Request(ctx context.Context, orderID, reason string) (*Request
 		RequestedAt: now, RespondBy: RespondBy(now), CreatedAt: now, UpdatedAt: now}
 	err = s.inTx(ctx, func(ctx context.Context) error {
 		if err := s.store.Create(ctx, r); err != nil {
+			return err
+		}
+		if err := s.orders.CancellationRequested(ctx, seller, r.OrderID, now); err != nil {
 			return err
 		}
 		return s.record(ctx, eventsv1.EventType_EVENT_TYPE_CANCELLATION_REQUESTED, r, now)
