@@ -15,6 +15,7 @@ import (
 	"github.com/mallplatform/partnerapi/services/catalog"
 	"github.com/mallplatform/partnerapi/services/events"
 	"github.com/mallplatform/partnerapi/services/orders"
+	"github.com/mallplatform/partnerapi/services/returns"
 	"github.com/mallplatform/partnerapi/services/returns/cancellation"
 	"github.com/mallplatform/partnerapi/services/sandbox/faults"
 	"github.com/mallplatform/partnerapi/services/sandbox/shopclock"
@@ -152,10 +153,20 @@ func NewParts(cfg PartsConfig) (serviceset.Parts, error) {
 		return serviceset.Parts{}, err
 	}
 	orderSvc.UseCancellationRequests(cancellations.OrderRequests())
+	// Returns refund through the ledger and move orders through the orders
+	// service's Refund step; their sandbox faults share the carrier's table.
+	returnSvc, err := returns.New(returns.Config{Store: returns.NewEntStore(cfg.DB), Ledger: returns.NewEntLedger(cfg.DB),
+		InTx: func(ctx context.Context, fn func(ctx context.Context) error) error {
+			return db.InTx(ctx, cfg.DB.Ent, fn)
+		},
+		Business: cfg.Business, Cursors: cursors, Events: recorder, Orders: orderSvc, Faults: faults.NewStore(cfg.DB)})
+	if err != nil {
+		return serviceset.Parts{}, err
+	}
 	return serviceset.Parts{DB: cfg.DB, Logger: cfg.Logger, Clock: cfg.Clock, Auth: authSvc, Business: cfg.Business,
 		Cursors: cursors, Events: recorder, Webhooks: hooks, Flow: flow, Uploads: images, Worker: cfg.Worker,
 		Sellers: shops, Catalog: products, Orders: orderSvc, Shipping: shippingSvc,
-		Cancellations: cancellations}, nil
+		Cancellations: cancellations, Returns: returnSvc}, nil
 }
 
 // WorkerJobs is every domain's jobs over parts, for the worker role and

@@ -20,7 +20,6 @@ import (
 	uploadsv1 "github.com/mallplatform/partnerapi/gen/mp/uploads/v1"
 	webhooksv1 "github.com/mallplatform/partnerapi/gen/mp/webhooks/v1"
 	"github.com/mallplatform/partnerapi/internal/core"
-	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/deadline"
 	"github.com/mallplatform/partnerapi/internal/idempotency"
 	"github.com/mallplatform/partnerapi/internal/worker"
@@ -215,7 +214,7 @@ func Domains() []Domain {
 			Services: []Service{
 				{
 					Name: "returns",
-					Core: func(p Parts) core.Registrar { return returns.NewServer(returnsService(p)).Register },
+					Core: func(p Parts) core.Registrar { return returns.NewServer(p.Returns).Register },
 					Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
 						return returnsv1.RegisterReturnsServiceHandlerClient(ctx, mux, returnsv1.NewReturnsServiceClient(conn))
 					},
@@ -224,7 +223,7 @@ func Domains() []Domain {
 					// The sandbox's buyer and platform moves on test
 					// returns.
 					Name: "returns-sandbox",
-					Core: func(p Parts) core.Registrar { return returns.NewSandboxServer(returnsService(p)).Register },
+					Core: func(p Parts) core.Registrar { return returns.NewSandboxServer(p.Returns).Register },
 					Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
 						return returnsv1.RegisterReturnsSandboxServiceHandlerClient(ctx, mux, returnsv1.NewReturnsSandboxServiceClient(conn))
 					},
@@ -233,13 +232,13 @@ func Domains() []Domain {
 					// The platform's decision of disputes: internal, no
 					// routes on the partner port.
 					Name: "return-decisions",
-					Core: func(p Parts) core.Registrar { return returns.NewDecisionServer(returnsService(p)).Register },
+					Core: func(p Parts) core.Registrar { return returns.NewDecisionServer(p.Returns).Register },
 				},
 			},
 			// The deadline sweep: the automatic moves of returns nobody
 			// reads.
 			Jobs: func(p Parts, jobs *worker.Jobs) error {
-				return returns.RegisterDeadlines(jobs, returnsService(p).Subject(), deadline.JobConfig{Business: p.Business,
+				return returns.RegisterDeadlines(jobs, p.Returns.Subject(), deadline.JobConfig{Business: p.Business,
 					Shops: deadline.NewEntShops(p.DB.Ent), Logger: p.Logger.Named(returns.DeadlineKind)})
 			},
 			Events: []events.Type{eventsv1.EventType_EVENT_TYPE_RETURN_REQUESTED, eventsv1.EventType_EVENT_TYPE_RETURN_APPROVED,
@@ -323,19 +322,4 @@ func Domains() []Domain {
 			},
 		},
 	}
-}
-
-// returnsService is the returns' service over parts: the seller routes, the
-// sandbox's moves, the platform's decisions and the deadline sweep share
-// its store, ledger and the orders' named steps.
-func returnsService(p Parts) *returns.Service {
-	store := returns.NewEntStore(p.DB)
-	svc, err := returns.New(returns.Config{Store: store, Ledger: returns.NewEntLedger(p.DB),
-		InTx:     func(ctx context.Context, fn func(ctx context.Context) error) error { return db.InTx(ctx, p.DB.Ent, fn) },
-		Business: p.Business, Cursors: p.Cursors, Events: p.Events, Orders: p.Orders, Faults: faults.NewStore(p.DB)})
-	if err != nil {
-		// Every part is built by platform.NewParts before the domains.
-		panic(err)
-	}
-	return svc
 }

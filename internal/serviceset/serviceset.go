@@ -26,6 +26,7 @@ import (
 	"github.com/mallplatform/partnerapi/services/catalog"
 	"github.com/mallplatform/partnerapi/services/events"
 	"github.com/mallplatform/partnerapi/services/orders"
+	"github.com/mallplatform/partnerapi/services/returns"
 	"github.com/mallplatform/partnerapi/services/returns/cancellation"
 	"github.com/mallplatform/partnerapi/services/sellers"
 	"github.com/mallplatform/partnerapi/services/shipping"
@@ -78,6 +79,10 @@ type Parts struct {
 	// sandbox's buyer, the order reads (through orders.UseCancellationRequests)
 	// and the deadline job share it.
 	Cancellations *cancellation.Service
+	// Returns is buyers' returns: the seller routes, the sandbox's buyer
+	// and platform moves, the platform's decisions and the deadline sweep
+	// share it.
+	Returns *returns.Service
 	// Worker tunes the jobs of the worker role (and of dev's worker); core
 	// does not read it.
 	Worker WorkerSettings
