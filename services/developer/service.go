@@ -28,6 +28,10 @@ const (
 	VerificationTTL = 24 * time.Hour
 	// SessionIdle ends a session after this long without a call.
 	SessionIdle = 12 * time.Hour
+	// Retention keeps an idle session's row and an expired link's this
+	// long: a link followed in that week still answers
+	// VERIFICATION_TOKEN_EXPIRED rather than INVALID_VERIFICATION_TOKEN.
+	Retention = 7 * 24 * time.Hour
 	// sessionTouchEvery bounds how often a session's last call time is
 	// written: reads do not each cost a write.
 	sessionTouchEvery = time.Minute

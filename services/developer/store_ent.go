@@ -355,3 +355,18 @@ func (s *EntStore) AuditEntries(ctx context.Context, accountID string) ([]AuditE
 	}
 	return out, nil
 }
+
+// Purge removes sessions idle since before and links that expired before
+// it (retention.Purger).
+func (s *EntStore) Purge(ctx context.Context, before time.Time) (int, error) {
+	c := s.db(ctx)
+	sessions, err := c.ConsoleSession.Delete().Where(consolesession.LastSeenAtLT(before)).Exec(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("developer: purge sessions: %w", err)
+	}
+	links, err := c.DeveloperEmailToken.Delete().Where(developeremailtoken.ExpiresAtLT(before)).Exec(ctx)
+	if err != nil {
+		return sessions, fmt.Errorf("developer: purge links: %w", err)
+	}
+	return sessions + links, nil
+}
