@@ -18,6 +18,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/platform"
 	"github.com/mallplatform/partnerapi/internal/tlsfiles"
 	"github.com/mallplatform/partnerapi/services/auth"
+	"github.com/mallplatform/partnerapi/services/developer"
 	"github.com/mallplatform/partnerapi/services/developer/mail"
 	"github.com/mallplatform/partnerapi/services/webhooks/callback"
 )
@@ -28,6 +29,7 @@ type coreFlags struct {
 	webhookAllow                                                string
 	otpRelayURL, otpRelaySecret                                 string
 	mailRelayURL, mailRelaySecret, consoleURL                   string
+	consoleSandboxApps, consoleLiveApps                         int
 	uploads                                                     uploadFlags
 	maxConns                                                    int
 	rotationOverlap                                             time.Duration
@@ -51,6 +53,8 @@ func (c *coreFlags) register(f *flagSet) {
 	f.str(&c.mailRelayURL, "mail-relay-url", "MP_MAIL_RELAY_URL", "", "the mail relay the developer console's links are POSTed to (empty: none are sent)")
 	f.secret(&c.mailRelaySecret, "mail-relay-secret", "MP_MAIL_RELAY_SECRET", "the secret (32+ characters) the mail relay's requests are signed with")
 	f.str(&c.consoleURL, "console-url", "MP_CONSOLE_URL", platform.DefaultConsoleURL, "the developer console pages' public address, ending in /, that e-mailed links point at")
+	f.integer(&c.consoleSandboxApps, "console-sandbox-apps", "MP_CONSOLE_SANDBOX_APPS", developer.DefaultSandboxApps, "sandbox apps a developer account may create from the console")
+	f.integer(&c.consoleLiveApps, "console-live-apps", "MP_CONSOLE_LIVE_APPS", developer.DefaultLiveApps, "live apps a developer account may create from the console")
 	f.str(&c.webhookAllow, "webhook-allow-cidrs", "MP_WEBHOOK_ALLOW_CIDRS", "", "comma-separated CIDRs webhook callback URLs may resolve to although not public (on-premises receivers)")
 	c.uploads.register(f, "uploads answer 503 UPLOAD_NOT_CONFIGURED")
 	c.log.register(f)
@@ -128,7 +132,8 @@ func runCore(ctx context.Context, args []string, stderr io.Writer) error {
 	reg := platform.NewRegistry()
 	reg.MustRegister(db.PoolCollector(d.Pool))
 	c, err := platform.NewCore(platform.CoreConfig{
-		DB: d, GatewayToken: cf.gatewayToken, TLS: serverTLS, GatewayCertName: cf.gatewayCertName, SecretKey: cf.secretKey, SecretRotationOverlap: cf.rotationOverlap, OTPSender: otp, ConsoleMail: consoleMail, ConsoleURL: cf.consoleURL, Logger: log, Metrics: core.NewMetrics(reg),
+		DB: d, GatewayToken: cf.gatewayToken, TLS: serverTLS, GatewayCertName: cf.gatewayCertName, SecretKey: cf.secretKey, SecretRotationOverlap: cf.rotationOverlap, OTPSender: otp, ConsoleMail: consoleMail, ConsoleURL: cf.consoleURL,
+		ConsoleLimits: developer.Limits{SandboxApps: cf.consoleSandboxApps, LiveApps: cf.consoleLiveApps}, Logger: log, Metrics: core.NewMetrics(reg),
 		Tracing: tracing, ServerOptions: platform.GRPCServerMetrics(reg), Callbacks: callback.Policy{Allow: allow},
 		Uploads: cf.uploads.config(bucket),
 	})

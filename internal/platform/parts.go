@@ -63,6 +63,9 @@ type PartsConfig struct {
 	// ConsoleURL is the console pages' absolute address, ending in "/",
 	// that e-mailed links point at (default DefaultConsoleURL).
 	ConsoleURL string
+	// ConsoleLimits are the apps each developer account may have (zero
+	// fields: developer.DefaultSandboxApps, developer.DefaultLiveApps).
+	ConsoleLimits developer.Limits
 }
 
 // DefaultConsoleURL is the console's address when none is configured: the
@@ -154,7 +157,8 @@ func NewParts(cfg PartsConfig) (serviceset.Parts, error) {
 		cfg.ConsoleURL = DefaultConsoleURL
 	}
 	console, err := developer.NewService(developer.Config{Store: developer.NewEntStore(cfg.DB), Clock: cfg.Clock,
-		Business: cfg.Business, Mail: cfg.ConsoleMail, ConsoleURL: cfg.ConsoleURL, Logger: cfg.Logger.Named("developer")})
+		Business: cfg.Business, Mail: cfg.ConsoleMail, ConsoleURL: cfg.ConsoleURL, Logger: cfg.Logger.Named("developer"), Apps: authSvc,
+		Limits: cfg.ConsoleLimits})
 	if err != nil {
 		return serviceset.Parts{}, err
 	}

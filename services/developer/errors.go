@@ -32,6 +32,13 @@ var (
 		"delete the account's apps first")
 	errProfileLocked = apierr.New(errorsv1.ErrorCode_ERROR_CODE_PROFILE_ALREADY_SUBMITTED,
 		"a profile was already submitted and is pending review or approved")
+	errAppNotFound  = apierr.New(errorsv1.ErrorCode_ERROR_CODE_APP_NOT_FOUND, "no app with this id in your account")
+	errSandboxLimit = apierr.New(errorsv1.ErrorCode_ERROR_CODE_SANDBOX_LIMIT_REACHED,
+		"the account has as many sandbox apps as it may: delete one first")
+	errLiveLimit = apierr.New(errorsv1.ErrorCode_ERROR_CODE_APP_LIMIT_REACHED,
+		"the account has as many live apps as it may: delete one first")
+	errNeedsApproval = apierr.New(apierr.Forbidden,
+		"live apps need an approved profile: submit it (POST /console/v1/profile) and wait for its review")
 	errProfileType = apierr.New(errorsv1.ErrorCode_ERROR_CODE_PROFILE_TYPE_MISMATCH,
 		"these profile fields do not match the account's developer type")
 )

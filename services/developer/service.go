@@ -60,6 +60,18 @@ type Config struct {
 	// links point at its verify page.
 	ConsoleURL string
 	Logger     *zap.Logger
+	// Apps are the auth domain's app steps; AppStore reads apps (the ent
+	// store, when Store is one, by default).
+	Apps     Apps
+	AppStore AppStore
+	// Limits are the apps per account (zero fields: the defaults).
+	Limits Limits
+}
+
+// Limits are an account's most apps of each environment.
+type Limits struct {
+	SandboxApps int
+	LiveApps    int
 }
 
 // Service holds the console's use cases.
@@ -70,6 +82,9 @@ type Service struct {
 	mail     mail.Sender
 	console  string
 	log      *zap.Logger
+	apps     Apps
+	appStore AppStore
+	limits   Limits
 }
 
 // NewService builds the service.
@@ -84,8 +99,17 @@ func NewService(c Config) (*Service, error) {
 	if c.Logger == nil {
 		c.Logger = zap.NewNop()
 	}
+	if c.AppStore == nil {
+		c.AppStore, _ = c.Store.(AppStore)
+	}
+	if c.Limits.SandboxApps <= 0 {
+		c.Limits.SandboxApps = DefaultSandboxApps
+	}
+	if c.Limits.LiveApps <= 0 {
+		c.Limits.LiveApps = DefaultLiveApps
+	}
 	return &Service{store: c.Store, clock: c.Clock, business: c.Business, mail: c.Mail, console: c.ConsoleURL,
-		log: c.Logger}, nil
+		log: c.Logger, apps: c.Apps, appStore: c.AppStore, limits: c.Limits}, nil
 }
 
 // Caller is where a console call comes from.
