@@ -100,6 +100,43 @@ func TestDeveloperServiceOverCore(t *testing.T) {
 				t.Fatalf("account %v", acct.GetData())
 			}
 
+			// Apps: created with the secret once, read back without it,
+			// another account's unknown, rotated with the overlap.
+			made, err := c.CreateApp(console(session, csrf), &developerv1.CreateAppRequest{Name: "OMS",
+				Environment: "sandbox", Scopes: []string{"orders:read"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			appID := made.GetData().GetApp().GetAppId()
+			if made.GetData().GetClientSecret() == "" || appID == "" {
+				t.Fatalf("created %v", made.GetData())
+			}
+			listed, err := c.ListApps(console(session, ""), &developerv1.ListAppsRequest{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(listed.GetData()) != 1 || listed.GetData()[0].GetClientId() != made.GetData().GetApp().GetClientId() {
+				t.Fatalf("listed %v", listed.GetData())
+			}
+			_, err = c.GetApp(console(session, ""), &developerv1.GetAppRequest{Id: "app_of_someone_else"})
+			if got := grpcCode(err); got != errorsv1.ErrorCode_ERROR_CODE_APP_NOT_FOUND {
+				t.Fatalf("unknown app: %v", err)
+			}
+			rotated, err := c.RotateAppSecret(console(session, csrf), &developerv1.RotateAppSecretRequest{Id: appID})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rotated.GetData().GetClientSecret() == "" || rotated.GetData().GetPreviousSecretExpiresAt() == nil {
+				t.Fatalf("rotation answered %v", rotated.GetData())
+			}
+			creds, err := env.Auth.AppCredentials(context.Background(), made.GetData().GetApp().GetClientId())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(creds.Secrets) != 2 {
+				t.Fatalf("%d secrets verify after the rotation, want the new and the previous", len(creds.Secrets))
+			}
+
 			if _, err := c.SignOut(console(session, csrf), &developerv1.SignOutRequest{}); err != nil {
 				t.Fatal(err)
 			}

@@ -1102,6 +1102,600 @@ func (x *ProfileAddress) GetCountry() string {
 	return ""
 }
 
+// App is a developer account's app: never its secret.
+type App struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	AppId    string                 `protobuf:"bytes,1,opt,name=app_id,json=appId,proto3" json:"app_id,omitempty"`
+	ClientId string                 `protobuf:"bytes,2,opt,name=client_id,json=clientId,proto3" json:"client_id,omitempty"`
+	Name     string                 `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	// sandbox or production.
+	Environment     string                 `protobuf:"bytes,4,opt,name=environment,proto3" json:"environment,omitempty"`
+	Scopes          []string               `protobuf:"bytes,5,rep,name=scopes,proto3" json:"scopes,omitempty"`
+	RedirectUris    []string               `protobuf:"bytes,6,rep,name=redirect_uris,json=redirectUris,proto3" json:"redirect_uris,omitempty"`
+	Active          bool                   `protobuf:"varint,7,opt,name=active,proto3" json:"active,omitempty"`
+	SecretCreatedAt *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=secret_created_at,json=secretCreatedAt,proto3" json:"secret_created_at,omitempty"`
+	// While a rotated-out secret still verifies.
+	PreviousSecretExpiresAt *timestamppb.Timestamp `protobuf:"bytes,9,opt,name=previous_secret_expires_at,json=previousSecretExpiresAt,proto3,oneof" json:"previous_secret_expires_at,omitempty"`
+	CreatedAt               *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	unknownFields           protoimpl.UnknownFields
+	sizeCache               protoimpl.SizeCache
+}
+
+func (x *App) Reset() {
+	*x = App{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *App) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*App) ProtoMessage() {}
+
+func (x *App) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use App.ProtoReflect.Descriptor instead.
+func (*App) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *App) GetAppId() string {
+	if x != nil {
+		return x.AppId
+	}
+	return ""
+}
+
+func (x *App) GetClientId() string {
+	if x != nil {
+		return x.ClientId
+	}
+	return ""
+}
+
+func (x *App) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *App) GetEnvironment() string {
+	if x != nil {
+		return x.Environment
+	}
+	return ""
+}
+
+func (x *App) GetScopes() []string {
+	if x != nil {
+		return x.Scopes
+	}
+	return nil
+}
+
+func (x *App) GetRedirectUris() []string {
+	if x != nil {
+		return x.RedirectUris
+	}
+	return nil
+}
+
+func (x *App) GetActive() bool {
+	if x != nil {
+		return x.Active
+	}
+	return false
+}
+
+func (x *App) GetSecretCreatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.SecretCreatedAt
+	}
+	return nil
+}
+
+func (x *App) GetPreviousSecretExpiresAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.PreviousSecretExpiresAt
+	}
+	return nil
+}
+
+func (x *App) GetCreatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreatedAt
+	}
+	return nil
+}
+
+type ListAppsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListAppsRequest) Reset() {
+	*x = ListAppsRequest{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListAppsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListAppsRequest) ProtoMessage() {}
+
+func (x *ListAppsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListAppsRequest.ProtoReflect.Descriptor instead.
+func (*ListAppsRequest) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{21}
+}
+
+type ListAppsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Data          []*App                 `protobuf:"bytes,1,rep,name=data,proto3" json:"data,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListAppsResponse) Reset() {
+	*x = ListAppsResponse{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListAppsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListAppsResponse) ProtoMessage() {}
+
+func (x *ListAppsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListAppsResponse.ProtoReflect.Descriptor instead.
+func (*ListAppsResponse) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *ListAppsResponse) GetData() []*App {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+type CreateAppRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Name  string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// sandbox or production.
+	Environment   string   `protobuf:"bytes,2,opt,name=environment,proto3" json:"environment,omitempty"`
+	Scopes        []string `protobuf:"bytes,3,rep,name=scopes,proto3" json:"scopes,omitempty"`
+	RedirectUris  []string `protobuf:"bytes,4,rep,name=redirect_uris,json=redirectUris,proto3" json:"redirect_uris,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateAppRequest) Reset() {
+	*x = CreateAppRequest{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateAppRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateAppRequest) ProtoMessage() {}
+
+func (x *CreateAppRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateAppRequest.ProtoReflect.Descriptor instead.
+func (*CreateAppRequest) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *CreateAppRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *CreateAppRequest) GetEnvironment() string {
+	if x != nil {
+		return x.Environment
+	}
+	return ""
+}
+
+func (x *CreateAppRequest) GetScopes() []string {
+	if x != nil {
+		return x.Scopes
+	}
+	return nil
+}
+
+func (x *CreateAppRequest) GetRedirectUris() []string {
+	if x != nil {
+		return x.RedirectUris
+	}
+	return nil
+}
+
+type CreateAppResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Data          *CreatedApp            `protobuf:"bytes,1,opt,name=data,proto3" json:"data,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateAppResponse) Reset() {
+	*x = CreateAppResponse{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateAppResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateAppResponse) ProtoMessage() {}
+
+func (x *CreateAppResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateAppResponse.ProtoReflect.Descriptor instead.
+func (*CreateAppResponse) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *CreateAppResponse) GetData() *CreatedApp {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+type CreatedApp struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	App   *App                   `protobuf:"bytes,1,opt,name=app,proto3" json:"app,omitempty"`
+	// Shown once: the platform keeps it sealed.
+	ClientSecret  string `protobuf:"bytes,2,opt,name=client_secret,json=clientSecret,proto3" json:"client_secret,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreatedApp) Reset() {
+	*x = CreatedApp{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreatedApp) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreatedApp) ProtoMessage() {}
+
+func (x *CreatedApp) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreatedApp.ProtoReflect.Descriptor instead.
+func (*CreatedApp) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *CreatedApp) GetApp() *App {
+	if x != nil {
+		return x.App
+	}
+	return nil
+}
+
+func (x *CreatedApp) GetClientSecret() string {
+	if x != nil {
+		return x.ClientSecret
+	}
+	return ""
+}
+
+type GetAppRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetAppRequest) Reset() {
+	*x = GetAppRequest{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetAppRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetAppRequest) ProtoMessage() {}
+
+func (x *GetAppRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetAppRequest.ProtoReflect.Descriptor instead.
+func (*GetAppRequest) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *GetAppRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+type AppResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Data          *App                   `protobuf:"bytes,1,opt,name=data,proto3" json:"data,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AppResponse) Reset() {
+	*x = AppResponse{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AppResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AppResponse) ProtoMessage() {}
+
+func (x *AppResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AppResponse.ProtoReflect.Descriptor instead.
+func (*AppResponse) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *AppResponse) GetData() *App {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+type RotateAppSecretRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RotateAppSecretRequest) Reset() {
+	*x = RotateAppSecretRequest{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RotateAppSecretRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RotateAppSecretRequest) ProtoMessage() {}
+
+func (x *RotateAppSecretRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RotateAppSecretRequest.ProtoReflect.Descriptor instead.
+func (*RotateAppSecretRequest) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *RotateAppSecretRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+type RotateAppSecretResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Data          *RotatedSecret         `protobuf:"bytes,1,opt,name=data,proto3" json:"data,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RotateAppSecretResponse) Reset() {
+	*x = RotateAppSecretResponse{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RotateAppSecretResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RotateAppSecretResponse) ProtoMessage() {}
+
+func (x *RotateAppSecretResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RotateAppSecretResponse.ProtoReflect.Descriptor instead.
+func (*RotateAppSecretResponse) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *RotateAppSecretResponse) GetData() *RotatedSecret {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+type RotatedSecret struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Shown once.
+	ClientSecret            string                 `protobuf:"bytes,1,opt,name=client_secret,json=clientSecret,proto3" json:"client_secret,omitempty"`
+	PreviousSecretExpiresAt *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=previous_secret_expires_at,json=previousSecretExpiresAt,proto3" json:"previous_secret_expires_at,omitempty"`
+	unknownFields           protoimpl.UnknownFields
+	sizeCache               protoimpl.SizeCache
+}
+
+func (x *RotatedSecret) Reset() {
+	*x = RotatedSecret{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RotatedSecret) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RotatedSecret) ProtoMessage() {}
+
+func (x *RotatedSecret) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RotatedSecret.ProtoReflect.Descriptor instead.
+func (*RotatedSecret) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *RotatedSecret) GetClientSecret() string {
+	if x != nil {
+		return x.ClientSecret
+	}
+	return ""
+}
+
+func (x *RotatedSecret) GetPreviousSecretExpiresAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.PreviousSecretExpiresAt
+	}
+	return nil
+}
+
 var File_mp_developer_v1_developer_proto protoreflect.FileDescriptor
 
 const file_mp_developer_v1_developer_proto_rawDesc = "" +
@@ -1179,7 +1773,46 @@ const file_mp_developer_v1_developer_proto_rawDesc = "" +
 	"\bprovince\x18\x03 \x01(\tR\bprovince\x12\x1f\n" +
 	"\vpostal_code\x18\x04 \x01(\tR\n" +
 	"postalCode\x12\x18\n" +
-	"\acountry\x18\x05 \x01(\tR\acountry2\x9b\x06\n" +
+	"\acountry\x18\x05 \x01(\tR\acountry\"\xc4\x03\n" +
+	"\x03App\x12\x15\n" +
+	"\x06app_id\x18\x01 \x01(\tR\x05appId\x12\x1b\n" +
+	"\tclient_id\x18\x02 \x01(\tR\bclientId\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\x12 \n" +
+	"\venvironment\x18\x04 \x01(\tR\venvironment\x12\x16\n" +
+	"\x06scopes\x18\x05 \x03(\tR\x06scopes\x12#\n" +
+	"\rredirect_uris\x18\x06 \x03(\tR\fredirectUris\x12\x16\n" +
+	"\x06active\x18\a \x01(\bR\x06active\x12F\n" +
+	"\x11secret_created_at\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\x0fsecretCreatedAt\x12\\\n" +
+	"\x1aprevious_secret_expires_at\x18\t \x01(\v2\x1a.google.protobuf.TimestampH\x00R\x17previousSecretExpiresAt\x88\x01\x01\x129\n" +
+	"\n" +
+	"created_at\x18\n" +
+	" \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAtB\x1d\n" +
+	"\x1b_previous_secret_expires_at\"\x11\n" +
+	"\x0fListAppsRequest\"<\n" +
+	"\x10ListAppsResponse\x12(\n" +
+	"\x04data\x18\x01 \x03(\v2\x14.mp.developer.v1.AppR\x04data\"\x85\x01\n" +
+	"\x10CreateAppRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
+	"\venvironment\x18\x02 \x01(\tR\venvironment\x12\x16\n" +
+	"\x06scopes\x18\x03 \x03(\tR\x06scopes\x12#\n" +
+	"\rredirect_uris\x18\x04 \x03(\tR\fredirectUris\"D\n" +
+	"\x11CreateAppResponse\x12/\n" +
+	"\x04data\x18\x01 \x01(\v2\x1b.mp.developer.v1.CreatedAppR\x04data\"Y\n" +
+	"\n" +
+	"CreatedApp\x12&\n" +
+	"\x03app\x18\x01 \x01(\v2\x14.mp.developer.v1.AppR\x03app\x12#\n" +
+	"\rclient_secret\x18\x02 \x01(\tR\fclientSecret\"\x1f\n" +
+	"\rGetAppRequest\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\"7\n" +
+	"\vAppResponse\x12(\n" +
+	"\x04data\x18\x01 \x01(\v2\x14.mp.developer.v1.AppR\x04data\"(\n" +
+	"\x16RotateAppSecretRequest\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\"M\n" +
+	"\x17RotateAppSecretResponse\x122\n" +
+	"\x04data\x18\x01 \x01(\v2\x1e.mp.developer.v1.RotatedSecretR\x04data\"\x8d\x01\n" +
+	"\rRotatedSecret\x12#\n" +
+	"\rclient_secret\x18\x01 \x01(\tR\fclientSecret\x12W\n" +
+	"\x1aprevious_secret_expires_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x17previousSecretExpiresAt2\xee\b\n" +
 	"\x10DeveloperService\x12I\n" +
 	"\x06SignUp\x12\x1e.mp.developer.v1.SignUpRequest\x1a\x1f.mp.developer.v1.SignUpResponse\x12I\n" +
 	"\x06Verify\x12\x1e.mp.developer.v1.VerifyRequest\x1a\x1f.mp.developer.v1.VerifyResponse\x12m\n" +
@@ -1191,7 +1824,11 @@ const file_mp_developer_v1_developer_proto_rawDesc = "" +
 	"\n" +
 	"GetAccount\x12\".mp.developer.v1.GetAccountRequest\x1a .mp.developer.v1.AccountResponse\x12^\n" +
 	"\rDeleteAccount\x12%.mp.developer.v1.DeleteAccountRequest\x1a&.mp.developer.v1.DeleteAccountResponse\x12X\n" +
-	"\rSubmitProfile\x12%.mp.developer.v1.SubmitProfileRequest\x1a .mp.developer.v1.AccountResponse\x1a\x06ʻ\x18\x02\b\x02B\xc7\x01\n" +
+	"\rSubmitProfile\x12%.mp.developer.v1.SubmitProfileRequest\x1a .mp.developer.v1.AccountResponse\x12O\n" +
+	"\bListApps\x12 .mp.developer.v1.ListAppsRequest\x1a!.mp.developer.v1.ListAppsResponse\x12R\n" +
+	"\tCreateApp\x12!.mp.developer.v1.CreateAppRequest\x1a\".mp.developer.v1.CreateAppResponse\x12F\n" +
+	"\x06GetApp\x12\x1e.mp.developer.v1.GetAppRequest\x1a\x1c.mp.developer.v1.AppResponse\x12d\n" +
+	"\x0fRotateAppSecret\x12'.mp.developer.v1.RotateAppSecretRequest\x1a(.mp.developer.v1.RotateAppSecretResponse\x1a\x06ʻ\x18\x02\b\x02B\xc7\x01\n" +
 	"\x13com.mp.developer.v1B\x0eDeveloperProtoP\x01ZBgithub.com/mallplatform/partnerapi/gen/mp/developer/v1;developerv1\xa2\x02\x03MDX\xaa\x02\x0fMp.Developer.V1\xca\x02\x0fMp\\Developer\\V1\xe2\x02\x1bMp\\Developer\\V1\\GPBMetadata\xea\x02\x11Mp::Developer::V1b\x06proto3"
 
 var (
@@ -1206,7 +1843,7 @@ func file_mp_developer_v1_developer_proto_rawDescGZIP() []byte {
 	return file_mp_developer_v1_developer_proto_rawDescData
 }
 
-var file_mp_developer_v1_developer_proto_msgTypes = make([]protoimpl.MessageInfo, 20)
+var file_mp_developer_v1_developer_proto_msgTypes = make([]protoimpl.MessageInfo, 31)
 var file_mp_developer_v1_developer_proto_goTypes = []any{
 	(*SignUpRequest)(nil),              // 0: mp.developer.v1.SignUpRequest
 	(*SignUpResponse)(nil),             // 1: mp.developer.v1.SignUpResponse
@@ -1228,38 +1865,66 @@ var file_mp_developer_v1_developer_proto_goTypes = []any{
 	(*Account)(nil),                    // 17: mp.developer.v1.Account
 	(*SubmitProfileRequest)(nil),       // 18: mp.developer.v1.SubmitProfileRequest
 	(*ProfileAddress)(nil),             // 19: mp.developer.v1.ProfileAddress
-	(*timestamppb.Timestamp)(nil),      // 20: google.protobuf.Timestamp
+	(*App)(nil),                        // 20: mp.developer.v1.App
+	(*ListAppsRequest)(nil),            // 21: mp.developer.v1.ListAppsRequest
+	(*ListAppsResponse)(nil),           // 22: mp.developer.v1.ListAppsResponse
+	(*CreateAppRequest)(nil),           // 23: mp.developer.v1.CreateAppRequest
+	(*CreateAppResponse)(nil),          // 24: mp.developer.v1.CreateAppResponse
+	(*CreatedApp)(nil),                 // 25: mp.developer.v1.CreatedApp
+	(*GetAppRequest)(nil),              // 26: mp.developer.v1.GetAppRequest
+	(*AppResponse)(nil),                // 27: mp.developer.v1.AppResponse
+	(*RotateAppSecretRequest)(nil),     // 28: mp.developer.v1.RotateAppSecretRequest
+	(*RotateAppSecretResponse)(nil),    // 29: mp.developer.v1.RotateAppSecretResponse
+	(*RotatedSecret)(nil),              // 30: mp.developer.v1.RotatedSecret
+	(*timestamppb.Timestamp)(nil),      // 31: google.protobuf.Timestamp
 }
 var file_mp_developer_v1_developer_proto_depIdxs = []int32{
 	2,  // 0: mp.developer.v1.SignUpResponse.data:type_name -> mp.developer.v1.SignedUp
 	9,  // 1: mp.developer.v1.SessionResponse.data:type_name -> mp.developer.v1.Session
 	17, // 2: mp.developer.v1.AccountResponse.data:type_name -> mp.developer.v1.Account
-	20, // 3: mp.developer.v1.Account.profile_submitted_at:type_name -> google.protobuf.Timestamp
-	20, // 4: mp.developer.v1.Account.created_at:type_name -> google.protobuf.Timestamp
+	31, // 3: mp.developer.v1.Account.profile_submitted_at:type_name -> google.protobuf.Timestamp
+	31, // 4: mp.developer.v1.Account.created_at:type_name -> google.protobuf.Timestamp
 	19, // 5: mp.developer.v1.SubmitProfileRequest.address:type_name -> mp.developer.v1.ProfileAddress
-	0,  // 6: mp.developer.v1.DeveloperService.SignUp:input_type -> mp.developer.v1.SignUpRequest
-	3,  // 7: mp.developer.v1.DeveloperService.Verify:input_type -> mp.developer.v1.VerifyRequest
-	5,  // 8: mp.developer.v1.DeveloperService.ResendVerification:input_type -> mp.developer.v1.ResendVerificationRequest
-	7,  // 9: mp.developer.v1.DeveloperService.SignIn:input_type -> mp.developer.v1.SignInRequest
-	10, // 10: mp.developer.v1.DeveloperService.GetSession:input_type -> mp.developer.v1.GetSessionRequest
-	11, // 11: mp.developer.v1.DeveloperService.SignOut:input_type -> mp.developer.v1.SignOutRequest
-	13, // 12: mp.developer.v1.DeveloperService.GetAccount:input_type -> mp.developer.v1.GetAccountRequest
-	14, // 13: mp.developer.v1.DeveloperService.DeleteAccount:input_type -> mp.developer.v1.DeleteAccountRequest
-	18, // 14: mp.developer.v1.DeveloperService.SubmitProfile:input_type -> mp.developer.v1.SubmitProfileRequest
-	1,  // 15: mp.developer.v1.DeveloperService.SignUp:output_type -> mp.developer.v1.SignUpResponse
-	4,  // 16: mp.developer.v1.DeveloperService.Verify:output_type -> mp.developer.v1.VerifyResponse
-	6,  // 17: mp.developer.v1.DeveloperService.ResendVerification:output_type -> mp.developer.v1.ResendVerificationResponse
-	8,  // 18: mp.developer.v1.DeveloperService.SignIn:output_type -> mp.developer.v1.SessionResponse
-	8,  // 19: mp.developer.v1.DeveloperService.GetSession:output_type -> mp.developer.v1.SessionResponse
-	12, // 20: mp.developer.v1.DeveloperService.SignOut:output_type -> mp.developer.v1.SignOutResponse
-	16, // 21: mp.developer.v1.DeveloperService.GetAccount:output_type -> mp.developer.v1.AccountResponse
-	15, // 22: mp.developer.v1.DeveloperService.DeleteAccount:output_type -> mp.developer.v1.DeleteAccountResponse
-	16, // 23: mp.developer.v1.DeveloperService.SubmitProfile:output_type -> mp.developer.v1.AccountResponse
-	15, // [15:24] is the sub-list for method output_type
-	6,  // [6:15] is the sub-list for method input_type
-	6,  // [6:6] is the sub-list for extension type_name
-	6,  // [6:6] is the sub-list for extension extendee
-	0,  // [0:6] is the sub-list for field type_name
+	31, // 6: mp.developer.v1.App.secret_created_at:type_name -> google.protobuf.Timestamp
+	31, // 7: mp.developer.v1.App.previous_secret_expires_at:type_name -> google.protobuf.Timestamp
+	31, // 8: mp.developer.v1.App.created_at:type_name -> google.protobuf.Timestamp
+	20, // 9: mp.developer.v1.ListAppsResponse.data:type_name -> mp.developer.v1.App
+	25, // 10: mp.developer.v1.CreateAppResponse.data:type_name -> mp.developer.v1.CreatedApp
+	20, // 11: mp.developer.v1.CreatedApp.app:type_name -> mp.developer.v1.App
+	20, // 12: mp.developer.v1.AppResponse.data:type_name -> mp.developer.v1.App
+	30, // 13: mp.developer.v1.RotateAppSecretResponse.data:type_name -> mp.developer.v1.RotatedSecret
+	31, // 14: mp.developer.v1.RotatedSecret.previous_secret_expires_at:type_name -> google.protobuf.Timestamp
+	0,  // 15: mp.developer.v1.DeveloperService.SignUp:input_type -> mp.developer.v1.SignUpRequest
+	3,  // 16: mp.developer.v1.DeveloperService.Verify:input_type -> mp.developer.v1.VerifyRequest
+	5,  // 17: mp.developer.v1.DeveloperService.ResendVerification:input_type -> mp.developer.v1.ResendVerificationRequest
+	7,  // 18: mp.developer.v1.DeveloperService.SignIn:input_type -> mp.developer.v1.SignInRequest
+	10, // 19: mp.developer.v1.DeveloperService.GetSession:input_type -> mp.developer.v1.GetSessionRequest
+	11, // 20: mp.developer.v1.DeveloperService.SignOut:input_type -> mp.developer.v1.SignOutRequest
+	13, // 21: mp.developer.v1.DeveloperService.GetAccount:input_type -> mp.developer.v1.GetAccountRequest
+	14, // 22: mp.developer.v1.DeveloperService.DeleteAccount:input_type -> mp.developer.v1.DeleteAccountRequest
+	18, // 23: mp.developer.v1.DeveloperService.SubmitProfile:input_type -> mp.developer.v1.SubmitProfileRequest
+	21, // 24: mp.developer.v1.DeveloperService.ListApps:input_type -> mp.developer.v1.ListAppsRequest
+	23, // 25: mp.developer.v1.DeveloperService.CreateApp:input_type -> mp.developer.v1.CreateAppRequest
+	26, // 26: mp.developer.v1.DeveloperService.GetApp:input_type -> mp.developer.v1.GetAppRequest
+	28, // 27: mp.developer.v1.DeveloperService.RotateAppSecret:input_type -> mp.developer.v1.RotateAppSecretRequest
+	1,  // 28: mp.developer.v1.DeveloperService.SignUp:output_type -> mp.developer.v1.SignUpResponse
+	4,  // 29: mp.developer.v1.DeveloperService.Verify:output_type -> mp.developer.v1.VerifyResponse
+	6,  // 30: mp.developer.v1.DeveloperService.ResendVerification:output_type -> mp.developer.v1.ResendVerificationResponse
+	8,  // 31: mp.developer.v1.DeveloperService.SignIn:output_type -> mp.developer.v1.SessionResponse
+	8,  // 32: mp.developer.v1.DeveloperService.GetSession:output_type -> mp.developer.v1.SessionResponse
+	12, // 33: mp.developer.v1.DeveloperService.SignOut:output_type -> mp.developer.v1.SignOutResponse
+	16, // 34: mp.developer.v1.DeveloperService.GetAccount:output_type -> mp.developer.v1.AccountResponse
+	15, // 35: mp.developer.v1.DeveloperService.DeleteAccount:output_type -> mp.developer.v1.DeleteAccountResponse
+	16, // 36: mp.developer.v1.DeveloperService.SubmitProfile:output_type -> mp.developer.v1.AccountResponse
+	22, // 37: mp.developer.v1.DeveloperService.ListApps:output_type -> mp.developer.v1.ListAppsResponse
+	24, // 38: mp.developer.v1.DeveloperService.CreateApp:output_type -> mp.developer.v1.CreateAppResponse
+	27, // 39: mp.developer.v1.DeveloperService.GetApp:output_type -> mp.developer.v1.AppResponse
+	29, // 40: mp.developer.v1.DeveloperService.RotateAppSecret:output_type -> mp.developer.v1.RotateAppSecretResponse
+	28, // [28:41] is the sub-list for method output_type
+	15, // [15:28] is the sub-list for method input_type
+	15, // [15:15] is the sub-list for extension type_name
+	15, // [15:15] is the sub-list for extension extendee
+	0,  // [0:15] is the sub-list for field type_name
 }
 
 func init() { file_mp_developer_v1_developer_proto_init() }
@@ -1269,13 +1934,14 @@ func file_mp_developer_v1_developer_proto_init() {
 	}
 	file_mp_developer_v1_developer_proto_msgTypes[7].OneofWrappers = []any{}
 	file_mp_developer_v1_developer_proto_msgTypes[17].OneofWrappers = []any{}
+	file_mp_developer_v1_developer_proto_msgTypes[20].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mp_developer_v1_developer_proto_rawDesc), len(file_mp_developer_v1_developer_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   20,
+			NumMessages:   31,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

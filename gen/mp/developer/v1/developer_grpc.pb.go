@@ -28,6 +28,10 @@ const (
 	DeveloperService_GetAccount_FullMethodName         = "/mp.developer.v1.DeveloperService/GetAccount"
 	DeveloperService_DeleteAccount_FullMethodName      = "/mp.developer.v1.DeveloperService/DeleteAccount"
 	DeveloperService_SubmitProfile_FullMethodName      = "/mp.developer.v1.DeveloperService/SubmitProfile"
+	DeveloperService_ListApps_FullMethodName           = "/mp.developer.v1.DeveloperService/ListApps"
+	DeveloperService_CreateApp_FullMethodName          = "/mp.developer.v1.DeveloperService/CreateApp"
+	DeveloperService_GetApp_FullMethodName             = "/mp.developer.v1.DeveloperService/GetApp"
+	DeveloperService_RotateAppSecret_FullMethodName    = "/mp.developer.v1.DeveloperService/RotateAppSecret"
 )
 
 // DeveloperServiceClient is the client API for DeveloperService service.
@@ -67,6 +71,17 @@ type DeveloperServiceClient interface {
 	// business's (PROFILE_TYPE_MISMATCH otherwise); once per review
 	// (PROFILE_ALREADY_SUBMITTED while one is pending or approved).
 	SubmitProfile(ctx context.Context, in *SubmitProfileRequest, opts ...grpc.CallOption) (*AccountResponse, error)
+	// The account's apps, oldest first.
+	ListApps(ctx context.Context, in *ListAppsRequest, opts ...grpc.CallOption) (*ListAppsResponse, error)
+	// Creates an app; the answer holds its secret, shown once. Limits per
+	// account: SANDBOX_LIMIT_REACHED, APP_LIMIT_REACHED; a live app needs an
+	// approved profile.
+	CreateApp(ctx context.Context, in *CreateAppRequest, opts ...grpc.CallOption) (*CreateAppResponse, error)
+	// One of the account's apps (APP_NOT_FOUND for any other).
+	GetApp(ctx context.Context, in *GetAppRequest, opts ...grpc.CallOption) (*AppResponse, error)
+	// Rotates an app's secret; the previous one keeps verifying until
+	// previousSecretExpiresAt.
+	RotateAppSecret(ctx context.Context, in *RotateAppSecretRequest, opts ...grpc.CallOption) (*RotateAppSecretResponse, error)
 }
 
 type developerServiceClient struct {
@@ -167,6 +182,46 @@ func (c *developerServiceClient) SubmitProfile(ctx context.Context, in *SubmitPr
 	return out, nil
 }
 
+func (c *developerServiceClient) ListApps(ctx context.Context, in *ListAppsRequest, opts ...grpc.CallOption) (*ListAppsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListAppsResponse)
+	err := c.cc.Invoke(ctx, DeveloperService_ListApps_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *developerServiceClient) CreateApp(ctx context.Context, in *CreateAppRequest, opts ...grpc.CallOption) (*CreateAppResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CreateAppResponse)
+	err := c.cc.Invoke(ctx, DeveloperService_CreateApp_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *developerServiceClient) GetApp(ctx context.Context, in *GetAppRequest, opts ...grpc.CallOption) (*AppResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(AppResponse)
+	err := c.cc.Invoke(ctx, DeveloperService_GetApp_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *developerServiceClient) RotateAppSecret(ctx context.Context, in *RotateAppSecretRequest, opts ...grpc.CallOption) (*RotateAppSecretResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RotateAppSecretResponse)
+	err := c.cc.Invoke(ctx, DeveloperService_RotateAppSecret_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // DeveloperServiceServer is the server API for DeveloperService service.
 // All implementations must embed UnimplementedDeveloperServiceServer
 // for forward compatibility.
@@ -204,6 +259,17 @@ type DeveloperServiceServer interface {
 	// business's (PROFILE_TYPE_MISMATCH otherwise); once per review
 	// (PROFILE_ALREADY_SUBMITTED while one is pending or approved).
 	SubmitProfile(context.Context, *SubmitProfileRequest) (*AccountResponse, error)
+	// The account's apps, oldest first.
+	ListApps(context.Context, *ListAppsRequest) (*ListAppsResponse, error)
+	// Creates an app; the answer holds its secret, shown once. Limits per
+	// account: SANDBOX_LIMIT_REACHED, APP_LIMIT_REACHED; a live app needs an
+	// approved profile.
+	CreateApp(context.Context, *CreateAppRequest) (*CreateAppResponse, error)
+	// One of the account's apps (APP_NOT_FOUND for any other).
+	GetApp(context.Context, *GetAppRequest) (*AppResponse, error)
+	// Rotates an app's secret; the previous one keeps verifying until
+	// previousSecretExpiresAt.
+	RotateAppSecret(context.Context, *RotateAppSecretRequest) (*RotateAppSecretResponse, error)
 	mustEmbedUnimplementedDeveloperServiceServer()
 }
 
@@ -240,6 +306,18 @@ func (UnimplementedDeveloperServiceServer) DeleteAccount(context.Context, *Delet
 }
 func (UnimplementedDeveloperServiceServer) SubmitProfile(context.Context, *SubmitProfileRequest) (*AccountResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method SubmitProfile not implemented")
+}
+func (UnimplementedDeveloperServiceServer) ListApps(context.Context, *ListAppsRequest) (*ListAppsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListApps not implemented")
+}
+func (UnimplementedDeveloperServiceServer) CreateApp(context.Context, *CreateAppRequest) (*CreateAppResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CreateApp not implemented")
+}
+func (UnimplementedDeveloperServiceServer) GetApp(context.Context, *GetAppRequest) (*AppResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetApp not implemented")
+}
+func (UnimplementedDeveloperServiceServer) RotateAppSecret(context.Context, *RotateAppSecretRequest) (*RotateAppSecretResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RotateAppSecret not implemented")
 }
 func (UnimplementedDeveloperServiceServer) mustEmbedUnimplementedDeveloperServiceServer() {}
 func (UnimplementedDeveloperServiceServer) testEmbeddedByValue()                          {}
@@ -424,6 +502,78 @@ func _DeveloperService_SubmitProfile_Handler(srv interface{}, ctx context.Contex
 	return interceptor(ctx, in, info, handler)
 }
 
+func _DeveloperService_ListApps_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListAppsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DeveloperServiceServer).ListApps(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DeveloperService_ListApps_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DeveloperServiceServer).ListApps(ctx, req.(*ListAppsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _DeveloperService_CreateApp_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CreateAppRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DeveloperServiceServer).CreateApp(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DeveloperService_CreateApp_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DeveloperServiceServer).CreateApp(ctx, req.(*CreateAppRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _DeveloperService_GetApp_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetAppRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DeveloperServiceServer).GetApp(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DeveloperService_GetApp_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DeveloperServiceServer).GetApp(ctx, req.(*GetAppRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _DeveloperService_RotateAppSecret_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RotateAppSecretRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DeveloperServiceServer).RotateAppSecret(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DeveloperService_RotateAppSecret_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DeveloperServiceServer).RotateAppSecret(ctx, req.(*RotateAppSecretRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // DeveloperService_ServiceDesc is the grpc.ServiceDesc for DeveloperService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -466,6 +616,22 @@ var DeveloperService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "SubmitProfile",
 			Handler:    _DeveloperService_SubmitProfile_Handler,
+		},
+		{
+			MethodName: "ListApps",
+			Handler:    _DeveloperService_ListApps_Handler,
+		},
+		{
+			MethodName: "CreateApp",
+			Handler:    _DeveloperService_CreateApp_Handler,
+		},
+		{
+			MethodName: "GetApp",
+			Handler:    _DeveloperService_GetApp_Handler,
+		},
+		{
+			MethodName: "RotateAppSecret",
+			Handler:    _DeveloperService_RotateAppSecret_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
