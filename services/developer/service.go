@@ -154,7 +154,7 @@ func (s *Service) SignUp(ctx context.Context, c Caller, in SignUp) (SignedUp, er
 		return SignedUp{}, err
 	}
 	now := s.business.Business(ctx)
-	acct := Account{ID: ids.NewAt("acct", now), Name: name, Email: email, DeveloperType: in.DeveloperType, CreatedAt: now}
+	acct := Account{ID: ids.NewAt("acc", now), Name: name, Email: email, DeveloperType: in.DeveloperType, CreatedAt: now}
 	user := User{ID: ids.NewAt("dusr", now), Email: email, Name: name, PasswordHash: hash, CreatedAt: now}
 	token, link := s.newLink(user.ID, now)
 	err = s.store.InTx(ctx, func(ctx context.Context) error {

@@ -130,7 +130,7 @@ func TestSignUp(t *testing.T) {
 		ctx := context.Background()
 		f := newFixture(t, d)
 		out := f.signUp(t, "  Ana@Example.COM ", developer.TypeIndividual)
-		if out.Email != "ana@example.com" || !strings.HasPrefix(out.AccountID, "acct_") {
+		if out.Email != "ana@example.com" || !strings.HasPrefix(out.AccountID, "acc_") {
 			t.Fatalf("sign-up answered %+v", out)
 		}
 		if f.mail.count() != 1 {
