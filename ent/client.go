@@ -23,7 +23,12 @@ import (
 	"github.com/mallplatform/partnerapi/ent/cancellationrequest"
 	"github.com/mallplatform/partnerapi/ent/category"
 	"github.com/mallplatform/partnerapi/ent/categoryattribute"
+	"github.com/mallplatform/partnerapi/ent/consolesession"
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
+	"github.com/mallplatform/partnerapi/ent/developerauditentry"
+	"github.com/mallplatform/partnerapi/ent/developeremailtoken"
+	"github.com/mallplatform/partnerapi/ent/developermember"
+	"github.com/mallplatform/partnerapi/ent/developeruser"
 	"github.com/mallplatform/partnerapi/ent/event"
 	"github.com/mallplatform/partnerapi/ent/fulfillment"
 	"github.com/mallplatform/partnerapi/ent/idempotencykey"
@@ -72,8 +77,18 @@ type Client struct {
 	Category *CategoryClient
 	// CategoryAttribute is the client for interacting with the CategoryAttribute builders.
 	CategoryAttribute *CategoryAttributeClient
+	// ConsoleSession is the client for interacting with the ConsoleSession builders.
+	ConsoleSession *ConsoleSessionClient
 	// DeveloperAccount is the client for interacting with the DeveloperAccount builders.
 	DeveloperAccount *DeveloperAccountClient
+	// DeveloperAuditEntry is the client for interacting with the DeveloperAuditEntry builders.
+	DeveloperAuditEntry *DeveloperAuditEntryClient
+	// DeveloperEmailToken is the client for interacting with the DeveloperEmailToken builders.
+	DeveloperEmailToken *DeveloperEmailTokenClient
+	// DeveloperMember is the client for interacting with the DeveloperMember builders.
+	DeveloperMember *DeveloperMemberClient
+	// DeveloperUser is the client for interacting with the DeveloperUser builders.
+	DeveloperUser *DeveloperUserClient
 	// Event is the client for interacting with the Event builders.
 	Event *EventClient
 	// Fulfillment is the client for interacting with the Fulfillment builders.
@@ -139,7 +154,12 @@ func (c *Client) init() {
 	c.CancellationRequest = NewCancellationRequestClient(c.config)
 	c.Category = NewCategoryClient(c.config)
 	c.CategoryAttribute = NewCategoryAttributeClient(c.config)
+	c.ConsoleSession = NewConsoleSessionClient(c.config)
 	c.DeveloperAccount = NewDeveloperAccountClient(c.config)
+	c.DeveloperAuditEntry = NewDeveloperAuditEntryClient(c.config)
+	c.DeveloperEmailToken = NewDeveloperEmailTokenClient(c.config)
+	c.DeveloperMember = NewDeveloperMemberClient(c.config)
+	c.DeveloperUser = NewDeveloperUserClient(c.config)
 	c.Event = NewEventClient(c.config)
 	c.Fulfillment = NewFulfillmentClient(c.config)
 	c.IdempotencyKey = NewIdempotencyKeyClient(c.config)
@@ -263,7 +283,12 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CancellationRequest:   NewCancellationRequestClient(cfg),
 		Category:              NewCategoryClient(cfg),
 		CategoryAttribute:     NewCategoryAttributeClient(cfg),
+		ConsoleSession:        NewConsoleSessionClient(cfg),
 		DeveloperAccount:      NewDeveloperAccountClient(cfg),
+		DeveloperAuditEntry:   NewDeveloperAuditEntryClient(cfg),
+		DeveloperEmailToken:   NewDeveloperEmailTokenClient(cfg),
+		DeveloperMember:       NewDeveloperMemberClient(cfg),
+		DeveloperUser:         NewDeveloperUserClient(cfg),
 		Event:                 NewEventClient(cfg),
 		Fulfillment:           NewFulfillmentClient(cfg),
 		IdempotencyKey:        NewIdempotencyKeyClient(cfg),
@@ -314,7 +339,12 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CancellationRequest:   NewCancellationRequestClient(cfg),
 		Category:              NewCategoryClient(cfg),
 		CategoryAttribute:     NewCategoryAttributeClient(cfg),
+		ConsoleSession:        NewConsoleSessionClient(cfg),
 		DeveloperAccount:      NewDeveloperAccountClient(cfg),
+		DeveloperAuditEntry:   NewDeveloperAuditEntryClient(cfg),
+		DeveloperEmailToken:   NewDeveloperEmailTokenClient(cfg),
+		DeveloperMember:       NewDeveloperMemberClient(cfg),
+		DeveloperUser:         NewDeveloperUserClient(cfg),
 		Event:                 NewEventClient(cfg),
 		Fulfillment:           NewFulfillmentClient(cfg),
 		IdempotencyKey:        NewIdempotencyKeyClient(cfg),
@@ -369,12 +399,14 @@ func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.App, c.AuthorizationCode, c.AuthorizationSession, c.CalendarDay,
 		c.CalendarRevision, c.CancellationRequest, c.Category, c.CategoryAttribute,
-		c.DeveloperAccount, c.Event, c.Fulfillment, c.IdempotencyKey, c.InternalCaller,
-		c.Order, c.OrderItem, c.PickupAddress, c.Product, c.ProductVariant,
-		c.RetiredRefreshToken, c.ReturnDispute, c.ReturnItem, c.ReturnRefund,
-		c.ReturnRequest, c.SandboxFault, c.Seller, c.SellerAuthorization,
-		c.SellerLogin, c.Shipment, c.ShipmentTrackingEvent, c.ShippingChannel,
-		c.WebhookDelivery, c.WebhookSubscription,
+		c.ConsoleSession, c.DeveloperAccount, c.DeveloperAuditEntry,
+		c.DeveloperEmailToken, c.DeveloperMember, c.DeveloperUser, c.Event,
+		c.Fulfillment, c.IdempotencyKey, c.InternalCaller, c.Order, c.OrderItem,
+		c.PickupAddress, c.Product, c.ProductVariant, c.RetiredRefreshToken,
+		c.ReturnDispute, c.ReturnItem, c.ReturnRefund, c.ReturnRequest, c.SandboxFault,
+		c.Seller, c.SellerAuthorization, c.SellerLogin, c.Shipment,
+		c.ShipmentTrackingEvent, c.ShippingChannel, c.WebhookDelivery,
+		c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -386,12 +418,14 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.App, c.AuthorizationCode, c.AuthorizationSession, c.CalendarDay,
 		c.CalendarRevision, c.CancellationRequest, c.Category, c.CategoryAttribute,
-		c.DeveloperAccount, c.Event, c.Fulfillment, c.IdempotencyKey, c.InternalCaller,
-		c.Order, c.OrderItem, c.PickupAddress, c.Product, c.ProductVariant,
-		c.RetiredRefreshToken, c.ReturnDispute, c.ReturnItem, c.ReturnRefund,
-		c.ReturnRequest, c.SandboxFault, c.Seller, c.SellerAuthorization,
-		c.SellerLogin, c.Shipment, c.ShipmentTrackingEvent, c.ShippingChannel,
-		c.WebhookDelivery, c.WebhookSubscription,
+		c.ConsoleSession, c.DeveloperAccount, c.DeveloperAuditEntry,
+		c.DeveloperEmailToken, c.DeveloperMember, c.DeveloperUser, c.Event,
+		c.Fulfillment, c.IdempotencyKey, c.InternalCaller, c.Order, c.OrderItem,
+		c.PickupAddress, c.Product, c.ProductVariant, c.RetiredRefreshToken,
+		c.ReturnDispute, c.ReturnItem, c.ReturnRefund, c.ReturnRequest, c.SandboxFault,
+		c.Seller, c.SellerAuthorization, c.SellerLogin, c.Shipment,
+		c.ShipmentTrackingEvent, c.ShippingChannel, c.WebhookDelivery,
+		c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -416,8 +450,18 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Category.mutate(ctx, m)
 	case *CategoryAttributeMutation:
 		return c.CategoryAttribute.mutate(ctx, m)
+	case *ConsoleSessionMutation:
+		return c.ConsoleSession.mutate(ctx, m)
 	case *DeveloperAccountMutation:
 		return c.DeveloperAccount.mutate(ctx, m)
+	case *DeveloperAuditEntryMutation:
+		return c.DeveloperAuditEntry.mutate(ctx, m)
+	case *DeveloperEmailTokenMutation:
+		return c.DeveloperEmailToken.mutate(ctx, m)
+	case *DeveloperMemberMutation:
+		return c.DeveloperMember.mutate(ctx, m)
+	case *DeveloperUserMutation:
+		return c.DeveloperUser.mutate(ctx, m)
 	case *EventMutation:
 		return c.Event.mutate(ctx, m)
 	case *FulfillmentMutation:
@@ -1645,6 +1689,139 @@ func (c *CategoryAttributeClient) mutate(ctx context.Context, m *CategoryAttribu
 	}
 }
 
+// ConsoleSessionClient is a client for the ConsoleSession schema.
+type ConsoleSessionClient struct {
+	config
+}
+
+// NewConsoleSessionClient returns a client for the ConsoleSession from the given config.
+func NewConsoleSessionClient(c config) *ConsoleSessionClient {
+	return &ConsoleSessionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `consolesession.Hooks(f(g(h())))`.
+func (c *ConsoleSessionClient) Use(hooks ...Hook) {
+	c.hooks.ConsoleSession = append(c.hooks.ConsoleSession, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `consolesession.Intercept(f(g(h())))`.
+func (c *ConsoleSessionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ConsoleSession = append(c.inters.ConsoleSession, interceptors...)
+}
+
+// Create returns a builder for creating a ConsoleSession entity.
+func (c *ConsoleSessionClient) Create() *ConsoleSessionCreate {
+	mutation := newConsoleSessionMutation(c.config, OpCreate)
+	return &ConsoleSessionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ConsoleSession entities.
+func (c *ConsoleSessionClient) CreateBulk(builders ...*ConsoleSessionCreate) *ConsoleSessionCreateBulk {
+	return &ConsoleSessionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ConsoleSessionClient) MapCreateBulk(slice any, setFunc func(*ConsoleSessionCreate, int)) *ConsoleSessionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ConsoleSessionCreateBulk{err: fmt.Errorf("calling to ConsoleSessionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ConsoleSessionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ConsoleSessionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ConsoleSession.
+func (c *ConsoleSessionClient) Update() *ConsoleSessionUpdate {
+	mutation := newConsoleSessionMutation(c.config, OpUpdate)
+	return &ConsoleSessionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ConsoleSessionClient) UpdateOne(_m *ConsoleSession) *ConsoleSessionUpdateOne {
+	mutation := newConsoleSessionMutation(c.config, OpUpdateOne, withConsoleSession(_m))
+	return &ConsoleSessionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ConsoleSessionClient) UpdateOneID(id string) *ConsoleSessionUpdateOne {
+	mutation := newConsoleSessionMutation(c.config, OpUpdateOne, withConsoleSessionID(id))
+	return &ConsoleSessionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ConsoleSession.
+func (c *ConsoleSessionClient) Delete() *ConsoleSessionDelete {
+	mutation := newConsoleSessionMutation(c.config, OpDelete)
+	return &ConsoleSessionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ConsoleSessionClient) DeleteOne(_m *ConsoleSession) *ConsoleSessionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ConsoleSessionClient) DeleteOneID(id string) *ConsoleSessionDeleteOne {
+	builder := c.Delete().Where(consolesession.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ConsoleSessionDeleteOne{builder}
+}
+
+// Query returns a query builder for ConsoleSession.
+func (c *ConsoleSessionClient) Query() *ConsoleSessionQuery {
+	return &ConsoleSessionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeConsoleSession},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ConsoleSession entity by its id.
+func (c *ConsoleSessionClient) Get(ctx context.Context, id string) (*ConsoleSession, error) {
+	return c.Query().Where(consolesession.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ConsoleSessionClient) GetX(ctx context.Context, id string) *ConsoleSession {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *ConsoleSessionClient) Hooks() []Hook {
+	return c.hooks.ConsoleSession
+}
+
+// Interceptors returns the client interceptors.
+func (c *ConsoleSessionClient) Interceptors() []Interceptor {
+	return c.inters.ConsoleSession
+}
+
+func (c *ConsoleSessionClient) mutate(ctx context.Context, m *ConsoleSessionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ConsoleSessionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ConsoleSessionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ConsoleSessionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ConsoleSessionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ConsoleSession mutation op: %q", m.Op())
+	}
+}
+
 // DeveloperAccountClient is a client for the DeveloperAccount schema.
 type DeveloperAccountClient struct {
 	config
@@ -1769,6 +1946,22 @@ func (c *DeveloperAccountClient) QueryApps(_m *DeveloperAccount) *AppQuery {
 	return query
 }
 
+// QueryMembers queries the members edge of a DeveloperAccount.
+func (c *DeveloperAccountClient) QueryMembers(_m *DeveloperAccount) *DeveloperMemberQuery {
+	query := (&DeveloperMemberClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(developeraccount.Table, developeraccount.FieldID, id),
+			sqlgraph.To(developermember.Table, developermember.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, developeraccount.MembersTable, developeraccount.MembersColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *DeveloperAccountClient) Hooks() []Hook {
 	return c.hooks.DeveloperAccount
@@ -1791,6 +1984,586 @@ func (c *DeveloperAccountClient) mutate(ctx context.Context, m *DeveloperAccount
 		return (&DeveloperAccountDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown DeveloperAccount mutation op: %q", m.Op())
+	}
+}
+
+// DeveloperAuditEntryClient is a client for the DeveloperAuditEntry schema.
+type DeveloperAuditEntryClient struct {
+	config
+}
+
+// NewDeveloperAuditEntryClient returns a client for the DeveloperAuditEntry from the given config.
+func NewDeveloperAuditEntryClient(c config) *DeveloperAuditEntryClient {
+	return &DeveloperAuditEntryClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `developerauditentry.Hooks(f(g(h())))`.
+func (c *DeveloperAuditEntryClient) Use(hooks ...Hook) {
+	c.hooks.DeveloperAuditEntry = append(c.hooks.DeveloperAuditEntry, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `developerauditentry.Intercept(f(g(h())))`.
+func (c *DeveloperAuditEntryClient) Intercept(interceptors ...Interceptor) {
+	c.inters.DeveloperAuditEntry = append(c.inters.DeveloperAuditEntry, interceptors...)
+}
+
+// Create returns a builder for creating a DeveloperAuditEntry entity.
+func (c *DeveloperAuditEntryClient) Create() *DeveloperAuditEntryCreate {
+	mutation := newDeveloperAuditEntryMutation(c.config, OpCreate)
+	return &DeveloperAuditEntryCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of DeveloperAuditEntry entities.
+func (c *DeveloperAuditEntryClient) CreateBulk(builders ...*DeveloperAuditEntryCreate) *DeveloperAuditEntryCreateBulk {
+	return &DeveloperAuditEntryCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *DeveloperAuditEntryClient) MapCreateBulk(slice any, setFunc func(*DeveloperAuditEntryCreate, int)) *DeveloperAuditEntryCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &DeveloperAuditEntryCreateBulk{err: fmt.Errorf("calling to DeveloperAuditEntryClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*DeveloperAuditEntryCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &DeveloperAuditEntryCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for DeveloperAuditEntry.
+func (c *DeveloperAuditEntryClient) Update() *DeveloperAuditEntryUpdate {
+	mutation := newDeveloperAuditEntryMutation(c.config, OpUpdate)
+	return &DeveloperAuditEntryUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *DeveloperAuditEntryClient) UpdateOne(_m *DeveloperAuditEntry) *DeveloperAuditEntryUpdateOne {
+	mutation := newDeveloperAuditEntryMutation(c.config, OpUpdateOne, withDeveloperAuditEntry(_m))
+	return &DeveloperAuditEntryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *DeveloperAuditEntryClient) UpdateOneID(id string) *DeveloperAuditEntryUpdateOne {
+	mutation := newDeveloperAuditEntryMutation(c.config, OpUpdateOne, withDeveloperAuditEntryID(id))
+	return &DeveloperAuditEntryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for DeveloperAuditEntry.
+func (c *DeveloperAuditEntryClient) Delete() *DeveloperAuditEntryDelete {
+	mutation := newDeveloperAuditEntryMutation(c.config, OpDelete)
+	return &DeveloperAuditEntryDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *DeveloperAuditEntryClient) DeleteOne(_m *DeveloperAuditEntry) *DeveloperAuditEntryDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *DeveloperAuditEntryClient) DeleteOneID(id string) *DeveloperAuditEntryDeleteOne {
+	builder := c.Delete().Where(developerauditentry.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &DeveloperAuditEntryDeleteOne{builder}
+}
+
+// Query returns a query builder for DeveloperAuditEntry.
+func (c *DeveloperAuditEntryClient) Query() *DeveloperAuditEntryQuery {
+	return &DeveloperAuditEntryQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeDeveloperAuditEntry},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a DeveloperAuditEntry entity by its id.
+func (c *DeveloperAuditEntryClient) Get(ctx context.Context, id string) (*DeveloperAuditEntry, error) {
+	return c.Query().Where(developerauditentry.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *DeveloperAuditEntryClient) GetX(ctx context.Context, id string) *DeveloperAuditEntry {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *DeveloperAuditEntryClient) Hooks() []Hook {
+	return c.hooks.DeveloperAuditEntry
+}
+
+// Interceptors returns the client interceptors.
+func (c *DeveloperAuditEntryClient) Interceptors() []Interceptor {
+	return c.inters.DeveloperAuditEntry
+}
+
+func (c *DeveloperAuditEntryClient) mutate(ctx context.Context, m *DeveloperAuditEntryMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&DeveloperAuditEntryCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&DeveloperAuditEntryUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&DeveloperAuditEntryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&DeveloperAuditEntryDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown DeveloperAuditEntry mutation op: %q", m.Op())
+	}
+}
+
+// DeveloperEmailTokenClient is a client for the DeveloperEmailToken schema.
+type DeveloperEmailTokenClient struct {
+	config
+}
+
+// NewDeveloperEmailTokenClient returns a client for the DeveloperEmailToken from the given config.
+func NewDeveloperEmailTokenClient(c config) *DeveloperEmailTokenClient {
+	return &DeveloperEmailTokenClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `developeremailtoken.Hooks(f(g(h())))`.
+func (c *DeveloperEmailTokenClient) Use(hooks ...Hook) {
+	c.hooks.DeveloperEmailToken = append(c.hooks.DeveloperEmailToken, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `developeremailtoken.Intercept(f(g(h())))`.
+func (c *DeveloperEmailTokenClient) Intercept(interceptors ...Interceptor) {
+	c.inters.DeveloperEmailToken = append(c.inters.DeveloperEmailToken, interceptors...)
+}
+
+// Create returns a builder for creating a DeveloperEmailToken entity.
+func (c *DeveloperEmailTokenClient) Create() *DeveloperEmailTokenCreate {
+	mutation := newDeveloperEmailTokenMutation(c.config, OpCreate)
+	return &DeveloperEmailTokenCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of DeveloperEmailToken entities.
+func (c *DeveloperEmailTokenClient) CreateBulk(builders ...*DeveloperEmailTokenCreate) *DeveloperEmailTokenCreateBulk {
+	return &DeveloperEmailTokenCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *DeveloperEmailTokenClient) MapCreateBulk(slice any, setFunc func(*DeveloperEmailTokenCreate, int)) *DeveloperEmailTokenCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &DeveloperEmailTokenCreateBulk{err: fmt.Errorf("calling to DeveloperEmailTokenClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*DeveloperEmailTokenCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &DeveloperEmailTokenCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for DeveloperEmailToken.
+func (c *DeveloperEmailTokenClient) Update() *DeveloperEmailTokenUpdate {
+	mutation := newDeveloperEmailTokenMutation(c.config, OpUpdate)
+	return &DeveloperEmailTokenUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *DeveloperEmailTokenClient) UpdateOne(_m *DeveloperEmailToken) *DeveloperEmailTokenUpdateOne {
+	mutation := newDeveloperEmailTokenMutation(c.config, OpUpdateOne, withDeveloperEmailToken(_m))
+	return &DeveloperEmailTokenUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *DeveloperEmailTokenClient) UpdateOneID(id string) *DeveloperEmailTokenUpdateOne {
+	mutation := newDeveloperEmailTokenMutation(c.config, OpUpdateOne, withDeveloperEmailTokenID(id))
+	return &DeveloperEmailTokenUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for DeveloperEmailToken.
+func (c *DeveloperEmailTokenClient) Delete() *DeveloperEmailTokenDelete {
+	mutation := newDeveloperEmailTokenMutation(c.config, OpDelete)
+	return &DeveloperEmailTokenDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *DeveloperEmailTokenClient) DeleteOne(_m *DeveloperEmailToken) *DeveloperEmailTokenDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *DeveloperEmailTokenClient) DeleteOneID(id string) *DeveloperEmailTokenDeleteOne {
+	builder := c.Delete().Where(developeremailtoken.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &DeveloperEmailTokenDeleteOne{builder}
+}
+
+// Query returns a query builder for DeveloperEmailToken.
+func (c *DeveloperEmailTokenClient) Query() *DeveloperEmailTokenQuery {
+	return &DeveloperEmailTokenQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeDeveloperEmailToken},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a DeveloperEmailToken entity by its id.
+func (c *DeveloperEmailTokenClient) Get(ctx context.Context, id string) (*DeveloperEmailToken, error) {
+	return c.Query().Where(developeremailtoken.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *DeveloperEmailTokenClient) GetX(ctx context.Context, id string) *DeveloperEmailToken {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *DeveloperEmailTokenClient) Hooks() []Hook {
+	return c.hooks.DeveloperEmailToken
+}
+
+// Interceptors returns the client interceptors.
+func (c *DeveloperEmailTokenClient) Interceptors() []Interceptor {
+	return c.inters.DeveloperEmailToken
+}
+
+func (c *DeveloperEmailTokenClient) mutate(ctx context.Context, m *DeveloperEmailTokenMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&DeveloperEmailTokenCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&DeveloperEmailTokenUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&DeveloperEmailTokenUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&DeveloperEmailTokenDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown DeveloperEmailToken mutation op: %q", m.Op())
+	}
+}
+
+// DeveloperMemberClient is a client for the DeveloperMember schema.
+type DeveloperMemberClient struct {
+	config
+}
+
+// NewDeveloperMemberClient returns a client for the DeveloperMember from the given config.
+func NewDeveloperMemberClient(c config) *DeveloperMemberClient {
+	return &DeveloperMemberClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `developermember.Hooks(f(g(h())))`.
+func (c *DeveloperMemberClient) Use(hooks ...Hook) {
+	c.hooks.DeveloperMember = append(c.hooks.DeveloperMember, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `developermember.Intercept(f(g(h())))`.
+func (c *DeveloperMemberClient) Intercept(interceptors ...Interceptor) {
+	c.inters.DeveloperMember = append(c.inters.DeveloperMember, interceptors...)
+}
+
+// Create returns a builder for creating a DeveloperMember entity.
+func (c *DeveloperMemberClient) Create() *DeveloperMemberCreate {
+	mutation := newDeveloperMemberMutation(c.config, OpCreate)
+	return &DeveloperMemberCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of DeveloperMember entities.
+func (c *DeveloperMemberClient) CreateBulk(builders ...*DeveloperMemberCreate) *DeveloperMemberCreateBulk {
+	return &DeveloperMemberCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *DeveloperMemberClient) MapCreateBulk(slice any, setFunc func(*DeveloperMemberCreate, int)) *DeveloperMemberCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &DeveloperMemberCreateBulk{err: fmt.Errorf("calling to DeveloperMemberClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*DeveloperMemberCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &DeveloperMemberCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for DeveloperMember.
+func (c *DeveloperMemberClient) Update() *DeveloperMemberUpdate {
+	mutation := newDeveloperMemberMutation(c.config, OpUpdate)
+	return &DeveloperMemberUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *DeveloperMemberClient) UpdateOne(_m *DeveloperMember) *DeveloperMemberUpdateOne {
+	mutation := newDeveloperMemberMutation(c.config, OpUpdateOne, withDeveloperMember(_m))
+	return &DeveloperMemberUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *DeveloperMemberClient) UpdateOneID(id string) *DeveloperMemberUpdateOne {
+	mutation := newDeveloperMemberMutation(c.config, OpUpdateOne, withDeveloperMemberID(id))
+	return &DeveloperMemberUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for DeveloperMember.
+func (c *DeveloperMemberClient) Delete() *DeveloperMemberDelete {
+	mutation := newDeveloperMemberMutation(c.config, OpDelete)
+	return &DeveloperMemberDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *DeveloperMemberClient) DeleteOne(_m *DeveloperMember) *DeveloperMemberDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *DeveloperMemberClient) DeleteOneID(id string) *DeveloperMemberDeleteOne {
+	builder := c.Delete().Where(developermember.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &DeveloperMemberDeleteOne{builder}
+}
+
+// Query returns a query builder for DeveloperMember.
+func (c *DeveloperMemberClient) Query() *DeveloperMemberQuery {
+	return &DeveloperMemberQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeDeveloperMember},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a DeveloperMember entity by its id.
+func (c *DeveloperMemberClient) Get(ctx context.Context, id string) (*DeveloperMember, error) {
+	return c.Query().Where(developermember.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *DeveloperMemberClient) GetX(ctx context.Context, id string) *DeveloperMember {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryAccount queries the account edge of a DeveloperMember.
+func (c *DeveloperMemberClient) QueryAccount(_m *DeveloperMember) *DeveloperAccountQuery {
+	query := (&DeveloperAccountClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(developermember.Table, developermember.FieldID, id),
+			sqlgraph.To(developeraccount.Table, developeraccount.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, developermember.AccountTable, developermember.AccountColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryUser queries the user edge of a DeveloperMember.
+func (c *DeveloperMemberClient) QueryUser(_m *DeveloperMember) *DeveloperUserQuery {
+	query := (&DeveloperUserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(developermember.Table, developermember.FieldID, id),
+			sqlgraph.To(developeruser.Table, developeruser.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, developermember.UserTable, developermember.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *DeveloperMemberClient) Hooks() []Hook {
+	return c.hooks.DeveloperMember
+}
+
+// Interceptors returns the client interceptors.
+func (c *DeveloperMemberClient) Interceptors() []Interceptor {
+	return c.inters.DeveloperMember
+}
+
+func (c *DeveloperMemberClient) mutate(ctx context.Context, m *DeveloperMemberMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&DeveloperMemberCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&DeveloperMemberUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&DeveloperMemberUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&DeveloperMemberDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown DeveloperMember mutation op: %q", m.Op())
+	}
+}
+
+// DeveloperUserClient is a client for the DeveloperUser schema.
+type DeveloperUserClient struct {
+	config
+}
+
+// NewDeveloperUserClient returns a client for the DeveloperUser from the given config.
+func NewDeveloperUserClient(c config) *DeveloperUserClient {
+	return &DeveloperUserClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `developeruser.Hooks(f(g(h())))`.
+func (c *DeveloperUserClient) Use(hooks ...Hook) {
+	c.hooks.DeveloperUser = append(c.hooks.DeveloperUser, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `developeruser.Intercept(f(g(h())))`.
+func (c *DeveloperUserClient) Intercept(interceptors ...Interceptor) {
+	c.inters.DeveloperUser = append(c.inters.DeveloperUser, interceptors...)
+}
+
+// Create returns a builder for creating a DeveloperUser entity.
+func (c *DeveloperUserClient) Create() *DeveloperUserCreate {
+	mutation := newDeveloperUserMutation(c.config, OpCreate)
+	return &DeveloperUserCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of DeveloperUser entities.
+func (c *DeveloperUserClient) CreateBulk(builders ...*DeveloperUserCreate) *DeveloperUserCreateBulk {
+	return &DeveloperUserCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *DeveloperUserClient) MapCreateBulk(slice any, setFunc func(*DeveloperUserCreate, int)) *DeveloperUserCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &DeveloperUserCreateBulk{err: fmt.Errorf("calling to DeveloperUserClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*DeveloperUserCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &DeveloperUserCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for DeveloperUser.
+func (c *DeveloperUserClient) Update() *DeveloperUserUpdate {
+	mutation := newDeveloperUserMutation(c.config, OpUpdate)
+	return &DeveloperUserUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *DeveloperUserClient) UpdateOne(_m *DeveloperUser) *DeveloperUserUpdateOne {
+	mutation := newDeveloperUserMutation(c.config, OpUpdateOne, withDeveloperUser(_m))
+	return &DeveloperUserUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *DeveloperUserClient) UpdateOneID(id string) *DeveloperUserUpdateOne {
+	mutation := newDeveloperUserMutation(c.config, OpUpdateOne, withDeveloperUserID(id))
+	return &DeveloperUserUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for DeveloperUser.
+func (c *DeveloperUserClient) Delete() *DeveloperUserDelete {
+	mutation := newDeveloperUserMutation(c.config, OpDelete)
+	return &DeveloperUserDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *DeveloperUserClient) DeleteOne(_m *DeveloperUser) *DeveloperUserDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *DeveloperUserClient) DeleteOneID(id string) *DeveloperUserDeleteOne {
+	builder := c.Delete().Where(developeruser.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &DeveloperUserDeleteOne{builder}
+}
+
+// Query returns a query builder for DeveloperUser.
+func (c *DeveloperUserClient) Query() *DeveloperUserQuery {
+	return &DeveloperUserQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeDeveloperUser},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a DeveloperUser entity by its id.
+func (c *DeveloperUserClient) Get(ctx context.Context, id string) (*DeveloperUser, error) {
+	return c.Query().Where(developeruser.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *DeveloperUserClient) GetX(ctx context.Context, id string) *DeveloperUser {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryMemberships queries the memberships edge of a DeveloperUser.
+func (c *DeveloperUserClient) QueryMemberships(_m *DeveloperUser) *DeveloperMemberQuery {
+	query := (&DeveloperMemberClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(developeruser.Table, developeruser.FieldID, id),
+			sqlgraph.To(developermember.Table, developermember.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, developeruser.MembershipsTable, developeruser.MembershipsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *DeveloperUserClient) Hooks() []Hook {
+	return c.hooks.DeveloperUser
+}
+
+// Interceptors returns the client interceptors.
+func (c *DeveloperUserClient) Interceptors() []Interceptor {
+	return c.inters.DeveloperUser
+}
+
+func (c *DeveloperUserClient) mutate(ctx context.Context, m *DeveloperUserMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&DeveloperUserCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&DeveloperUserUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&DeveloperUserUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&DeveloperUserDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown DeveloperUser mutation op: %q", m.Op())
 	}
 }
 
@@ -5273,21 +6046,23 @@ func (c *WebhookSubscriptionClient) mutate(ctx context.Context, m *WebhookSubscr
 type (
 	hooks struct {
 		App, AuthorizationCode, AuthorizationSession, CalendarDay, CalendarRevision,
-		CancellationRequest, Category, CategoryAttribute, DeveloperAccount, Event,
-		Fulfillment, IdempotencyKey, InternalCaller, Order, OrderItem, PickupAddress,
-		Product, ProductVariant, RetiredRefreshToken, ReturnDispute, ReturnItem,
-		ReturnRefund, ReturnRequest, SandboxFault, Seller, SellerAuthorization,
-		SellerLogin, Shipment, ShipmentTrackingEvent, ShippingChannel, WebhookDelivery,
-		WebhookSubscription []ent.Hook
+		CancellationRequest, Category, CategoryAttribute, ConsoleSession,
+		DeveloperAccount, DeveloperAuditEntry, DeveloperEmailToken, DeveloperMember,
+		DeveloperUser, Event, Fulfillment, IdempotencyKey, InternalCaller, Order,
+		OrderItem, PickupAddress, Product, ProductVariant, RetiredRefreshToken,
+		ReturnDispute, ReturnItem, ReturnRefund, ReturnRequest, SandboxFault, Seller,
+		SellerAuthorization, SellerLogin, Shipment, ShipmentTrackingEvent,
+		ShippingChannel, WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		App, AuthorizationCode, AuthorizationSession, CalendarDay, CalendarRevision,
-		CancellationRequest, Category, CategoryAttribute, DeveloperAccount, Event,
-		Fulfillment, IdempotencyKey, InternalCaller, Order, OrderItem, PickupAddress,
-		Product, ProductVariant, RetiredRefreshToken, ReturnDispute, ReturnItem,
-		ReturnRefund, ReturnRequest, SandboxFault, Seller, SellerAuthorization,
-		SellerLogin, Shipment, ShipmentTrackingEvent, ShippingChannel, WebhookDelivery,
-		WebhookSubscription []ent.Interceptor
+		CancellationRequest, Category, CategoryAttribute, ConsoleSession,
+		DeveloperAccount, DeveloperAuditEntry, DeveloperEmailToken, DeveloperMember,
+		DeveloperUser, Event, Fulfillment, IdempotencyKey, InternalCaller, Order,
+		OrderItem, PickupAddress, Product, ProductVariant, RetiredRefreshToken,
+		ReturnDispute, ReturnItem, ReturnRefund, ReturnRequest, SandboxFault, Seller,
+		SellerAuthorization, SellerLogin, Shipment, ShipmentTrackingEvent,
+		ShippingChannel, WebhookDelivery, WebhookSubscription []ent.Interceptor
 	}
 )
 

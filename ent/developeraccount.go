@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -23,6 +24,16 @@ type DeveloperAccount struct {
 	Email string `json:"email,omitempty"`
 	// RateLimitPerMinute holds the value of the "rate_limit_per_minute" field.
 	RateLimitPerMinute *int `json:"rate_limit_per_minute,omitempty"`
+	// DeveloperType holds the value of the "developer_type" field.
+	DeveloperType *developeraccount.DeveloperType `json:"developer_type,omitempty"`
+	// Profile holds the value of the "profile" field.
+	Profile json.RawMessage `json:"profile,omitempty"`
+	// ProfileStatus holds the value of the "profile_status" field.
+	ProfileStatus *developeraccount.ProfileStatus `json:"profile_status,omitempty"`
+	// ProfileSubmittedAt holds the value of the "profile_submitted_at" field.
+	ProfileSubmittedAt *time.Time `json:"profile_submitted_at,omitempty"`
+	// ProfileReviewedAt holds the value of the "profile_reviewed_at" field.
+	ProfileReviewedAt *time.Time `json:"profile_reviewed_at,omitempty"`
 	// CreatedAt holds the value of the "created_at" field.
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
@@ -35,9 +46,11 @@ type DeveloperAccount struct {
 type DeveloperAccountEdges struct {
 	// Apps holds the value of the apps edge.
 	Apps []*App `json:"apps,omitempty"`
+	// Members holds the value of the members edge.
+	Members []*DeveloperMember `json:"members,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [1]bool
+	loadedTypes [2]bool
 }
 
 // AppsOrErr returns the Apps value or an error if the edge
@@ -49,16 +62,27 @@ func (e DeveloperAccountEdges) AppsOrErr() ([]*App, error) {
 	return nil, &NotLoadedError{edge: "apps"}
 }
 
+// MembersOrErr returns the Members value or an error if the edge
+// was not loaded in eager-loading.
+func (e DeveloperAccountEdges) MembersOrErr() ([]*DeveloperMember, error) {
+	if e.loadedTypes[1] {
+		return e.Members, nil
+	}
+	return nil, &NotLoadedError{edge: "members"}
+}
+
 // scanValues returns the types for scanning values from sql.Rows.
 func (*DeveloperAccount) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
+		case developeraccount.FieldProfile:
+			values[i] = new([]byte)
 		case developeraccount.FieldRateLimitPerMinute:
 			values[i] = new(sql.NullInt64)
-		case developeraccount.FieldID, developeraccount.FieldName, developeraccount.FieldEmail:
+		case developeraccount.FieldID, developeraccount.FieldName, developeraccount.FieldEmail, developeraccount.FieldDeveloperType, developeraccount.FieldProfileStatus:
 			values[i] = new(sql.NullString)
-		case developeraccount.FieldCreatedAt:
+		case developeraccount.FieldProfileSubmittedAt, developeraccount.FieldProfileReviewedAt, developeraccount.FieldCreatedAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -100,6 +124,42 @@ func (_m *DeveloperAccount) assignValues(columns []string, values []any) error {
 				_m.RateLimitPerMinute = new(int)
 				*_m.RateLimitPerMinute = int(value.Int64)
 			}
+		case developeraccount.FieldDeveloperType:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field developer_type", values[i])
+			} else if value.Valid {
+				_m.DeveloperType = new(developeraccount.DeveloperType)
+				*_m.DeveloperType = developeraccount.DeveloperType(value.String)
+			}
+		case developeraccount.FieldProfile:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field profile", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.Profile); err != nil {
+					return fmt.Errorf("unmarshal field profile: %w", err)
+				}
+			}
+		case developeraccount.FieldProfileStatus:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field profile_status", values[i])
+			} else if value.Valid {
+				_m.ProfileStatus = new(developeraccount.ProfileStatus)
+				*_m.ProfileStatus = developeraccount.ProfileStatus(value.String)
+			}
+		case developeraccount.FieldProfileSubmittedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field profile_submitted_at", values[i])
+			} else if value.Valid {
+				_m.ProfileSubmittedAt = new(time.Time)
+				*_m.ProfileSubmittedAt = value.Time
+			}
+		case developeraccount.FieldProfileReviewedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field profile_reviewed_at", values[i])
+			} else if value.Valid {
+				_m.ProfileReviewedAt = new(time.Time)
+				*_m.ProfileReviewedAt = value.Time
+			}
 		case developeraccount.FieldCreatedAt:
 			if value, ok := values[i].(*sql.NullTime); !ok {
 				return fmt.Errorf("unexpected type %T for field created_at", values[i])
@@ -122,6 +182,11 @@ func (_m *DeveloperAccount) Value(name string) (ent.Value, error) {
 // QueryApps queries the "apps" edge of the DeveloperAccount entity.
 func (_m *DeveloperAccount) QueryApps() *AppQuery {
 	return NewDeveloperAccountClient(_m.config).QueryApps(_m)
+}
+
+// QueryMembers queries the "members" edge of the DeveloperAccount entity.
+func (_m *DeveloperAccount) QueryMembers() *DeveloperMemberQuery {
+	return NewDeveloperAccountClient(_m.config).QueryMembers(_m)
 }
 
 // Update returns a builder for updating this DeveloperAccount.
@@ -156,6 +221,29 @@ func (_m *DeveloperAccount) String() string {
 	if v := _m.RateLimitPerMinute; v != nil {
 		builder.WriteString("rate_limit_per_minute=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.DeveloperType; v != nil {
+		builder.WriteString("developer_type=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("profile=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Profile))
+	builder.WriteString(", ")
+	if v := _m.ProfileStatus; v != nil {
+		builder.WriteString("profile_status=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.ProfileSubmittedAt; v != nil {
+		builder.WriteString("profile_submitted_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	if v := _m.ProfileReviewedAt; v != nil {
+		builder.WriteString("profile_reviewed_at=")
+		builder.WriteString(v.Format(time.ANSIC))
 	}
 	builder.WriteString(", ")
 	builder.WriteString("created_at=")

@@ -4,6 +4,7 @@ package ent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/mallplatform/partnerapi/ent/app"
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
+	"github.com/mallplatform/partnerapi/ent/developermember"
 )
 
 // DeveloperAccountCreate is the builder for creating a DeveloperAccount entity.
@@ -46,6 +48,68 @@ func (_c *DeveloperAccountCreate) SetRateLimitPerMinute(v int) *DeveloperAccount
 func (_c *DeveloperAccountCreate) SetNillableRateLimitPerMinute(v *int) *DeveloperAccountCreate {
 	if v != nil {
 		_c.SetRateLimitPerMinute(*v)
+	}
+	return _c
+}
+
+// SetDeveloperType sets the "developer_type" field.
+func (_c *DeveloperAccountCreate) SetDeveloperType(v developeraccount.DeveloperType) *DeveloperAccountCreate {
+	_c.mutation.SetDeveloperType(v)
+	return _c
+}
+
+// SetNillableDeveloperType sets the "developer_type" field if the given value is not nil.
+func (_c *DeveloperAccountCreate) SetNillableDeveloperType(v *developeraccount.DeveloperType) *DeveloperAccountCreate {
+	if v != nil {
+		_c.SetDeveloperType(*v)
+	}
+	return _c
+}
+
+// SetProfile sets the "profile" field.
+func (_c *DeveloperAccountCreate) SetProfile(v json.RawMessage) *DeveloperAccountCreate {
+	_c.mutation.SetProfile(v)
+	return _c
+}
+
+// SetProfileStatus sets the "profile_status" field.
+func (_c *DeveloperAccountCreate) SetProfileStatus(v developeraccount.ProfileStatus) *DeveloperAccountCreate {
+	_c.mutation.SetProfileStatus(v)
+	return _c
+}
+
+// SetNillableProfileStatus sets the "profile_status" field if the given value is not nil.
+func (_c *DeveloperAccountCreate) SetNillableProfileStatus(v *developeraccount.ProfileStatus) *DeveloperAccountCreate {
+	if v != nil {
+		_c.SetProfileStatus(*v)
+	}
+	return _c
+}
+
+// SetProfileSubmittedAt sets the "profile_submitted_at" field.
+func (_c *DeveloperAccountCreate) SetProfileSubmittedAt(v time.Time) *DeveloperAccountCreate {
+	_c.mutation.SetProfileSubmittedAt(v)
+	return _c
+}
+
+// SetNillableProfileSubmittedAt sets the "profile_submitted_at" field if the given value is not nil.
+func (_c *DeveloperAccountCreate) SetNillableProfileSubmittedAt(v *time.Time) *DeveloperAccountCreate {
+	if v != nil {
+		_c.SetProfileSubmittedAt(*v)
+	}
+	return _c
+}
+
+// SetProfileReviewedAt sets the "profile_reviewed_at" field.
+func (_c *DeveloperAccountCreate) SetProfileReviewedAt(v time.Time) *DeveloperAccountCreate {
+	_c.mutation.SetProfileReviewedAt(v)
+	return _c
+}
+
+// SetNillableProfileReviewedAt sets the "profile_reviewed_at" field if the given value is not nil.
+func (_c *DeveloperAccountCreate) SetNillableProfileReviewedAt(v *time.Time) *DeveloperAccountCreate {
+	if v != nil {
+		_c.SetProfileReviewedAt(*v)
 	}
 	return _c
 }
@@ -83,6 +147,21 @@ func (_c *DeveloperAccountCreate) AddApps(v ...*App) *DeveloperAccountCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddAppIDs(ids...)
+}
+
+// AddMemberIDs adds the "members" edge to the DeveloperMember entity by IDs.
+func (_c *DeveloperAccountCreate) AddMemberIDs(ids ...string) *DeveloperAccountCreate {
+	_c.mutation.AddMemberIDs(ids...)
+	return _c
+}
+
+// AddMembers adds the "members" edges to the DeveloperMember entity.
+func (_c *DeveloperAccountCreate) AddMembers(v ...*DeveloperMember) *DeveloperAccountCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddMemberIDs(ids...)
 }
 
 // Mutation returns the DeveloperAccountMutation object of the builder.
@@ -149,6 +228,16 @@ func (_c *DeveloperAccountCreate) check() error {
 			return &ValidationError{Name: "rate_limit_per_minute", err: fmt.Errorf(`ent: validator failed for field "DeveloperAccount.rate_limit_per_minute": %w`, err)}
 		}
 	}
+	if v, ok := _c.mutation.DeveloperType(); ok {
+		if err := developeraccount.DeveloperTypeValidator(v); err != nil {
+			return &ValidationError{Name: "developer_type", err: fmt.Errorf(`ent: validator failed for field "DeveloperAccount.developer_type": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.ProfileStatus(); ok {
+		if err := developeraccount.ProfileStatusValidator(v); err != nil {
+			return &ValidationError{Name: "profile_status", err: fmt.Errorf(`ent: validator failed for field "DeveloperAccount.profile_status": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.CreatedAt(); !ok {
 		return &ValidationError{Name: "created_at", err: errors.New(`ent: missing required field "DeveloperAccount.created_at"`)}
 	}
@@ -205,6 +294,26 @@ func (_c *DeveloperAccountCreate) createSpec() (*DeveloperAccount, *sqlgraph.Cre
 		_spec.SetField(developeraccount.FieldRateLimitPerMinute, field.TypeInt, value)
 		_node.RateLimitPerMinute = &value
 	}
+	if value, ok := _c.mutation.DeveloperType(); ok {
+		_spec.SetField(developeraccount.FieldDeveloperType, field.TypeEnum, value)
+		_node.DeveloperType = &value
+	}
+	if value, ok := _c.mutation.Profile(); ok {
+		_spec.SetField(developeraccount.FieldProfile, field.TypeJSON, value)
+		_node.Profile = value
+	}
+	if value, ok := _c.mutation.ProfileStatus(); ok {
+		_spec.SetField(developeraccount.FieldProfileStatus, field.TypeEnum, value)
+		_node.ProfileStatus = &value
+	}
+	if value, ok := _c.mutation.ProfileSubmittedAt(); ok {
+		_spec.SetField(developeraccount.FieldProfileSubmittedAt, field.TypeTime, value)
+		_node.ProfileSubmittedAt = &value
+	}
+	if value, ok := _c.mutation.ProfileReviewedAt(); ok {
+		_spec.SetField(developeraccount.FieldProfileReviewedAt, field.TypeTime, value)
+		_node.ProfileReviewedAt = &value
+	}
 	if value, ok := _c.mutation.CreatedAt(); ok {
 		_spec.SetField(developeraccount.FieldCreatedAt, field.TypeTime, value)
 		_node.CreatedAt = value
@@ -218,6 +327,22 @@ func (_c *DeveloperAccountCreate) createSpec() (*DeveloperAccount, *sqlgraph.Cre
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(app.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.MembersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   developeraccount.MembersTable,
+			Columns: []string{developeraccount.MembersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(developermember.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {
@@ -325,6 +450,96 @@ func (u *DeveloperAccountUpsert) ClearRateLimitPerMinute() *DeveloperAccountUpse
 	return u
 }
 
+// SetDeveloperType sets the "developer_type" field.
+func (u *DeveloperAccountUpsert) SetDeveloperType(v developeraccount.DeveloperType) *DeveloperAccountUpsert {
+	u.Set(developeraccount.FieldDeveloperType, v)
+	return u
+}
+
+// UpdateDeveloperType sets the "developer_type" field to the value that was provided on create.
+func (u *DeveloperAccountUpsert) UpdateDeveloperType() *DeveloperAccountUpsert {
+	u.SetExcluded(developeraccount.FieldDeveloperType)
+	return u
+}
+
+// ClearDeveloperType clears the value of the "developer_type" field.
+func (u *DeveloperAccountUpsert) ClearDeveloperType() *DeveloperAccountUpsert {
+	u.SetNull(developeraccount.FieldDeveloperType)
+	return u
+}
+
+// SetProfile sets the "profile" field.
+func (u *DeveloperAccountUpsert) SetProfile(v json.RawMessage) *DeveloperAccountUpsert {
+	u.Set(developeraccount.FieldProfile, v)
+	return u
+}
+
+// UpdateProfile sets the "profile" field to the value that was provided on create.
+func (u *DeveloperAccountUpsert) UpdateProfile() *DeveloperAccountUpsert {
+	u.SetExcluded(developeraccount.FieldProfile)
+	return u
+}
+
+// ClearProfile clears the value of the "profile" field.
+func (u *DeveloperAccountUpsert) ClearProfile() *DeveloperAccountUpsert {
+	u.SetNull(developeraccount.FieldProfile)
+	return u
+}
+
+// SetProfileStatus sets the "profile_status" field.
+func (u *DeveloperAccountUpsert) SetProfileStatus(v developeraccount.ProfileStatus) *DeveloperAccountUpsert {
+	u.Set(developeraccount.FieldProfileStatus, v)
+	return u
+}
+
+// UpdateProfileStatus sets the "profile_status" field to the value that was provided on create.
+func (u *DeveloperAccountUpsert) UpdateProfileStatus() *DeveloperAccountUpsert {
+	u.SetExcluded(developeraccount.FieldProfileStatus)
+	return u
+}
+
+// ClearProfileStatus clears the value of the "profile_status" field.
+func (u *DeveloperAccountUpsert) ClearProfileStatus() *DeveloperAccountUpsert {
+	u.SetNull(developeraccount.FieldProfileStatus)
+	return u
+}
+
+// SetProfileSubmittedAt sets the "profile_submitted_at" field.
+func (u *DeveloperAccountUpsert) SetProfileSubmittedAt(v time.Time) *DeveloperAccountUpsert {
+	u.Set(developeraccount.FieldProfileSubmittedAt, v)
+	return u
+}
+
+// UpdateProfileSubmittedAt sets the "profile_submitted_at" field to the value that was provided on create.
+func (u *DeveloperAccountUpsert) UpdateProfileSubmittedAt() *DeveloperAccountUpsert {
+	u.SetExcluded(developeraccount.FieldProfileSubmittedAt)
+	return u
+}
+
+// ClearProfileSubmittedAt clears the value of the "profile_submitted_at" field.
+func (u *DeveloperAccountUpsert) ClearProfileSubmittedAt() *DeveloperAccountUpsert {
+	u.SetNull(developeraccount.FieldProfileSubmittedAt)
+	return u
+}
+
+// SetProfileReviewedAt sets the "profile_reviewed_at" field.
+func (u *DeveloperAccountUpsert) SetProfileReviewedAt(v time.Time) *DeveloperAccountUpsert {
+	u.Set(developeraccount.FieldProfileReviewedAt, v)
+	return u
+}
+
+// UpdateProfileReviewedAt sets the "profile_reviewed_at" field to the value that was provided on create.
+func (u *DeveloperAccountUpsert) UpdateProfileReviewedAt() *DeveloperAccountUpsert {
+	u.SetExcluded(developeraccount.FieldProfileReviewedAt)
+	return u
+}
+
+// ClearProfileReviewedAt clears the value of the "profile_reviewed_at" field.
+func (u *DeveloperAccountUpsert) ClearProfileReviewedAt() *DeveloperAccountUpsert {
+	u.SetNull(developeraccount.FieldProfileReviewedAt)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -429,6 +644,111 @@ func (u *DeveloperAccountUpsertOne) UpdateRateLimitPerMinute() *DeveloperAccount
 func (u *DeveloperAccountUpsertOne) ClearRateLimitPerMinute() *DeveloperAccountUpsertOne {
 	return u.Update(func(s *DeveloperAccountUpsert) {
 		s.ClearRateLimitPerMinute()
+	})
+}
+
+// SetDeveloperType sets the "developer_type" field.
+func (u *DeveloperAccountUpsertOne) SetDeveloperType(v developeraccount.DeveloperType) *DeveloperAccountUpsertOne {
+	return u.Update(func(s *DeveloperAccountUpsert) {
+		s.SetDeveloperType(v)
+	})
+}
+
+// UpdateDeveloperType sets the "developer_type" field to the value that was provided on create.
+func (u *DeveloperAccountUpsertOne) UpdateDeveloperType() *DeveloperAccountUpsertOne {
+	return u.Update(func(s *DeveloperAccountUpsert) {
+		s.UpdateDeveloperType()
+	})
+}
+
+// ClearDeveloperType clears the value of the "developer_type" field.
+func (u *DeveloperAccountUpsertOne) ClearDeveloperType() *DeveloperAccountUpsertOne {
+	return u.Update(func(s *DeveloperAccountUpsert) {
+		s.ClearDeveloperType()
+	})
+}
+
+// SetProfile sets the "profile" field.
+func (u *DeveloperAccountUpsertOne) SetProfile(v json.RawMessage) *DeveloperAccountUpsertOne {
+	return u.Update(func(s *DeveloperAccountUpsert) {
+		s.SetProfile(v)
+	})
+}
+
+// UpdateProfile sets the "profile" field to the value that was provided on create.
+func (u *DeveloperAccountUpsertOne) UpdateProfile() *DeveloperAccountUpsertOne {
+	return u.Update(func(s *DeveloperAccountUpsert) {
+		s.UpdateProfile()
+	})
+}
+
+// ClearProfile clears the value of the "profile" field.
+func (u *DeveloperAccountUpsertOne) ClearProfile() *DeveloperAccountUpsertOne {
+	return u.Update(func(s *DeveloperAccountUpsert) {
+		s.ClearProfile()
+	})
+}
+
+// SetProfileStatus sets the "profile_status" field.
+func (u *DeveloperAccountUpsertOne) SetProfileStatus(v developeraccount.ProfileStatus) *DeveloperAccountUpsertOne {
+	return u.Update(func(s *DeveloperAccountUpsert) {
+		s.SetProfileStatus(v)
+	})
+}
+
+// UpdateProfileStatus sets the "profile_status" field to the value that was provided on create.
+func (u *DeveloperAccountUpsertOne) UpdateProfileStatus() *DeveloperAccountUpsertOne {
+	return u.Update(func(s *DeveloperAccountUpsert) {
+		s.UpdateProfileStatus()
+	})
+}
+
+// ClearProfileStatus clears the value of the "profile_status" field.
+func (u *DeveloperAccountUpsertOne) ClearProfileStatus() *DeveloperAccountUpsertOne {
+	return u.Update(func(s *DeveloperAccountUpsert) {
+		s.ClearProfileStatus()
+	})
+}
+
+// SetProfileSubmittedAt sets the "profile_submitted_at" field.
+func (u *DeveloperAccountUpsertOne) SetProfileSubmittedAt(v time.Time) *DeveloperAccountUpsertOne {
+	return u.Update(func(s *DeveloperAccountUpsert) {
+		s.SetProfileSubmittedAt(v)
+	})
+}
+
+// UpdateProfileSubmittedAt sets the "profile_submitted_at" field to the value that was provided on create.
+func (u *DeveloperAccountUpsertOne) UpdateProfileSubmittedAt() *DeveloperAccountUpsertOne {
+	return u.Update(func(s *DeveloperAccountUpsert) {
+		s.UpdateProfileSubmittedAt()
+	})
+}
+
+// ClearProfileSubmittedAt clears the value of the "profile_submitted_at" field.
+func (u *DeveloperAccountUpsertOne) ClearProfileSubmittedAt() *DeveloperAccountUpsertOne {
+	return u.Update(func(s *DeveloperAccountUpsert) {
+		s.ClearProfileSubmittedAt()
+	})
+}
+
+// SetProfileReviewedAt sets the "profile_reviewed_at" field.
+func (u *DeveloperAccountUpsertOne) SetProfileReviewedAt(v time.Time) *DeveloperAccountUpsertOne {
+	return u.Update(func(s *DeveloperAccountUpsert) {
+		s.SetProfileReviewedAt(v)
+	})
+}
+
+// UpdateProfileReviewedAt sets the "profile_reviewed_at" field to the value that was provided on create.
+func (u *DeveloperAccountUpsertOne) UpdateProfileReviewedAt() *DeveloperAccountUpsertOne {
+	return u.Update(func(s *DeveloperAccountUpsert) {
+		s.UpdateProfileReviewedAt()
+	})
+}
+
+// ClearProfileReviewedAt clears the value of the "profile_reviewed_at" field.
+func (u *DeveloperAccountUpsertOne) ClearProfileReviewedAt() *DeveloperAccountUpsertOne {
+	return u.Update(func(s *DeveloperAccountUpsert) {
+		s.ClearProfileReviewedAt()
 	})
 }
 
@@ -703,6 +1023,111 @@ func (u *DeveloperAccountUpsertBulk) UpdateRateLimitPerMinute() *DeveloperAccoun
 func (u *DeveloperAccountUpsertBulk) ClearRateLimitPerMinute() *DeveloperAccountUpsertBulk {
 	return u.Update(func(s *DeveloperAccountUpsert) {
 		s.ClearRateLimitPerMinute()
+	})
+}
+
+// SetDeveloperType sets the "developer_type" field.
+func (u *DeveloperAccountUpsertBulk) SetDeveloperType(v developeraccount.DeveloperType) *DeveloperAccountUpsertBulk {
+	return u.Update(func(s *DeveloperAccountUpsert) {
+		s.SetDeveloperType(v)
+	})
+}
+
+// UpdateDeveloperType sets the "developer_type" field to the value that was provided on create.
+func (u *DeveloperAccountUpsertBulk) UpdateDeveloperType() *DeveloperAccountUpsertBulk {
+	return u.Update(func(s *DeveloperAccountUpsert) {
+		s.UpdateDeveloperType()
+	})
+}
+
+// ClearDeveloperType clears the value of the "developer_type" field.
+func (u *DeveloperAccountUpsertBulk) ClearDeveloperType() *DeveloperAccountUpsertBulk {
+	return u.Update(func(s *DeveloperAccountUpsert) {
+		s.ClearDeveloperType()
+	})
+}
+
+// SetProfile sets the "profile" field.
+func (u *DeveloperAccountUpsertBulk) SetProfile(v json.RawMessage) *DeveloperAccountUpsertBulk {
+	return u.Update(func(s *DeveloperAccountUpsert) {
+		s.SetProfile(v)
+	})
+}
+
+// UpdateProfile sets the "profile" field to the value that was provided on create.
+func (u *DeveloperAccountUpsertBulk) UpdateProfile() *DeveloperAccountUpsertBulk {
+	return u.Update(func(s *DeveloperAccountUpsert) {
+		s.UpdateProfile()
+	})
+}
+
+// ClearProfile clears the value of the "profile" field.
+func (u *DeveloperAccountUpsertBulk) ClearProfile() *DeveloperAccountUpsertBulk {
+	return u.Update(func(s *DeveloperAccountUpsert) {
+		s.ClearProfile()
+	})
+}
+
+// SetProfileStatus sets the "profile_status" field.
+func (u *DeveloperAccountUpsertBulk) SetProfileStatus(v developeraccount.ProfileStatus) *DeveloperAccountUpsertBulk {
+	return u.Update(func(s *DeveloperAccountUpsert) {
+		s.SetProfileStatus(v)
+	})
+}
+
+// UpdateProfileStatus sets the "profile_status" field to the value that was provided on create.
+func (u *DeveloperAccountUpsertBulk) UpdateProfileStatus() *DeveloperAccountUpsertBulk {
+	return u.Update(func(s *DeveloperAccountUpsert) {
+		s.UpdateProfileStatus()
+	})
+}
+
+// ClearProfileStatus clears the value of the "profile_status" field.
+func (u *DeveloperAccountUpsertBulk) ClearProfileStatus() *DeveloperAccountUpsertBulk {
+	return u.Update(func(s *DeveloperAccountUpsert) {
+		s.ClearProfileStatus()
+	})
+}
+
+// SetProfileSubmittedAt sets the "profile_submitted_at" field.
+func (u *DeveloperAccountUpsertBulk) SetProfileSubmittedAt(v time.Time) *DeveloperAccountUpsertBulk {
+	return u.Update(func(s *DeveloperAccountUpsert) {
+		s.SetProfileSubmittedAt(v)
+	})
+}
+
+// UpdateProfileSubmittedAt sets the "profile_submitted_at" field to the value that was provided on create.
+func (u *DeveloperAccountUpsertBulk) UpdateProfileSubmittedAt() *DeveloperAccountUpsertBulk {
+	return u.Update(func(s *DeveloperAccountUpsert) {
+		s.UpdateProfileSubmittedAt()
+	})
+}
+
+// ClearProfileSubmittedAt clears the value of the "profile_submitted_at" field.
+func (u *DeveloperAccountUpsertBulk) ClearProfileSubmittedAt() *DeveloperAccountUpsertBulk {
+	return u.Update(func(s *DeveloperAccountUpsert) {
+		s.ClearProfileSubmittedAt()
+	})
+}
+
+// SetProfileReviewedAt sets the "profile_reviewed_at" field.
+func (u *DeveloperAccountUpsertBulk) SetProfileReviewedAt(v time.Time) *DeveloperAccountUpsertBulk {
+	return u.Update(func(s *DeveloperAccountUpsert) {
+		s.SetProfileReviewedAt(v)
+	})
+}
+
+// UpdateProfileReviewedAt sets the "profile_reviewed_at" field to the value that was provided on create.
+func (u *DeveloperAccountUpsertBulk) UpdateProfileReviewedAt() *DeveloperAccountUpsertBulk {
+	return u.Update(func(s *DeveloperAccountUpsert) {
+		s.UpdateProfileReviewedAt()
+	})
+}
+
+// ClearProfileReviewedAt clears the value of the "profile_reviewed_at" field.
+func (u *DeveloperAccountUpsertBulk) ClearProfileReviewedAt() *DeveloperAccountUpsertBulk {
+	return u.Update(func(s *DeveloperAccountUpsert) {
+		s.ClearProfileReviewedAt()
 	})
 }
 

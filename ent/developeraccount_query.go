@@ -15,18 +15,20 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/mallplatform/partnerapi/ent/app"
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
+	"github.com/mallplatform/partnerapi/ent/developermember"
 	"github.com/mallplatform/partnerapi/ent/predicate"
 )
 
 // DeveloperAccountQuery is the builder for querying DeveloperAccount entities.
 type DeveloperAccountQuery struct {
 	config
-	ctx        *QueryContext
-	order      []developeraccount.OrderOption
-	inters     []Interceptor
-	predicates []predicate.DeveloperAccount
-	withApps   *AppQuery
-	modifiers  []func(*sql.Selector)
+	ctx         *QueryContext
+	order       []developeraccount.OrderOption
+	inters      []Interceptor
+	predicates  []predicate.DeveloperAccount
+	withApps    *AppQuery
+	withMembers *DeveloperMemberQuery
+	modifiers   []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -78,6 +80,28 @@ func (_q *DeveloperAccountQuery) QueryApps() *AppQuery {
 			sqlgraph.From(developeraccount.Table, developeraccount.FieldID, selector),
 			sqlgraph.To(app.Table, app.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, developeraccount.AppsTable, developeraccount.AppsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryMembers chains the current query on the "members" edge.
+func (_q *DeveloperAccountQuery) QueryMembers() *DeveloperMemberQuery {
+	query := (&DeveloperMemberClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(developeraccount.Table, developeraccount.FieldID, selector),
+			sqlgraph.To(developermember.Table, developermember.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, developeraccount.MembersTable, developeraccount.MembersColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -272,12 +296,13 @@ func (_q *DeveloperAccountQuery) Clone() *DeveloperAccountQuery {
 		return nil
 	}
 	return &DeveloperAccountQuery{
-		config:     _q.config,
-		ctx:        _q.ctx.Clone(),
-		order:      append([]developeraccount.OrderOption{}, _q.order...),
-		inters:     append([]Interceptor{}, _q.inters...),
-		predicates: append([]predicate.DeveloperAccount{}, _q.predicates...),
-		withApps:   _q.withApps.Clone(),
+		config:      _q.config,
+		ctx:         _q.ctx.Clone(),
+		order:       append([]developeraccount.OrderOption{}, _q.order...),
+		inters:      append([]Interceptor{}, _q.inters...),
+		predicates:  append([]predicate.DeveloperAccount{}, _q.predicates...),
+		withApps:    _q.withApps.Clone(),
+		withMembers: _q.withMembers.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -293,6 +318,17 @@ func (_q *DeveloperAccountQuery) WithApps(opts ...func(*AppQuery)) *DeveloperAcc
 		opt(query)
 	}
 	_q.withApps = query
+	return _q
+}
+
+// WithMembers tells the query-builder to eager-load the nodes that are connected to
+// the "members" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *DeveloperAccountQuery) WithMembers(opts ...func(*DeveloperMemberQuery)) *DeveloperAccountQuery {
+	query := (&DeveloperMemberClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withMembers = query
 	return _q
 }
 
@@ -374,8 +410,9 @@ func (_q *DeveloperAccountQuery) sqlAll(ctx context.Context, hooks ...queryHook)
 	var (
 		nodes       = []*DeveloperAccount{}
 		_spec       = _q.querySpec()
-		loadedTypes = [1]bool{
+		loadedTypes = [2]bool{
 			_q.withApps != nil,
+			_q.withMembers != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -406,6 +443,13 @@ func (_q *DeveloperAccountQuery) sqlAll(ctx context.Context, hooks ...queryHook)
 			return nil, err
 		}
 	}
+	if query := _q.withMembers; query != nil {
+		if err := _q.loadMembers(ctx, query, nodes,
+			func(n *DeveloperAccount) { n.Edges.Members = []*DeveloperMember{} },
+			func(n *DeveloperAccount, e *DeveloperMember) { n.Edges.Members = append(n.Edges.Members, e) }); err != nil {
+			return nil, err
+		}
+	}
 	return nodes, nil
 }
 
@@ -424,6 +468,36 @@ func (_q *DeveloperAccountQuery) loadApps(ctx context.Context, query *AppQuery, 
 	}
 	query.Where(predicate.App(func(s *sql.Selector) {
 		s.Where(sql.InValues(s.C(developeraccount.AppsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.AccountID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "account_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *DeveloperAccountQuery) loadMembers(ctx context.Context, query *DeveloperMemberQuery, nodes []*DeveloperAccount, init func(*DeveloperAccount), assign func(*DeveloperAccount, *DeveloperMember)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*DeveloperAccount)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(developermember.FieldAccountID)
+	}
+	query.Where(predicate.DeveloperMember(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(developeraccount.MembersColumn), fks...))
 	}))
 	neighbors, err := query.All(ctx)
 	if err != nil {

@@ -4,14 +4,18 @@ package ent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
 	"github.com/mallplatform/partnerapi/ent/app"
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
+	"github.com/mallplatform/partnerapi/ent/developermember"
 	"github.com/mallplatform/partnerapi/ent/predicate"
 )
 
@@ -84,6 +88,104 @@ func (_u *DeveloperAccountUpdate) ClearRateLimitPerMinute() *DeveloperAccountUpd
 	return _u
 }
 
+// SetDeveloperType sets the "developer_type" field.
+func (_u *DeveloperAccountUpdate) SetDeveloperType(v developeraccount.DeveloperType) *DeveloperAccountUpdate {
+	_u.mutation.SetDeveloperType(v)
+	return _u
+}
+
+// SetNillableDeveloperType sets the "developer_type" field if the given value is not nil.
+func (_u *DeveloperAccountUpdate) SetNillableDeveloperType(v *developeraccount.DeveloperType) *DeveloperAccountUpdate {
+	if v != nil {
+		_u.SetDeveloperType(*v)
+	}
+	return _u
+}
+
+// ClearDeveloperType clears the value of the "developer_type" field.
+func (_u *DeveloperAccountUpdate) ClearDeveloperType() *DeveloperAccountUpdate {
+	_u.mutation.ClearDeveloperType()
+	return _u
+}
+
+// SetProfile sets the "profile" field.
+func (_u *DeveloperAccountUpdate) SetProfile(v json.RawMessage) *DeveloperAccountUpdate {
+	_u.mutation.SetProfile(v)
+	return _u
+}
+
+// AppendProfile appends value to the "profile" field.
+func (_u *DeveloperAccountUpdate) AppendProfile(v json.RawMessage) *DeveloperAccountUpdate {
+	_u.mutation.AppendProfile(v)
+	return _u
+}
+
+// ClearProfile clears the value of the "profile" field.
+func (_u *DeveloperAccountUpdate) ClearProfile() *DeveloperAccountUpdate {
+	_u.mutation.ClearProfile()
+	return _u
+}
+
+// SetProfileStatus sets the "profile_status" field.
+func (_u *DeveloperAccountUpdate) SetProfileStatus(v developeraccount.ProfileStatus) *DeveloperAccountUpdate {
+	_u.mutation.SetProfileStatus(v)
+	return _u
+}
+
+// SetNillableProfileStatus sets the "profile_status" field if the given value is not nil.
+func (_u *DeveloperAccountUpdate) SetNillableProfileStatus(v *developeraccount.ProfileStatus) *DeveloperAccountUpdate {
+	if v != nil {
+		_u.SetProfileStatus(*v)
+	}
+	return _u
+}
+
+// ClearProfileStatus clears the value of the "profile_status" field.
+func (_u *DeveloperAccountUpdate) ClearProfileStatus() *DeveloperAccountUpdate {
+	_u.mutation.ClearProfileStatus()
+	return _u
+}
+
+// SetProfileSubmittedAt sets the "profile_submitted_at" field.
+func (_u *DeveloperAccountUpdate) SetProfileSubmittedAt(v time.Time) *DeveloperAccountUpdate {
+	_u.mutation.SetProfileSubmittedAt(v)
+	return _u
+}
+
+// SetNillableProfileSubmittedAt sets the "profile_submitted_at" field if the given value is not nil.
+func (_u *DeveloperAccountUpdate) SetNillableProfileSubmittedAt(v *time.Time) *DeveloperAccountUpdate {
+	if v != nil {
+		_u.SetProfileSubmittedAt(*v)
+	}
+	return _u
+}
+
+// ClearProfileSubmittedAt clears the value of the "profile_submitted_at" field.
+func (_u *DeveloperAccountUpdate) ClearProfileSubmittedAt() *DeveloperAccountUpdate {
+	_u.mutation.ClearProfileSubmittedAt()
+	return _u
+}
+
+// SetProfileReviewedAt sets the "profile_reviewed_at" field.
+func (_u *DeveloperAccountUpdate) SetProfileReviewedAt(v time.Time) *DeveloperAccountUpdate {
+	_u.mutation.SetProfileReviewedAt(v)
+	return _u
+}
+
+// SetNillableProfileReviewedAt sets the "profile_reviewed_at" field if the given value is not nil.
+func (_u *DeveloperAccountUpdate) SetNillableProfileReviewedAt(v *time.Time) *DeveloperAccountUpdate {
+	if v != nil {
+		_u.SetProfileReviewedAt(*v)
+	}
+	return _u
+}
+
+// ClearProfileReviewedAt clears the value of the "profile_reviewed_at" field.
+func (_u *DeveloperAccountUpdate) ClearProfileReviewedAt() *DeveloperAccountUpdate {
+	_u.mutation.ClearProfileReviewedAt()
+	return _u
+}
+
 // AddAppIDs adds the "apps" edge to the App entity by IDs.
 func (_u *DeveloperAccountUpdate) AddAppIDs(ids ...string) *DeveloperAccountUpdate {
 	_u.mutation.AddAppIDs(ids...)
@@ -97,6 +199,21 @@ func (_u *DeveloperAccountUpdate) AddApps(v ...*App) *DeveloperAccountUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.AddAppIDs(ids...)
+}
+
+// AddMemberIDs adds the "members" edge to the DeveloperMember entity by IDs.
+func (_u *DeveloperAccountUpdate) AddMemberIDs(ids ...string) *DeveloperAccountUpdate {
+	_u.mutation.AddMemberIDs(ids...)
+	return _u
+}
+
+// AddMembers adds the "members" edges to the DeveloperMember entity.
+func (_u *DeveloperAccountUpdate) AddMembers(v ...*DeveloperMember) *DeveloperAccountUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddMemberIDs(ids...)
 }
 
 // Mutation returns the DeveloperAccountMutation object of the builder.
@@ -123,6 +240,27 @@ func (_u *DeveloperAccountUpdate) RemoveApps(v ...*App) *DeveloperAccountUpdate 
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveAppIDs(ids...)
+}
+
+// ClearMembers clears all "members" edges to the DeveloperMember entity.
+func (_u *DeveloperAccountUpdate) ClearMembers() *DeveloperAccountUpdate {
+	_u.mutation.ClearMembers()
+	return _u
+}
+
+// RemoveMemberIDs removes the "members" edge to DeveloperMember entities by IDs.
+func (_u *DeveloperAccountUpdate) RemoveMemberIDs(ids ...string) *DeveloperAccountUpdate {
+	_u.mutation.RemoveMemberIDs(ids...)
+	return _u
+}
+
+// RemoveMembers removes "members" edges to DeveloperMember entities.
+func (_u *DeveloperAccountUpdate) RemoveMembers(v ...*DeveloperMember) *DeveloperAccountUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveMemberIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -169,6 +307,16 @@ func (_u *DeveloperAccountUpdate) check() error {
 			return &ValidationError{Name: "rate_limit_per_minute", err: fmt.Errorf(`ent: validator failed for field "DeveloperAccount.rate_limit_per_minute": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.DeveloperType(); ok {
+		if err := developeraccount.DeveloperTypeValidator(v); err != nil {
+			return &ValidationError{Name: "developer_type", err: fmt.Errorf(`ent: validator failed for field "DeveloperAccount.developer_type": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ProfileStatus(); ok {
+		if err := developeraccount.ProfileStatusValidator(v); err != nil {
+			return &ValidationError{Name: "profile_status", err: fmt.Errorf(`ent: validator failed for field "DeveloperAccount.profile_status": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -204,6 +352,41 @@ func (_u *DeveloperAccountUpdate) sqlSave(ctx context.Context) (_node int, err e
 	}
 	if _u.mutation.RateLimitPerMinuteCleared() {
 		_spec.ClearField(developeraccount.FieldRateLimitPerMinute, field.TypeInt)
+	}
+	if value, ok := _u.mutation.DeveloperType(); ok {
+		_spec.SetField(developeraccount.FieldDeveloperType, field.TypeEnum, value)
+	}
+	if _u.mutation.DeveloperTypeCleared() {
+		_spec.ClearField(developeraccount.FieldDeveloperType, field.TypeEnum)
+	}
+	if value, ok := _u.mutation.Profile(); ok {
+		_spec.SetField(developeraccount.FieldProfile, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedProfile(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, developeraccount.FieldProfile, value)
+		})
+	}
+	if _u.mutation.ProfileCleared() {
+		_spec.ClearField(developeraccount.FieldProfile, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.ProfileStatus(); ok {
+		_spec.SetField(developeraccount.FieldProfileStatus, field.TypeEnum, value)
+	}
+	if _u.mutation.ProfileStatusCleared() {
+		_spec.ClearField(developeraccount.FieldProfileStatus, field.TypeEnum)
+	}
+	if value, ok := _u.mutation.ProfileSubmittedAt(); ok {
+		_spec.SetField(developeraccount.FieldProfileSubmittedAt, field.TypeTime, value)
+	}
+	if _u.mutation.ProfileSubmittedAtCleared() {
+		_spec.ClearField(developeraccount.FieldProfileSubmittedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.ProfileReviewedAt(); ok {
+		_spec.SetField(developeraccount.FieldProfileReviewedAt, field.TypeTime, value)
+	}
+	if _u.mutation.ProfileReviewedAtCleared() {
+		_spec.ClearField(developeraccount.FieldProfileReviewedAt, field.TypeTime)
 	}
 	if _u.mutation.AppsCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -243,6 +426,51 @@ func (_u *DeveloperAccountUpdate) sqlSave(ctx context.Context) (_node int, err e
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(app.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.MembersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   developeraccount.MembersTable,
+			Columns: []string{developeraccount.MembersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(developermember.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedMembersIDs(); len(nodes) > 0 && !_u.mutation.MembersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   developeraccount.MembersTable,
+			Columns: []string{developeraccount.MembersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(developermember.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.MembersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   developeraccount.MembersTable,
+			Columns: []string{developeraccount.MembersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(developermember.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {
@@ -327,6 +555,104 @@ func (_u *DeveloperAccountUpdateOne) ClearRateLimitPerMinute() *DeveloperAccount
 	return _u
 }
 
+// SetDeveloperType sets the "developer_type" field.
+func (_u *DeveloperAccountUpdateOne) SetDeveloperType(v developeraccount.DeveloperType) *DeveloperAccountUpdateOne {
+	_u.mutation.SetDeveloperType(v)
+	return _u
+}
+
+// SetNillableDeveloperType sets the "developer_type" field if the given value is not nil.
+func (_u *DeveloperAccountUpdateOne) SetNillableDeveloperType(v *developeraccount.DeveloperType) *DeveloperAccountUpdateOne {
+	if v != nil {
+		_u.SetDeveloperType(*v)
+	}
+	return _u
+}
+
+// ClearDeveloperType clears the value of the "developer_type" field.
+func (_u *DeveloperAccountUpdateOne) ClearDeveloperType() *DeveloperAccountUpdateOne {
+	_u.mutation.ClearDeveloperType()
+	return _u
+}
+
+// SetProfile sets the "profile" field.
+func (_u *DeveloperAccountUpdateOne) SetProfile(v json.RawMessage) *DeveloperAccountUpdateOne {
+	_u.mutation.SetProfile(v)
+	return _u
+}
+
+// AppendProfile appends value to the "profile" field.
+func (_u *DeveloperAccountUpdateOne) AppendProfile(v json.RawMessage) *DeveloperAccountUpdateOne {
+	_u.mutation.AppendProfile(v)
+	return _u
+}
+
+// ClearProfile clears the value of the "profile" field.
+func (_u *DeveloperAccountUpdateOne) ClearProfile() *DeveloperAccountUpdateOne {
+	_u.mutation.ClearProfile()
+	return _u
+}
+
+// SetProfileStatus sets the "profile_status" field.
+func (_u *DeveloperAccountUpdateOne) SetProfileStatus(v developeraccount.ProfileStatus) *DeveloperAccountUpdateOne {
+	_u.mutation.SetProfileStatus(v)
+	return _u
+}
+
+// SetNillableProfileStatus sets the "profile_status" field if the given value is not nil.
+func (_u *DeveloperAccountUpdateOne) SetNillableProfileStatus(v *developeraccount.ProfileStatus) *DeveloperAccountUpdateOne {
+	if v != nil {
+		_u.SetProfileStatus(*v)
+	}
+	return _u
+}
+
+// ClearProfileStatus clears the value of the "profile_status" field.
+func (_u *DeveloperAccountUpdateOne) ClearProfileStatus() *DeveloperAccountUpdateOne {
+	_u.mutation.ClearProfileStatus()
+	return _u
+}
+
+// SetProfileSubmittedAt sets the "profile_submitted_at" field.
+func (_u *DeveloperAccountUpdateOne) SetProfileSubmittedAt(v time.Time) *DeveloperAccountUpdateOne {
+	_u.mutation.SetProfileSubmittedAt(v)
+	return _u
+}
+
+// SetNillableProfileSubmittedAt sets the "profile_submitted_at" field if the given value is not nil.
+func (_u *DeveloperAccountUpdateOne) SetNillableProfileSubmittedAt(v *time.Time) *DeveloperAccountUpdateOne {
+	if v != nil {
+		_u.SetProfileSubmittedAt(*v)
+	}
+	return _u
+}
+
+// ClearProfileSubmittedAt clears the value of the "profile_submitted_at" field.
+func (_u *DeveloperAccountUpdateOne) ClearProfileSubmittedAt() *DeveloperAccountUpdateOne {
+	_u.mutation.ClearProfileSubmittedAt()
+	return _u
+}
+
+// SetProfileReviewedAt sets the "profile_reviewed_at" field.
+func (_u *DeveloperAccountUpdateOne) SetProfileReviewedAt(v time.Time) *DeveloperAccountUpdateOne {
+	_u.mutation.SetProfileReviewedAt(v)
+	return _u
+}
+
+// SetNillableProfileReviewedAt sets the "profile_reviewed_at" field if the given value is not nil.
+func (_u *DeveloperAccountUpdateOne) SetNillableProfileReviewedAt(v *time.Time) *DeveloperAccountUpdateOne {
+	if v != nil {
+		_u.SetProfileReviewedAt(*v)
+	}
+	return _u
+}
+
+// ClearProfileReviewedAt clears the value of the "profile_reviewed_at" field.
+func (_u *DeveloperAccountUpdateOne) ClearProfileReviewedAt() *DeveloperAccountUpdateOne {
+	_u.mutation.ClearProfileReviewedAt()
+	return _u
+}
+
 // AddAppIDs adds the "apps" edge to the App entity by IDs.
 func (_u *DeveloperAccountUpdateOne) AddAppIDs(ids ...string) *DeveloperAccountUpdateOne {
 	_u.mutation.AddAppIDs(ids...)
@@ -340,6 +666,21 @@ func (_u *DeveloperAccountUpdateOne) AddApps(v ...*App) *DeveloperAccountUpdateO
 		ids[i] = v[i].ID
 	}
 	return _u.AddAppIDs(ids...)
+}
+
+// AddMemberIDs adds the "members" edge to the DeveloperMember entity by IDs.
+func (_u *DeveloperAccountUpdateOne) AddMemberIDs(ids ...string) *DeveloperAccountUpdateOne {
+	_u.mutation.AddMemberIDs(ids...)
+	return _u
+}
+
+// AddMembers adds the "members" edges to the DeveloperMember entity.
+func (_u *DeveloperAccountUpdateOne) AddMembers(v ...*DeveloperMember) *DeveloperAccountUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddMemberIDs(ids...)
 }
 
 // Mutation returns the DeveloperAccountMutation object of the builder.
@@ -366,6 +707,27 @@ func (_u *DeveloperAccountUpdateOne) RemoveApps(v ...*App) *DeveloperAccountUpda
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveAppIDs(ids...)
+}
+
+// ClearMembers clears all "members" edges to the DeveloperMember entity.
+func (_u *DeveloperAccountUpdateOne) ClearMembers() *DeveloperAccountUpdateOne {
+	_u.mutation.ClearMembers()
+	return _u
+}
+
+// RemoveMemberIDs removes the "members" edge to DeveloperMember entities by IDs.
+func (_u *DeveloperAccountUpdateOne) RemoveMemberIDs(ids ...string) *DeveloperAccountUpdateOne {
+	_u.mutation.RemoveMemberIDs(ids...)
+	return _u
+}
+
+// RemoveMembers removes "members" edges to DeveloperMember entities.
+func (_u *DeveloperAccountUpdateOne) RemoveMembers(v ...*DeveloperMember) *DeveloperAccountUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveMemberIDs(ids...)
 }
 
 // Where appends a list predicates to the DeveloperAccountUpdate builder.
@@ -425,6 +787,16 @@ func (_u *DeveloperAccountUpdateOne) check() error {
 			return &ValidationError{Name: "rate_limit_per_minute", err: fmt.Errorf(`ent: validator failed for field "DeveloperAccount.rate_limit_per_minute": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.DeveloperType(); ok {
+		if err := developeraccount.DeveloperTypeValidator(v); err != nil {
+			return &ValidationError{Name: "developer_type", err: fmt.Errorf(`ent: validator failed for field "DeveloperAccount.developer_type": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ProfileStatus(); ok {
+		if err := developeraccount.ProfileStatusValidator(v); err != nil {
+			return &ValidationError{Name: "profile_status", err: fmt.Errorf(`ent: validator failed for field "DeveloperAccount.profile_status": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -478,6 +850,41 @@ func (_u *DeveloperAccountUpdateOne) sqlSave(ctx context.Context) (_node *Develo
 	if _u.mutation.RateLimitPerMinuteCleared() {
 		_spec.ClearField(developeraccount.FieldRateLimitPerMinute, field.TypeInt)
 	}
+	if value, ok := _u.mutation.DeveloperType(); ok {
+		_spec.SetField(developeraccount.FieldDeveloperType, field.TypeEnum, value)
+	}
+	if _u.mutation.DeveloperTypeCleared() {
+		_spec.ClearField(developeraccount.FieldDeveloperType, field.TypeEnum)
+	}
+	if value, ok := _u.mutation.Profile(); ok {
+		_spec.SetField(developeraccount.FieldProfile, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedProfile(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, developeraccount.FieldProfile, value)
+		})
+	}
+	if _u.mutation.ProfileCleared() {
+		_spec.ClearField(developeraccount.FieldProfile, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.ProfileStatus(); ok {
+		_spec.SetField(developeraccount.FieldProfileStatus, field.TypeEnum, value)
+	}
+	if _u.mutation.ProfileStatusCleared() {
+		_spec.ClearField(developeraccount.FieldProfileStatus, field.TypeEnum)
+	}
+	if value, ok := _u.mutation.ProfileSubmittedAt(); ok {
+		_spec.SetField(developeraccount.FieldProfileSubmittedAt, field.TypeTime, value)
+	}
+	if _u.mutation.ProfileSubmittedAtCleared() {
+		_spec.ClearField(developeraccount.FieldProfileSubmittedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.ProfileReviewedAt(); ok {
+		_spec.SetField(developeraccount.FieldProfileReviewedAt, field.TypeTime, value)
+	}
+	if _u.mutation.ProfileReviewedAtCleared() {
+		_spec.ClearField(developeraccount.FieldProfileReviewedAt, field.TypeTime)
+	}
 	if _u.mutation.AppsCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.O2M,
@@ -516,6 +923,51 @@ func (_u *DeveloperAccountUpdateOne) sqlSave(ctx context.Context) (_node *Develo
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(app.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.MembersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   developeraccount.MembersTable,
+			Columns: []string{developeraccount.MembersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(developermember.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedMembersIDs(); len(nodes) > 0 && !_u.mutation.MembersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   developeraccount.MembersTable,
+			Columns: []string{developeraccount.MembersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(developermember.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.MembersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   developeraccount.MembersTable,
+			Columns: []string{developeraccount.MembersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(developermember.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

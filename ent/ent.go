@@ -20,7 +20,12 @@ import (
 	"github.com/mallplatform/partnerapi/ent/cancellationrequest"
 	"github.com/mallplatform/partnerapi/ent/category"
 	"github.com/mallplatform/partnerapi/ent/categoryattribute"
+	"github.com/mallplatform/partnerapi/ent/consolesession"
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
+	"github.com/mallplatform/partnerapi/ent/developerauditentry"
+	"github.com/mallplatform/partnerapi/ent/developeremailtoken"
+	"github.com/mallplatform/partnerapi/ent/developermember"
+	"github.com/mallplatform/partnerapi/ent/developeruser"
 	"github.com/mallplatform/partnerapi/ent/event"
 	"github.com/mallplatform/partnerapi/ent/fulfillment"
 	"github.com/mallplatform/partnerapi/ent/idempotencykey"
@@ -112,7 +117,12 @@ func checkColumn(t, c string) error {
 			cancellationrequest.Table:   cancellationrequest.ValidColumn,
 			category.Table:              category.ValidColumn,
 			categoryattribute.Table:     categoryattribute.ValidColumn,
+			consolesession.Table:        consolesession.ValidColumn,
 			developeraccount.Table:      developeraccount.ValidColumn,
+			developerauditentry.Table:   developerauditentry.ValidColumn,
+			developeremailtoken.Table:   developeremailtoken.ValidColumn,
+			developermember.Table:       developermember.ValidColumn,
+			developeruser.Table:         developeruser.ValidColumn,
 			event.Table:                 event.ValidColumn,
 			fulfillment.Table:           fulfillment.ValidColumn,
 			idempotencykey.Table:        idempotencykey.ValidColumn,

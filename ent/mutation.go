@@ -4,6 +4,7 @@ package ent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -19,7 +20,12 @@ import (
 	"github.com/mallplatform/partnerapi/ent/cancellationrequest"
 	"github.com/mallplatform/partnerapi/ent/category"
 	"github.com/mallplatform/partnerapi/ent/categoryattribute"
+	"github.com/mallplatform/partnerapi/ent/consolesession"
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
+	"github.com/mallplatform/partnerapi/ent/developerauditentry"
+	"github.com/mallplatform/partnerapi/ent/developeremailtoken"
+	"github.com/mallplatform/partnerapi/ent/developermember"
+	"github.com/mallplatform/partnerapi/ent/developeruser"
 	"github.com/mallplatform/partnerapi/ent/event"
 	"github.com/mallplatform/partnerapi/ent/fulfillment"
 	"github.com/mallplatform/partnerapi/ent/idempotencykey"
@@ -64,7 +70,12 @@ const (
 	TypeCancellationRequest   = "CancellationRequest"
 	TypeCategory              = "Category"
 	TypeCategoryAttribute     = "CategoryAttribute"
+	TypeConsoleSession        = "ConsoleSession"
 	TypeDeveloperAccount      = "DeveloperAccount"
+	TypeDeveloperAuditEntry   = "DeveloperAuditEntry"
+	TypeDeveloperEmailToken   = "DeveloperEmailToken"
+	TypeDeveloperMember       = "DeveloperMember"
+	TypeDeveloperUser         = "DeveloperUser"
 	TypeEvent                 = "Event"
 	TypeFulfillment           = "Fulfillment"
 	TypeIdempotencyKey        = "IdempotencyKey"
@@ -7275,6 +7286,608 @@ func (m *CategoryAttributeMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown CategoryAttribute edge %s", name)
 }
 
+// ConsoleSessionMutation represents an operation that mutates the ConsoleSession nodes in the graph.
+type ConsoleSessionMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	token_hash    *string
+	user_id       *string
+	account_id    *string
+	client_ip     *string
+	last_seen_at  *time.Time
+	created_at    *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*ConsoleSession, error)
+	predicates    []predicate.ConsoleSession
+}
+
+var _ ent.Mutation = (*ConsoleSessionMutation)(nil)
+
+// consolesessionOption allows management of the mutation configuration using functional options.
+type consolesessionOption func(*ConsoleSessionMutation)
+
+// newConsoleSessionMutation creates new mutation for the ConsoleSession entity.
+func newConsoleSessionMutation(c config, op Op, opts ...consolesessionOption) *ConsoleSessionMutation {
+	m := &ConsoleSessionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeConsoleSession,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withConsoleSessionID sets the ID field of the mutation.
+func withConsoleSessionID(id string) consolesessionOption {
+	return func(m *ConsoleSessionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ConsoleSession
+		)
+		m.oldValue = func(ctx context.Context) (*ConsoleSession, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ConsoleSession.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withConsoleSession sets the old ConsoleSession of the mutation.
+func withConsoleSession(node *ConsoleSession) consolesessionOption {
+	return func(m *ConsoleSessionMutation) {
+		m.oldValue = func(context.Context) (*ConsoleSession, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ConsoleSessionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ConsoleSessionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ConsoleSession entities.
+func (m *ConsoleSessionMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ConsoleSessionMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ConsoleSessionMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ConsoleSession.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetTokenHash sets the "token_hash" field.
+func (m *ConsoleSessionMutation) SetTokenHash(s string) {
+	m.token_hash = &s
+}
+
+// TokenHash returns the value of the "token_hash" field in the mutation.
+func (m *ConsoleSessionMutation) TokenHash() (r string, exists bool) {
+	v := m.token_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTokenHash returns the old "token_hash" field's value of the ConsoleSession entity.
+// If the ConsoleSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConsoleSessionMutation) OldTokenHash(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTokenHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTokenHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTokenHash: %w", err)
+	}
+	return oldValue.TokenHash, nil
+}
+
+// ResetTokenHash resets all changes to the "token_hash" field.
+func (m *ConsoleSessionMutation) ResetTokenHash() {
+	m.token_hash = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *ConsoleSessionMutation) SetUserID(s string) {
+	m.user_id = &s
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *ConsoleSessionMutation) UserID() (r string, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the ConsoleSession entity.
+// If the ConsoleSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConsoleSessionMutation) OldUserID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *ConsoleSessionMutation) ResetUserID() {
+	m.user_id = nil
+}
+
+// SetAccountID sets the "account_id" field.
+func (m *ConsoleSessionMutation) SetAccountID(s string) {
+	m.account_id = &s
+}
+
+// AccountID returns the value of the "account_id" field in the mutation.
+func (m *ConsoleSessionMutation) AccountID() (r string, exists bool) {
+	v := m.account_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAccountID returns the old "account_id" field's value of the ConsoleSession entity.
+// If the ConsoleSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConsoleSessionMutation) OldAccountID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAccountID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAccountID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAccountID: %w", err)
+	}
+	return oldValue.AccountID, nil
+}
+
+// ResetAccountID resets all changes to the "account_id" field.
+func (m *ConsoleSessionMutation) ResetAccountID() {
+	m.account_id = nil
+}
+
+// SetClientIP sets the "client_ip" field.
+func (m *ConsoleSessionMutation) SetClientIP(s string) {
+	m.client_ip = &s
+}
+
+// ClientIP returns the value of the "client_ip" field in the mutation.
+func (m *ConsoleSessionMutation) ClientIP() (r string, exists bool) {
+	v := m.client_ip
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClientIP returns the old "client_ip" field's value of the ConsoleSession entity.
+// If the ConsoleSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConsoleSessionMutation) OldClientIP(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClientIP is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClientIP requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClientIP: %w", err)
+	}
+	return oldValue.ClientIP, nil
+}
+
+// ResetClientIP resets all changes to the "client_ip" field.
+func (m *ConsoleSessionMutation) ResetClientIP() {
+	m.client_ip = nil
+}
+
+// SetLastSeenAt sets the "last_seen_at" field.
+func (m *ConsoleSessionMutation) SetLastSeenAt(t time.Time) {
+	m.last_seen_at = &t
+}
+
+// LastSeenAt returns the value of the "last_seen_at" field in the mutation.
+func (m *ConsoleSessionMutation) LastSeenAt() (r time.Time, exists bool) {
+	v := m.last_seen_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastSeenAt returns the old "last_seen_at" field's value of the ConsoleSession entity.
+// If the ConsoleSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConsoleSessionMutation) OldLastSeenAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastSeenAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastSeenAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastSeenAt: %w", err)
+	}
+	return oldValue.LastSeenAt, nil
+}
+
+// ResetLastSeenAt resets all changes to the "last_seen_at" field.
+func (m *ConsoleSessionMutation) ResetLastSeenAt() {
+	m.last_seen_at = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ConsoleSessionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ConsoleSessionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ConsoleSession entity.
+// If the ConsoleSession object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConsoleSessionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ConsoleSessionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// Where appends a list predicates to the ConsoleSessionMutation builder.
+func (m *ConsoleSessionMutation) Where(ps ...predicate.ConsoleSession) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ConsoleSessionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ConsoleSessionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ConsoleSession, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ConsoleSessionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ConsoleSessionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ConsoleSession).
+func (m *ConsoleSessionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ConsoleSessionMutation) Fields() []string {
+	fields := make([]string, 0, 6)
+	if m.token_hash != nil {
+		fields = append(fields, consolesession.FieldTokenHash)
+	}
+	if m.user_id != nil {
+		fields = append(fields, consolesession.FieldUserID)
+	}
+	if m.account_id != nil {
+		fields = append(fields, consolesession.FieldAccountID)
+	}
+	if m.client_ip != nil {
+		fields = append(fields, consolesession.FieldClientIP)
+	}
+	if m.last_seen_at != nil {
+		fields = append(fields, consolesession.FieldLastSeenAt)
+	}
+	if m.created_at != nil {
+		fields = append(fields, consolesession.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ConsoleSessionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case consolesession.FieldTokenHash:
+		return m.TokenHash()
+	case consolesession.FieldUserID:
+		return m.UserID()
+	case consolesession.FieldAccountID:
+		return m.AccountID()
+	case consolesession.FieldClientIP:
+		return m.ClientIP()
+	case consolesession.FieldLastSeenAt:
+		return m.LastSeenAt()
+	case consolesession.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ConsoleSessionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case consolesession.FieldTokenHash:
+		return m.OldTokenHash(ctx)
+	case consolesession.FieldUserID:
+		return m.OldUserID(ctx)
+	case consolesession.FieldAccountID:
+		return m.OldAccountID(ctx)
+	case consolesession.FieldClientIP:
+		return m.OldClientIP(ctx)
+	case consolesession.FieldLastSeenAt:
+		return m.OldLastSeenAt(ctx)
+	case consolesession.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown ConsoleSession field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ConsoleSessionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case consolesession.FieldTokenHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTokenHash(v)
+		return nil
+	case consolesession.FieldUserID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case consolesession.FieldAccountID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAccountID(v)
+		return nil
+	case consolesession.FieldClientIP:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClientIP(v)
+		return nil
+	case consolesession.FieldLastSeenAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastSeenAt(v)
+		return nil
+	case consolesession.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ConsoleSession field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ConsoleSessionMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ConsoleSessionMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ConsoleSessionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ConsoleSession numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ConsoleSessionMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ConsoleSessionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ConsoleSessionMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown ConsoleSession nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ConsoleSessionMutation) ResetField(name string) error {
+	switch name {
+	case consolesession.FieldTokenHash:
+		m.ResetTokenHash()
+		return nil
+	case consolesession.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case consolesession.FieldAccountID:
+		m.ResetAccountID()
+		return nil
+	case consolesession.FieldClientIP:
+		m.ResetClientIP()
+		return nil
+	case consolesession.FieldLastSeenAt:
+		m.ResetLastSeenAt()
+		return nil
+	case consolesession.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown ConsoleSession field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ConsoleSessionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ConsoleSessionMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ConsoleSessionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ConsoleSessionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ConsoleSessionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ConsoleSessionMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ConsoleSessionMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown ConsoleSession unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ConsoleSessionMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown ConsoleSession edge %s", name)
+}
+
 // DeveloperAccountMutation represents an operation that mutates the DeveloperAccount nodes in the graph.
 type DeveloperAccountMutation struct {
 	config
@@ -7285,11 +7898,20 @@ type DeveloperAccountMutation struct {
 	email                    *string
 	rate_limit_per_minute    *int
 	addrate_limit_per_minute *int
+	developer_type           *developeraccount.DeveloperType
+	profile                  *json.RawMessage
+	appendprofile            json.RawMessage
+	profile_status           *developeraccount.ProfileStatus
+	profile_submitted_at     *time.Time
+	profile_reviewed_at      *time.Time
 	created_at               *time.Time
 	clearedFields            map[string]struct{}
 	apps                     map[string]struct{}
 	removedapps              map[string]struct{}
 	clearedapps              bool
+	members                  map[string]struct{}
+	removedmembers           map[string]struct{}
+	clearedmembers           bool
 	done                     bool
 	oldValue                 func(context.Context) (*DeveloperAccount, error)
 	predicates               []predicate.DeveloperAccount
@@ -7541,6 +8163,267 @@ func (m *DeveloperAccountMutation) ResetRateLimitPerMinute() {
 	delete(m.clearedFields, developeraccount.FieldRateLimitPerMinute)
 }
 
+// SetDeveloperType sets the "developer_type" field.
+func (m *DeveloperAccountMutation) SetDeveloperType(dt developeraccount.DeveloperType) {
+	m.developer_type = &dt
+}
+
+// DeveloperType returns the value of the "developer_type" field in the mutation.
+func (m *DeveloperAccountMutation) DeveloperType() (r developeraccount.DeveloperType, exists bool) {
+	v := m.developer_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDeveloperType returns the old "developer_type" field's value of the DeveloperAccount entity.
+// If the DeveloperAccount object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperAccountMutation) OldDeveloperType(ctx context.Context) (v *developeraccount.DeveloperType, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDeveloperType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDeveloperType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDeveloperType: %w", err)
+	}
+	return oldValue.DeveloperType, nil
+}
+
+// ClearDeveloperType clears the value of the "developer_type" field.
+func (m *DeveloperAccountMutation) ClearDeveloperType() {
+	m.developer_type = nil
+	m.clearedFields[developeraccount.FieldDeveloperType] = struct{}{}
+}
+
+// DeveloperTypeCleared returns if the "developer_type" field was cleared in this mutation.
+func (m *DeveloperAccountMutation) DeveloperTypeCleared() bool {
+	_, ok := m.clearedFields[developeraccount.FieldDeveloperType]
+	return ok
+}
+
+// ResetDeveloperType resets all changes to the "developer_type" field.
+func (m *DeveloperAccountMutation) ResetDeveloperType() {
+	m.developer_type = nil
+	delete(m.clearedFields, developeraccount.FieldDeveloperType)
+}
+
+// SetProfile sets the "profile" field.
+func (m *DeveloperAccountMutation) SetProfile(jm json.RawMessage) {
+	m.profile = &jm
+	m.appendprofile = nil
+}
+
+// Profile returns the value of the "profile" field in the mutation.
+func (m *DeveloperAccountMutation) Profile() (r json.RawMessage, exists bool) {
+	v := m.profile
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProfile returns the old "profile" field's value of the DeveloperAccount entity.
+// If the DeveloperAccount object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperAccountMutation) OldProfile(ctx context.Context) (v json.RawMessage, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProfile is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProfile requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProfile: %w", err)
+	}
+	return oldValue.Profile, nil
+}
+
+// AppendProfile adds jm to the "profile" field.
+func (m *DeveloperAccountMutation) AppendProfile(jm json.RawMessage) {
+	m.appendprofile = append(m.appendprofile, jm...)
+}
+
+// AppendedProfile returns the list of values that were appended to the "profile" field in this mutation.
+func (m *DeveloperAccountMutation) AppendedProfile() (json.RawMessage, bool) {
+	if len(m.appendprofile) == 0 {
+		return nil, false
+	}
+	return m.appendprofile, true
+}
+
+// ClearProfile clears the value of the "profile" field.
+func (m *DeveloperAccountMutation) ClearProfile() {
+	m.profile = nil
+	m.appendprofile = nil
+	m.clearedFields[developeraccount.FieldProfile] = struct{}{}
+}
+
+// ProfileCleared returns if the "profile" field was cleared in this mutation.
+func (m *DeveloperAccountMutation) ProfileCleared() bool {
+	_, ok := m.clearedFields[developeraccount.FieldProfile]
+	return ok
+}
+
+// ResetProfile resets all changes to the "profile" field.
+func (m *DeveloperAccountMutation) ResetProfile() {
+	m.profile = nil
+	m.appendprofile = nil
+	delete(m.clearedFields, developeraccount.FieldProfile)
+}
+
+// SetProfileStatus sets the "profile_status" field.
+func (m *DeveloperAccountMutation) SetProfileStatus(ds developeraccount.ProfileStatus) {
+	m.profile_status = &ds
+}
+
+// ProfileStatus returns the value of the "profile_status" field in the mutation.
+func (m *DeveloperAccountMutation) ProfileStatus() (r developeraccount.ProfileStatus, exists bool) {
+	v := m.profile_status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProfileStatus returns the old "profile_status" field's value of the DeveloperAccount entity.
+// If the DeveloperAccount object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperAccountMutation) OldProfileStatus(ctx context.Context) (v *developeraccount.ProfileStatus, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProfileStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProfileStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProfileStatus: %w", err)
+	}
+	return oldValue.ProfileStatus, nil
+}
+
+// ClearProfileStatus clears the value of the "profile_status" field.
+func (m *DeveloperAccountMutation) ClearProfileStatus() {
+	m.profile_status = nil
+	m.clearedFields[developeraccount.FieldProfileStatus] = struct{}{}
+}
+
+// ProfileStatusCleared returns if the "profile_status" field was cleared in this mutation.
+func (m *DeveloperAccountMutation) ProfileStatusCleared() bool {
+	_, ok := m.clearedFields[developeraccount.FieldProfileStatus]
+	return ok
+}
+
+// ResetProfileStatus resets all changes to the "profile_status" field.
+func (m *DeveloperAccountMutation) ResetProfileStatus() {
+	m.profile_status = nil
+	delete(m.clearedFields, developeraccount.FieldProfileStatus)
+}
+
+// SetProfileSubmittedAt sets the "profile_submitted_at" field.
+func (m *DeveloperAccountMutation) SetProfileSubmittedAt(t time.Time) {
+	m.profile_submitted_at = &t
+}
+
+// ProfileSubmittedAt returns the value of the "profile_submitted_at" field in the mutation.
+func (m *DeveloperAccountMutation) ProfileSubmittedAt() (r time.Time, exists bool) {
+	v := m.profile_submitted_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProfileSubmittedAt returns the old "profile_submitted_at" field's value of the DeveloperAccount entity.
+// If the DeveloperAccount object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperAccountMutation) OldProfileSubmittedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProfileSubmittedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProfileSubmittedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProfileSubmittedAt: %w", err)
+	}
+	return oldValue.ProfileSubmittedAt, nil
+}
+
+// ClearProfileSubmittedAt clears the value of the "profile_submitted_at" field.
+func (m *DeveloperAccountMutation) ClearProfileSubmittedAt() {
+	m.profile_submitted_at = nil
+	m.clearedFields[developeraccount.FieldProfileSubmittedAt] = struct{}{}
+}
+
+// ProfileSubmittedAtCleared returns if the "profile_submitted_at" field was cleared in this mutation.
+func (m *DeveloperAccountMutation) ProfileSubmittedAtCleared() bool {
+	_, ok := m.clearedFields[developeraccount.FieldProfileSubmittedAt]
+	return ok
+}
+
+// ResetProfileSubmittedAt resets all changes to the "profile_submitted_at" field.
+func (m *DeveloperAccountMutation) ResetProfileSubmittedAt() {
+	m.profile_submitted_at = nil
+	delete(m.clearedFields, developeraccount.FieldProfileSubmittedAt)
+}
+
+// SetProfileReviewedAt sets the "profile_reviewed_at" field.
+func (m *DeveloperAccountMutation) SetProfileReviewedAt(t time.Time) {
+	m.profile_reviewed_at = &t
+}
+
+// ProfileReviewedAt returns the value of the "profile_reviewed_at" field in the mutation.
+func (m *DeveloperAccountMutation) ProfileReviewedAt() (r time.Time, exists bool) {
+	v := m.profile_reviewed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProfileReviewedAt returns the old "profile_reviewed_at" field's value of the DeveloperAccount entity.
+// If the DeveloperAccount object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperAccountMutation) OldProfileReviewedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProfileReviewedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProfileReviewedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProfileReviewedAt: %w", err)
+	}
+	return oldValue.ProfileReviewedAt, nil
+}
+
+// ClearProfileReviewedAt clears the value of the "profile_reviewed_at" field.
+func (m *DeveloperAccountMutation) ClearProfileReviewedAt() {
+	m.profile_reviewed_at = nil
+	m.clearedFields[developeraccount.FieldProfileReviewedAt] = struct{}{}
+}
+
+// ProfileReviewedAtCleared returns if the "profile_reviewed_at" field was cleared in this mutation.
+func (m *DeveloperAccountMutation) ProfileReviewedAtCleared() bool {
+	_, ok := m.clearedFields[developeraccount.FieldProfileReviewedAt]
+	return ok
+}
+
+// ResetProfileReviewedAt resets all changes to the "profile_reviewed_at" field.
+func (m *DeveloperAccountMutation) ResetProfileReviewedAt() {
+	m.profile_reviewed_at = nil
+	delete(m.clearedFields, developeraccount.FieldProfileReviewedAt)
+}
+
 // SetCreatedAt sets the "created_at" field.
 func (m *DeveloperAccountMutation) SetCreatedAt(t time.Time) {
 	m.created_at = &t
@@ -7631,6 +8514,60 @@ func (m *DeveloperAccountMutation) ResetApps() {
 	m.removedapps = nil
 }
 
+// AddMemberIDs adds the "members" edge to the DeveloperMember entity by ids.
+func (m *DeveloperAccountMutation) AddMemberIDs(ids ...string) {
+	if m.members == nil {
+		m.members = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.members[ids[i]] = struct{}{}
+	}
+}
+
+// ClearMembers clears the "members" edge to the DeveloperMember entity.
+func (m *DeveloperAccountMutation) ClearMembers() {
+	m.clearedmembers = true
+}
+
+// MembersCleared reports if the "members" edge to the DeveloperMember entity was cleared.
+func (m *DeveloperAccountMutation) MembersCleared() bool {
+	return m.clearedmembers
+}
+
+// RemoveMemberIDs removes the "members" edge to the DeveloperMember entity by IDs.
+func (m *DeveloperAccountMutation) RemoveMemberIDs(ids ...string) {
+	if m.removedmembers == nil {
+		m.removedmembers = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.members, ids[i])
+		m.removedmembers[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedMembers returns the removed IDs of the "members" edge to the DeveloperMember entity.
+func (m *DeveloperAccountMutation) RemovedMembersIDs() (ids []string) {
+	for id := range m.removedmembers {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// MembersIDs returns the "members" edge IDs in the mutation.
+func (m *DeveloperAccountMutation) MembersIDs() (ids []string) {
+	for id := range m.members {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetMembers resets all changes to the "members" edge.
+func (m *DeveloperAccountMutation) ResetMembers() {
+	m.members = nil
+	m.clearedmembers = false
+	m.removedmembers = nil
+}
+
 // Where appends a list predicates to the DeveloperAccountMutation builder.
 func (m *DeveloperAccountMutation) Where(ps ...predicate.DeveloperAccount) {
 	m.predicates = append(m.predicates, ps...)
@@ -7665,7 +8602,7 @@ func (m *DeveloperAccountMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *DeveloperAccountMutation) Fields() []string {
-	fields := make([]string, 0, 4)
+	fields := make([]string, 0, 9)
 	if m.name != nil {
 		fields = append(fields, developeraccount.FieldName)
 	}
@@ -7674,6 +8611,21 @@ func (m *DeveloperAccountMutation) Fields() []string {
 	}
 	if m.rate_limit_per_minute != nil {
 		fields = append(fields, developeraccount.FieldRateLimitPerMinute)
+	}
+	if m.developer_type != nil {
+		fields = append(fields, developeraccount.FieldDeveloperType)
+	}
+	if m.profile != nil {
+		fields = append(fields, developeraccount.FieldProfile)
+	}
+	if m.profile_status != nil {
+		fields = append(fields, developeraccount.FieldProfileStatus)
+	}
+	if m.profile_submitted_at != nil {
+		fields = append(fields, developeraccount.FieldProfileSubmittedAt)
+	}
+	if m.profile_reviewed_at != nil {
+		fields = append(fields, developeraccount.FieldProfileReviewedAt)
 	}
 	if m.created_at != nil {
 		fields = append(fields, developeraccount.FieldCreatedAt)
@@ -7692,6 +8644,16 @@ func (m *DeveloperAccountMutation) Field(name string) (ent.Value, bool) {
 		return m.Email()
 	case developeraccount.FieldRateLimitPerMinute:
 		return m.RateLimitPerMinute()
+	case developeraccount.FieldDeveloperType:
+		return m.DeveloperType()
+	case developeraccount.FieldProfile:
+		return m.Profile()
+	case developeraccount.FieldProfileStatus:
+		return m.ProfileStatus()
+	case developeraccount.FieldProfileSubmittedAt:
+		return m.ProfileSubmittedAt()
+	case developeraccount.FieldProfileReviewedAt:
+		return m.ProfileReviewedAt()
 	case developeraccount.FieldCreatedAt:
 		return m.CreatedAt()
 	}
@@ -7709,6 +8671,16 @@ func (m *DeveloperAccountMutation) OldField(ctx context.Context, name string) (e
 		return m.OldEmail(ctx)
 	case developeraccount.FieldRateLimitPerMinute:
 		return m.OldRateLimitPerMinute(ctx)
+	case developeraccount.FieldDeveloperType:
+		return m.OldDeveloperType(ctx)
+	case developeraccount.FieldProfile:
+		return m.OldProfile(ctx)
+	case developeraccount.FieldProfileStatus:
+		return m.OldProfileStatus(ctx)
+	case developeraccount.FieldProfileSubmittedAt:
+		return m.OldProfileSubmittedAt(ctx)
+	case developeraccount.FieldProfileReviewedAt:
+		return m.OldProfileReviewedAt(ctx)
 	case developeraccount.FieldCreatedAt:
 		return m.OldCreatedAt(ctx)
 	}
@@ -7740,6 +8712,41 @@ func (m *DeveloperAccountMutation) SetField(name string, value ent.Value) error 
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetRateLimitPerMinute(v)
+		return nil
+	case developeraccount.FieldDeveloperType:
+		v, ok := value.(developeraccount.DeveloperType)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeveloperType(v)
+		return nil
+	case developeraccount.FieldProfile:
+		v, ok := value.(json.RawMessage)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProfile(v)
+		return nil
+	case developeraccount.FieldProfileStatus:
+		v, ok := value.(developeraccount.ProfileStatus)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProfileStatus(v)
+		return nil
+	case developeraccount.FieldProfileSubmittedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProfileSubmittedAt(v)
+		return nil
+	case developeraccount.FieldProfileReviewedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProfileReviewedAt(v)
 		return nil
 	case developeraccount.FieldCreatedAt:
 		v, ok := value.(time.Time)
@@ -7796,6 +8803,21 @@ func (m *DeveloperAccountMutation) ClearedFields() []string {
 	if m.FieldCleared(developeraccount.FieldRateLimitPerMinute) {
 		fields = append(fields, developeraccount.FieldRateLimitPerMinute)
 	}
+	if m.FieldCleared(developeraccount.FieldDeveloperType) {
+		fields = append(fields, developeraccount.FieldDeveloperType)
+	}
+	if m.FieldCleared(developeraccount.FieldProfile) {
+		fields = append(fields, developeraccount.FieldProfile)
+	}
+	if m.FieldCleared(developeraccount.FieldProfileStatus) {
+		fields = append(fields, developeraccount.FieldProfileStatus)
+	}
+	if m.FieldCleared(developeraccount.FieldProfileSubmittedAt) {
+		fields = append(fields, developeraccount.FieldProfileSubmittedAt)
+	}
+	if m.FieldCleared(developeraccount.FieldProfileReviewedAt) {
+		fields = append(fields, developeraccount.FieldProfileReviewedAt)
+	}
 	return fields
 }
 
@@ -7812,6 +8834,21 @@ func (m *DeveloperAccountMutation) ClearField(name string) error {
 	switch name {
 	case developeraccount.FieldRateLimitPerMinute:
 		m.ClearRateLimitPerMinute()
+		return nil
+	case developeraccount.FieldDeveloperType:
+		m.ClearDeveloperType()
+		return nil
+	case developeraccount.FieldProfile:
+		m.ClearProfile()
+		return nil
+	case developeraccount.FieldProfileStatus:
+		m.ClearProfileStatus()
+		return nil
+	case developeraccount.FieldProfileSubmittedAt:
+		m.ClearProfileSubmittedAt()
+		return nil
+	case developeraccount.FieldProfileReviewedAt:
+		m.ClearProfileReviewedAt()
 		return nil
 	}
 	return fmt.Errorf("unknown DeveloperAccount nullable field %s", name)
@@ -7830,6 +8867,21 @@ func (m *DeveloperAccountMutation) ResetField(name string) error {
 	case developeraccount.FieldRateLimitPerMinute:
 		m.ResetRateLimitPerMinute()
 		return nil
+	case developeraccount.FieldDeveloperType:
+		m.ResetDeveloperType()
+		return nil
+	case developeraccount.FieldProfile:
+		m.ResetProfile()
+		return nil
+	case developeraccount.FieldProfileStatus:
+		m.ResetProfileStatus()
+		return nil
+	case developeraccount.FieldProfileSubmittedAt:
+		m.ResetProfileSubmittedAt()
+		return nil
+	case developeraccount.FieldProfileReviewedAt:
+		m.ResetProfileReviewedAt()
+		return nil
 	case developeraccount.FieldCreatedAt:
 		m.ResetCreatedAt()
 		return nil
@@ -7839,9 +8891,12 @@ func (m *DeveloperAccountMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *DeveloperAccountMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.apps != nil {
 		edges = append(edges, developeraccount.EdgeApps)
+	}
+	if m.members != nil {
+		edges = append(edges, developeraccount.EdgeMembers)
 	}
 	return edges
 }
@@ -7856,15 +8911,24 @@ func (m *DeveloperAccountMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case developeraccount.EdgeMembers:
+		ids := make([]ent.Value, 0, len(m.members))
+		for id := range m.members {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *DeveloperAccountMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.removedapps != nil {
 		edges = append(edges, developeraccount.EdgeApps)
+	}
+	if m.removedmembers != nil {
+		edges = append(edges, developeraccount.EdgeMembers)
 	}
 	return edges
 }
@@ -7879,15 +8943,24 @@ func (m *DeveloperAccountMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case developeraccount.EdgeMembers:
+		ids := make([]ent.Value, 0, len(m.removedmembers))
+		for id := range m.removedmembers {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *DeveloperAccountMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.clearedapps {
 		edges = append(edges, developeraccount.EdgeApps)
+	}
+	if m.clearedmembers {
+		edges = append(edges, developeraccount.EdgeMembers)
 	}
 	return edges
 }
@@ -7898,6 +8971,8 @@ func (m *DeveloperAccountMutation) EdgeCleared(name string) bool {
 	switch name {
 	case developeraccount.EdgeApps:
 		return m.clearedapps
+	case developeraccount.EdgeMembers:
+		return m.clearedmembers
 	}
 	return false
 }
@@ -7917,8 +8992,2494 @@ func (m *DeveloperAccountMutation) ResetEdge(name string) error {
 	case developeraccount.EdgeApps:
 		m.ResetApps()
 		return nil
+	case developeraccount.EdgeMembers:
+		m.ResetMembers()
+		return nil
 	}
 	return fmt.Errorf("unknown DeveloperAccount edge %s", name)
+}
+
+// DeveloperAuditEntryMutation represents an operation that mutates the DeveloperAuditEntry nodes in the graph.
+type DeveloperAuditEntryMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	account_id    *string
+	user_id       *string
+	action        *string
+	subject_id    *string
+	client_ip     *string
+	created_at    *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*DeveloperAuditEntry, error)
+	predicates    []predicate.DeveloperAuditEntry
+}
+
+var _ ent.Mutation = (*DeveloperAuditEntryMutation)(nil)
+
+// developerauditentryOption allows management of the mutation configuration using functional options.
+type developerauditentryOption func(*DeveloperAuditEntryMutation)
+
+// newDeveloperAuditEntryMutation creates new mutation for the DeveloperAuditEntry entity.
+func newDeveloperAuditEntryMutation(c config, op Op, opts ...developerauditentryOption) *DeveloperAuditEntryMutation {
+	m := &DeveloperAuditEntryMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeDeveloperAuditEntry,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withDeveloperAuditEntryID sets the ID field of the mutation.
+func withDeveloperAuditEntryID(id string) developerauditentryOption {
+	return func(m *DeveloperAuditEntryMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *DeveloperAuditEntry
+		)
+		m.oldValue = func(ctx context.Context) (*DeveloperAuditEntry, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().DeveloperAuditEntry.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withDeveloperAuditEntry sets the old DeveloperAuditEntry of the mutation.
+func withDeveloperAuditEntry(node *DeveloperAuditEntry) developerauditentryOption {
+	return func(m *DeveloperAuditEntryMutation) {
+		m.oldValue = func(context.Context) (*DeveloperAuditEntry, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m DeveloperAuditEntryMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m DeveloperAuditEntryMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of DeveloperAuditEntry entities.
+func (m *DeveloperAuditEntryMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *DeveloperAuditEntryMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *DeveloperAuditEntryMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().DeveloperAuditEntry.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetAccountID sets the "account_id" field.
+func (m *DeveloperAuditEntryMutation) SetAccountID(s string) {
+	m.account_id = &s
+}
+
+// AccountID returns the value of the "account_id" field in the mutation.
+func (m *DeveloperAuditEntryMutation) AccountID() (r string, exists bool) {
+	v := m.account_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAccountID returns the old "account_id" field's value of the DeveloperAuditEntry entity.
+// If the DeveloperAuditEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperAuditEntryMutation) OldAccountID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAccountID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAccountID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAccountID: %w", err)
+	}
+	return oldValue.AccountID, nil
+}
+
+// ResetAccountID resets all changes to the "account_id" field.
+func (m *DeveloperAuditEntryMutation) ResetAccountID() {
+	m.account_id = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *DeveloperAuditEntryMutation) SetUserID(s string) {
+	m.user_id = &s
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *DeveloperAuditEntryMutation) UserID() (r string, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the DeveloperAuditEntry entity.
+// If the DeveloperAuditEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperAuditEntryMutation) OldUserID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *DeveloperAuditEntryMutation) ResetUserID() {
+	m.user_id = nil
+}
+
+// SetAction sets the "action" field.
+func (m *DeveloperAuditEntryMutation) SetAction(s string) {
+	m.action = &s
+}
+
+// Action returns the value of the "action" field in the mutation.
+func (m *DeveloperAuditEntryMutation) Action() (r string, exists bool) {
+	v := m.action
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAction returns the old "action" field's value of the DeveloperAuditEntry entity.
+// If the DeveloperAuditEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperAuditEntryMutation) OldAction(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAction is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAction requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAction: %w", err)
+	}
+	return oldValue.Action, nil
+}
+
+// ResetAction resets all changes to the "action" field.
+func (m *DeveloperAuditEntryMutation) ResetAction() {
+	m.action = nil
+}
+
+// SetSubjectID sets the "subject_id" field.
+func (m *DeveloperAuditEntryMutation) SetSubjectID(s string) {
+	m.subject_id = &s
+}
+
+// SubjectID returns the value of the "subject_id" field in the mutation.
+func (m *DeveloperAuditEntryMutation) SubjectID() (r string, exists bool) {
+	v := m.subject_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubjectID returns the old "subject_id" field's value of the DeveloperAuditEntry entity.
+// If the DeveloperAuditEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperAuditEntryMutation) OldSubjectID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubjectID: %w", err)
+	}
+	return oldValue.SubjectID, nil
+}
+
+// ResetSubjectID resets all changes to the "subject_id" field.
+func (m *DeveloperAuditEntryMutation) ResetSubjectID() {
+	m.subject_id = nil
+}
+
+// SetClientIP sets the "client_ip" field.
+func (m *DeveloperAuditEntryMutation) SetClientIP(s string) {
+	m.client_ip = &s
+}
+
+// ClientIP returns the value of the "client_ip" field in the mutation.
+func (m *DeveloperAuditEntryMutation) ClientIP() (r string, exists bool) {
+	v := m.client_ip
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClientIP returns the old "client_ip" field's value of the DeveloperAuditEntry entity.
+// If the DeveloperAuditEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperAuditEntryMutation) OldClientIP(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClientIP is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClientIP requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClientIP: %w", err)
+	}
+	return oldValue.ClientIP, nil
+}
+
+// ResetClientIP resets all changes to the "client_ip" field.
+func (m *DeveloperAuditEntryMutation) ResetClientIP() {
+	m.client_ip = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *DeveloperAuditEntryMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *DeveloperAuditEntryMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the DeveloperAuditEntry entity.
+// If the DeveloperAuditEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperAuditEntryMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *DeveloperAuditEntryMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// Where appends a list predicates to the DeveloperAuditEntryMutation builder.
+func (m *DeveloperAuditEntryMutation) Where(ps ...predicate.DeveloperAuditEntry) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the DeveloperAuditEntryMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *DeveloperAuditEntryMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.DeveloperAuditEntry, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *DeveloperAuditEntryMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *DeveloperAuditEntryMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (DeveloperAuditEntry).
+func (m *DeveloperAuditEntryMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *DeveloperAuditEntryMutation) Fields() []string {
+	fields := make([]string, 0, 6)
+	if m.account_id != nil {
+		fields = append(fields, developerauditentry.FieldAccountID)
+	}
+	if m.user_id != nil {
+		fields = append(fields, developerauditentry.FieldUserID)
+	}
+	if m.action != nil {
+		fields = append(fields, developerauditentry.FieldAction)
+	}
+	if m.subject_id != nil {
+		fields = append(fields, developerauditentry.FieldSubjectID)
+	}
+	if m.client_ip != nil {
+		fields = append(fields, developerauditentry.FieldClientIP)
+	}
+	if m.created_at != nil {
+		fields = append(fields, developerauditentry.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *DeveloperAuditEntryMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case developerauditentry.FieldAccountID:
+		return m.AccountID()
+	case developerauditentry.FieldUserID:
+		return m.UserID()
+	case developerauditentry.FieldAction:
+		return m.Action()
+	case developerauditentry.FieldSubjectID:
+		return m.SubjectID()
+	case developerauditentry.FieldClientIP:
+		return m.ClientIP()
+	case developerauditentry.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *DeveloperAuditEntryMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case developerauditentry.FieldAccountID:
+		return m.OldAccountID(ctx)
+	case developerauditentry.FieldUserID:
+		return m.OldUserID(ctx)
+	case developerauditentry.FieldAction:
+		return m.OldAction(ctx)
+	case developerauditentry.FieldSubjectID:
+		return m.OldSubjectID(ctx)
+	case developerauditentry.FieldClientIP:
+		return m.OldClientIP(ctx)
+	case developerauditentry.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown DeveloperAuditEntry field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DeveloperAuditEntryMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case developerauditentry.FieldAccountID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAccountID(v)
+		return nil
+	case developerauditentry.FieldUserID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case developerauditentry.FieldAction:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAction(v)
+		return nil
+	case developerauditentry.FieldSubjectID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubjectID(v)
+		return nil
+	case developerauditentry.FieldClientIP:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClientIP(v)
+		return nil
+	case developerauditentry.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DeveloperAuditEntry field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *DeveloperAuditEntryMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *DeveloperAuditEntryMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DeveloperAuditEntryMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown DeveloperAuditEntry numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *DeveloperAuditEntryMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *DeveloperAuditEntryMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *DeveloperAuditEntryMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown DeveloperAuditEntry nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *DeveloperAuditEntryMutation) ResetField(name string) error {
+	switch name {
+	case developerauditentry.FieldAccountID:
+		m.ResetAccountID()
+		return nil
+	case developerauditentry.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case developerauditentry.FieldAction:
+		m.ResetAction()
+		return nil
+	case developerauditentry.FieldSubjectID:
+		m.ResetSubjectID()
+		return nil
+	case developerauditentry.FieldClientIP:
+		m.ResetClientIP()
+		return nil
+	case developerauditentry.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown DeveloperAuditEntry field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *DeveloperAuditEntryMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *DeveloperAuditEntryMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *DeveloperAuditEntryMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *DeveloperAuditEntryMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *DeveloperAuditEntryMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *DeveloperAuditEntryMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *DeveloperAuditEntryMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown DeveloperAuditEntry unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *DeveloperAuditEntryMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown DeveloperAuditEntry edge %s", name)
+}
+
+// DeveloperEmailTokenMutation represents an operation that mutates the DeveloperEmailToken nodes in the graph.
+type DeveloperEmailTokenMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	kind          *developeremailtoken.Kind
+	token_hash    *string
+	user_id       *string
+	expires_at    *time.Time
+	used_at       *time.Time
+	created_at    *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*DeveloperEmailToken, error)
+	predicates    []predicate.DeveloperEmailToken
+}
+
+var _ ent.Mutation = (*DeveloperEmailTokenMutation)(nil)
+
+// developeremailtokenOption allows management of the mutation configuration using functional options.
+type developeremailtokenOption func(*DeveloperEmailTokenMutation)
+
+// newDeveloperEmailTokenMutation creates new mutation for the DeveloperEmailToken entity.
+func newDeveloperEmailTokenMutation(c config, op Op, opts ...developeremailtokenOption) *DeveloperEmailTokenMutation {
+	m := &DeveloperEmailTokenMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeDeveloperEmailToken,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withDeveloperEmailTokenID sets the ID field of the mutation.
+func withDeveloperEmailTokenID(id string) developeremailtokenOption {
+	return func(m *DeveloperEmailTokenMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *DeveloperEmailToken
+		)
+		m.oldValue = func(ctx context.Context) (*DeveloperEmailToken, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().DeveloperEmailToken.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withDeveloperEmailToken sets the old DeveloperEmailToken of the mutation.
+func withDeveloperEmailToken(node *DeveloperEmailToken) developeremailtokenOption {
+	return func(m *DeveloperEmailTokenMutation) {
+		m.oldValue = func(context.Context) (*DeveloperEmailToken, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m DeveloperEmailTokenMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m DeveloperEmailTokenMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of DeveloperEmailToken entities.
+func (m *DeveloperEmailTokenMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *DeveloperEmailTokenMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *DeveloperEmailTokenMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().DeveloperEmailToken.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetKind sets the "kind" field.
+func (m *DeveloperEmailTokenMutation) SetKind(d developeremailtoken.Kind) {
+	m.kind = &d
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *DeveloperEmailTokenMutation) Kind() (r developeremailtoken.Kind, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the DeveloperEmailToken entity.
+// If the DeveloperEmailToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperEmailTokenMutation) OldKind(ctx context.Context) (v developeremailtoken.Kind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *DeveloperEmailTokenMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetTokenHash sets the "token_hash" field.
+func (m *DeveloperEmailTokenMutation) SetTokenHash(s string) {
+	m.token_hash = &s
+}
+
+// TokenHash returns the value of the "token_hash" field in the mutation.
+func (m *DeveloperEmailTokenMutation) TokenHash() (r string, exists bool) {
+	v := m.token_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTokenHash returns the old "token_hash" field's value of the DeveloperEmailToken entity.
+// If the DeveloperEmailToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperEmailTokenMutation) OldTokenHash(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTokenHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTokenHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTokenHash: %w", err)
+	}
+	return oldValue.TokenHash, nil
+}
+
+// ResetTokenHash resets all changes to the "token_hash" field.
+func (m *DeveloperEmailTokenMutation) ResetTokenHash() {
+	m.token_hash = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *DeveloperEmailTokenMutation) SetUserID(s string) {
+	m.user_id = &s
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *DeveloperEmailTokenMutation) UserID() (r string, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the DeveloperEmailToken entity.
+// If the DeveloperEmailToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperEmailTokenMutation) OldUserID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *DeveloperEmailTokenMutation) ResetUserID() {
+	m.user_id = nil
+}
+
+// SetExpiresAt sets the "expires_at" field.
+func (m *DeveloperEmailTokenMutation) SetExpiresAt(t time.Time) {
+	m.expires_at = &t
+}
+
+// ExpiresAt returns the value of the "expires_at" field in the mutation.
+func (m *DeveloperEmailTokenMutation) ExpiresAt() (r time.Time, exists bool) {
+	v := m.expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExpiresAt returns the old "expires_at" field's value of the DeveloperEmailToken entity.
+// If the DeveloperEmailToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperEmailTokenMutation) OldExpiresAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExpiresAt: %w", err)
+	}
+	return oldValue.ExpiresAt, nil
+}
+
+// ResetExpiresAt resets all changes to the "expires_at" field.
+func (m *DeveloperEmailTokenMutation) ResetExpiresAt() {
+	m.expires_at = nil
+}
+
+// SetUsedAt sets the "used_at" field.
+func (m *DeveloperEmailTokenMutation) SetUsedAt(t time.Time) {
+	m.used_at = &t
+}
+
+// UsedAt returns the value of the "used_at" field in the mutation.
+func (m *DeveloperEmailTokenMutation) UsedAt() (r time.Time, exists bool) {
+	v := m.used_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUsedAt returns the old "used_at" field's value of the DeveloperEmailToken entity.
+// If the DeveloperEmailToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperEmailTokenMutation) OldUsedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUsedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUsedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUsedAt: %w", err)
+	}
+	return oldValue.UsedAt, nil
+}
+
+// ClearUsedAt clears the value of the "used_at" field.
+func (m *DeveloperEmailTokenMutation) ClearUsedAt() {
+	m.used_at = nil
+	m.clearedFields[developeremailtoken.FieldUsedAt] = struct{}{}
+}
+
+// UsedAtCleared returns if the "used_at" field was cleared in this mutation.
+func (m *DeveloperEmailTokenMutation) UsedAtCleared() bool {
+	_, ok := m.clearedFields[developeremailtoken.FieldUsedAt]
+	return ok
+}
+
+// ResetUsedAt resets all changes to the "used_at" field.
+func (m *DeveloperEmailTokenMutation) ResetUsedAt() {
+	m.used_at = nil
+	delete(m.clearedFields, developeremailtoken.FieldUsedAt)
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *DeveloperEmailTokenMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *DeveloperEmailTokenMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the DeveloperEmailToken entity.
+// If the DeveloperEmailToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperEmailTokenMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *DeveloperEmailTokenMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// Where appends a list predicates to the DeveloperEmailTokenMutation builder.
+func (m *DeveloperEmailTokenMutation) Where(ps ...predicate.DeveloperEmailToken) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the DeveloperEmailTokenMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *DeveloperEmailTokenMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.DeveloperEmailToken, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *DeveloperEmailTokenMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *DeveloperEmailTokenMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (DeveloperEmailToken).
+func (m *DeveloperEmailTokenMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *DeveloperEmailTokenMutation) Fields() []string {
+	fields := make([]string, 0, 6)
+	if m.kind != nil {
+		fields = append(fields, developeremailtoken.FieldKind)
+	}
+	if m.token_hash != nil {
+		fields = append(fields, developeremailtoken.FieldTokenHash)
+	}
+	if m.user_id != nil {
+		fields = append(fields, developeremailtoken.FieldUserID)
+	}
+	if m.expires_at != nil {
+		fields = append(fields, developeremailtoken.FieldExpiresAt)
+	}
+	if m.used_at != nil {
+		fields = append(fields, developeremailtoken.FieldUsedAt)
+	}
+	if m.created_at != nil {
+		fields = append(fields, developeremailtoken.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *DeveloperEmailTokenMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case developeremailtoken.FieldKind:
+		return m.Kind()
+	case developeremailtoken.FieldTokenHash:
+		return m.TokenHash()
+	case developeremailtoken.FieldUserID:
+		return m.UserID()
+	case developeremailtoken.FieldExpiresAt:
+		return m.ExpiresAt()
+	case developeremailtoken.FieldUsedAt:
+		return m.UsedAt()
+	case developeremailtoken.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *DeveloperEmailTokenMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case developeremailtoken.FieldKind:
+		return m.OldKind(ctx)
+	case developeremailtoken.FieldTokenHash:
+		return m.OldTokenHash(ctx)
+	case developeremailtoken.FieldUserID:
+		return m.OldUserID(ctx)
+	case developeremailtoken.FieldExpiresAt:
+		return m.OldExpiresAt(ctx)
+	case developeremailtoken.FieldUsedAt:
+		return m.OldUsedAt(ctx)
+	case developeremailtoken.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown DeveloperEmailToken field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DeveloperEmailTokenMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case developeremailtoken.FieldKind:
+		v, ok := value.(developeremailtoken.Kind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case developeremailtoken.FieldTokenHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTokenHash(v)
+		return nil
+	case developeremailtoken.FieldUserID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case developeremailtoken.FieldExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExpiresAt(v)
+		return nil
+	case developeremailtoken.FieldUsedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUsedAt(v)
+		return nil
+	case developeremailtoken.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DeveloperEmailToken field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *DeveloperEmailTokenMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *DeveloperEmailTokenMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DeveloperEmailTokenMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown DeveloperEmailToken numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *DeveloperEmailTokenMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(developeremailtoken.FieldUsedAt) {
+		fields = append(fields, developeremailtoken.FieldUsedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *DeveloperEmailTokenMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *DeveloperEmailTokenMutation) ClearField(name string) error {
+	switch name {
+	case developeremailtoken.FieldUsedAt:
+		m.ClearUsedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown DeveloperEmailToken nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *DeveloperEmailTokenMutation) ResetField(name string) error {
+	switch name {
+	case developeremailtoken.FieldKind:
+		m.ResetKind()
+		return nil
+	case developeremailtoken.FieldTokenHash:
+		m.ResetTokenHash()
+		return nil
+	case developeremailtoken.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case developeremailtoken.FieldExpiresAt:
+		m.ResetExpiresAt()
+		return nil
+	case developeremailtoken.FieldUsedAt:
+		m.ResetUsedAt()
+		return nil
+	case developeremailtoken.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown DeveloperEmailToken field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *DeveloperEmailTokenMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *DeveloperEmailTokenMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *DeveloperEmailTokenMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *DeveloperEmailTokenMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *DeveloperEmailTokenMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *DeveloperEmailTokenMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *DeveloperEmailTokenMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown DeveloperEmailToken unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *DeveloperEmailTokenMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown DeveloperEmailToken edge %s", name)
+}
+
+// DeveloperMemberMutation represents an operation that mutates the DeveloperMember nodes in the graph.
+type DeveloperMemberMutation struct {
+	config
+	op             Op
+	typ            string
+	id             *string
+	role           *developermember.Role
+	created_at     *time.Time
+	clearedFields  map[string]struct{}
+	account        *string
+	clearedaccount bool
+	user           *string
+	cleareduser    bool
+	done           bool
+	oldValue       func(context.Context) (*DeveloperMember, error)
+	predicates     []predicate.DeveloperMember
+}
+
+var _ ent.Mutation = (*DeveloperMemberMutation)(nil)
+
+// developermemberOption allows management of the mutation configuration using functional options.
+type developermemberOption func(*DeveloperMemberMutation)
+
+// newDeveloperMemberMutation creates new mutation for the DeveloperMember entity.
+func newDeveloperMemberMutation(c config, op Op, opts ...developermemberOption) *DeveloperMemberMutation {
+	m := &DeveloperMemberMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeDeveloperMember,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withDeveloperMemberID sets the ID field of the mutation.
+func withDeveloperMemberID(id string) developermemberOption {
+	return func(m *DeveloperMemberMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *DeveloperMember
+		)
+		m.oldValue = func(ctx context.Context) (*DeveloperMember, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().DeveloperMember.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withDeveloperMember sets the old DeveloperMember of the mutation.
+func withDeveloperMember(node *DeveloperMember) developermemberOption {
+	return func(m *DeveloperMemberMutation) {
+		m.oldValue = func(context.Context) (*DeveloperMember, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m DeveloperMemberMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m DeveloperMemberMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of DeveloperMember entities.
+func (m *DeveloperMemberMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *DeveloperMemberMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *DeveloperMemberMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().DeveloperMember.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetAccountID sets the "account_id" field.
+func (m *DeveloperMemberMutation) SetAccountID(s string) {
+	m.account = &s
+}
+
+// AccountID returns the value of the "account_id" field in the mutation.
+func (m *DeveloperMemberMutation) AccountID() (r string, exists bool) {
+	v := m.account
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAccountID returns the old "account_id" field's value of the DeveloperMember entity.
+// If the DeveloperMember object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperMemberMutation) OldAccountID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAccountID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAccountID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAccountID: %w", err)
+	}
+	return oldValue.AccountID, nil
+}
+
+// ResetAccountID resets all changes to the "account_id" field.
+func (m *DeveloperMemberMutation) ResetAccountID() {
+	m.account = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *DeveloperMemberMutation) SetUserID(s string) {
+	m.user = &s
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *DeveloperMemberMutation) UserID() (r string, exists bool) {
+	v := m.user
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the DeveloperMember entity.
+// If the DeveloperMember object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperMemberMutation) OldUserID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *DeveloperMemberMutation) ResetUserID() {
+	m.user = nil
+}
+
+// SetRole sets the "role" field.
+func (m *DeveloperMemberMutation) SetRole(d developermember.Role) {
+	m.role = &d
+}
+
+// Role returns the value of the "role" field in the mutation.
+func (m *DeveloperMemberMutation) Role() (r developermember.Role, exists bool) {
+	v := m.role
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRole returns the old "role" field's value of the DeveloperMember entity.
+// If the DeveloperMember object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperMemberMutation) OldRole(ctx context.Context) (v developermember.Role, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRole is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRole requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRole: %w", err)
+	}
+	return oldValue.Role, nil
+}
+
+// ResetRole resets all changes to the "role" field.
+func (m *DeveloperMemberMutation) ResetRole() {
+	m.role = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *DeveloperMemberMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *DeveloperMemberMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the DeveloperMember entity.
+// If the DeveloperMember object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperMemberMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *DeveloperMemberMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// ClearAccount clears the "account" edge to the DeveloperAccount entity.
+func (m *DeveloperMemberMutation) ClearAccount() {
+	m.clearedaccount = true
+	m.clearedFields[developermember.FieldAccountID] = struct{}{}
+}
+
+// AccountCleared reports if the "account" edge to the DeveloperAccount entity was cleared.
+func (m *DeveloperMemberMutation) AccountCleared() bool {
+	return m.clearedaccount
+}
+
+// AccountIDs returns the "account" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// AccountID instead. It exists only for internal usage by the builders.
+func (m *DeveloperMemberMutation) AccountIDs() (ids []string) {
+	if id := m.account; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetAccount resets all changes to the "account" edge.
+func (m *DeveloperMemberMutation) ResetAccount() {
+	m.account = nil
+	m.clearedaccount = false
+}
+
+// ClearUser clears the "user" edge to the DeveloperUser entity.
+func (m *DeveloperMemberMutation) ClearUser() {
+	m.cleareduser = true
+	m.clearedFields[developermember.FieldUserID] = struct{}{}
+}
+
+// UserCleared reports if the "user" edge to the DeveloperUser entity was cleared.
+func (m *DeveloperMemberMutation) UserCleared() bool {
+	return m.cleareduser
+}
+
+// UserIDs returns the "user" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// UserID instead. It exists only for internal usage by the builders.
+func (m *DeveloperMemberMutation) UserIDs() (ids []string) {
+	if id := m.user; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetUser resets all changes to the "user" edge.
+func (m *DeveloperMemberMutation) ResetUser() {
+	m.user = nil
+	m.cleareduser = false
+}
+
+// Where appends a list predicates to the DeveloperMemberMutation builder.
+func (m *DeveloperMemberMutation) Where(ps ...predicate.DeveloperMember) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the DeveloperMemberMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *DeveloperMemberMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.DeveloperMember, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *DeveloperMemberMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *DeveloperMemberMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (DeveloperMember).
+func (m *DeveloperMemberMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *DeveloperMemberMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m.account != nil {
+		fields = append(fields, developermember.FieldAccountID)
+	}
+	if m.user != nil {
+		fields = append(fields, developermember.FieldUserID)
+	}
+	if m.role != nil {
+		fields = append(fields, developermember.FieldRole)
+	}
+	if m.created_at != nil {
+		fields = append(fields, developermember.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *DeveloperMemberMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case developermember.FieldAccountID:
+		return m.AccountID()
+	case developermember.FieldUserID:
+		return m.UserID()
+	case developermember.FieldRole:
+		return m.Role()
+	case developermember.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *DeveloperMemberMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case developermember.FieldAccountID:
+		return m.OldAccountID(ctx)
+	case developermember.FieldUserID:
+		return m.OldUserID(ctx)
+	case developermember.FieldRole:
+		return m.OldRole(ctx)
+	case developermember.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown DeveloperMember field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DeveloperMemberMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case developermember.FieldAccountID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAccountID(v)
+		return nil
+	case developermember.FieldUserID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case developermember.FieldRole:
+		v, ok := value.(developermember.Role)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRole(v)
+		return nil
+	case developermember.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DeveloperMember field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *DeveloperMemberMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *DeveloperMemberMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DeveloperMemberMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown DeveloperMember numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *DeveloperMemberMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *DeveloperMemberMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *DeveloperMemberMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown DeveloperMember nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *DeveloperMemberMutation) ResetField(name string) error {
+	switch name {
+	case developermember.FieldAccountID:
+		m.ResetAccountID()
+		return nil
+	case developermember.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case developermember.FieldRole:
+		m.ResetRole()
+		return nil
+	case developermember.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown DeveloperMember field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *DeveloperMemberMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.account != nil {
+		edges = append(edges, developermember.EdgeAccount)
+	}
+	if m.user != nil {
+		edges = append(edges, developermember.EdgeUser)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *DeveloperMemberMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case developermember.EdgeAccount:
+		if id := m.account; id != nil {
+			return []ent.Value{*id}
+		}
+	case developermember.EdgeUser:
+		if id := m.user; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *DeveloperMemberMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *DeveloperMemberMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *DeveloperMemberMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedaccount {
+		edges = append(edges, developermember.EdgeAccount)
+	}
+	if m.cleareduser {
+		edges = append(edges, developermember.EdgeUser)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *DeveloperMemberMutation) EdgeCleared(name string) bool {
+	switch name {
+	case developermember.EdgeAccount:
+		return m.clearedaccount
+	case developermember.EdgeUser:
+		return m.cleareduser
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *DeveloperMemberMutation) ClearEdge(name string) error {
+	switch name {
+	case developermember.EdgeAccount:
+		m.ClearAccount()
+		return nil
+	case developermember.EdgeUser:
+		m.ClearUser()
+		return nil
+	}
+	return fmt.Errorf("unknown DeveloperMember unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *DeveloperMemberMutation) ResetEdge(name string) error {
+	switch name {
+	case developermember.EdgeAccount:
+		m.ResetAccount()
+		return nil
+	case developermember.EdgeUser:
+		m.ResetUser()
+		return nil
+	}
+	return fmt.Errorf("unknown DeveloperMember edge %s", name)
+}
+
+// DeveloperUserMutation represents an operation that mutates the DeveloperUser nodes in the graph.
+type DeveloperUserMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *string
+	email              *string
+	name               *string
+	password_hash      *string
+	email_verified_at  *time.Time
+	created_at         *time.Time
+	clearedFields      map[string]struct{}
+	memberships        map[string]struct{}
+	removedmemberships map[string]struct{}
+	clearedmemberships bool
+	done               bool
+	oldValue           func(context.Context) (*DeveloperUser, error)
+	predicates         []predicate.DeveloperUser
+}
+
+var _ ent.Mutation = (*DeveloperUserMutation)(nil)
+
+// developeruserOption allows management of the mutation configuration using functional options.
+type developeruserOption func(*DeveloperUserMutation)
+
+// newDeveloperUserMutation creates new mutation for the DeveloperUser entity.
+func newDeveloperUserMutation(c config, op Op, opts ...developeruserOption) *DeveloperUserMutation {
+	m := &DeveloperUserMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeDeveloperUser,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withDeveloperUserID sets the ID field of the mutation.
+func withDeveloperUserID(id string) developeruserOption {
+	return func(m *DeveloperUserMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *DeveloperUser
+		)
+		m.oldValue = func(ctx context.Context) (*DeveloperUser, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().DeveloperUser.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withDeveloperUser sets the old DeveloperUser of the mutation.
+func withDeveloperUser(node *DeveloperUser) developeruserOption {
+	return func(m *DeveloperUserMutation) {
+		m.oldValue = func(context.Context) (*DeveloperUser, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m DeveloperUserMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m DeveloperUserMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of DeveloperUser entities.
+func (m *DeveloperUserMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *DeveloperUserMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *DeveloperUserMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().DeveloperUser.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetEmail sets the "email" field.
+func (m *DeveloperUserMutation) SetEmail(s string) {
+	m.email = &s
+}
+
+// Email returns the value of the "email" field in the mutation.
+func (m *DeveloperUserMutation) Email() (r string, exists bool) {
+	v := m.email
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEmail returns the old "email" field's value of the DeveloperUser entity.
+// If the DeveloperUser object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperUserMutation) OldEmail(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEmail is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEmail requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEmail: %w", err)
+	}
+	return oldValue.Email, nil
+}
+
+// ResetEmail resets all changes to the "email" field.
+func (m *DeveloperUserMutation) ResetEmail() {
+	m.email = nil
+}
+
+// SetName sets the "name" field.
+func (m *DeveloperUserMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *DeveloperUserMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the DeveloperUser entity.
+// If the DeveloperUser object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperUserMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *DeveloperUserMutation) ResetName() {
+	m.name = nil
+}
+
+// SetPasswordHash sets the "password_hash" field.
+func (m *DeveloperUserMutation) SetPasswordHash(s string) {
+	m.password_hash = &s
+}
+
+// PasswordHash returns the value of the "password_hash" field in the mutation.
+func (m *DeveloperUserMutation) PasswordHash() (r string, exists bool) {
+	v := m.password_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPasswordHash returns the old "password_hash" field's value of the DeveloperUser entity.
+// If the DeveloperUser object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperUserMutation) OldPasswordHash(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPasswordHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPasswordHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPasswordHash: %w", err)
+	}
+	return oldValue.PasswordHash, nil
+}
+
+// ResetPasswordHash resets all changes to the "password_hash" field.
+func (m *DeveloperUserMutation) ResetPasswordHash() {
+	m.password_hash = nil
+}
+
+// SetEmailVerifiedAt sets the "email_verified_at" field.
+func (m *DeveloperUserMutation) SetEmailVerifiedAt(t time.Time) {
+	m.email_verified_at = &t
+}
+
+// EmailVerifiedAt returns the value of the "email_verified_at" field in the mutation.
+func (m *DeveloperUserMutation) EmailVerifiedAt() (r time.Time, exists bool) {
+	v := m.email_verified_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEmailVerifiedAt returns the old "email_verified_at" field's value of the DeveloperUser entity.
+// If the DeveloperUser object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperUserMutation) OldEmailVerifiedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEmailVerifiedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEmailVerifiedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEmailVerifiedAt: %w", err)
+	}
+	return oldValue.EmailVerifiedAt, nil
+}
+
+// ClearEmailVerifiedAt clears the value of the "email_verified_at" field.
+func (m *DeveloperUserMutation) ClearEmailVerifiedAt() {
+	m.email_verified_at = nil
+	m.clearedFields[developeruser.FieldEmailVerifiedAt] = struct{}{}
+}
+
+// EmailVerifiedAtCleared returns if the "email_verified_at" field was cleared in this mutation.
+func (m *DeveloperUserMutation) EmailVerifiedAtCleared() bool {
+	_, ok := m.clearedFields[developeruser.FieldEmailVerifiedAt]
+	return ok
+}
+
+// ResetEmailVerifiedAt resets all changes to the "email_verified_at" field.
+func (m *DeveloperUserMutation) ResetEmailVerifiedAt() {
+	m.email_verified_at = nil
+	delete(m.clearedFields, developeruser.FieldEmailVerifiedAt)
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *DeveloperUserMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *DeveloperUserMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the DeveloperUser entity.
+// If the DeveloperUser object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperUserMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *DeveloperUserMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// AddMembershipIDs adds the "memberships" edge to the DeveloperMember entity by ids.
+func (m *DeveloperUserMutation) AddMembershipIDs(ids ...string) {
+	if m.memberships == nil {
+		m.memberships = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.memberships[ids[i]] = struct{}{}
+	}
+}
+
+// ClearMemberships clears the "memberships" edge to the DeveloperMember entity.
+func (m *DeveloperUserMutation) ClearMemberships() {
+	m.clearedmemberships = true
+}
+
+// MembershipsCleared reports if the "memberships" edge to the DeveloperMember entity was cleared.
+func (m *DeveloperUserMutation) MembershipsCleared() bool {
+	return m.clearedmemberships
+}
+
+// RemoveMembershipIDs removes the "memberships" edge to the DeveloperMember entity by IDs.
+func (m *DeveloperUserMutation) RemoveMembershipIDs(ids ...string) {
+	if m.removedmemberships == nil {
+		m.removedmemberships = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.memberships, ids[i])
+		m.removedmemberships[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedMemberships returns the removed IDs of the "memberships" edge to the DeveloperMember entity.
+func (m *DeveloperUserMutation) RemovedMembershipsIDs() (ids []string) {
+	for id := range m.removedmemberships {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// MembershipsIDs returns the "memberships" edge IDs in the mutation.
+func (m *DeveloperUserMutation) MembershipsIDs() (ids []string) {
+	for id := range m.memberships {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetMemberships resets all changes to the "memberships" edge.
+func (m *DeveloperUserMutation) ResetMemberships() {
+	m.memberships = nil
+	m.clearedmemberships = false
+	m.removedmemberships = nil
+}
+
+// Where appends a list predicates to the DeveloperUserMutation builder.
+func (m *DeveloperUserMutation) Where(ps ...predicate.DeveloperUser) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the DeveloperUserMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *DeveloperUserMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.DeveloperUser, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *DeveloperUserMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *DeveloperUserMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (DeveloperUser).
+func (m *DeveloperUserMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *DeveloperUserMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.email != nil {
+		fields = append(fields, developeruser.FieldEmail)
+	}
+	if m.name != nil {
+		fields = append(fields, developeruser.FieldName)
+	}
+	if m.password_hash != nil {
+		fields = append(fields, developeruser.FieldPasswordHash)
+	}
+	if m.email_verified_at != nil {
+		fields = append(fields, developeruser.FieldEmailVerifiedAt)
+	}
+	if m.created_at != nil {
+		fields = append(fields, developeruser.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *DeveloperUserMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case developeruser.FieldEmail:
+		return m.Email()
+	case developeruser.FieldName:
+		return m.Name()
+	case developeruser.FieldPasswordHash:
+		return m.PasswordHash()
+	case developeruser.FieldEmailVerifiedAt:
+		return m.EmailVerifiedAt()
+	case developeruser.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *DeveloperUserMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case developeruser.FieldEmail:
+		return m.OldEmail(ctx)
+	case developeruser.FieldName:
+		return m.OldName(ctx)
+	case developeruser.FieldPasswordHash:
+		return m.OldPasswordHash(ctx)
+	case developeruser.FieldEmailVerifiedAt:
+		return m.OldEmailVerifiedAt(ctx)
+	case developeruser.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown DeveloperUser field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DeveloperUserMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case developeruser.FieldEmail:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEmail(v)
+		return nil
+	case developeruser.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case developeruser.FieldPasswordHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPasswordHash(v)
+		return nil
+	case developeruser.FieldEmailVerifiedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEmailVerifiedAt(v)
+		return nil
+	case developeruser.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DeveloperUser field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *DeveloperUserMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *DeveloperUserMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DeveloperUserMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown DeveloperUser numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *DeveloperUserMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(developeruser.FieldEmailVerifiedAt) {
+		fields = append(fields, developeruser.FieldEmailVerifiedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *DeveloperUserMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *DeveloperUserMutation) ClearField(name string) error {
+	switch name {
+	case developeruser.FieldEmailVerifiedAt:
+		m.ClearEmailVerifiedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown DeveloperUser nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *DeveloperUserMutation) ResetField(name string) error {
+	switch name {
+	case developeruser.FieldEmail:
+		m.ResetEmail()
+		return nil
+	case developeruser.FieldName:
+		m.ResetName()
+		return nil
+	case developeruser.FieldPasswordHash:
+		m.ResetPasswordHash()
+		return nil
+	case developeruser.FieldEmailVerifiedAt:
+		m.ResetEmailVerifiedAt()
+		return nil
+	case developeruser.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown DeveloperUser field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *DeveloperUserMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.memberships != nil {
+		edges = append(edges, developeruser.EdgeMemberships)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *DeveloperUserMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case developeruser.EdgeMemberships:
+		ids := make([]ent.Value, 0, len(m.memberships))
+		for id := range m.memberships {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *DeveloperUserMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.removedmemberships != nil {
+		edges = append(edges, developeruser.EdgeMemberships)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *DeveloperUserMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case developeruser.EdgeMemberships:
+		ids := make([]ent.Value, 0, len(m.removedmemberships))
+		for id := range m.removedmemberships {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *DeveloperUserMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedmemberships {
+		edges = append(edges, developeruser.EdgeMemberships)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *DeveloperUserMutation) EdgeCleared(name string) bool {
+	switch name {
+	case developeruser.EdgeMemberships:
+		return m.clearedmemberships
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *DeveloperUserMutation) ClearEdge(name string) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown DeveloperUser unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *DeveloperUserMutation) ResetEdge(name string) error {
+	switch name {
+	case developeruser.EdgeMemberships:
+		m.ResetMemberships()
+		return nil
+	}
+	return fmt.Errorf("unknown DeveloperUser edge %s", name)
 }
 
 // EventMutation represents an operation that mutates the Event nodes in the graph.

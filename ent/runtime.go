@@ -13,7 +13,12 @@ import (
 	"github.com/mallplatform/partnerapi/ent/cancellationrequest"
 	"github.com/mallplatform/partnerapi/ent/category"
 	"github.com/mallplatform/partnerapi/ent/categoryattribute"
+	"github.com/mallplatform/partnerapi/ent/consolesession"
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
+	"github.com/mallplatform/partnerapi/ent/developerauditentry"
+	"github.com/mallplatform/partnerapi/ent/developeremailtoken"
+	"github.com/mallplatform/partnerapi/ent/developermember"
+	"github.com/mallplatform/partnerapi/ent/developeruser"
 	"github.com/mallplatform/partnerapi/ent/event"
 	"github.com/mallplatform/partnerapi/ent/fulfillment"
 	"github.com/mallplatform/partnerapi/ent/idempotencykey"
@@ -429,6 +434,49 @@ func init() {
 	categoryattributeDescID := categoryattributeFields[0].Descriptor()
 	// categoryattribute.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	categoryattribute.IDValidator = categoryattributeDescID.Validators[0].(func(string) error)
+	consolesessionFields := schema.ConsoleSession{}.Fields()
+	_ = consolesessionFields
+	// consolesessionDescTokenHash is the schema descriptor for token_hash field.
+	consolesessionDescTokenHash := consolesessionFields[1].Descriptor()
+	// consolesession.TokenHashValidator is a validator for the "token_hash" field. It is called by the builders before save.
+	consolesession.TokenHashValidator = func() func(string) error {
+		validators := consolesessionDescTokenHash.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+			validators[2].(func(string) error),
+		}
+		return func(token_hash string) error {
+			for _, fn := range fns {
+				if err := fn(token_hash); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// consolesessionDescUserID is the schema descriptor for user_id field.
+	consolesessionDescUserID := consolesessionFields[2].Descriptor()
+	// consolesession.UserIDValidator is a validator for the "user_id" field. It is called by the builders before save.
+	consolesession.UserIDValidator = consolesessionDescUserID.Validators[0].(func(string) error)
+	// consolesessionDescAccountID is the schema descriptor for account_id field.
+	consolesessionDescAccountID := consolesessionFields[3].Descriptor()
+	// consolesession.AccountIDValidator is a validator for the "account_id" field. It is called by the builders before save.
+	consolesession.AccountIDValidator = consolesessionDescAccountID.Validators[0].(func(string) error)
+	// consolesessionDescClientIP is the schema descriptor for client_ip field.
+	consolesessionDescClientIP := consolesessionFields[4].Descriptor()
+	// consolesession.DefaultClientIP holds the default value on creation for the client_ip field.
+	consolesession.DefaultClientIP = consolesessionDescClientIP.Default.(string)
+	// consolesession.ClientIPValidator is a validator for the "client_ip" field. It is called by the builders before save.
+	consolesession.ClientIPValidator = consolesessionDescClientIP.Validators[0].(func(string) error)
+	// consolesessionDescCreatedAt is the schema descriptor for created_at field.
+	consolesessionDescCreatedAt := consolesessionFields[6].Descriptor()
+	// consolesession.DefaultCreatedAt holds the default value on creation for the created_at field.
+	consolesession.DefaultCreatedAt = consolesessionDescCreatedAt.Default.(func() time.Time)
+	// consolesessionDescID is the schema descriptor for id field.
+	consolesessionDescID := consolesessionFields[0].Descriptor()
+	// consolesession.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	consolesession.IDValidator = consolesessionDescID.Validators[0].(func(string) error)
 	developeraccountFields := schema.DeveloperAccount{}.Fields()
 	_ = developeraccountFields
 	// developeraccountDescName is the schema descriptor for name field.
@@ -444,13 +492,160 @@ func init() {
 	// developeraccount.RateLimitPerMinuteValidator is a validator for the "rate_limit_per_minute" field. It is called by the builders before save.
 	developeraccount.RateLimitPerMinuteValidator = developeraccountDescRateLimitPerMinute.Validators[0].(func(int) error)
 	// developeraccountDescCreatedAt is the schema descriptor for created_at field.
-	developeraccountDescCreatedAt := developeraccountFields[4].Descriptor()
+	developeraccountDescCreatedAt := developeraccountFields[9].Descriptor()
 	// developeraccount.DefaultCreatedAt holds the default value on creation for the created_at field.
 	developeraccount.DefaultCreatedAt = developeraccountDescCreatedAt.Default.(func() time.Time)
 	// developeraccountDescID is the schema descriptor for id field.
 	developeraccountDescID := developeraccountFields[0].Descriptor()
 	// developeraccount.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	developeraccount.IDValidator = developeraccountDescID.Validators[0].(func(string) error)
+	developerauditentryFields := schema.DeveloperAuditEntry{}.Fields()
+	_ = developerauditentryFields
+	// developerauditentryDescAccountID is the schema descriptor for account_id field.
+	developerauditentryDescAccountID := developerauditentryFields[1].Descriptor()
+	// developerauditentry.AccountIDValidator is a validator for the "account_id" field. It is called by the builders before save.
+	developerauditentry.AccountIDValidator = developerauditentryDescAccountID.Validators[0].(func(string) error)
+	// developerauditentryDescUserID is the schema descriptor for user_id field.
+	developerauditentryDescUserID := developerauditentryFields[2].Descriptor()
+	// developerauditentry.DefaultUserID holds the default value on creation for the user_id field.
+	developerauditentry.DefaultUserID = developerauditentryDescUserID.Default.(string)
+	// developerauditentryDescAction is the schema descriptor for action field.
+	developerauditentryDescAction := developerauditentryFields[3].Descriptor()
+	// developerauditentry.ActionValidator is a validator for the "action" field. It is called by the builders before save.
+	developerauditentry.ActionValidator = func() func(string) error {
+		validators := developerauditentryDescAction.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(action string) error {
+			for _, fn := range fns {
+				if err := fn(action); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// developerauditentryDescSubjectID is the schema descriptor for subject_id field.
+	developerauditentryDescSubjectID := developerauditentryFields[4].Descriptor()
+	// developerauditentry.DefaultSubjectID holds the default value on creation for the subject_id field.
+	developerauditentry.DefaultSubjectID = developerauditentryDescSubjectID.Default.(string)
+	// developerauditentryDescClientIP is the schema descriptor for client_ip field.
+	developerauditentryDescClientIP := developerauditentryFields[5].Descriptor()
+	// developerauditentry.DefaultClientIP holds the default value on creation for the client_ip field.
+	developerauditentry.DefaultClientIP = developerauditentryDescClientIP.Default.(string)
+	// developerauditentry.ClientIPValidator is a validator for the "client_ip" field. It is called by the builders before save.
+	developerauditentry.ClientIPValidator = developerauditentryDescClientIP.Validators[0].(func(string) error)
+	// developerauditentryDescCreatedAt is the schema descriptor for created_at field.
+	developerauditentryDescCreatedAt := developerauditentryFields[6].Descriptor()
+	// developerauditentry.DefaultCreatedAt holds the default value on creation for the created_at field.
+	developerauditentry.DefaultCreatedAt = developerauditentryDescCreatedAt.Default.(func() time.Time)
+	// developerauditentryDescID is the schema descriptor for id field.
+	developerauditentryDescID := developerauditentryFields[0].Descriptor()
+	// developerauditentry.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	developerauditentry.IDValidator = developerauditentryDescID.Validators[0].(func(string) error)
+	developeremailtokenFields := schema.DeveloperEmailToken{}.Fields()
+	_ = developeremailtokenFields
+	// developeremailtokenDescTokenHash is the schema descriptor for token_hash field.
+	developeremailtokenDescTokenHash := developeremailtokenFields[2].Descriptor()
+	// developeremailtoken.TokenHashValidator is a validator for the "token_hash" field. It is called by the builders before save.
+	developeremailtoken.TokenHashValidator = func() func(string) error {
+		validators := developeremailtokenDescTokenHash.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+			validators[2].(func(string) error),
+		}
+		return func(token_hash string) error {
+			for _, fn := range fns {
+				if err := fn(token_hash); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// developeremailtokenDescUserID is the schema descriptor for user_id field.
+	developeremailtokenDescUserID := developeremailtokenFields[3].Descriptor()
+	// developeremailtoken.UserIDValidator is a validator for the "user_id" field. It is called by the builders before save.
+	developeremailtoken.UserIDValidator = developeremailtokenDescUserID.Validators[0].(func(string) error)
+	// developeremailtokenDescCreatedAt is the schema descriptor for created_at field.
+	developeremailtokenDescCreatedAt := developeremailtokenFields[6].Descriptor()
+	// developeremailtoken.DefaultCreatedAt holds the default value on creation for the created_at field.
+	developeremailtoken.DefaultCreatedAt = developeremailtokenDescCreatedAt.Default.(func() time.Time)
+	// developeremailtokenDescID is the schema descriptor for id field.
+	developeremailtokenDescID := developeremailtokenFields[0].Descriptor()
+	// developeremailtoken.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	developeremailtoken.IDValidator = developeremailtokenDescID.Validators[0].(func(string) error)
+	developermemberFields := schema.DeveloperMember{}.Fields()
+	_ = developermemberFields
+	// developermemberDescAccountID is the schema descriptor for account_id field.
+	developermemberDescAccountID := developermemberFields[1].Descriptor()
+	// developermember.AccountIDValidator is a validator for the "account_id" field. It is called by the builders before save.
+	developermember.AccountIDValidator = developermemberDescAccountID.Validators[0].(func(string) error)
+	// developermemberDescUserID is the schema descriptor for user_id field.
+	developermemberDescUserID := developermemberFields[2].Descriptor()
+	// developermember.UserIDValidator is a validator for the "user_id" field. It is called by the builders before save.
+	developermember.UserIDValidator = developermemberDescUserID.Validators[0].(func(string) error)
+	// developermemberDescCreatedAt is the schema descriptor for created_at field.
+	developermemberDescCreatedAt := developermemberFields[4].Descriptor()
+	// developermember.DefaultCreatedAt holds the default value on creation for the created_at field.
+	developermember.DefaultCreatedAt = developermemberDescCreatedAt.Default.(func() time.Time)
+	// developermemberDescID is the schema descriptor for id field.
+	developermemberDescID := developermemberFields[0].Descriptor()
+	// developermember.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	developermember.IDValidator = developermemberDescID.Validators[0].(func(string) error)
+	developeruserFields := schema.DeveloperUser{}.Fields()
+	_ = developeruserFields
+	// developeruserDescEmail is the schema descriptor for email field.
+	developeruserDescEmail := developeruserFields[1].Descriptor()
+	// developeruser.EmailValidator is a validator for the "email" field. It is called by the builders before save.
+	developeruser.EmailValidator = func() func(string) error {
+		validators := developeruserDescEmail.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(email string) error {
+			for _, fn := range fns {
+				if err := fn(email); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// developeruserDescName is the schema descriptor for name field.
+	developeruserDescName := developeruserFields[2].Descriptor()
+	// developeruser.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	developeruser.NameValidator = func() func(string) error {
+		validators := developeruserDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// developeruserDescPasswordHash is the schema descriptor for password_hash field.
+	developeruserDescPasswordHash := developeruserFields[3].Descriptor()
+	// developeruser.PasswordHashValidator is a validator for the "password_hash" field. It is called by the builders before save.
+	developeruser.PasswordHashValidator = developeruserDescPasswordHash.Validators[0].(func(string) error)
+	// developeruserDescCreatedAt is the schema descriptor for created_at field.
+	developeruserDescCreatedAt := developeruserFields[5].Descriptor()
+	// developeruser.DefaultCreatedAt holds the default value on creation for the created_at field.
+	developeruser.DefaultCreatedAt = developeruserDescCreatedAt.Default.(func() time.Time)
+	// developeruserDescID is the schema descriptor for id field.
+	developeruserDescID := developeruserFields[0].Descriptor()
+	// developeruser.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	developeruser.IDValidator = developeruserDescID.Validators[0].(func(string) error)
 	eventMixin := schema.Event{}.Mixin()
 	eventMixinFields0 := eventMixin[0].Fields()
 	_ = eventMixinFields0

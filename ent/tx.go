@@ -30,8 +30,18 @@ type Tx struct {
 	Category *CategoryClient
 	// CategoryAttribute is the client for interacting with the CategoryAttribute builders.
 	CategoryAttribute *CategoryAttributeClient
+	// ConsoleSession is the client for interacting with the ConsoleSession builders.
+	ConsoleSession *ConsoleSessionClient
 	// DeveloperAccount is the client for interacting with the DeveloperAccount builders.
 	DeveloperAccount *DeveloperAccountClient
+	// DeveloperAuditEntry is the client for interacting with the DeveloperAuditEntry builders.
+	DeveloperAuditEntry *DeveloperAuditEntryClient
+	// DeveloperEmailToken is the client for interacting with the DeveloperEmailToken builders.
+	DeveloperEmailToken *DeveloperEmailTokenClient
+	// DeveloperMember is the client for interacting with the DeveloperMember builders.
+	DeveloperMember *DeveloperMemberClient
+	// DeveloperUser is the client for interacting with the DeveloperUser builders.
+	DeveloperUser *DeveloperUserClient
 	// Event is the client for interacting with the Event builders.
 	Event *EventClient
 	// Fulfillment is the client for interacting with the Fulfillment builders.
@@ -217,7 +227,12 @@ func (tx *Tx) init() {
 	tx.CancellationRequest = NewCancellationRequestClient(tx.config)
 	tx.Category = NewCategoryClient(tx.config)
 	tx.CategoryAttribute = NewCategoryAttributeClient(tx.config)
+	tx.ConsoleSession = NewConsoleSessionClient(tx.config)
 	tx.DeveloperAccount = NewDeveloperAccountClient(tx.config)
+	tx.DeveloperAuditEntry = NewDeveloperAuditEntryClient(tx.config)
+	tx.DeveloperEmailToken = NewDeveloperEmailTokenClient(tx.config)
+	tx.DeveloperMember = NewDeveloperMemberClient(tx.config)
+	tx.DeveloperUser = NewDeveloperUserClient(tx.config)
 	tx.Event = NewEventClient(tx.config)
 	tx.Fulfillment = NewFulfillmentClient(tx.config)
 	tx.IdempotencyKey = NewIdempotencyKeyClient(tx.config)

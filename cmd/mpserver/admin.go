@@ -48,6 +48,9 @@ commands (each prints JSON; secrets and tokens are shown once):
                     services/catalog/taxonomy/categories.json, or an edited copy)
   load-channels     [--file F]   (replaces the stored shipping channels, all at once, with the built-in
                     services/shipping/channels/channels.json or an edited copy; checked before anything is written)
+  review-profile    --account ID --decision approve|reject   (the operator's decision on a developer
+                    account's pending console profile; only approved accounts create live apps)
+  audit             --account ID   (the account's console changes: who, what, when, from which address)
   calendar set|delete|import FILE   (edits the shipping calendar through core's internal admin
                     service; mpserver admin calendar --help)
 
@@ -88,6 +91,7 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	var rateLimit int
 	var credsFile, baseURL, grpcAddress, callerID, services, dataFile string
 	var grace time.Duration
+	var decision string
 	fs := newFlagSet("admin "+cmd, stderr)
 	fs.secretURL(&dsn, "database-url", "MP_DATABASE_URL", "database URL (PostgreSQL) or file (SQLite)")
 	fs.str(&driver, "db-driver", "MP_DB_DRIVER", db.DriverPostgres, "postgres or sqlite")
@@ -112,6 +116,7 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.StringVar(&callerID, "id", "", "internal caller id")
 	fs.StringVar(&dataFile, "file", "", "the file load-taxonomy or load-channels reads (default: the built-in one)")
 	fs.StringVar(&services, "services", "", "comma-separated gRPC services an internal caller may reach (empty: all open to internal callers)")
+	fs.StringVar(&decision, "decision", "", "review-profile: approve or reject")
 	if err := fs.Parse(rest); err != nil {
 		return err
 	}
@@ -251,6 +256,11 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			report["note"] = "the database already holds a category tree; nothing was written"
 		}
 		out = report
+	case "review-profile", "audit":
+		out, err = adminDeveloper(ctx, d, cmd, account, decision)
+		if err != nil {
+			return err
+		}
 	case "load-channels":
 		out, err = loadChannels(ctx, channels.NewEntStore(d), dataFile)
 		if err != nil {

@@ -12,11 +12,14 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/core"
 	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/platform"
 	"github.com/mallplatform/partnerapi/internal/tlsfiles"
 	"github.com/mallplatform/partnerapi/services/auth"
+	"github.com/mallplatform/partnerapi/services/developer"
+	"github.com/mallplatform/partnerapi/services/developer/mail"
 	"github.com/mallplatform/partnerapi/services/webhooks/callback"
 )
 
@@ -25,6 +28,8 @@ type coreFlags struct {
 	tlsCert, tlsKey, clientCA, gatewayCertName                  string
 	webhookAllow                                                string
 	otpRelayURL, otpRelaySecret                                 string
+	mailRelayURL, mailRelaySecret, consoleURL                   string
+	consoleSandboxApps, consoleLiveApps                         int
 	uploads                                                     uploadFlags
 	maxConns                                                    int
 	rotationOverlap                                             time.Duration
@@ -45,6 +50,11 @@ func (c *coreFlags) register(f *flagSet) {
 	f.integer(&c.maxConns, "db-max-conns", "MP_DB_MAX_CONNS", 0, "PostgreSQL pool size (0: pgx default)")
 	f.str(&c.otpRelayURL, "otp-relay-url", "MP_OTP_RELAY_URL", "", "the messaging relay sellers' one-time codes are POSTed to (empty: only test shops' fixed sandbox codes work)")
 	f.secret(&c.otpRelaySecret, "otp-relay-secret", "MP_OTP_RELAY_SECRET", "the secret (32+ characters) the one-time code relay's requests are signed with")
+	f.str(&c.mailRelayURL, "mail-relay-url", "MP_MAIL_RELAY_URL", "", "the mail relay the developer console's links are POSTed to (empty: none are sent)")
+	f.secret(&c.mailRelaySecret, "mail-relay-secret", "MP_MAIL_RELAY_SECRET", "the secret (32+ characters) the mail relay's requests are signed with")
+	f.str(&c.consoleURL, "console-url", "MP_CONSOLE_URL", platform.DefaultConsoleURL, "the developer console pages' public address, ending in /, that e-mailed links point at")
+	f.integer(&c.consoleSandboxApps, "console-sandbox-apps", "MP_CONSOLE_SANDBOX_APPS", developer.DefaultSandboxApps, "sandbox apps a developer account may create from the console")
+	f.integer(&c.consoleLiveApps, "console-live-apps", "MP_CONSOLE_LIVE_APPS", developer.DefaultLiveApps, "live apps a developer account may create from the console")
 	f.str(&c.webhookAllow, "webhook-allow-cidrs", "MP_WEBHOOK_ALLOW_CIDRS", "", "comma-separated CIDRs webhook callback URLs may resolve to although not public (on-premises receivers)")
 	c.uploads.register(f, "uploads answer 503 UPLOAD_NOT_CONFIGURED")
 	c.log.register(f)
@@ -64,6 +74,14 @@ func runCore(ctx context.Context, args []string, stderr io.Writer) error {
 			return err
 		}
 		otp = relay
+	}
+	var consoleMail mail.Sender
+	if cf.mailRelayURL != "" {
+		relay, err := mail.NewRelay(cf.mailRelayURL, cf.mailRelaySecret, clock.System{})
+		if err != nil {
+			return err
+		}
+		consoleMail = relay
 	}
 	if err := checkRotationOverlap(cf.rotationOverlap); err != nil {
 		return err
@@ -114,7 +132,8 @@ func runCore(ctx context.Context, args []string, stderr io.Writer) error {
 	reg := platform.NewRegistry()
 	reg.MustRegister(db.PoolCollector(d.Pool))
 	c, err := platform.NewCore(platform.CoreConfig{
-		DB: d, GatewayToken: cf.gatewayToken, TLS: serverTLS, GatewayCertName: cf.gatewayCertName, SecretKey: cf.secretKey, SecretRotationOverlap: cf.rotationOverlap, OTPSender: otp, Logger: log, Metrics: core.NewMetrics(reg),
+		DB: d, GatewayToken: cf.gatewayToken, TLS: serverTLS, GatewayCertName: cf.gatewayCertName, SecretKey: cf.secretKey, SecretRotationOverlap: cf.rotationOverlap, OTPSender: otp, ConsoleMail: consoleMail, ConsoleURL: cf.consoleURL,
+		ConsoleLimits: developer.Limits{SandboxApps: cf.consoleSandboxApps, LiveApps: cf.consoleLiveApps}, Logger: log, Metrics: core.NewMetrics(reg),
 		Tracing: tracing, ServerOptions: platform.GRPCServerMetrics(reg), Callbacks: callback.Policy{Allow: allow},
 		Uploads: cf.uploads.config(bucket),
 	})

@@ -24,6 +24,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/worker"
 	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/services/auth"
+	"github.com/mallplatform/partnerapi/services/developer/mail"
 	"github.com/mallplatform/partnerapi/services/sandbox/sandboxseed"
 	"github.com/mallplatform/partnerapi/services/shipping/channels"
 	"github.com/mallplatform/partnerapi/services/webhooks/callback"
@@ -128,7 +129,11 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	parts, err := platform.NewParts(platform.PartsConfig{
 		DB: d, SecretKey: secretKey, SecretRotationOverlap: rotationOverlap, Clock: clock.System{}, Logger: log,
 		Callbacks: callback.Policy{Allow: allow}, OTPSender: &consoleOTPSender{w: stderr}, Uploads: up.config(bucket),
-		Worker: serviceset.WorkerSettings{Metrics: reg, SandboxReviewDelay: reviewDelay},
+		// Console links are printed and kept as .eml files beside the
+		// sandbox credentials.
+		ConsoleMail: &mail.Dir{Path: filepath.Join(filepath.Dir(credsPath), "mail"), Console: stderr, Clock: clock.System{}},
+		ConsoleURL:  "http://" + httpLis.Addr().String() + "/console/",
+		Worker:      serviceset.WorkerSettings{Metrics: reg, SandboxReviewDelay: reviewDelay},
 	})
 	if err != nil {
 		grpcLis.Close()

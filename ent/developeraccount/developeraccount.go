@@ -3,6 +3,7 @@
 package developeraccount
 
 import (
+	"fmt"
 	"time"
 
 	"entgo.io/ent/dialect/sql"
@@ -20,10 +21,22 @@ const (
 	FieldEmail = "email"
 	// FieldRateLimitPerMinute holds the string denoting the rate_limit_per_minute field in the database.
 	FieldRateLimitPerMinute = "rate_limit_per_minute"
+	// FieldDeveloperType holds the string denoting the developer_type field in the database.
+	FieldDeveloperType = "developer_type"
+	// FieldProfile holds the string denoting the profile field in the database.
+	FieldProfile = "profile"
+	// FieldProfileStatus holds the string denoting the profile_status field in the database.
+	FieldProfileStatus = "profile_status"
+	// FieldProfileSubmittedAt holds the string denoting the profile_submitted_at field in the database.
+	FieldProfileSubmittedAt = "profile_submitted_at"
+	// FieldProfileReviewedAt holds the string denoting the profile_reviewed_at field in the database.
+	FieldProfileReviewedAt = "profile_reviewed_at"
 	// FieldCreatedAt holds the string denoting the created_at field in the database.
 	FieldCreatedAt = "created_at"
 	// EdgeApps holds the string denoting the apps edge name in mutations.
 	EdgeApps = "apps"
+	// EdgeMembers holds the string denoting the members edge name in mutations.
+	EdgeMembers = "members"
 	// Table holds the table name of the developeraccount in the database.
 	Table = "developer_accounts"
 	// AppsTable is the table that holds the apps relation/edge.
@@ -33,6 +46,13 @@ const (
 	AppsInverseTable = "apps"
 	// AppsColumn is the table column denoting the apps relation/edge.
 	AppsColumn = "account_id"
+	// MembersTable is the table that holds the members relation/edge.
+	MembersTable = "developer_members"
+	// MembersInverseTable is the table name for the DeveloperMember entity.
+	// It exists in this package in order to avoid circular dependency with the "developermember" package.
+	MembersInverseTable = "developer_members"
+	// MembersColumn is the table column denoting the members relation/edge.
+	MembersColumn = "account_id"
 )
 
 // Columns holds all SQL columns for developeraccount fields.
@@ -41,6 +61,11 @@ var Columns = []string{
 	FieldName,
 	FieldEmail,
 	FieldRateLimitPerMinute,
+	FieldDeveloperType,
+	FieldProfile,
+	FieldProfileStatus,
+	FieldProfileSubmittedAt,
+	FieldProfileReviewedAt,
 	FieldCreatedAt,
 }
 
@@ -67,6 +92,53 @@ var (
 	IDValidator func(string) error
 )
 
+// DeveloperType defines the type for the "developer_type" enum field.
+type DeveloperType string
+
+// DeveloperType values.
+const (
+	DeveloperTypeINDIVIDUAL DeveloperType = "INDIVIDUAL"
+	DeveloperTypeBUSINESS   DeveloperType = "BUSINESS"
+)
+
+func (dt DeveloperType) String() string {
+	return string(dt)
+}
+
+// DeveloperTypeValidator is a validator for the "developer_type" field enum values. It is called by the builders before save.
+func DeveloperTypeValidator(dt DeveloperType) error {
+	switch dt {
+	case DeveloperTypeINDIVIDUAL, DeveloperTypeBUSINESS:
+		return nil
+	default:
+		return fmt.Errorf("developeraccount: invalid enum value for developer_type field: %q", dt)
+	}
+}
+
+// ProfileStatus defines the type for the "profile_status" enum field.
+type ProfileStatus string
+
+// ProfileStatus values.
+const (
+	ProfileStatusPending  ProfileStatus = "pending"
+	ProfileStatusApproved ProfileStatus = "approved"
+	ProfileStatusRejected ProfileStatus = "rejected"
+)
+
+func (ps ProfileStatus) String() string {
+	return string(ps)
+}
+
+// ProfileStatusValidator is a validator for the "profile_status" field enum values. It is called by the builders before save.
+func ProfileStatusValidator(ps ProfileStatus) error {
+	switch ps {
+	case ProfileStatusPending, ProfileStatusApproved, ProfileStatusRejected:
+		return nil
+	default:
+		return fmt.Errorf("developeraccount: invalid enum value for profile_status field: %q", ps)
+	}
+}
+
 // OrderOption defines the ordering options for the DeveloperAccount queries.
 type OrderOption func(*sql.Selector)
 
@@ -90,6 +162,26 @@ func ByRateLimitPerMinute(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldRateLimitPerMinute, opts...).ToFunc()
 }
 
+// ByDeveloperType orders the results by the developer_type field.
+func ByDeveloperType(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldDeveloperType, opts...).ToFunc()
+}
+
+// ByProfileStatus orders the results by the profile_status field.
+func ByProfileStatus(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldProfileStatus, opts...).ToFunc()
+}
+
+// ByProfileSubmittedAt orders the results by the profile_submitted_at field.
+func ByProfileSubmittedAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldProfileSubmittedAt, opts...).ToFunc()
+}
+
+// ByProfileReviewedAt orders the results by the profile_reviewed_at field.
+func ByProfileReviewedAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldProfileReviewedAt, opts...).ToFunc()
+}
+
 // ByCreatedAt orders the results by the created_at field.
 func ByCreatedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCreatedAt, opts...).ToFunc()
@@ -108,10 +200,31 @@ func ByApps(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newAppsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByMembersCount orders the results by members count.
+func ByMembersCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newMembersStep(), opts...)
+	}
+}
+
+// ByMembers orders the results by members terms.
+func ByMembers(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newMembersStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newAppsStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(AppsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, AppsTable, AppsColumn),
+	)
+}
+func newMembersStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(MembersInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, MembersTable, MembersColumn),
 	)
 }

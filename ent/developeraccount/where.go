@@ -80,6 +80,16 @@ func RateLimitPerMinute(v int) predicate.DeveloperAccount {
 	return predicate.DeveloperAccount(sql.FieldEQ(FieldRateLimitPerMinute, v))
 }
 
+// ProfileSubmittedAt applies equality check predicate on the "profile_submitted_at" field. It's identical to ProfileSubmittedAtEQ.
+func ProfileSubmittedAt(v time.Time) predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldEQ(FieldProfileSubmittedAt, v))
+}
+
+// ProfileReviewedAt applies equality check predicate on the "profile_reviewed_at" field. It's identical to ProfileReviewedAtEQ.
+func ProfileReviewedAt(v time.Time) predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldEQ(FieldProfileReviewedAt, v))
+}
+
 // CreatedAt applies equality check predicate on the "created_at" field. It's identical to CreatedAtEQ.
 func CreatedAt(v time.Time) predicate.DeveloperAccount {
 	return predicate.DeveloperAccount(sql.FieldEQ(FieldCreatedAt, v))
@@ -265,6 +275,176 @@ func RateLimitPerMinuteNotNil() predicate.DeveloperAccount {
 	return predicate.DeveloperAccount(sql.FieldNotNull(FieldRateLimitPerMinute))
 }
 
+// DeveloperTypeEQ applies the EQ predicate on the "developer_type" field.
+func DeveloperTypeEQ(v DeveloperType) predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldEQ(FieldDeveloperType, v))
+}
+
+// DeveloperTypeNEQ applies the NEQ predicate on the "developer_type" field.
+func DeveloperTypeNEQ(v DeveloperType) predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldNEQ(FieldDeveloperType, v))
+}
+
+// DeveloperTypeIn applies the In predicate on the "developer_type" field.
+func DeveloperTypeIn(vs ...DeveloperType) predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldIn(FieldDeveloperType, vs...))
+}
+
+// DeveloperTypeNotIn applies the NotIn predicate on the "developer_type" field.
+func DeveloperTypeNotIn(vs ...DeveloperType) predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldNotIn(FieldDeveloperType, vs...))
+}
+
+// DeveloperTypeIsNil applies the IsNil predicate on the "developer_type" field.
+func DeveloperTypeIsNil() predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldIsNull(FieldDeveloperType))
+}
+
+// DeveloperTypeNotNil applies the NotNil predicate on the "developer_type" field.
+func DeveloperTypeNotNil() predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldNotNull(FieldDeveloperType))
+}
+
+// ProfileIsNil applies the IsNil predicate on the "profile" field.
+func ProfileIsNil() predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldIsNull(FieldProfile))
+}
+
+// ProfileNotNil applies the NotNil predicate on the "profile" field.
+func ProfileNotNil() predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldNotNull(FieldProfile))
+}
+
+// ProfileStatusEQ applies the EQ predicate on the "profile_status" field.
+func ProfileStatusEQ(v ProfileStatus) predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldEQ(FieldProfileStatus, v))
+}
+
+// ProfileStatusNEQ applies the NEQ predicate on the "profile_status" field.
+func ProfileStatusNEQ(v ProfileStatus) predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldNEQ(FieldProfileStatus, v))
+}
+
+// ProfileStatusIn applies the In predicate on the "profile_status" field.
+func ProfileStatusIn(vs ...ProfileStatus) predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldIn(FieldProfileStatus, vs...))
+}
+
+// ProfileStatusNotIn applies the NotIn predicate on the "profile_status" field.
+func ProfileStatusNotIn(vs ...ProfileStatus) predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldNotIn(FieldProfileStatus, vs...))
+}
+
+// ProfileStatusIsNil applies the IsNil predicate on the "profile_status" field.
+func ProfileStatusIsNil() predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldIsNull(FieldProfileStatus))
+}
+
+// ProfileStatusNotNil applies the NotNil predicate on the "profile_status" field.
+func ProfileStatusNotNil() predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldNotNull(FieldProfileStatus))
+}
+
+// ProfileSubmittedAtEQ applies the EQ predicate on the "profile_submitted_at" field.
+func ProfileSubmittedAtEQ(v time.Time) predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldEQ(FieldProfileSubmittedAt, v))
+}
+
+// ProfileSubmittedAtNEQ applies the NEQ predicate on the "profile_submitted_at" field.
+func ProfileSubmittedAtNEQ(v time.Time) predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldNEQ(FieldProfileSubmittedAt, v))
+}
+
+// ProfileSubmittedAtIn applies the In predicate on the "profile_submitted_at" field.
+func ProfileSubmittedAtIn(vs ...time.Time) predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldIn(FieldProfileSubmittedAt, vs...))
+}
+
+// ProfileSubmittedAtNotIn applies the NotIn predicate on the "profile_submitted_at" field.
+func ProfileSubmittedAtNotIn(vs ...time.Time) predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldNotIn(FieldProfileSubmittedAt, vs...))
+}
+
+// ProfileSubmittedAtGT applies the GT predicate on the "profile_submitted_at" field.
+func ProfileSubmittedAtGT(v time.Time) predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldGT(FieldProfileSubmittedAt, v))
+}
+
+// ProfileSubmittedAtGTE applies the GTE predicate on the "profile_submitted_at" field.
+func ProfileSubmittedAtGTE(v time.Time) predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldGTE(FieldProfileSubmittedAt, v))
+}
+
+// ProfileSubmittedAtLT applies the LT predicate on the "profile_submitted_at" field.
+func ProfileSubmittedAtLT(v time.Time) predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldLT(FieldProfileSubmittedAt, v))
+}
+
+// ProfileSubmittedAtLTE applies the LTE predicate on the "profile_submitted_at" field.
+func ProfileSubmittedAtLTE(v time.Time) predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldLTE(FieldProfileSubmittedAt, v))
+}
+
+// ProfileSubmittedAtIsNil applies the IsNil predicate on the "profile_submitted_at" field.
+func ProfileSubmittedAtIsNil() predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldIsNull(FieldProfileSubmittedAt))
+}
+
+// ProfileSubmittedAtNotNil applies the NotNil predicate on the "profile_submitted_at" field.
+func ProfileSubmittedAtNotNil() predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldNotNull(FieldProfileSubmittedAt))
+}
+
+// ProfileReviewedAtEQ applies the EQ predicate on the "profile_reviewed_at" field.
+func ProfileReviewedAtEQ(v time.Time) predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldEQ(FieldProfileReviewedAt, v))
+}
+
+// ProfileReviewedAtNEQ applies the NEQ predicate on the "profile_reviewed_at" field.
+func ProfileReviewedAtNEQ(v time.Time) predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldNEQ(FieldProfileReviewedAt, v))
+}
+
+// ProfileReviewedAtIn applies the In predicate on the "profile_reviewed_at" field.
+func ProfileReviewedAtIn(vs ...time.Time) predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldIn(FieldProfileReviewedAt, vs...))
+}
+
+// ProfileReviewedAtNotIn applies the NotIn predicate on the "profile_reviewed_at" field.
+func ProfileReviewedAtNotIn(vs ...time.Time) predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldNotIn(FieldProfileReviewedAt, vs...))
+}
+
+// ProfileReviewedAtGT applies the GT predicate on the "profile_reviewed_at" field.
+func ProfileReviewedAtGT(v time.Time) predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldGT(FieldProfileReviewedAt, v))
+}
+
+// ProfileReviewedAtGTE applies the GTE predicate on the "profile_reviewed_at" field.
+func ProfileReviewedAtGTE(v time.Time) predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldGTE(FieldProfileReviewedAt, v))
+}
+
+// ProfileReviewedAtLT applies the LT predicate on the "profile_reviewed_at" field.
+func ProfileReviewedAtLT(v time.Time) predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldLT(FieldProfileReviewedAt, v))
+}
+
+// ProfileReviewedAtLTE applies the LTE predicate on the "profile_reviewed_at" field.
+func ProfileReviewedAtLTE(v time.Time) predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldLTE(FieldProfileReviewedAt, v))
+}
+
+// ProfileReviewedAtIsNil applies the IsNil predicate on the "profile_reviewed_at" field.
+func ProfileReviewedAtIsNil() predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldIsNull(FieldProfileReviewedAt))
+}
+
+// ProfileReviewedAtNotNil applies the NotNil predicate on the "profile_reviewed_at" field.
+func ProfileReviewedAtNotNil() predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(sql.FieldNotNull(FieldProfileReviewedAt))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.DeveloperAccount {
 	return predicate.DeveloperAccount(sql.FieldEQ(FieldCreatedAt, v))
@@ -320,6 +500,29 @@ func HasApps() predicate.DeveloperAccount {
 func HasAppsWith(preds ...predicate.App) predicate.DeveloperAccount {
 	return predicate.DeveloperAccount(func(s *sql.Selector) {
 		step := newAppsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasMembers applies the HasEdge predicate on the "members" edge.
+func HasMembers() predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, MembersTable, MembersColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasMembersWith applies the HasEdge predicate on the "members" edge with a given conditions (other predicates).
+func HasMembersWith(preds ...predicate.DeveloperMember) predicate.DeveloperAccount {
+	return predicate.DeveloperAccount(func(s *sql.Selector) {
+		step := newMembersStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

@@ -105,6 +105,18 @@ func (f CategoryAttributeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CategoryAttributeMutation", m)
 }
 
+// The ConsoleSessionFunc type is an adapter to allow the use of ordinary
+// function as ConsoleSession mutator.
+type ConsoleSessionFunc func(context.Context, *ent.ConsoleSessionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ConsoleSessionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ConsoleSessionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ConsoleSessionMutation", m)
+}
+
 // The DeveloperAccountFunc type is an adapter to allow the use of ordinary
 // function as DeveloperAccount mutator.
 type DeveloperAccountFunc func(context.Context, *ent.DeveloperAccountMutation) (ent.Value, error)
@@ -115,6 +127,54 @@ func (f DeveloperAccountFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.V
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DeveloperAccountMutation", m)
+}
+
+// The DeveloperAuditEntryFunc type is an adapter to allow the use of ordinary
+// function as DeveloperAuditEntry mutator.
+type DeveloperAuditEntryFunc func(context.Context, *ent.DeveloperAuditEntryMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f DeveloperAuditEntryFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.DeveloperAuditEntryMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DeveloperAuditEntryMutation", m)
+}
+
+// The DeveloperEmailTokenFunc type is an adapter to allow the use of ordinary
+// function as DeveloperEmailToken mutator.
+type DeveloperEmailTokenFunc func(context.Context, *ent.DeveloperEmailTokenMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f DeveloperEmailTokenFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.DeveloperEmailTokenMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DeveloperEmailTokenMutation", m)
+}
+
+// The DeveloperMemberFunc type is an adapter to allow the use of ordinary
+// function as DeveloperMember mutator.
+type DeveloperMemberFunc func(context.Context, *ent.DeveloperMemberMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f DeveloperMemberFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.DeveloperMemberMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DeveloperMemberMutation", m)
+}
+
+// The DeveloperUserFunc type is an adapter to allow the use of ordinary
+// function as DeveloperUser mutator.
+type DeveloperUserFunc func(context.Context, *ent.DeveloperUserMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f DeveloperUserFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.DeveloperUserMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DeveloperUserMutation", m)
 }
 
 // The EventFunc type is an adapter to allow the use of ordinary

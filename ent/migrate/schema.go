@@ -270,12 +270,45 @@ var (
 			},
 		},
 	}
+	// ConsoleSessionsColumns holds the columns for the "console_sessions" table.
+	ConsoleSessionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "token_hash", Type: field.TypeString, Unique: true, Size: 64},
+		{Name: "user_id", Type: field.TypeString},
+		{Name: "account_id", Type: field.TypeString},
+		{Name: "client_ip", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "last_seen_at", Type: field.TypeTime},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// ConsoleSessionsTable holds the schema information for the "console_sessions" table.
+	ConsoleSessionsTable = &schema.Table{
+		Name:       "console_sessions",
+		Columns:    ConsoleSessionsColumns,
+		PrimaryKey: []*schema.Column{ConsoleSessionsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "consolesession_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{ConsoleSessionsColumns[2]},
+			},
+			{
+				Name:    "consolesession_last_seen_at",
+				Unique:  false,
+				Columns: []*schema.Column{ConsoleSessionsColumns[5]},
+			},
+		},
+	}
 	// DeveloperAccountsColumns holds the columns for the "developer_accounts" table.
 	DeveloperAccountsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
 		{Name: "name", Type: field.TypeString},
 		{Name: "email", Type: field.TypeString, Unique: true},
 		{Name: "rate_limit_per_minute", Type: field.TypeInt, Nullable: true},
+		{Name: "developer_type", Type: field.TypeEnum, Nullable: true, Enums: []string{"INDIVIDUAL", "BUSINESS"}},
+		{Name: "profile", Type: field.TypeJSON, Nullable: true},
+		{Name: "profile_status", Type: field.TypeEnum, Nullable: true, Enums: []string{"pending", "approved", "rejected"}},
+		{Name: "profile_submitted_at", Type: field.TypeTime, Nullable: true},
+		{Name: "profile_reviewed_at", Type: field.TypeTime, Nullable: true},
 		{Name: "created_at", Type: field.TypeTime},
 	}
 	// DeveloperAccountsTable holds the schema information for the "developer_accounts" table.
@@ -283,6 +316,107 @@ var (
 		Name:       "developer_accounts",
 		Columns:    DeveloperAccountsColumns,
 		PrimaryKey: []*schema.Column{DeveloperAccountsColumns[0]},
+	}
+	// DeveloperAuditEntriesColumns holds the columns for the "developer_audit_entries" table.
+	DeveloperAuditEntriesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "account_id", Type: field.TypeString},
+		{Name: "user_id", Type: field.TypeString, Default: ""},
+		{Name: "action", Type: field.TypeString, Size: 64},
+		{Name: "subject_id", Type: field.TypeString, Default: ""},
+		{Name: "client_ip", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// DeveloperAuditEntriesTable holds the schema information for the "developer_audit_entries" table.
+	DeveloperAuditEntriesTable = &schema.Table{
+		Name:       "developer_audit_entries",
+		Columns:    DeveloperAuditEntriesColumns,
+		PrimaryKey: []*schema.Column{DeveloperAuditEntriesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "developerauditentry_account_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{DeveloperAuditEntriesColumns[1], DeveloperAuditEntriesColumns[6]},
+			},
+		},
+	}
+	// DeveloperEmailTokensColumns holds the columns for the "developer_email_tokens" table.
+	DeveloperEmailTokensColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"verify"}},
+		{Name: "token_hash", Type: field.TypeString, Unique: true, Size: 64},
+		{Name: "user_id", Type: field.TypeString},
+		{Name: "expires_at", Type: field.TypeTime},
+		{Name: "used_at", Type: field.TypeTime, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// DeveloperEmailTokensTable holds the schema information for the "developer_email_tokens" table.
+	DeveloperEmailTokensTable = &schema.Table{
+		Name:       "developer_email_tokens",
+		Columns:    DeveloperEmailTokensColumns,
+		PrimaryKey: []*schema.Column{DeveloperEmailTokensColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "developeremailtoken_user_id_kind",
+				Unique:  false,
+				Columns: []*schema.Column{DeveloperEmailTokensColumns[3], DeveloperEmailTokensColumns[1]},
+			},
+		},
+	}
+	// DeveloperMembersColumns holds the columns for the "developer_members" table.
+	DeveloperMembersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "role", Type: field.TypeEnum, Enums: []string{"OWNER", "ADMIN", "DEVELOPER", "VIEWER"}},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "account_id", Type: field.TypeString},
+		{Name: "user_id", Type: field.TypeString},
+	}
+	// DeveloperMembersTable holds the schema information for the "developer_members" table.
+	DeveloperMembersTable = &schema.Table{
+		Name:       "developer_members",
+		Columns:    DeveloperMembersColumns,
+		PrimaryKey: []*schema.Column{DeveloperMembersColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "developer_members_developer_accounts_members",
+				Columns:    []*schema.Column{DeveloperMembersColumns[3]},
+				RefColumns: []*schema.Column{DeveloperAccountsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "developer_members_developer_users_memberships",
+				Columns:    []*schema.Column{DeveloperMembersColumns[4]},
+				RefColumns: []*schema.Column{DeveloperUsersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "developermember_account_id_user_id",
+				Unique:  true,
+				Columns: []*schema.Column{DeveloperMembersColumns[3], DeveloperMembersColumns[4]},
+			},
+			{
+				Name:    "developermember_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{DeveloperMembersColumns[4]},
+			},
+		},
+	}
+	// DeveloperUsersColumns holds the columns for the "developer_users" table.
+	DeveloperUsersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "email", Type: field.TypeString, Unique: true, Size: 254},
+		{Name: "name", Type: field.TypeString, Size: 200},
+		{Name: "password_hash", Type: field.TypeString},
+		{Name: "email_verified_at", Type: field.TypeTime, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// DeveloperUsersTable holds the schema information for the "developer_users" table.
+	DeveloperUsersTable = &schema.Table{
+		Name:       "developer_users",
+		Columns:    DeveloperUsersColumns,
+		PrimaryKey: []*schema.Column{DeveloperUsersColumns[0]},
 	}
 	// EventsColumns holds the columns for the "events" table.
 	EventsColumns = []*schema.Column{
@@ -1094,7 +1228,12 @@ var (
 		CancellationRequestsTable,
 		CategoriesTable,
 		CategoryAttributesTable,
+		ConsoleSessionsTable,
 		DeveloperAccountsTable,
+		DeveloperAuditEntriesTable,
+		DeveloperEmailTokensTable,
+		DeveloperMembersTable,
+		DeveloperUsersTable,
 		EventsTable,
 		FulfillmentsTable,
 		IdempotencyKeysTable,
@@ -1138,6 +1277,8 @@ func init() {
 	DeveloperAccountsTable.Annotation.Checks = map[string]string{
 		"developer_accounts_rate_limit_per_minute_check": "rate_limit_per_minute > 0",
 	}
+	DeveloperMembersTable.ForeignKeys[0].RefTable = DeveloperAccountsTable
+	DeveloperMembersTable.ForeignKeys[1].RefTable = DeveloperUsersTable
 	EventsTable.Annotation = &entsql.Annotation{}
 	EventsTable.Annotation.Checks = map[string]string{
 		"events_id_check":       "id > 0",

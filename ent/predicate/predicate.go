@@ -30,8 +30,23 @@ type Category func(*sql.Selector)
 // CategoryAttribute is the predicate function for categoryattribute builders.
 type CategoryAttribute func(*sql.Selector)
 
+// ConsoleSession is the predicate function for consolesession builders.
+type ConsoleSession func(*sql.Selector)
+
 // DeveloperAccount is the predicate function for developeraccount builders.
 type DeveloperAccount func(*sql.Selector)
+
+// DeveloperAuditEntry is the predicate function for developerauditentry builders.
+type DeveloperAuditEntry func(*sql.Selector)
+
+// DeveloperEmailToken is the predicate function for developeremailtoken builders.
+type DeveloperEmailToken func(*sql.Selector)
+
+// DeveloperMember is the predicate function for developermember builders.
+type DeveloperMember func(*sql.Selector)
+
+// DeveloperUser is the predicate function for developeruser builders.
+type DeveloperUser func(*sql.Selector)
 
 // Event is the predicate function for event builders.
 type Event func(*sql.Selector)

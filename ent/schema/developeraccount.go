@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"encoding/json"
+
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
@@ -24,6 +26,14 @@ func (DeveloperAccount) Fields() []ent.Field {
 		// Enterprise override of the per-account limit (1800/min); nil means
 		// the platform default applies.
 		field.Int("rate_limit_per_minute").Optional().Nillable().Positive(),
+		// Set by a console sign-up; an account an operator created has none.
+		field.Enum("developer_type").Values("INDIVIDUAL", "BUSINESS").Optional().Nillable(),
+		// The identity the partner submitted for review (services/developer
+		// keeps its shape); nil until submitted.
+		field.JSON("profile", json.RawMessage{}).Optional(),
+		field.Enum("profile_status").Values("pending", "approved", "rejected").Optional().Nillable(),
+		field.Time("profile_submitted_at").Optional().Nillable(),
+		field.Time("profile_reviewed_at").Optional().Nillable(),
 		createdAt(),
 	}
 }
@@ -31,6 +41,7 @@ func (DeveloperAccount) Fields() []ent.Field {
 func (DeveloperAccount) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.To("apps", App.Type),
+		edge.To("members", DeveloperMember.Type),
 	}
 }
 

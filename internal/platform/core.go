@@ -22,6 +22,8 @@ import (
 	"github.com/mallplatform/partnerapi/internal/serviceset"
 	"github.com/mallplatform/partnerapi/internal/telemetry"
 	"github.com/mallplatform/partnerapi/services/auth"
+	"github.com/mallplatform/partnerapi/services/developer"
+	"github.com/mallplatform/partnerapi/services/developer/mail"
 	"github.com/mallplatform/partnerapi/services/uploads"
 	"github.com/mallplatform/partnerapi/services/webhooks/callback"
 )
@@ -64,6 +66,12 @@ type CoreConfig struct {
 	// OTPSender delivers sellers' one-time codes (nil: only test shops'
 	// fixed sandbox codes work; other sign-ins answer 503).
 	OTPSender auth.OTPSender
+	// ConsoleMail and ConsoleURL are the developer console's mail and
+	// address (PartsConfig).
+	ConsoleMail mail.Sender
+	ConsoleURL  string
+	// ConsoleLimits are the apps each developer account may have.
+	ConsoleLimits developer.Limits
 	// Uploads is where product images are stored and the url prefix they
 	// are served at (MP_UPLOAD_BUCKET, MP_UPLOAD_PUBLIC_URL); no bucket:
 	// the upload route answers 503 UPLOAD_NOT_CONFIGURED.
@@ -149,7 +157,8 @@ func newCore(cfg CoreConfig, domains []serviceset.Domain) (*Core, error) {
 func (c CoreConfig) partsConfig() PartsConfig {
 	return PartsConfig{DB: c.DB, SecretKey: c.SecretKey, SecretRotationOverlap: c.SecretRotationOverlap, Clock: c.Clock,
 		Business: c.Business, Logger: c.Logger, Callbacks: c.Callbacks, OTPSender: c.OTPSender, Uploads: c.Uploads,
-		CalendarPoll: c.CalendarPoll}
+		CalendarPoll: c.CalendarPoll, ConsoleMail: c.ConsoleMail, ConsoleURL: c.ConsoleURL,
+		ConsoleLimits: c.ConsoleLimits}
 }
 
 // internalCallers lets core resolve internal callers' tokens through the

@@ -13,6 +13,8 @@ import (
 	"github.com/mallplatform/partnerapi/internal/worker"
 	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/catalog"
+	"github.com/mallplatform/partnerapi/services/developer"
+	"github.com/mallplatform/partnerapi/services/developer/mail"
 	"github.com/mallplatform/partnerapi/services/events"
 	"github.com/mallplatform/partnerapi/services/orders"
 	"github.com/mallplatform/partnerapi/services/returns"
@@ -58,7 +60,20 @@ type PartsConfig struct {
 	CalendarPoll time.Duration
 	// Worker tunes the domains' jobs in a process that runs them.
 	Worker serviceset.WorkerSettings
+	// ConsoleMail sends the developer console's links (nil: none are sent;
+	// a partner cannot verify an address).
+	ConsoleMail mail.Sender
+	// ConsoleURL is the console pages' absolute address, ending in "/",
+	// that e-mailed links point at (default DefaultConsoleURL).
+	ConsoleURL string
+	// ConsoleLimits are the apps each developer account may have (zero
+	// fields: developer.DefaultSandboxApps, developer.DefaultLiveApps).
+	ConsoleLimits developer.Limits
 }
+
+// DefaultConsoleURL is the console's address when none is configured: the
+// gateway's default listener.
+const DefaultConsoleURL = "http://127.0.0.1:8080/console/"
 
 // NewParts builds the parts once for the process: the event recorder (with
 // the webhook dispatcher, so every recorded event gets its deliveries in the
@@ -163,10 +178,19 @@ func NewParts(cfg PartsConfig) (serviceset.Parts, error) {
 	if err != nil {
 		return serviceset.Parts{}, err
 	}
+	if cfg.ConsoleURL == "" {
+		cfg.ConsoleURL = DefaultConsoleURL
+	}
+	console, err := developer.NewService(developer.Config{Store: developer.NewEntStore(cfg.DB), Clock: cfg.Clock,
+		Business: cfg.Business, Mail: cfg.ConsoleMail, ConsoleURL: cfg.ConsoleURL, Logger: cfg.Logger.Named("developer"), Apps: authSvc,
+		Limits: cfg.ConsoleLimits})
+	if err != nil {
+		return serviceset.Parts{}, err
+	}
 	return serviceset.Parts{DB: cfg.DB, Logger: cfg.Logger, Clock: cfg.Clock, Auth: authSvc, Business: cfg.Business,
 		Cursors: cursors, Events: recorder, Webhooks: hooks, Flow: flow, Uploads: images, Worker: cfg.Worker,
 		Sellers: shops, Catalog: products, Orders: orderSvc, Shipping: shippingSvc,
-		Cancellations: cancellations, Returns: returnSvc}, nil
+		Cancellations: cancellations, Returns: returnSvc, Developer: console}, nil
 }
 
 // WorkerJobs is every domain's jobs over parts, for the worker role and

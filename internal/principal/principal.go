@@ -43,7 +43,24 @@ const (
 	// to (the TCP peer, or what a trusted proxy reported), for the
 	// consent pages' audit trail.
 	KeyClientIP = "x-mp-client-ip"
+	// KeyConsoleSession carries the developer console session cookie's
+	// value, as the person's browser sent it.
+	KeyConsoleSession = "x-mp-console-session"
+	// KeyCSRFToken carries a console call's X-CSRF-Token header.
+	KeyCSRFToken = "x-mp-csrf-token"
 )
+
+// ConsoleCookie is the name of the cookie the gateway keeps the developer
+// console session in (Path=/console, HttpOnly, SameSite=Strict).
+const ConsoleCookie = "mp_console"
+
+// ConsoleCall is what the gateway forwards with a developer console call:
+// the session cookie's value, the CSRF header and the client's address,
+// each "" when absent.
+func ConsoleCall(ctx context.Context) (session, csrf, clientIP string) {
+	md, _ := metadata.FromIncomingContext(ctx)
+	return First(md, KeyConsoleSession), First(md, KeyCSRFToken), First(md, KeyClientIP)
+}
 
 // ConsentCookie is the name of the cookie the gateway keeps the consent
 // session in, in the seller's browser (Path=/open/v1/auth, HttpOnly,

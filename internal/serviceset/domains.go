@@ -28,6 +28,7 @@ import (
 	"github.com/mallplatform/partnerapi/services/auth/expiring"
 	"github.com/mallplatform/partnerapi/services/catalog"
 	"github.com/mallplatform/partnerapi/services/catalog/autoreview"
+	"github.com/mallplatform/partnerapi/services/developer"
 	"github.com/mallplatform/partnerapi/services/events"
 	"github.com/mallplatform/partnerapi/services/orders"
 	"github.com/mallplatform/partnerapi/services/payouts"
@@ -311,6 +312,19 @@ func Domains() []Domain {
 					return payoutsv1.RegisterPayoutsServiceHandlerClient(ctx, mux, payoutsv1.NewPayoutsServiceClient(conn))
 				},
 			}},
+		},
+		{
+			// The developer console: gRPC on core for the gateway alone;
+			// its /console/v1 routes arrive with the gateway's console path.
+			Name: "developer",
+			Services: []Service{{
+				Name: "developer",
+				Core: func(p Parts) core.Registrar { return developer.NewServer(p.Developer).Register },
+			}},
+			Retention: func(p Parts) []retention.Target {
+				return []retention.Target{{Name: "console_sessions_and_links", Keep: developer.Retention, Every: time.Hour,
+					Purger: developer.NewEntStore(p.DB)}}
+			},
 		},
 		{
 			// The keys of idempotent writes (core's guard on every domain's

@@ -24,6 +24,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/worker/retention"
 	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/catalog"
+	"github.com/mallplatform/partnerapi/services/developer"
 	"github.com/mallplatform/partnerapi/services/events"
 	"github.com/mallplatform/partnerapi/services/orders"
 	"github.com/mallplatform/partnerapi/services/returns"
@@ -83,6 +84,8 @@ type Parts struct {
 	// and platform moves, the platform's decisions and the deadline sweep
 	// share it.
 	Returns *returns.Service
+	// Developer is the developer console's core.
+	Developer *developer.Service
 	// Worker tunes the jobs of the worker role (and of dev's worker); core
 	// does not read it.
 	Worker WorkerSettings

@@ -31,6 +31,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/telemetry"
 	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/services/auth"
+	"github.com/mallplatform/partnerapi/services/developer/mail"
 	"github.com/mallplatform/partnerapi/services/sandbox/sandboxseed"
 	"github.com/mallplatform/partnerapi/services/uploads"
 	"github.com/mallplatform/partnerapi/services/webhooks/callback"
@@ -77,6 +78,9 @@ type Options struct {
 	// the gateway serves its files, as the dev role's does, and core gives
 	// them urls on the gateway's address.
 	Uploads *blob.Bucket
+	// ConsoleMail receives the developer console's messages (nil: none
+	// are sent).
+	ConsoleMail mail.Sender
 }
 
 // Env is a running platform.
@@ -135,7 +139,8 @@ func Start(t testing.TB, opts Options) *Env {
 	var business *clock.Manual
 	ccfg := platform.CoreConfig{DB: d, GatewayToken: token, SecretKey: secretKey, Clock: clk, Tracing: opts.Tracing, Logger: opts.CoreLogger,
 		Callbacks:             callback.Policy{Resolver: exampleResolver{}, Allow: opts.WebhookAllow},
-		SecretRotationOverlap: opts.SecretRotationOverlap}
+		SecretRotationOverlap: opts.SecretRotationOverlap, ConsoleMail: opts.ConsoleMail,
+		ConsoleURL: "https://console.example/console/"}
 	dialOpts := opts.Tracing.DialOptions()
 	if opts.Metrics != nil {
 		ccfg.Metrics = core.NewMetrics(opts.Metrics)

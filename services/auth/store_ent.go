@@ -10,6 +10,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent"
 	"github.com/mallplatform/partnerapi/ent/app"
 	"github.com/mallplatform/partnerapi/ent/sellerauthorization"
+	"github.com/mallplatform/partnerapi/internal/db"
 )
 
 // EntStore is Store on ent.
@@ -83,9 +84,10 @@ func (s *EntStore) CreateAccount(ctx context.Context, a *Account, now time.Time)
 		SetCreatedAt(now).Exec(ctx)
 }
 
-// CreateApp inserts an app.
+// CreateApp inserts an app, in the transaction ctx carries if any (the
+// developer console counts an account's apps and creates one in one).
 func (s *EntStore) CreateApp(ctx context.Context, a *App, now time.Time) error {
-	c := s.client.App.Create().
+	c := db.Client(ctx, s.client).App.Create().
 		SetID(a.ID).SetClientID(a.ClientID).SetName(a.Name).SetAccountID(a.AccountID).
 		SetEnvironment(app.Environment(a.Environment)).SetScopes(a.Scopes).SetActive(a.Active).
 		SetNillableRateLimitPerMinute(a.RateLimitPerMinute).
@@ -130,14 +132,15 @@ func isNotFound(err error) bool {
 	return errors.As(err, &nf)
 }
 
-// RotateSecret moves the current secret to the previous slot and stores the
+// RotateSecret (in the transaction ctx carries, if any) moves the current
+// secret to the previous slot and stores the
 // new one in one UPDATE whose previous secret is the row's secret_ciphertext
 // as the statement finds it: no request sees neither secret, and of two
 // concurrent rotations the second (PostgreSQL re-reads the row it waited
 // for; SQLite runs one writer at a time) keeps the first one's secret as
 // its previous one rather than a secret read before the first committed.
 func (s *EntStore) RotateSecret(ctx context.Context, appID string, newCiphertext []byte, previousExpires, now time.Time) error {
-	n, err := s.client.App.Update().Where(app.ID(appID)).
+	n, err := db.Client(ctx, s.client).App.Update().Where(app.ID(appID)).
 		Modify(func(u *sql.UpdateBuilder) {
 			u.Set(app.FieldPreviousSecretCiphertext, sql.ExprFunc(func(b *sql.Builder) { b.Ident(app.FieldSecretCiphertext) }))
 		}).
