@@ -5,7 +5,7 @@ GO    ?= go
 BUF   := $(GO) tool -modfile=tools/generators.mod buf
 LINT  := $(GO) tool -modfile=tools/lint/go.mod golangci-lint
 
-.PHONY: all generate proto-deps proto openapi openapi-lint check-generated lint test build image deploy-check run
+.PHONY: all generate proto-deps proto openapi openapi-lint check-generated lint test alloc-check build image deploy-check run
 
 include Makefile.ent.mk
 
@@ -72,10 +72,16 @@ deploy-check: build
 		-root ../.. -manifests deploy/kubernetes -image $(IMAGE) \
 		-dockerfile $(DOCKERFILE) -static bin/mpserver,bin/partnerctl
 
-## test: the whole suite; starts PostgreSQL and Redis when they are not answering
+## test: the whole suite; starts PostgreSQL and Redis when they are not answering. The zero-allocation
+## tests skip under the race detector (it drops sync.Pool items), so they run again without it.
 test:
 	./tools/scripts/services.sh
 	$(GO) test -race -count=1 ./...
+	$(GO) test -count=1 -run 'DoesNotAllocate' $$(grep -rl --include='*_test.go' 'AllocsPerRun' . | xargs -n1 dirname | sort -u)
+
+## alloc-check: the hot path's benchmarks against the committed allocation budget (docs/alloc-budget.txt)
+alloc-check:
+	$(GO) run ./tools/allocbudget -budget docs/alloc-budget.txt
 
 run:
 	$(GO) run ./cmd/mpserver dev

@@ -44,6 +44,8 @@ const (
 	ProductUnderReview        = errorsv1.ErrorCode_ERROR_CODE_PRODUCT_UNDER_REVIEW
 	ProductHasActiveOrders    = errorsv1.ErrorCode_ERROR_CODE_PRODUCT_HAS_ACTIVE_ORDERS
 	ConcurrentModification    = errorsv1.ErrorCode_ERROR_CODE_CONCURRENT_MODIFICATION
+	Conflict                  = errorsv1.ErrorCode_ERROR_CODE_CONFLICT
+	Maintenance               = errorsv1.ErrorCode_ERROR_CODE_MAINTENANCE
 	ServiceUnavailable        = errorsv1.ErrorCode_ERROR_CODE_SERVICE_UNAVAILABLE
 	UpstreamTimeout           = errorsv1.ErrorCode_ERROR_CODE_UPSTREAM_TIMEOUT
 	UpstreamError             = errorsv1.ErrorCode_ERROR_CODE_UPSTREAM_ERROR

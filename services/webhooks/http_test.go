@@ -80,6 +80,18 @@ func TestWebhookRoutes(t *testing.T) {
 	if status, _, body := send(t, full, "PUT", "/open/v1/webhooks/"+id, `{"isActive":false}`); status != 200 || !strings.Contains(body, `"isActive":false`) {
 		t.Errorf("pause: %d %s", status, body)
 	}
+	// A paused subscription sends nothing, so a test is refused rather
+	// than answered 202 with nothing ever sent.
+	test := `{"subscriptionId":"` + id + `"}`
+	if status, code, body := send(t, full, "POST", "/open/v1/webhooks/test", test); status != 409 || code != "CONFLICT" || !strings.Contains(body, "paused") {
+		t.Errorf("a test on a paused subscription: %d %s", status, body)
+	}
+	if status, _, _ := send(t, full, "PUT", "/open/v1/webhooks/"+id, `{"isActive":true}`); status != 200 {
+		t.Errorf("resume: %d", status)
+	}
+	if status, _, body := send(t, full, "POST", "/open/v1/webhooks/test", test); status != 202 || !strings.Contains(body, `"queued":1`) {
+		t.Errorf("a test once resumed: %d %s", status, body)
+	}
 	if status, _, body := send(t, full, "POST", "/open/v1/webhooks/"+id+"/rotate-secret", ""); status != 200 || !strings.Contains(body, "whsec_") ||
 		strings.Contains(body, created.Data.Secret) {
 		t.Errorf("rotate: %d %s", status, body)

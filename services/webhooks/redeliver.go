@@ -87,11 +87,19 @@ func (s *Service) Replay(ctx context.Context, id string, since time.Time) (int, 
 	return len(args), s.queue(ctx, args...)
 }
 
-// Test queues a synthetic event of the subscription's type.
+// Test queues a synthetic event of the subscription's type. An inactive
+// subscription is refused: its deliverer sends nothing while it is paused
+// or disabled, so a 202 would promise a request that never comes.
 func (s *Service) Test(ctx context.Context, id string) (int, error) {
 	v, err := s.Get(ctx, id)
 	if err != nil {
 		return 0, err
+	}
+	if !v.Active {
+		if v.DisabledReason != nil {
+			return 0, apierr.New(apierr.Conflict, "the subscription is paused: the platform disabled it after failed deliveries; set active to true to resume it, then send a test")
+		}
+		return 0, apierr.New(apierr.Conflict, "the subscription is paused; set active to true to resume it, then send a test")
 	}
 	return 1, s.queue(ctx, DeliverArgs{SubscriptionID: v.ID, EventID: ids.NewAt("evt", s.cfg.Clock.Now()), Test: true})
 }

@@ -1,0 +1,48 @@
+package gateway_test
+
+import (
+	"context"
+	"net"
+	"testing"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/test/bufconn"
+
+	credentialsv1 "github.com/mallplatform/partnerapi/gen/mp/credentials/v1"
+	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
+	"github.com/mallplatform/partnerapi/internal/platform"
+	"github.com/mallplatform/partnerapi/internal/principal"
+)
+
+// BenchmarkGRPCHopGetOrder is the gRPC hop alone: the call the gateway makes
+// to the stub core of BenchmarkGatewayOverheadGetOrder, over the same
+// connection options and with the principal's metadata, made directly. The
+// gateway's own allocations per request are that benchmark's less this one
+// (docs/performance.md, "Allocation budget").
+func BenchmarkGRPCHopGetOrder(b *testing.B) {
+	stub := &stubCore{secret: []byte("bench-secret-bench-secret"), order: benchOrder()}
+	gs := grpc.NewServer()
+	credentialsv1.RegisterCredentialServiceServer(gs, stub)
+	ordersv1.RegisterOrdersServiceServer(gs, stub)
+	lis := bufconn.Listen(1 << 20)
+	go func() { _ = gs.Serve(lis) }()
+	b.Cleanup(gs.Stop)
+	conn, err := platform.DialCore("passthrough:///core", "bench-internal-token", grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) {
+		return lis.DialContext(ctx)
+	}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = conn.Close() })
+	client := ordersv1.NewOrdersServiceClient(conn)
+	p := &principal.Principal{AppID: "app_1", ClientID: "test_bench", AccountID: "acc_1", Environment: "sandbox",
+		Scopes: []string{"orders:read"}, SellerID: "slr_1", AccessToken: "mpat_benchbenchbenchbench"}
+	ctx := metadata.AppendToOutgoingContext(context.Background(), p.AppendMetadata(nil)...)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := client.GetOrder(ctx, &ordersv1.GetOrderRequest{Id: "ord_1"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
