@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	catalogv1 "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
+	commonv1 "github.com/mallplatform/partnerapi/gen/mp/common/v1"
 	eventsv1 "github.com/mallplatform/partnerapi/gen/mp/events/v1"
 	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
 	"github.com/mallplatform/partnerapi/internal/apierr"
@@ -175,5 +176,31 @@ func TestRawJSON(t *testing.T) {
 	}
 	if err := wirejson.Unmarshal([]byte(`{"data":{"id":"x"}}`), &eventsv1.Event{}); err == nil {
 		t.Error("a raw_json field was accepted in a request")
+	}
+}
+
+// A repeated raw_json field naming its message is written as the array of
+// the renderings it holds, byte for byte what the message renders as, and
+// is never read from a request.
+func TestRawJSONList(t *testing.T) {
+	p := &catalogv1.Product{ProductId: "prd_1", Name: "Kettle", Price: 129900}
+	one, err := wirejson.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := &catalogv1.BulkCreateProductsResult{Created: [][]byte{one, one}, Summary: &commonv1.BulkSummary{Total: 2, Succeeded: 2}}
+	got, err := wirejson.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"created":[` + string(one) + `,` + string(one) + `],"errors":[],"summary":{"total":2,"succeeded":2,"failed":0}}`
+	if string(got) != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if err := wirejson.Unmarshal([]byte(`{"created":[{"productId":"x"}]}`), &catalogv1.BulkCreateProductsResult{}); err == nil {
+		t.Error("a raw_json list was accepted in a request")
+	}
+	if shape := wirejson.Shape(res.ProtoReflect().Descriptor()); !shape.Fields[0].RawJSON || shape.Fields[0].RawJSONMessage != "mp.catalog.v1.Product" {
+		t.Errorf("shape of created: %+v", shape.Fields[0])
 	}
 }
