@@ -43,6 +43,9 @@ type fieldPlan struct {
 	// rawJSONMessage names the message type a rawJSON field holds the
 	// rendering of ("" when the field does not say).
 	rawJSONMessage protoreflect.FullName
+	// singularScalar: one value of a scalar kind (not a list, map or
+	// message, not raw JSON), which the decoder reads without a path.
+	singularScalar bool
 	tracksPresence bool
 	// maxItems is a list field's protovalidate max_items (0: none). The
 	// decoder stops reading a longer list at the first item too many, so a
@@ -144,6 +147,8 @@ func buildPlan(md protoreflect.MessageDescriptor) *messagePlan {
 				fp.rawJSONMessage = protoreflect.FullName(opt.GetRawJsonMessage())
 			}
 		}
+		fp.singularScalar = !fd.IsList() && !fd.IsMap() && !fp.rawJSON && !fp.objectEntries &&
+			fp.kind != protoreflect.MessageKind && fp.kind != protoreflect.GroupKind
 		p.fields = append(p.fields, fp)
 		p.byName[fp.name] = fp
 	}

@@ -12,6 +12,7 @@ import (
 	catalogv1 "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
 	commonv1 "github.com/mallplatform/partnerapi/gen/mp/common/v1"
 	eventsv1 "github.com/mallplatform/partnerapi/gen/mp/events/v1"
+	optionsv1 "github.com/mallplatform/partnerapi/gen/mp/options/v1"
 	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
 	"github.com/mallplatform/partnerapi/internal/apierr"
 	"github.com/mallplatform/partnerapi/internal/wirejson"
@@ -81,6 +82,10 @@ func TestDecodeStrict(t *testing.T) {
 		{`{"title":"a","title":"b"}`, apierr.ValidationError, "title: duplicate field"},
 		{`{"use_variant_dimensions":"yes"}`, apierr.ValidationError, "use_variant_dimensions: must be a boolean"},
 		{`[]`, apierr.ValidationError, "body: must be a JSON object"},
+		{`{"variants":[{"price":1},{"stock":"x"}]}`, apierr.ValidationError, "variants[1].stock: must be a number"},
+		{`{"variants":[{"price":1e30}]}`, apierr.ValidationError, "variants[0].price: is out of range"},
+		{`{"weight":"2"}`, apierr.ValidationError, "weight: must be a number"},
+		{`{"use_variant_dimensions":null,"weight":true}`, apierr.ValidationError, "weight: must be a number"},
 	}
 	for _, c := range cases {
 		err := wirejson.Unmarshal([]byte(c.body), &catalogv1.ProductCreateInput{})
@@ -202,5 +207,21 @@ func TestRawJSONList(t *testing.T) {
 	}
 	if shape := wirejson.Shape(res.ProtoReflect().Descriptor()); !shape.Fields[0].RawJSON || shape.Fields[0].RawJSONMessage != "mp.catalog.v1.Product" {
 		t.Errorf("shape of created: %+v", shape.Fields[0])
+	}
+}
+
+// A list of numbers names the item at fault.
+func TestDecodeScalarListItemPath(t *testing.T) {
+	var p optionsv1.Policy
+	if err := wirejson.Unmarshal([]byte(`{"pageStatuses":[200,404]}`), &p); err != nil || len(p.GetPageStatuses()) != 2 {
+		t.Fatalf("%v %v", err, p.GetPageStatuses())
+	}
+	err := wirejson.Unmarshal([]byte(`{"pageStatuses":[200,"x"]}`), &optionsv1.Policy{})
+	if e, ok := apierr.As(err); !ok || e.Code != apierr.ValidationError || !strings.Contains(e.Message, "pageStatuses[1]: must be a number") {
+		t.Errorf("got %v", err)
+	}
+	err = wirejson.Unmarshal([]byte(`{"pageStatuses":[null]}`), &optionsv1.Policy{})
+	if e, ok := apierr.As(err); !ok || !strings.Contains(e.Message, "pageStatuses[0]: must be a number") {
+		t.Errorf("got %v", err)
 	}
 }
