@@ -68,6 +68,24 @@ func appendPlannedFields(b []byte, p *messagePlan, m protoreflect.Message, wrote
 	for _, fp := range p.fields {
 		fd := fp.fd
 		switch {
+		case fp.stringList:
+			strs, direct := fp.goStrings(m)
+			if !direct {
+				l := m.Get(fd).List()
+				if l.Len() == 0 && fp.presence == presenceOmitEmpty {
+					continue
+				}
+				b = comma(b, &wroteAny)
+				b = append(b, fp.key...)
+				b, err = appendList(b, fp, l)
+				break
+			}
+			if strs.Len() == 0 && fp.presence == presenceOmitEmpty {
+				continue
+			}
+			b = comma(b, &wroteAny)
+			b = append(b, fp.key...)
+			b = appendGoStrings(b, strs)
 		case fd.IsList():
 			l := m.Get(fd).List()
 			if l.Len() == 0 && fp.presence == presenceOmitEmpty {

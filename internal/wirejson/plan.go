@@ -43,6 +43,10 @@ type fieldPlan struct {
 	// rawJSONMessage names the message type a rawJSON field holds the
 	// rendering of ("" when the field does not say).
 	rawJSONMessage protoreflect.FullName
+	// stringList: a repeated string field written as a JSON array of
+	// strings; goField locates it in its generated Go struct.
+	stringList bool
+	goField    atomic.Pointer[goStringsField]
 	// singularScalar: one value of a scalar kind (not a list, map or
 	// message, not raw JSON), which the decoder reads without a path.
 	singularScalar bool
@@ -147,6 +151,7 @@ func buildPlan(md protoreflect.MessageDescriptor) *messagePlan {
 				fp.rawJSONMessage = protoreflect.FullName(opt.GetRawJsonMessage())
 			}
 		}
+		fp.stringList = fd.IsList() && fp.kind == protoreflect.StringKind && !fp.objectEntries && !fp.rawJSON
 		fp.singularScalar = !fd.IsList() && !fd.IsMap() && !fp.rawJSON && !fp.objectEntries &&
 			fp.kind != protoreflect.MessageKind && fp.kind != protoreflect.GroupKind
 		p.fields = append(p.fields, fp)

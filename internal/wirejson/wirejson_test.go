@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/dynamicpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	catalogv1 "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
@@ -223,5 +224,38 @@ func TestDecodeScalarListItemPath(t *testing.T) {
 	err = wirejson.Unmarshal([]byte(`{"pageStatuses":[null]}`), &optionsv1.Policy{})
 	if e, ok := apierr.As(err); !ok || !strings.Contains(e.Message, "pageStatuses[0]: must be a number") {
 		t.Errorf("got %v", err)
+	}
+}
+
+// Repeated strings are read from the generated struct directly; a message
+// of another Go type (dynamicpb) takes the reflective path, and both write
+// the same bytes (escapes and empty lists included).
+func TestStringListsDirectAndReflective(t *testing.T) {
+	p := &catalogv1.Product{ProductId: "prd_1", Name: "Kettle",
+		Images:   []string{"https://img.example/a.jpg", "quote \" back\\slash \u2028 é", ""},
+		Variants: []*catalogv1.ProductVariant{{VariantId: "var_1"}}}
+	for _, m := range []*catalogv1.Product{p, {ProductId: "prd_2"}} {
+		direct, err := wirejson.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := proto.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dyn := dynamicpb.NewMessage(m.ProtoReflect().Descriptor())
+		if err := proto.Unmarshal(raw, dyn); err != nil {
+			t.Fatal(err)
+		}
+		reflective, err := wirejson.Marshal(dyn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(direct) != string(reflective) {
+			t.Errorf("direct     %s\nreflective %s", direct, reflective)
+		}
+		if m == p && !strings.Contains(string(direct), `"images":["https://img.example/a.jpg","quote \" back\\slash \u2028 é",""]`) {
+			t.Errorf("images rendered as %s", direct)
+		}
 	}
 }
