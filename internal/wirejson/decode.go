@@ -222,6 +222,11 @@ func (d *decoder) list(m protoreflect.Message, fp *fieldPlan, tok json.Token, pa
 	if tok != json.Delim('[') {
 		return fieldErr(path, "must be a JSON array")
 	}
+	if fp.stringList {
+		if f, direct := fp.goStrings(m); direct {
+			return d.goStringList(f.Addr().Interface().(*[]string), fp, path)
+		}
+	}
 	fd := fp.fd
 	l := m.Mutable(fd).List()
 	for i := 0; d.toks.more(); i++ {
@@ -258,6 +263,36 @@ func (d *decoder) list(m protoreflect.Message, fp *fieldPlan, tok json.Token, pa
 			return fieldErr(index(path, i), problem)
 		}
 		l.Append(v)
+	}
+	_, err := d.token() // ']'
+	return err
+}
+
+// goStringList is list for a repeated string field of a generated message,
+// appending to its []string: protoreflect's list would box each string on
+// its way in.
+func (d *decoder) goStringList(out *[]string, fp *fieldPlan, path string) error {
+	for i := 0; d.toks.more(); i++ {
+		if fp.maxItems > 0 && i == fp.maxItems {
+			return fieldErr(path, TooManyItems(fp.maxItems))
+		}
+		if d.toks.atString() {
+			v, err := d.stringValue(path, "", i)
+			if err != nil {
+				return err
+			}
+			*out = append(*out, v.String())
+			continue
+		}
+		itemTok, err := d.token()
+		if err != nil {
+			return err
+		}
+		v, problem := scalarValue(fp.fd, itemTok)
+		if problem != "" {
+			return fieldErr(index(path, i), problem)
+		}
+		*out = append(*out, v.String())
 	}
 	_, err := d.token() // ']'
 	return err

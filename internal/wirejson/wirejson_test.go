@@ -86,6 +86,8 @@ func TestDecodeStrict(t *testing.T) {
 		{`{"variants":[{"price":1},{"stock":"x"}]}`, apierr.ValidationError, "variants[1].stock: must be a number"},
 		{`{"variants":[{"price":1e30}]}`, apierr.ValidationError, "variants[0].price: is out of range"},
 		{`{"weight":"2"}`, apierr.ValidationError, "weight: must be a number"},
+		{`{"images":["https://a.ph/1.jpg",1]}`, apierr.ValidationError, "images[1]: must be a string"},
+		{`{"images":[null]}`, apierr.ValidationError, "images[0]: must be a string"},
 		{`{"use_variant_dimensions":null,"weight":true}`, apierr.ValidationError, "weight: must be a number"},
 	}
 	for _, c := range cases {
@@ -257,5 +259,22 @@ func TestStringListsDirectAndReflective(t *testing.T) {
 		if m == p && !strings.Contains(string(direct), `"images":["https://img.example/a.jpg","quote \" back\\slash \u2028 é",""]`) {
 			t.Errorf("images rendered as %s", direct)
 		}
+	}
+}
+
+// Reading repeated strings into a generated message's slice and through
+// protoreflect (dynamicpb) gives the same message.
+func TestDecodeStringListsDirectAndReflective(t *testing.T) {
+	body := []byte(`{"title":"Kettle","images":["https://a.ph/1.jpg","https://a.ph/2.jpg"],"variants":[{"price":1,"images":["https://a.ph/3.jpg"]}]}`)
+	var direct catalogv1.ProductCreateInput
+	if err := wirejson.Unmarshal(body, &direct); err != nil {
+		t.Fatal(err)
+	}
+	dyn := dynamicpb.NewMessage(direct.ProtoReflect().Descriptor())
+	if err := wirejson.Unmarshal(body, dyn); err != nil {
+		t.Fatal(err)
+	}
+	if !proto.Equal(&direct, dyn) || len(direct.GetImages()) != 2 || direct.GetImages()[1] != "https://a.ph/2.jpg" {
+		t.Errorf("direct %v\ndynamic %v", &direct, dyn)
 	}
 }
