@@ -8,6 +8,7 @@ import (
 	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
 
 	"github.com/mallplatform/partnerapi/gen/protocomments"
 	"github.com/mallplatform/partnerapi/internal/wirejson"
@@ -164,6 +165,10 @@ func (s *schemas) fieldSchema(f wirejson.FieldShape, dir direction) (*node, bool
 	rules, _ := proto.GetExtension(fd.Options(), validate.E_Field).(*validate.FieldRules)
 	var sch *node
 	switch {
+	case f.RawJSON && f.RawJSONMessage != "":
+		// The wire JSON of a named message, rendered by core: described
+		// as that message is.
+		sch = s.renderedMessage(f)
 	case f.RawJSON:
 		// JSON the platform rendered itself (an event's resource view): an
 		// object whose shape its field's description names.
@@ -196,6 +201,23 @@ func (s *schemas) fieldSchema(f wirejson.FieldShape, dir direction) (*node, bool
 		return sch, fd.Kind() == protoreflect.MessageKind && !fd.HasOptionalKeyword()
 	}
 	return sch, true
+}
+
+// renderedMessage is the schema of a raw_json field that names the
+// message it holds the rendering of (an answer only: such fields are never
+// read from a request): that message's, or an array of them.
+func (s *schemas) renderedMessage(f wirejson.FieldShape) *node {
+	d, err := protoregistry.GlobalFiles.FindDescriptorByName(f.RawJSONMessage)
+	md, ok := d.(protoreflect.MessageDescriptor)
+	if err != nil || !ok {
+		s.errs = append(s.errs, fmt.Sprintf("%s: raw_json_message %q is not a known message", f.Desc.FullName(), f.RawJSONMessage))
+		return obj("type", "object")
+	}
+	sch := s.message(md, output)
+	if f.Desc.IsList() {
+		return obj("type", "array", "items", sch)
+	}
+	return sch
 }
 
 // requiredInput: the field must be sent, or protovalidate refuses the

@@ -160,6 +160,15 @@ func (d *decoder) message(m protoreflect.Message, tok json.Token, path string, d
 		if valTok == nil {
 			continue // null: not sent
 		}
+		if fp.singularScalar {
+			// The field's path is built only for an error.
+			v, problem := scalarValue(fp.fd, valTok)
+			if problem != "" {
+				return fieldErr(join(path, fp.name), problem)
+			}
+			m.Set(fp.fd, v)
+			continue
+		}
 		if err := d.field(m, fp, valTok, join(path, fp.name), depth); err != nil {
 			return err
 		}
@@ -213,6 +222,11 @@ func (d *decoder) list(m protoreflect.Message, fp *fieldPlan, tok json.Token, pa
 	if tok != json.Delim('[') {
 		return fieldErr(path, "must be a JSON array")
 	}
+	if fp.stringList {
+		if f, direct := fp.goStrings(m); direct {
+			return d.goStringList(f.Addr().Interface().(*[]string), fp, path)
+		}
+	}
 	fd := fp.fd
 	l := m.Mutable(fd).List()
 	for i := 0; d.toks.more(); i++ {
@@ -231,8 +245,8 @@ func (d *decoder) list(m protoreflect.Message, fp *fieldPlan, tok json.Token, pa
 		if err != nil {
 			return err
 		}
-		itemPath := index(path, i)
 		if fd.Kind() == protoreflect.MessageKind {
+			itemPath := index(path, i)
 			if itemTok == nil {
 				return fieldErr(itemPath, "must not be null")
 			}
@@ -243,11 +257,42 @@ func (d *decoder) list(m protoreflect.Message, fp *fieldPlan, tok json.Token, pa
 			l.Append(item)
 			continue
 		}
-		v, err := scalar(fd, itemTok, itemPath)
+		// The item's path is built only for an error.
+		v, problem := scalarValue(fd, itemTok)
+		if problem != "" {
+			return fieldErr(index(path, i), problem)
+		}
+		l.Append(v)
+	}
+	_, err := d.token() // ']'
+	return err
+}
+
+// goStringList is list for a repeated string field of a generated message,
+// appending to its []string: protoreflect's list would box each string on
+// its way in.
+func (d *decoder) goStringList(out *[]string, fp *fieldPlan, path string) error {
+	for i := 0; d.toks.more(); i++ {
+		if fp.maxItems > 0 && i == fp.maxItems {
+			return fieldErr(path, TooManyItems(fp.maxItems))
+		}
+		if d.toks.atString() {
+			v, err := d.stringValue(path, "", i)
+			if err != nil {
+				return err
+			}
+			*out = append(*out, v.String())
+			continue
+		}
+		itemTok, err := d.token()
 		if err != nil {
 			return err
 		}
-		l.Append(v)
+		v, problem := scalarValue(fp.fd, itemTok)
+		if problem != "" {
+			return fieldErr(index(path, i), problem)
+		}
+		*out = append(*out, v.String())
 	}
 	_, err := d.token() // ']'
 	return err
@@ -435,50 +480,71 @@ func (d *decoder) structValue(tok json.Token, path string, depth int) (*structpb
 }
 
 func scalar(fd protoreflect.FieldDescriptor, tok json.Token, path string) (protoreflect.Value, error) {
+	v, problem := scalarValue(fd, tok)
+	if problem != "" {
+		return protoreflect.Value{}, fieldErr(path, problem)
+	}
+	return v, nil
+}
+
+// scalarValue reads tok as a value of fd's scalar kind, or says what is
+// wrong with it; the caller names the path only when something is, so a
+// body of valid numbers builds no path strings.
+func scalarValue(fd protoreflect.FieldDescriptor, tok json.Token) (protoreflect.Value, string) {
 	switch fd.Kind() {
 	case protoreflect.BoolKind:
 		if b, ok := tok.(bool); ok {
-			return protoreflect.ValueOfBool(b), nil
+			return protoreflect.ValueOfBool(b), ""
 		}
-		return protoreflect.Value{}, fieldErr(path, "must be a boolean")
+		return protoreflect.Value{}, "must be a boolean"
 	case protoreflect.StringKind:
 		if s, ok := tok.(string); ok {
-			if err := text(s, path); err != nil {
-				return protoreflect.Value{}, err
+			if problem := CheckText(s); problem != "" {
+				return protoreflect.Value{}, problem
 			}
-			return protoreflect.ValueOfString(s), nil
+			return protoreflect.ValueOfString(s), ""
 		}
-		return protoreflect.Value{}, fieldErr(path, "must be a string")
+		return protoreflect.Value{}, "must be a string"
 	case protoreflect.BytesKind:
 		s, ok := tok.(string)
 		if !ok {
-			return protoreflect.Value{}, fieldErr(path, "must be a base64 string")
+			return protoreflect.Value{}, "must be a base64 string"
 		}
 		b, err := base64.StdEncoding.DecodeString(s)
 		if err != nil {
-			return protoreflect.Value{}, fieldErr(path, "must be a base64 string")
+			return protoreflect.Value{}, "must be a base64 string"
 		}
-		return protoreflect.ValueOfBytes(b), nil
+		return protoreflect.ValueOfBytes(b), ""
 	case protoreflect.EnumKind:
 		s, ok := tok.(string)
 		plan := enumPlanFor(fd.Enum())
 		if ok {
 			if n, known := plan.fromWire[s]; known {
-				return protoreflect.ValueOfEnum(n), nil
+				return protoreflect.ValueOfEnum(n), ""
 			}
 		}
-		return protoreflect.Value{}, fieldErr(path, "must be one of: "+EnumChoices(fd))
+		return protoreflect.Value{}, "must be one of: " + EnumChoices(fd)
 	}
 	num, ok := tok.(json.Number)
 	if !ok {
-		return protoreflect.Value{}, fieldErr(path, "must be a number")
+		return protoreflect.Value{}, "must be a number"
 	}
-	return parseNumber(fd.Kind(), string(num), path)
+	return numberValue(fd.Kind(), string(num))
 }
 
 // parseNumber reads a JSON number (or a query value) into a numeric kind.
 // Integer kinds accept integral values only (2 and 2.0, not 2.5).
 func parseNumber(kind protoreflect.Kind, s, path string) (protoreflect.Value, error) {
+	v, problem := numberValue(kind, s)
+	if problem != "" {
+		return protoreflect.Value{}, fieldErr(path, problem)
+	}
+	return v, nil
+}
+
+// numberValue is parseNumber that says what is wrong instead of naming a
+// path.
+func numberValue(kind protoreflect.Kind, s string) (protoreflect.Value, string) {
 	switch kind {
 	case protoreflect.FloatKind, protoreflect.DoubleKind:
 		bits := 64
@@ -487,38 +553,38 @@ func parseNumber(kind protoreflect.Kind, s, path string) (protoreflect.Value, er
 		}
 		f, err := strconv.ParseFloat(s, bits)
 		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-			return protoreflect.Value{}, fieldErr(path, "must be a finite number")
+			return protoreflect.Value{}, "must be a finite number"
 		}
 		if bits == 32 {
-			return protoreflect.ValueOfFloat32(float32(f)), nil
+			return protoreflect.ValueOfFloat32(float32(f)), ""
 		}
-		return protoreflect.ValueOfFloat64(f), nil
+		return protoreflect.ValueOfFloat64(f), ""
 	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
 		n, err := parseInt(s, math.MinInt32, math.MaxInt32)
 		if err != nil {
-			return protoreflect.Value{}, fieldErr(path, err.Error())
+			return protoreflect.Value{}, err.Error()
 		}
-		return protoreflect.ValueOfInt32(int32(n)), nil
+		return protoreflect.ValueOfInt32(int32(n)), ""
 	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
 		n, err := parseInt(s, math.MinInt64, math.MaxInt64)
 		if err != nil {
-			return protoreflect.Value{}, fieldErr(path, err.Error())
+			return protoreflect.Value{}, err.Error()
 		}
-		return protoreflect.ValueOfInt64(n), nil
+		return protoreflect.ValueOfInt64(n), ""
 	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
 		n, err := parseInt(s, 0, math.MaxUint32)
 		if err != nil {
-			return protoreflect.Value{}, fieldErr(path, err.Error())
+			return protoreflect.Value{}, err.Error()
 		}
-		return protoreflect.ValueOfUint32(uint32(n)), nil
+		return protoreflect.ValueOfUint32(uint32(n)), ""
 	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
 		n, err := parseInt(s, 0, math.MaxInt64)
 		if err != nil {
-			return protoreflect.Value{}, fieldErr(path, err.Error())
+			return protoreflect.Value{}, err.Error()
 		}
-		return protoreflect.ValueOfUint64(uint64(n)), nil
+		return protoreflect.ValueOfUint64(uint64(n)), ""
 	}
-	return protoreflect.Value{}, fieldErr(path, "has an unsupported type")
+	return protoreflect.Value{}, "has an unsupported type"
 }
 
 var errNotInteger = errors.New("must be an integer")

@@ -68,6 +68,24 @@ func appendPlannedFields(b []byte, p *messagePlan, m protoreflect.Message, wrote
 	for _, fp := range p.fields {
 		fd := fp.fd
 		switch {
+		case fp.stringList:
+			strs, direct := fp.goStrings(m)
+			if !direct {
+				l := m.Get(fd).List()
+				if l.Len() == 0 && fp.presence == presenceOmitEmpty {
+					continue
+				}
+				b = comma(b, &wroteAny)
+				b = append(b, fp.key...)
+				b, err = appendList(b, fp, l)
+				break
+			}
+			if strs.Len() == 0 && fp.presence == presenceOmitEmpty {
+				continue
+			}
+			b = comma(b, &wroteAny)
+			b = append(b, fp.key...)
+			b = appendGoStrings(b, strs)
 		case fd.IsList():
 			l := m.Get(fd).List()
 			if l.Len() == 0 && fp.presence == presenceOmitEmpty {
@@ -75,9 +93,12 @@ func appendPlannedFields(b []byte, p *messagePlan, m protoreflect.Message, wrote
 			}
 			b = comma(b, &wroteAny)
 			b = append(b, fp.key...)
-			if fp.objectEntries {
+			switch {
+			case fp.rawJSON:
+				b = appendRawList(b, l)
+			case fp.objectEntries:
 				b, err = appendEntries(b, l)
-			} else {
+			default:
 				b, err = appendList(b, fp, l)
 			}
 		case fd.IsMap():
@@ -89,14 +110,9 @@ func appendPlannedFields(b []byte, p *messagePlan, m protoreflect.Message, wrote
 			b = append(b, fp.key...)
 			b, err = appendMap(b, fp.mapValue, mp)
 		case fp.rawJSON:
-			raw := m.Get(fd).Bytes()
 			b = comma(b, &wroteAny)
 			b = append(b, fp.key...)
-			if len(raw) == 0 {
-				b = append(b, "null"...)
-			} else {
-				b = append(b, raw...)
-			}
+			b = appendRaw(b, m.Get(fd).Bytes())
 		default:
 			if fp.tracksPresence && !m.Has(fd) {
 				if fp.presence != presenceNull {
@@ -138,6 +154,26 @@ func appendList(b []byte, fp *fieldPlan, l protoreflect.List) ([]byte, error) {
 		}
 	}
 	return append(b, ']'), nil
+}
+
+// appendRaw writes JSON the platform rendered as it is (null when empty).
+func appendRaw(b, raw []byte) []byte {
+	if len(raw) == 0 {
+		return append(b, "null"...)
+	}
+	return append(b, raw...)
+}
+
+// appendRawList writes a list of platform-rendered JSON values as an array.
+func appendRawList(b []byte, l protoreflect.List) []byte {
+	b = append(b, '[')
+	for i := 0; i < l.Len(); i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendRaw(b, l.Get(i).Bytes())
+	}
+	return append(b, ']')
 }
 
 // appendEntries writes a list of {key, value} messages as one JSON object in

@@ -37,8 +37,19 @@ type fieldPlan struct {
 	presence      optionsv1.Presence
 	objectEntries bool
 	// rawJSON: a bytes field holding JSON the platform rendered, written
-	// verbatim and never read from a request.
-	rawJSON        bool
+	// verbatim and never read from a request; repeated, a JSON array of
+	// such values.
+	rawJSON bool
+	// rawJSONMessage names the message type a rawJSON field holds the
+	// rendering of ("" when the field does not say).
+	rawJSONMessage protoreflect.FullName
+	// stringList: a repeated string field written as a JSON array of
+	// strings; goField locates it in its generated Go struct.
+	stringList bool
+	goField    atomic.Pointer[goStringsField]
+	// singularScalar: one value of a scalar kind (not a list, map or
+	// message, not raw JSON), which the decoder reads without a path.
+	singularScalar bool
 	tracksPresence bool
 	// maxItems is a list field's protovalidate max_items (0: none). The
 	// decoder stops reading a longer list at the first item too many, so a
@@ -135,8 +146,14 @@ func buildPlan(md protoreflect.MessageDescriptor) *messagePlan {
 			}
 			fp.presence = opt.GetPresence()
 			fp.objectEntries = opt.GetObjectEntries()
-			fp.rawJSON = opt.GetRawJson() && fd.Kind() == protoreflect.BytesKind && !fd.IsList()
+			fp.rawJSON = opt.GetRawJson() && fd.Kind() == protoreflect.BytesKind && !fd.IsMap()
+			if fp.rawJSON {
+				fp.rawJSONMessage = protoreflect.FullName(opt.GetRawJsonMessage())
+			}
 		}
+		fp.stringList = fd.IsList() && fp.kind == protoreflect.StringKind && !fp.objectEntries && !fp.rawJSON
+		fp.singularScalar = !fd.IsList() && !fd.IsMap() && !fp.rawJSON && !fp.objectEntries &&
+			fp.kind != protoreflect.MessageKind && fp.kind != protoreflect.GroupKind
 		p.fields = append(p.fields, fp)
 		p.byName[fp.name] = fp
 	}

@@ -33,8 +33,11 @@ type FieldShape struct {
 	// JSON object of strings.
 	ObjectEntries bool
 	// RawJSON: a bytes field written as the JSON object it holds (answers
-	// only).
+	// only); repeated, an array of them.
 	RawJSON bool
+	// RawJSONMessage names the message a RawJSON field holds the wire JSON
+	// of ("" when the field does not say: an event's data).
+	RawJSONMessage protoreflect.FullName
 }
 
 // MessageShape is a message as it travels.
@@ -68,7 +71,8 @@ func Shape(md protoreflect.MessageDescriptor) MessageShape {
 }
 
 func fieldShape(fp *fieldPlan) FieldShape {
-	fs := FieldShape{Name: fp.name, Desc: fp.fd, ObjectEntries: fp.objectEntries, RawJSON: fp.rawJSON}
+	fs := FieldShape{Name: fp.name, Desc: fp.fd, ObjectEntries: fp.objectEntries, RawJSON: fp.rawJSON,
+		RawJSONMessage: fp.rawJSONMessage}
 	switch {
 	case fp.fd.IsList() || fp.fd.IsMap():
 		if fp.presence == presenceOmitEmpty {

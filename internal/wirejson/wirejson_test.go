@@ -7,10 +7,13 @@ import (
 	"time"
 
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/dynamicpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	catalogv1 "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
+	commonv1 "github.com/mallplatform/partnerapi/gen/mp/common/v1"
 	eventsv1 "github.com/mallplatform/partnerapi/gen/mp/events/v1"
+	optionsv1 "github.com/mallplatform/partnerapi/gen/mp/options/v1"
 	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
 	"github.com/mallplatform/partnerapi/internal/apierr"
 	"github.com/mallplatform/partnerapi/internal/wirejson"
@@ -80,6 +83,12 @@ func TestDecodeStrict(t *testing.T) {
 		{`{"title":"a","title":"b"}`, apierr.ValidationError, "title: duplicate field"},
 		{`{"use_variant_dimensions":"yes"}`, apierr.ValidationError, "use_variant_dimensions: must be a boolean"},
 		{`[]`, apierr.ValidationError, "body: must be a JSON object"},
+		{`{"variants":[{"price":1},{"stock":"x"}]}`, apierr.ValidationError, "variants[1].stock: must be a number"},
+		{`{"variants":[{"price":1e30}]}`, apierr.ValidationError, "variants[0].price: is out of range"},
+		{`{"weight":"2"}`, apierr.ValidationError, "weight: must be a number"},
+		{`{"images":["https://a.ph/1.jpg",1]}`, apierr.ValidationError, "images[1]: must be a string"},
+		{`{"images":[null]}`, apierr.ValidationError, "images[0]: must be a string"},
+		{`{"use_variant_dimensions":null,"weight":true}`, apierr.ValidationError, "weight: must be a number"},
 	}
 	for _, c := range cases {
 		err := wirejson.Unmarshal([]byte(c.body), &catalogv1.ProductCreateInput{})
@@ -175,5 +184,97 @@ func TestRawJSON(t *testing.T) {
 	}
 	if err := wirejson.Unmarshal([]byte(`{"data":{"id":"x"}}`), &eventsv1.Event{}); err == nil {
 		t.Error("a raw_json field was accepted in a request")
+	}
+}
+
+// A repeated raw_json field naming its message is written as the array of
+// the renderings it holds, byte for byte what the message renders as, and
+// is never read from a request.
+func TestRawJSONList(t *testing.T) {
+	p := &catalogv1.Product{ProductId: "prd_1", Name: "Kettle", Price: 129900}
+	one, err := wirejson.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := &catalogv1.BulkCreateProductsResult{Created: [][]byte{one, one}, Summary: &commonv1.BulkSummary{Total: 2, Succeeded: 2}}
+	got, err := wirejson.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"created":[` + string(one) + `,` + string(one) + `],"errors":[],"summary":{"total":2,"succeeded":2,"failed":0}}`
+	if string(got) != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if err := wirejson.Unmarshal([]byte(`{"created":[{"productId":"x"}]}`), &catalogv1.BulkCreateProductsResult{}); err == nil {
+		t.Error("a raw_json list was accepted in a request")
+	}
+	if shape := wirejson.Shape(res.ProtoReflect().Descriptor()); !shape.Fields[0].RawJSON || shape.Fields[0].RawJSONMessage != "mp.catalog.v1.Product" {
+		t.Errorf("shape of created: %+v", shape.Fields[0])
+	}
+}
+
+// A list of numbers names the item at fault.
+func TestDecodeScalarListItemPath(t *testing.T) {
+	var p optionsv1.Policy
+	if err := wirejson.Unmarshal([]byte(`{"pageStatuses":[200,404]}`), &p); err != nil || len(p.GetPageStatuses()) != 2 {
+		t.Fatalf("%v %v", err, p.GetPageStatuses())
+	}
+	err := wirejson.Unmarshal([]byte(`{"pageStatuses":[200,"x"]}`), &optionsv1.Policy{})
+	if e, ok := apierr.As(err); !ok || e.Code != apierr.ValidationError || !strings.Contains(e.Message, "pageStatuses[1]: must be a number") {
+		t.Errorf("got %v", err)
+	}
+	err = wirejson.Unmarshal([]byte(`{"pageStatuses":[null]}`), &optionsv1.Policy{})
+	if e, ok := apierr.As(err); !ok || !strings.Contains(e.Message, "pageStatuses[0]: must be a number") {
+		t.Errorf("got %v", err)
+	}
+}
+
+// Repeated strings are read from the generated struct directly; a message
+// of another Go type (dynamicpb) takes the reflective path, and both write
+// the same bytes (escapes and empty lists included).
+func TestStringListsDirectAndReflective(t *testing.T) {
+	p := &catalogv1.Product{ProductId: "prd_1", Name: "Kettle",
+		Images:   []string{"https://img.example/a.jpg", "quote \" back\\slash \u2028 é", ""},
+		Variants: []*catalogv1.ProductVariant{{VariantId: "var_1"}}}
+	for _, m := range []*catalogv1.Product{p, {ProductId: "prd_2"}} {
+		direct, err := wirejson.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := proto.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dyn := dynamicpb.NewMessage(m.ProtoReflect().Descriptor())
+		if err := proto.Unmarshal(raw, dyn); err != nil {
+			t.Fatal(err)
+		}
+		reflective, err := wirejson.Marshal(dyn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(direct) != string(reflective) {
+			t.Errorf("direct     %s\nreflective %s", direct, reflective)
+		}
+		if m == p && !strings.Contains(string(direct), `"images":["https://img.example/a.jpg","quote \" back\\slash \u2028 é",""]`) {
+			t.Errorf("images rendered as %s", direct)
+		}
+	}
+}
+
+// Reading repeated strings into a generated message's slice and through
+// protoreflect (dynamicpb) gives the same message.
+func TestDecodeStringListsDirectAndReflective(t *testing.T) {
+	body := []byte(`{"title":"Kettle","images":["https://a.ph/1.jpg","https://a.ph/2.jpg"],"variants":[{"price":1,"images":["https://a.ph/3.jpg"]}]}`)
+	var direct catalogv1.ProductCreateInput
+	if err := wirejson.Unmarshal(body, &direct); err != nil {
+		t.Fatal(err)
+	}
+	dyn := dynamicpb.NewMessage(direct.ProtoReflect().Descriptor())
+	if err := wirejson.Unmarshal(body, dyn); err != nil {
+		t.Fatal(err)
+	}
+	if !proto.Equal(&direct, dyn) || len(direct.GetImages()) != 2 || direct.GetImages()[1] != "https://a.ph/2.jpg" {
+		t.Errorf("direct %v\ndynamic %v", &direct, dyn)
 	}
 }

@@ -38,7 +38,11 @@ type BulkCreateError struct {
 // errors, each in submission order.
 type BulkCreateResult struct {
 	Created []*Product
-	Errors  []BulkCreateError
+	// Views[i] is Created[i] rendered as its GET renders it: the data of its
+	// product.created event, which the answer carries as it is rather than
+	// rendering the product a second time.
+	Views  [][]byte
+	Errors []BulkCreateError
 	// Timing splits the call's time for measurement (the benchmark reports
 	// it); it is not part of the answer.
 	Timing BulkTiming
@@ -191,6 +195,10 @@ func (s *Service) BulkCreateProducts(ctx context.Context, items []BulkCreateItem
 			}
 		}
 		res.Created = products
+		res.Views = make([][]byte, len(recorded))
+		for i, e := range recorded {
+			res.Views[i] = e.Data
+		}
 		return nil
 	})
 	if err != nil {

@@ -79,12 +79,9 @@ func itemViolations(in *catalogv1.ProductCreateInput, verr *protovalidate.Valida
 
 func bulkResultToProto(total int, res BulkCreateResult) *catalogv1.BulkCreateProductsResult {
 	out := &catalogv1.BulkCreateProductsResult{
-		Created: make([]*catalogv1.Product, len(res.Created)),
+		Created: res.Views,
 		Errors:  make([]*catalogv1.BulkProductError, len(res.Errors)),
 		Summary: &commonv1.BulkSummary{Total: int64(total), Succeeded: int64(len(res.Created)), Failed: int64(len(res.Errors))},
-	}
-	for i, p := range res.Created {
-		out.Created[i] = productToProto(p)
 	}
 	for i, e := range res.Errors {
 		pe := &catalogv1.BulkProductError{Index: int32(e.Index), Code: apierr.Name(e.Code), Message: e.Message}

@@ -17,6 +17,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/core"
 	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/db/dbtest"
+	"github.com/mallplatform/partnerapi/internal/wirejson"
 	"github.com/mallplatform/partnerapi/services/catalog"
 	"github.com/mallplatform/partnerapi/services/events"
 )
@@ -24,6 +25,20 @@ import (
 func (h *harness) bulk(ctx context.Context, items ...*catalogv1.ProductCreateInput) (*catalogv1.BulkCreateProductsResult, error) {
 	resp, err := h.client.BulkCreateProducts(ctx, &catalogv1.BulkCreateProductsRequest{Products: items})
 	return resp.GetData(), err
+}
+
+// created reads the products a bulk create answered with: each travels as
+// the JSON its GET renders.
+func created(t *testing.T, res *catalogv1.BulkCreateProductsResult) []*catalogv1.Product {
+	t.Helper()
+	out := make([]*catalogv1.Product, len(res.GetCreated()))
+	for i, raw := range res.GetCreated() {
+		out[i] = &catalogv1.Product{}
+		if err := wirejson.Unmarshal(raw, out[i]); err != nil {
+			t.Fatalf("created[%d]: %v in %.300s", i, err, raw)
+		}
+	}
+	return out
 }
 
 // singleError is what single create answers for in: its code and message.
@@ -86,7 +101,7 @@ func TestBulkCreateProducts(t *testing.T) {
 			t.Fatalf("summary %v", s)
 		}
 		wantCreated := []*catalogv1.ProductCreateInput{first, otherSellersSKU, last}
-		for i, p := range res.GetCreated() {
+		for i, p := range created(t, res) {
 			if p.GetSku() != wantCreated[i].Variants[0].GetSku() || p.GetStatus() != catalogv1.ProductStatus_PRODUCT_STATUS_PROPOSED || !shortIDPattern.MatchString(p.GetShortId()) {
 				t.Errorf("created[%d] = %s %s %s", i, p.GetSku(), p.GetStatus(), p.GetShortId())
 			}
@@ -202,7 +217,7 @@ func TestBulkCreateFiveThousand(t *testing.T) {
 		if res.GetSummary().GetSucceeded() != catalog.MaxBulkCreate || len(res.GetErrors()) != 0 {
 			t.Fatalf("summary %v, first errors %v", res.GetSummary(), res.GetErrors()[:min(3, len(res.GetErrors()))])
 		}
-		for i, p := range res.GetCreated() {
+		for i, p := range created(t, res) {
 			if p.GetName() != items[i].Title || len(p.GetVariants()) != 2 {
 				t.Fatalf("created[%d] = %q with %d variants", i, p.GetName(), len(p.GetVariants()))
 			}
@@ -216,7 +231,7 @@ func TestBulkCreateFiveThousand(t *testing.T) {
 			t.Fatalf("list: %v %v", got.GetMeta(), err)
 		}
 		byID := map[string]*catalogv1.Product{}
-		for _, p := range res.GetCreated() {
+		for _, p := range created(t, res) {
 			byID[p.GetProductId()] = p
 		}
 		for _, p := range got.GetData() {

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	shippingv1 "github.com/mallplatform/partnerapi/gen/mp/shipping/v1"
+	"github.com/mallplatform/partnerapi/internal/wirejson"
 )
 
 // GetPickupSlot implements shippingv1.ShippingServiceServer.
@@ -21,22 +22,50 @@ func (s *Server) ListEligibleDates(ctx context.Context, req *shippingv1.ListElig
 	if err != nil {
 		return nil, err
 	}
-	// The slots' messages and the values their optional fields point to are
-	// allocated once per answer rather than once per slot.
-	out := &shippingv1.EligibleDatesResponse{Data: make([]*shippingv1.PickupSlot, len(slots))}
-	msgs := make([]shippingv1.PickupSlot, len(slots))
-	windows := make([]shippingv1.TimeWindow, len(slots))
-	reasons := make([]shippingv1.PickupSlotReason, len(slots))
-	recommended := make([]bool, len(slots))
+	data, err := renderSlots(slots, rec)
+	if err != nil {
+		return nil, err
+	}
+	return &shippingv1.EligibleDatesResponse{Data: data}, nil
+}
+
+// renderSlots renders the eligible dates' slots as the route writes them,
+// slot rec flagged recommended and every other one not. The answer carries
+// them rendered: the gateway copies the bytes into its answer instead of
+// decoding fourteen messages only to render them. One message and one
+// buffer serve all the slots; each rendering is a slice of the buffer.
+func renderSlots(slots []PickupSlot, rec int) ([][]byte, error) {
+	var (
+		msg    shippingv1.PickupSlot
+		window shippingv1.TimeWindow
+		reason shippingv1.PickupSlotReason
+		// recommended[1] is the recommended slot's flag, [0] every other's.
+		recommended = [2]bool{false, true}
+		err         error
+	)
+	out := make([][]byte, len(slots))
+	buf := make([]byte, 0, len(slots)*renderedSlotBytes)
 	for i, sl := range slots {
-		p := &msgs[i]
-		fillSlot(p, &windows[i], &reasons[i], sl)
-		recommended[i] = i == rec
-		p.Recommended = &recommended[i]
-		out.Data[i] = p
+		// Reset whole, so that nothing of the previous slot (a holiday)
+		// stays in the message.
+		msg, window, reason = shippingv1.PickupSlot{}, shippingv1.TimeWindow{}, 0
+		fillSlot(&msg, &window, &reason, sl)
+		msg.Recommended = &recommended[0]
+		if i == rec {
+			msg.Recommended = &recommended[1]
+		}
+		start := len(buf)
+		if buf, err = wirejson.AppendMessage(buf, &msg); err != nil {
+			return nil, err
+		}
+		out[i] = buf[start:len(buf):len(buf)]
 	}
 	return out, nil
 }
+
+// renderedSlotBytes is room for one rendered slot with a holiday's name, so
+// that fourteen of them fill one buffer without growing it.
+const renderedSlotBytes = 256
 
 var slotReasonToProto = map[SlotReason]shippingv1.PickupSlotReason{
 	SlotPastDate:      shippingv1.PickupSlotReason_PICKUP_SLOT_REASON_PAST_DATE,

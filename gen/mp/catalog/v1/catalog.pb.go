@@ -1581,7 +1581,7 @@ func (x *BulkProductError) GetField() string {
 type BulkCreateProductsResult struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The created products, in submission order.
-	Created       []*Product          `protobuf:"bytes,1,rep,name=created,proto3" json:"created,omitempty"`
+	Created       [][]byte            `protobuf:"bytes,4,rep,name=created,proto3" json:"created,omitempty"`
 	Errors        []*BulkProductError `protobuf:"bytes,2,rep,name=errors,proto3" json:"errors,omitempty"`
 	Summary       *v1.BulkSummary     `protobuf:"bytes,3,opt,name=summary,proto3" json:"summary,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -1618,7 +1618,7 @@ func (*BulkCreateProductsResult) Descriptor() ([]byte, []int) {
 	return file_mp_catalog_v1_catalog_proto_rawDescGZIP(), []int{19}
 }
 
-func (x *BulkCreateProductsResult) GetCreated() []*Product {
+func (x *BulkCreateProductsResult) GetCreated() [][]byte {
 	if x != nil {
 		return x.Created
 	}
@@ -2259,11 +2259,11 @@ const file_mp_catalog_v1_catalog_proto_rawDesc = "" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x12\x12\n" +
 	"\x04code\x18\x03 \x01(\tR\x04code\x12\x19\n" +
 	"\x05field\x18\x04 \x01(\tH\x00R\x05field\x88\x01\x01B\b\n" +
-	"\x06_field\"\xba\x01\n" +
-	"\x18BulkCreateProductsResult\x120\n" +
-	"\acreated\x18\x01 \x03(\v2\x16.mp.catalog.v1.ProductR\acreated\x127\n" +
+	"\x06_field\"\xc7\x01\n" +
+	"\x18BulkCreateProductsResult\x127\n" +
+	"\acreated\x18\x04 \x03(\fB\x1d\xaa\xbb\x18\x19\x18\x01:\x15mp.catalog.v1.ProductR\acreated\x127\n" +
 	"\x06errors\x18\x02 \x03(\v2\x1f.mp.catalog.v1.BulkProductErrorR\x06errors\x123\n" +
-	"\asummary\x18\x03 \x01(\v2\x19.mp.common.v1.BulkSummaryR\asummary\"Y\n" +
+	"\asummary\x18\x03 \x01(\v2\x19.mp.common.v1.BulkSummaryR\asummaryJ\x04\b\x01\x10\x02\"Y\n" +
 	"\x1aBulkCreateProductsResponse\x12;\n" +
 	"\x04data\x18\x01 \x01(\v2'.mp.catalog.v1.BulkCreateProductsResultR\x04data\"v\n" +
 	"\x14UpdateProductRequest\x12\x19\n" +
@@ -2409,41 +2409,40 @@ var file_mp_catalog_v1_catalog_proto_depIdxs = []int32{
 	3,  // 16: mp.catalog.v1.ListCategoryAttributesResponse.data:type_name -> mp.catalog.v1.CategoryAttribute
 	12, // 17: mp.catalog.v1.CreateProductRequest.product:type_name -> mp.catalog.v1.ProductCreateInput
 	12, // 18: mp.catalog.v1.BulkCreateProductsRequest.products:type_name -> mp.catalog.v1.ProductCreateInput
-	8,  // 19: mp.catalog.v1.BulkCreateProductsResult.created:type_name -> mp.catalog.v1.Product
-	20, // 20: mp.catalog.v1.BulkCreateProductsResult.errors:type_name -> mp.catalog.v1.BulkProductError
-	35, // 21: mp.catalog.v1.BulkCreateProductsResult.summary:type_name -> mp.common.v1.BulkSummary
-	21, // 22: mp.catalog.v1.BulkCreateProductsResponse.data:type_name -> mp.catalog.v1.BulkCreateProductsResult
-	13, // 23: mp.catalog.v1.UpdateProductRequest.product:type_name -> mp.catalog.v1.ProductUpdateInput
-	8,  // 24: mp.catalog.v1.ProductResponse.data:type_name -> mp.catalog.v1.Product
-	0,  // 25: mp.catalog.v1.ListProductsRequest.status:type_name -> mp.catalog.v1.ProductStatus
-	8,  // 26: mp.catalog.v1.ListProductsResponse.data:type_name -> mp.catalog.v1.Product
-	34, // 27: mp.catalog.v1.ListProductsResponse.meta:type_name -> mp.common.v1.PageMeta
-	0,  // 28: mp.catalog.v1.ProductStatusChange.status:type_name -> mp.catalog.v1.ProductStatus
-	0,  // 29: mp.catalog.v1.ProductStatusChange.expected_status:type_name -> mp.catalog.v1.ProductStatus
-	28, // 30: mp.catalog.v1.SetProductStatusRequest.change:type_name -> mp.catalog.v1.ProductStatusChange
-	14, // 31: mp.catalog.v1.CatalogService.ListCategories:input_type -> mp.catalog.v1.ListCategoriesRequest
-	16, // 32: mp.catalog.v1.CatalogService.ListCategoryAttributes:input_type -> mp.catalog.v1.ListCategoryAttributesRequest
-	18, // 33: mp.catalog.v1.CatalogService.CreateProduct:input_type -> mp.catalog.v1.CreateProductRequest
-	23, // 34: mp.catalog.v1.CatalogService.UpdateProduct:input_type -> mp.catalog.v1.UpdateProductRequest
-	19, // 35: mp.catalog.v1.CatalogService.BulkCreateProducts:input_type -> mp.catalog.v1.BulkCreateProductsRequest
-	27, // 36: mp.catalog.v1.CatalogService.GetProduct:input_type -> mp.catalog.v1.GetProductRequest
-	29, // 37: mp.catalog.v1.CatalogService.SetProductStatus:input_type -> mp.catalog.v1.SetProductStatusRequest
-	30, // 38: mp.catalog.v1.CatalogService.DeleteProduct:input_type -> mp.catalog.v1.DeleteProductRequest
-	25, // 39: mp.catalog.v1.CatalogService.ListProducts:input_type -> mp.catalog.v1.ListProductsRequest
-	15, // 40: mp.catalog.v1.CatalogService.ListCategories:output_type -> mp.catalog.v1.ListCategoriesResponse
-	17, // 41: mp.catalog.v1.CatalogService.ListCategoryAttributes:output_type -> mp.catalog.v1.ListCategoryAttributesResponse
-	24, // 42: mp.catalog.v1.CatalogService.CreateProduct:output_type -> mp.catalog.v1.ProductResponse
-	24, // 43: mp.catalog.v1.CatalogService.UpdateProduct:output_type -> mp.catalog.v1.ProductResponse
-	22, // 44: mp.catalog.v1.CatalogService.BulkCreateProducts:output_type -> mp.catalog.v1.BulkCreateProductsResponse
-	24, // 45: mp.catalog.v1.CatalogService.GetProduct:output_type -> mp.catalog.v1.ProductResponse
-	24, // 46: mp.catalog.v1.CatalogService.SetProductStatus:output_type -> mp.catalog.v1.ProductResponse
-	24, // 47: mp.catalog.v1.CatalogService.DeleteProduct:output_type -> mp.catalog.v1.ProductResponse
-	26, // 48: mp.catalog.v1.CatalogService.ListProducts:output_type -> mp.catalog.v1.ListProductsResponse
-	40, // [40:49] is the sub-list for method output_type
-	31, // [31:40] is the sub-list for method input_type
-	31, // [31:31] is the sub-list for extension type_name
-	31, // [31:31] is the sub-list for extension extendee
-	0,  // [0:31] is the sub-list for field type_name
+	20, // 19: mp.catalog.v1.BulkCreateProductsResult.errors:type_name -> mp.catalog.v1.BulkProductError
+	35, // 20: mp.catalog.v1.BulkCreateProductsResult.summary:type_name -> mp.common.v1.BulkSummary
+	21, // 21: mp.catalog.v1.BulkCreateProductsResponse.data:type_name -> mp.catalog.v1.BulkCreateProductsResult
+	13, // 22: mp.catalog.v1.UpdateProductRequest.product:type_name -> mp.catalog.v1.ProductUpdateInput
+	8,  // 23: mp.catalog.v1.ProductResponse.data:type_name -> mp.catalog.v1.Product
+	0,  // 24: mp.catalog.v1.ListProductsRequest.status:type_name -> mp.catalog.v1.ProductStatus
+	8,  // 25: mp.catalog.v1.ListProductsResponse.data:type_name -> mp.catalog.v1.Product
+	34, // 26: mp.catalog.v1.ListProductsResponse.meta:type_name -> mp.common.v1.PageMeta
+	0,  // 27: mp.catalog.v1.ProductStatusChange.status:type_name -> mp.catalog.v1.ProductStatus
+	0,  // 28: mp.catalog.v1.ProductStatusChange.expected_status:type_name -> mp.catalog.v1.ProductStatus
+	28, // 29: mp.catalog.v1.SetProductStatusRequest.change:type_name -> mp.catalog.v1.ProductStatusChange
+	14, // 30: mp.catalog.v1.CatalogService.ListCategories:input_type -> mp.catalog.v1.ListCategoriesRequest
+	16, // 31: mp.catalog.v1.CatalogService.ListCategoryAttributes:input_type -> mp.catalog.v1.ListCategoryAttributesRequest
+	18, // 32: mp.catalog.v1.CatalogService.CreateProduct:input_type -> mp.catalog.v1.CreateProductRequest
+	23, // 33: mp.catalog.v1.CatalogService.UpdateProduct:input_type -> mp.catalog.v1.UpdateProductRequest
+	19, // 34: mp.catalog.v1.CatalogService.BulkCreateProducts:input_type -> mp.catalog.v1.BulkCreateProductsRequest
+	27, // 35: mp.catalog.v1.CatalogService.GetProduct:input_type -> mp.catalog.v1.GetProductRequest
+	29, // 36: mp.catalog.v1.CatalogService.SetProductStatus:input_type -> mp.catalog.v1.SetProductStatusRequest
+	30, // 37: mp.catalog.v1.CatalogService.DeleteProduct:input_type -> mp.catalog.v1.DeleteProductRequest
+	25, // 38: mp.catalog.v1.CatalogService.ListProducts:input_type -> mp.catalog.v1.ListProductsRequest
+	15, // 39: mp.catalog.v1.CatalogService.ListCategories:output_type -> mp.catalog.v1.ListCategoriesResponse
+	17, // 40: mp.catalog.v1.CatalogService.ListCategoryAttributes:output_type -> mp.catalog.v1.ListCategoryAttributesResponse
+	24, // 41: mp.catalog.v1.CatalogService.CreateProduct:output_type -> mp.catalog.v1.ProductResponse
+	24, // 42: mp.catalog.v1.CatalogService.UpdateProduct:output_type -> mp.catalog.v1.ProductResponse
+	22, // 43: mp.catalog.v1.CatalogService.BulkCreateProducts:output_type -> mp.catalog.v1.BulkCreateProductsResponse
+	24, // 44: mp.catalog.v1.CatalogService.GetProduct:output_type -> mp.catalog.v1.ProductResponse
+	24, // 45: mp.catalog.v1.CatalogService.SetProductStatus:output_type -> mp.catalog.v1.ProductResponse
+	24, // 46: mp.catalog.v1.CatalogService.DeleteProduct:output_type -> mp.catalog.v1.ProductResponse
+	26, // 47: mp.catalog.v1.CatalogService.ListProducts:output_type -> mp.catalog.v1.ListProductsResponse
+	39, // [39:48] is the sub-list for method output_type
+	30, // [30:39] is the sub-list for method input_type
+	30, // [30:30] is the sub-list for extension type_name
+	30, // [30:30] is the sub-list for extension extendee
+	0,  // [0:30] is the sub-list for field type_name
 }
 
 func init() { file_mp_catalog_v1_catalog_proto_init() }

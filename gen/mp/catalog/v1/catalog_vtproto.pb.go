@@ -1367,6 +1367,15 @@ func (m *BulkCreateProductsResult) MarshalToSizedBufferVT(dAtA []byte) (int, err
 		i -= len(m.unknownFields)
 		copy(dAtA[i:], m.unknownFields)
 	}
+	if len(m.Created) > 0 {
+		for iNdEx := len(m.Created) - 1; iNdEx >= 0; iNdEx-- {
+			i -= len(m.Created[iNdEx])
+			copy(dAtA[i:], m.Created[iNdEx])
+			i = protohelpers.EncodeVarint(dAtA, i, uint64(len(m.Created[iNdEx])))
+			i--
+			dAtA[i] = 0x22
+		}
+	}
 	if m.Summary != nil {
 		if vtmsg, ok := interface{}(m.Summary).(interface {
 			MarshalToSizedBufferVT([]byte) (int, error)
@@ -1399,18 +1408,6 @@ func (m *BulkCreateProductsResult) MarshalToSizedBufferVT(dAtA []byte) (int, err
 			i = protohelpers.EncodeVarint(dAtA, i, uint64(size))
 			i--
 			dAtA[i] = 0x12
-		}
-	}
-	if len(m.Created) > 0 {
-		for iNdEx := len(m.Created) - 1; iNdEx >= 0; iNdEx-- {
-			size, err := m.Created[iNdEx].MarshalToSizedBufferVT(dAtA[:i])
-			if err != nil {
-				return 0, err
-			}
-			i -= size
-			i = protohelpers.EncodeVarint(dAtA, i, uint64(size))
-			i--
-			dAtA[i] = 0xa
 		}
 	}
 	return len(dAtA) - i, nil
@@ -2403,12 +2400,6 @@ func (m *BulkCreateProductsResult) SizeVT() (n int) {
 	}
 	var l int
 	_ = l
-	if len(m.Created) > 0 {
-		for _, e := range m.Created {
-			l = e.SizeVT()
-			n += 1 + l + protohelpers.SizeOfVarint(uint64(l))
-		}
-	}
 	if len(m.Errors) > 0 {
 		for _, e := range m.Errors {
 			l = e.SizeVT()
@@ -2424,6 +2415,12 @@ func (m *BulkCreateProductsResult) SizeVT() (n int) {
 			l = proto.Size(m.Summary)
 		}
 		n += 1 + l + protohelpers.SizeOfVarint(uint64(l))
+	}
+	if len(m.Created) > 0 {
+		for _, b := range m.Created {
+			l = len(b)
+			n += 1 + l + protohelpers.SizeOfVarint(uint64(l))
+		}
 	}
 	n += len(m.unknownFields)
 	return n
@@ -5992,40 +5989,6 @@ func (m *BulkCreateProductsResult) UnmarshalVT(dAtA []byte) error {
 			return fmt.Errorf("proto: BulkCreateProductsResult: illegal tag %d (wire type %d)", fieldNum, wire)
 		}
 		switch fieldNum {
-		case 1:
-			if wireType != 2 {
-				return fmt.Errorf("proto: wrong wireType = %d for field Created", wireType)
-			}
-			var msglen int
-			for shift := uint(0); ; shift += 7 {
-				if shift >= 64 {
-					return protohelpers.ErrIntOverflow
-				}
-				if iNdEx >= l {
-					return io.ErrUnexpectedEOF
-				}
-				b := dAtA[iNdEx]
-				iNdEx++
-				msglen |= int(b&0x7F) << shift
-				if b < 0x80 {
-					break
-				}
-			}
-			if msglen < 0 {
-				return protohelpers.ErrInvalidLength
-			}
-			postIndex := iNdEx + msglen
-			if postIndex < 0 {
-				return protohelpers.ErrInvalidLength
-			}
-			if postIndex > l {
-				return io.ErrUnexpectedEOF
-			}
-			m.Created = append(m.Created, &Product{})
-			if err := m.Created[len(m.Created)-1].UnmarshalVT(dAtA[iNdEx:postIndex]); err != nil {
-				return err
-			}
-			iNdEx = postIndex
 		case 2:
 			if wireType != 2 {
 				return fmt.Errorf("proto: wrong wireType = %d for field Errors", wireType)
@@ -6103,6 +6066,38 @@ func (m *BulkCreateProductsResult) UnmarshalVT(dAtA []byte) error {
 					return err
 				}
 			}
+			iNdEx = postIndex
+		case 4:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Created", wireType)
+			}
+			var byteLen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				byteLen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if byteLen < 0 {
+				return protohelpers.ErrInvalidLength
+			}
+			postIndex := iNdEx + byteLen
+			if postIndex < 0 {
+				return protohelpers.ErrInvalidLength
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.Created = append(m.Created, make([]byte, postIndex-iNdEx))
+			copy(m.Created[len(m.Created)-1], dAtA[iNdEx:postIndex])
 			iNdEx = postIndex
 		default:
 			iNdEx = preIndex

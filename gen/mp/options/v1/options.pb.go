@@ -433,7 +433,8 @@ type Field struct {
 	ObjectEntries bool `protobuf:"varint,2,opt,name=object_entries,json=objectEntries,proto3" json:"object_entries,omitempty"`
 	// A bytes field that holds JSON the platform rendered itself (an event's
 	// resource view, kept as it was at that moment): written verbatim as a
-	// JSON value, never accepted in a request.
+	// JSON value (repeated: a JSON array of them), never accepted in a
+	// request.
 	RawJson bool `protobuf:"varint,3,opt,name=raw_json,json=rawJson,proto3" json:"raw_json,omitempty"`
 	// A string field holding a path (or URL) the answer redirects to: the
 	// gateway sends it, made absolute on the platform's public address, as
@@ -447,9 +448,15 @@ type Field struct {
 	// content, without quotes): the gateway sends it quoted as the ETag
 	// header and leaves it out of the body; a request whose If-None-Match
 	// names it answers 304 Not Modified with no body.
-	EntityTag     bool `protobuf:"varint,6,opt,name=entity_tag,json=entityTag,proto3" json:"entity_tag,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	EntityTag bool `protobuf:"varint,6,opt,name=entity_tag,json=entityTag,proto3" json:"entity_tag,omitempty"`
+	// The message type (its full name, e.g. "mp.catalog.v1.Product") whose
+	// wire JSON a raw_json field holds, one rendering per item when the field
+	// is repeated: core sends what it has already rendered (a product's
+	// event view) instead of the message for the gateway to decode and render
+	// again, and the OpenAPI document describes the field as that message.
+	RawJsonMessage string `protobuf:"bytes,7,opt,name=raw_json_message,json=rawJsonMessage,proto3" json:"raw_json_message,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *Field) Reset() {
@@ -522,6 +529,13 @@ func (x *Field) GetEntityTag() bool {
 		return x.EntityTag
 	}
 	return false
+}
+
+func (x *Field) GetRawJsonMessage() string {
+	if x != nil {
+		return x.RawJsonMessage
+	}
+	return ""
 }
 
 // ServicePolicy is the one declaration of who may reach a service on core;
@@ -755,7 +769,7 @@ const file_mp_options_v1_options_proto_rawDesc = "" +
 	" \x01(\bR\bgzipBody\x12.\n" +
 	"\x13request_media_types\x18\x14 \x03(\tR\x11requestMediaTypes\x122\n" +
 	"\x15seller_token_optional\x18\x15 \x01(\bR\x13sellerTokenOptional\x12F\n" +
-	"\x1fidempotency_outside_transaction\x18\x16 \x01(\bR\x1didempotencyOutsideTransaction\"\xe0\x01\n" +
+	"\x1fidempotency_outside_transaction\x18\x16 \x01(\bR\x1didempotencyOutsideTransaction\"\x8a\x02\n" +
 	"\x05Field\x123\n" +
 	"\bpresence\x18\x01 \x01(\x0e2\x17.mp.options.v1.PresenceR\bpresence\x12%\n" +
 	"\x0eobject_entries\x18\x02 \x01(\bR\robjectEntries\x12\x19\n" +
@@ -763,7 +777,8 @@ const file_mp_options_v1_options_proto_rawDesc = "" +
 	"\blocation\x18\x04 \x01(\bR\blocation\x12%\n" +
 	"\x0esession_cookie\x18\x05 \x01(\bR\rsessionCookie\x12\x1d\n" +
 	"\n" +
-	"entity_tag\x18\x06 \x01(\bR\tentityTag\"A\n" +
+	"entity_tag\x18\x06 \x01(\bR\tentityTag\x12(\n" +
+	"\x10raw_json_message\x18\a \x01(\tR\x0erawJsonMessage\"A\n" +
 	"\rServicePolicy\x120\n" +
 	"\acallers\x18\x01 \x01(\x0e2\x16.mp.options.v1.CallersR\acallers\"P\n" +
 	"\x05Event\x12\x1d\n" +

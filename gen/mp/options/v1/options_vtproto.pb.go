@@ -203,6 +203,13 @@ func (m *Field) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i -= len(m.unknownFields)
 		copy(dAtA[i:], m.unknownFields)
 	}
+	if len(m.RawJsonMessage) > 0 {
+		i -= len(m.RawJsonMessage)
+		copy(dAtA[i:], m.RawJsonMessage)
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(len(m.RawJsonMessage)))
+		i--
+		dAtA[i] = 0x3a
+	}
 	if m.EntityTag {
 		i--
 		if m.EntityTag {
@@ -432,6 +439,10 @@ func (m *Field) SizeVT() (n int) {
 	}
 	if m.EntityTag {
 		n += 2
+	}
+	l = len(m.RawJsonMessage)
+	if l > 0 {
+		n += 1 + l + protohelpers.SizeOfVarint(uint64(l))
 	}
 	n += len(m.unknownFields)
 	return n
@@ -1014,6 +1025,38 @@ func (m *Field) UnmarshalVT(dAtA []byte) error {
 				}
 			}
 			m.EntityTag = bool(v != 0)
+		case 7:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field RawJsonMessage", wireType)
+			}
+			var stringLen uint64
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				stringLen |= uint64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			intStringLen := int(stringLen)
+			if intStringLen < 0 {
+				return protohelpers.ErrInvalidLength
+			}
+			postIndex := iNdEx + intStringLen
+			if postIndex < 0 {
+				return protohelpers.ErrInvalidLength
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.RawJsonMessage = string(dAtA[iNdEx:postIndex])
+			iNdEx = postIndex
 		default:
 			iNdEx = preIndex
 			skippy, err := protohelpers.Skip(dAtA[iNdEx:])

@@ -239,7 +239,7 @@ func (x *ListEligibleDatesRequest) GetId() string {
 type EligibleDatesResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The 14 days from the shop's business today, in date order.
-	Data          []*PickupSlot `protobuf:"bytes,1,rep,name=data,proto3" json:"data,omitempty"`
+	Data          [][]byte `protobuf:"bytes,2,rep,name=data,proto3" json:"data,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -274,7 +274,7 @@ func (*EligibleDatesResponse) Descriptor() ([]byte, []int) {
 	return file_mp_shipping_v1_pickup_proto_rawDescGZIP(), []int{3}
 }
 
-func (x *EligibleDatesResponse) GetData() []*PickupSlot {
+func (x *EligibleDatesResponse) GetData() [][]byte {
 	if x != nil {
 		return x.Data
 	}
@@ -467,9 +467,9 @@ const file_mp_shipping_v1_pickup_proto_rawDesc = "" +
 	"\x12PickupSlotResponse\x12.\n" +
 	"\x04data\x18\x01 \x01(\v2\x1a.mp.shipping.v1.PickupSlotR\x04data\"5\n" +
 	"\x18ListEligibleDatesRequest\x12\x19\n" +
-	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\x02id\"G\n" +
-	"\x15EligibleDatesResponse\x12.\n" +
-	"\x04data\x18\x01 \x03(\v2\x1a.mp.shipping.v1.PickupSlotR\x04data\"4\n" +
+	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18xR\x02id\"T\n" +
+	"\x15EligibleDatesResponse\x125\n" +
+	"\x04data\x18\x02 \x03(\fB!\xaa\xbb\x18\x1d\x18\x01:\x19mp.shipping.v1.PickupSlotR\x04dataJ\x04\b\x01\x10\x02\"4\n" +
 	"\n" +
 	"TimeWindow\x12\x14\n" +
 	"\x05start\x18\x01 \x01(\tR\x05start\x12\x10\n" +
@@ -528,14 +528,13 @@ var file_mp_shipping_v1_pickup_proto_goTypes = []any{
 }
 var file_mp_shipping_v1_pickup_proto_depIdxs = []int32{
 	6, // 0: mp.shipping.v1.PickupSlotResponse.data:type_name -> mp.shipping.v1.PickupSlot
-	6, // 1: mp.shipping.v1.EligibleDatesResponse.data:type_name -> mp.shipping.v1.PickupSlot
-	0, // 2: mp.shipping.v1.PickupSlot.reason:type_name -> mp.shipping.v1.PickupSlotReason
-	5, // 3: mp.shipping.v1.PickupSlot.time_window:type_name -> mp.shipping.v1.TimeWindow
-	4, // [4:4] is the sub-list for method output_type
-	4, // [4:4] is the sub-list for method input_type
-	4, // [4:4] is the sub-list for extension type_name
-	4, // [4:4] is the sub-list for extension extendee
-	0, // [0:4] is the sub-list for field type_name
+	0, // 1: mp.shipping.v1.PickupSlot.reason:type_name -> mp.shipping.v1.PickupSlotReason
+	5, // 2: mp.shipping.v1.PickupSlot.time_window:type_name -> mp.shipping.v1.TimeWindow
+	3, // [3:3] is the sub-list for method output_type
+	3, // [3:3] is the sub-list for method input_type
+	3, // [3:3] is the sub-list for extension type_name
+	3, // [3:3] is the sub-list for extension extendee
+	0, // [0:3] is the sub-list for field type_name
 }
 
 func init() { file_mp_shipping_v1_pickup_proto_init() }
