@@ -54,6 +54,8 @@ type Gateway struct {
 	crossOrigin *http.CrossOriginProtection
 	// attempts counts seller sign-in attempts.
 	attempts admission.AttemptStore
+	// maint follows the environment's maintenance switch (maintenance.go).
+	maint maintenanceGate
 }
 
 // New builds the gateway. It fails when a routed method lacks a policy or a
@@ -154,6 +156,7 @@ func New(cfg Config) (*Gateway, error) {
 	if cfg.Tracing.Enabled() {
 		g.traced = cfg.Tracing.HTTPHandler(http.HandlerFunc(g.serve), "open/v1")
 	}
+	g.startMaintenance()
 	return g, nil
 }
 
