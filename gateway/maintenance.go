@@ -86,8 +86,9 @@ type maintenanceState struct {
 type maintenanceRule uint8
 
 const (
-	// maintenanceRefused: 503 MAINTENANCE (every route not listed).
-	maintenanceRefused maintenanceRule = iota
+	// maintenanceRefused (the zero value, every route not listed): 503
+	// MAINTENANCE.
+	_ maintenanceRule = iota
 	// maintenanceExempt: answered as usual.
 	maintenanceExempt
 	// maintenancePage: the consent page's maintenance page.
@@ -162,7 +163,7 @@ func (g *Gateway) refuseInMaintenance(w *statusWriter, rid string, m *policy.Met
 		return false
 	}
 	w.Header().Set(sdk.HeaderRetryAfter, strconv.FormatInt(g.maintenanceRetryAfter(st), 10))
-	if rule == maintenancePage && g.maint.page != nil {
+	if rule == maintenancePage {
 		w.recordError(apierr.Maintenance)
 		g.maint.page(w, st.message, st.until)
 		return true
