@@ -126,7 +126,8 @@ func (s *Service) UpdateRole(ctx context.Context, c Caller, a Actor, memberID, r
 		if err := s.members.SetRole(ctx, m.ID, role); err != nil {
 			return err
 		}
-		m.Role, out = role, m
+		m.Role = role
+		out = m
 		return s.audit(ctx, c, a.Member.AccountID, a.User.ID, "member.role_changed:"+role, m.ID, now)
 	})
 	return out, err

@@ -1,0 +1,108 @@
+package developer_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	errorsv1 "github.com/mallplatform/partnerapi/gen/mp/errors/v1"
+	"github.com/mallplatform/partnerapi/internal/apierr"
+	"github.com/mallplatform/partnerapi/internal/db"
+	"github.com/mallplatform/partnerapi/internal/db/dbtest"
+	"github.com/mallplatform/partnerapi/internal/ids"
+	"github.com/mallplatform/partnerapi/services/developer"
+)
+
+// stubShops makes test shops without seeding them; fail makes the next
+// one fail.
+type stubShops struct {
+	mu   sync.Mutex
+	n    int
+	fail bool
+	got  []developer.ShopRequest
+}
+
+func (s *stubShops) MakeTestShop(_ context.Context, in developer.ShopRequest) (developer.MadeShop, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fail {
+		s.fail = false
+		return developer.MadeShop{}, errors.New("seller store down")
+	}
+	s.n++
+	s.got = append(s.got, in)
+	return developer.MadeShop{SellerID: ids.New("slr"), Username: in.Username, Password: "pw", OTP: "123456"}, nil
+}
+
+func newShopsFixture(t *testing.T, d *db.DB, limits developer.Limits) (*fixture, *stubShops) {
+	t.Helper()
+	f := newAppsFixture(t, d)
+	maker := &stubShops{}
+	var err error
+	f.svc, err = developer.NewService(developer.Config{Store: developer.NewEntStore(d), Clock: f.clock, Business: f.clock,
+		Mail: f.mail, ConsoleURL: "https://console.example/console/", Limits: limits, ShopMaker: maker})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, maker
+}
+
+// Test shops per account: five by default, the configured number
+// otherwise; a shop that could not be made does not count.
+func TestTestShopLimit(t *testing.T) {
+	dbtest.ForEachDriver(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		f, maker := newShopsFixture(t, d, developer.Limits{})
+		f.signUp(t, "ana@example.com", developer.TypeIndividual)
+		_, err := f.svc.CreateTestShop(ctx, caller, f.signIn(t, "ana@example.com"), "Ana's shop")
+		wantCode(t, err, errorsv1.ErrorCode_ERROR_CODE_EMAIL_NOT_VERIFIED)
+		f.verify(t, "ana@example.com")
+		a := f.signIn(t, "ana@example.com")
+
+		_, err = f.svc.CreateTestShop(ctx, caller, a, "  ")
+		wantCode(t, err, apierr.ValidationError)
+		maker.fail = true
+		if _, err := f.svc.CreateTestShop(ctx, caller, a, "Broken"); err == nil {
+			t.Fatal("a shop that could not be made was answered")
+		}
+		for i := 1; i <= developer.DefaultTestShops; i++ {
+			f.clock.Advance(time.Second)
+			made, err := f.svc.CreateTestShop(ctx, caller, a, fmt.Sprintf("Shop %d", i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if made.Shop.SellerID == "" || made.Password == "" || made.OTP == "" || made.Shop.Username == "" {
+				t.Fatalf("made %+v", made)
+			}
+		}
+		_, err = f.svc.CreateTestShop(ctx, caller, a, "Sixth")
+		wantCode(t, err, errorsv1.ErrorCode_ERROR_CODE_TEST_SHOP_LIMIT_REACHED)
+		if got := apierr.HTTPStatus(errorsv1.ErrorCode_ERROR_CODE_TEST_SHOP_LIMIT_REACHED); got != 422 {
+			t.Fatalf("TEST_SHOP_LIMIT_REACHED answers %d, want 422", got)
+		}
+		shops, err := f.svc.TestShops(ctx, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(shops) != developer.DefaultTestShops || shops[0].ShopName != "Shop 1" {
+			t.Fatalf("listed %+v", shops)
+		}
+		if maker.got[0].OwnerName != "Ana Cruz" || maker.got[0].Destination != "ana@example.com" ||
+			maker.got[0].Username == maker.got[1].Username {
+			t.Fatalf("asked for %+v", maker.got[:2])
+		}
+
+		g, _ := newShopsFixture(t, d, developer.Limits{TestShops: 1})
+		g.signUp(t, "bo@example.com", developer.TypeBusiness)
+		g.verify(t, "bo@example.com")
+		b := g.signIn(t, "bo@example.com")
+		if _, err := g.svc.CreateTestShop(ctx, caller, b, "Only"); err != nil {
+			t.Fatal(err)
+		}
+		_, err = g.svc.CreateTestShop(ctx, caller, b, "Second")
+		wantCode(t, err, errorsv1.ErrorCode_ERROR_CODE_TEST_SHOP_LIMIT_REACHED)
+	})
+}
