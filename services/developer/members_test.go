@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mallplatform/partnerapi/ent/pickupaddress"
 	developerv1 "github.com/mallplatform/partnerapi/gen/mp/developer/v1"
 	errorsv1 "github.com/mallplatform/partnerapi/gen/mp/errors/v1"
-	"github.com/mallplatform/partnerapi/ent/pickupaddress"
 	"github.com/mallplatform/partnerapi/internal/apierr"
 	"github.com/mallplatform/partnerapi/internal/testenv"
 	"github.com/mallplatform/partnerapi/sdk"
