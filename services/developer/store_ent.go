@@ -382,5 +382,11 @@ func (s *EntStore) Purge(ctx context.Context, before time.Time) (int, error) {
 	if err != nil {
 		return sessions + links, fmt.Errorf("developer: purge invitations: %w", err)
 	}
-	return sessions + links + invitations, nil
+	// Reservations of test shops whose making never finished.
+	shops, err := c.DeveloperTestShop.Delete().
+		Where(developertestshop.SellerIDIsNil(), developertestshop.CreatedAtLT(before)).Exec(ctx)
+	if err != nil {
+		return sessions + links + invitations, fmt.Errorf("developer: purge test shop reservations: %w", err)
+	}
+	return sessions + links + invitations + shops, nil
 }

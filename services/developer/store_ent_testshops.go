@@ -3,6 +3,7 @@ package developer
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/mallplatform/partnerapi/ent"
 	"github.com/mallplatform/partnerapi/ent/developertestshop"
@@ -11,8 +12,9 @@ import (
 var _ TestShopStore = (*EntStore)(nil)
 
 // CountTestShops implements TestShopStore.
-func (s *EntStore) CountTestShops(ctx context.Context, accountID string) (int, error) {
-	n, err := s.db(ctx).DeveloperTestShop.Query().Where(developertestshop.AccountID(accountID)).Count(ctx)
+func (s *EntStore) CountTestShops(ctx context.Context, accountID string, reservedSince time.Time) (int, error) {
+	n, err := s.db(ctx).DeveloperTestShop.Query().Where(developertestshop.AccountID(accountID),
+		developertestshop.Or(developertestshop.SellerIDNotNil(), developertestshop.CreatedAtGTE(reservedSince))).Count(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("developer: count test shops: %w", err)
 	}

@@ -19,6 +19,11 @@ import (
 // (MP_CONSOLE_TEST_SHOPS).
 const DefaultTestShops = 5
 
+// shopMaking bounds how long making a test shop takes: a reservation older
+// than this without its seller was abandoned (its process stopped) and no
+// longer counts against the limit.
+const shopMaking = 10 * time.Minute
+
 // ShopRequest is a test shop to make.
 type ShopRequest struct {
 	// OwnerName is the seller's name; ShopName the shop's.
@@ -103,7 +108,7 @@ func (s *Service) CreateTestShop(ctx context.Context, c Caller, a Actor, shopNam
 		if err := s.appStore.LockAccount(ctx, a.Member.AccountID); err != nil {
 			return err
 		}
-		n, err := s.shops.CountTestShops(ctx, a.Member.AccountID)
+		n, err := s.shops.CountTestShops(ctx, a.Member.AccountID, now.Add(-shopMaking))
 		if err != nil {
 			return err
 		}

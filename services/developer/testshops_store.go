@@ -19,9 +19,9 @@ type TestShopRecord struct {
 // TestShopStore keeps which account made which test shop. Writes join the
 // transaction ctx carries, if any.
 type TestShopStore interface {
-	// CountTestShops counts the account's test shops, those being made
-	// included.
-	CountTestShops(ctx context.Context, accountID string) (int, error)
+	// CountTestShops counts the account's made test shops and those
+	// reserved since reservedSince (older reservations were abandoned).
+	CountTestShops(ctx context.Context, accountID string, reservedSince time.Time) (int, error)
 	// ReserveTestShop inserts a record without a seller.
 	ReserveTestShop(ctx context.Context, r TestShopRecord) error
 	// CompleteTestShop gives a reserved record its seller and username.

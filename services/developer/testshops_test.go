@@ -95,10 +95,20 @@ func TestTestShopLimit(t *testing.T) {
 			t.Fatalf("asked for %+v", maker.got[:2])
 		}
 
+		// A shop being made counts; one whose making was abandoned (no
+		// seller ten minutes on) does not.
 		g, _ := newShopsFixture(t, d, developer.Limits{TestShops: 1})
-		g.signUp(t, "bo@example.com", developer.TypeBusiness)
+		up := g.signUp(t, "bo@example.com", developer.TypeBusiness)
 		g.verify(t, "bo@example.com")
 		b := g.signIn(t, "bo@example.com")
+		if err := developer.NewEntStore(d).ReserveTestShop(ctx, developer.TestShopRecord{ID: ids.New("dtsh"),
+			AccountID: up.AccountID, ShopName: "Being made", CreatedAt: g.clock.Now()}); err != nil {
+			t.Fatal(err)
+		}
+		_, err = g.svc.CreateTestShop(ctx, caller, b, "Only")
+		wantCode(t, err, errorsv1.ErrorCode_ERROR_CODE_TEST_SHOP_LIMIT_REACHED)
+		g.clock.Advance(11 * time.Minute)
+		b = g.signIn(t, "bo@example.com")
 		if _, err := g.svc.CreateTestShop(ctx, caller, b, "Only"); err != nil {
 			t.Fatal(err)
 		}
