@@ -116,3 +116,67 @@ func TestTestShopLimit(t *testing.T) {
 		wantCode(t, err, errorsv1.ErrorCode_ERROR_CODE_TEST_SHOP_LIMIT_REACHED)
 	})
 }
+
+// Two owners demoting each other at once leave the account one owner.
+func TestTwoOwnersCannotBothStepDown(t *testing.T) {
+	dbtest.ForEachDriver(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		f := newAppsFixture(t, d)
+		f.signUp(t, "ana@example.com", developer.TypeIndividual)
+		f.verify(t, "ana@example.com")
+		ana := f.signIn(t, "ana@example.com")
+		if _, err := f.svc.Invite(ctx, caller, ana, "bob@example.com", developer.RoleOwner); err != nil {
+			t.Fatal(err)
+		}
+		invitation := f.mail.linkToken(t, "bob@example.com", "invitations/accept")
+		f.signUp(t, "bob@example.com", developer.TypeIndividual)
+		f.verify(t, "bob@example.com")
+		bob, err := f.svc.AcceptInvitation(ctx, caller, f.signIn(t, "bob@example.com"), invitation)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bob.Member.AccountID != ana.Member.AccountID || bob.Member.Role != developer.RoleOwner {
+			t.Fatalf("joined as %+v", bob.Member)
+		}
+		errs := make([]error, 2)
+		var wg sync.WaitGroup
+		for i, step := range []struct {
+			by    developer.Actor
+			other string
+		}{{ana, bob.Member.ID}, {bob, ana.Member.ID}} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, errs[i] = f.svc.UpdateRole(ctx, caller, step.by, step.other, developer.RoleAdmin)
+			}()
+		}
+		wg.Wait()
+		won, refused := 0, 0
+		for _, err := range errs {
+			switch {
+			case err == nil:
+				won++
+			case apierr.CodeOf(err) == apierr.Conflict:
+				refused++
+			default:
+				t.Fatal(err)
+			}
+		}
+		if won != 1 || refused != 1 {
+			t.Fatalf("%d demoted, %d refused: want one of each", won, refused)
+		}
+		ms, err := f.svc.Members(ctx, ana)
+		if err != nil {
+			t.Fatal(err)
+		}
+		owners := 0
+		for _, m := range ms {
+			if m.Role == developer.RoleOwner {
+				owners++
+			}
+		}
+		if owners != 1 {
+			t.Fatalf("%d owners left", owners)
+		}
+	})
+}
