@@ -27,7 +27,9 @@ import (
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
 	"github.com/mallplatform/partnerapi/ent/developerauditentry"
 	"github.com/mallplatform/partnerapi/ent/developeremailtoken"
+	"github.com/mallplatform/partnerapi/ent/developerinvitation"
 	"github.com/mallplatform/partnerapi/ent/developermember"
+	"github.com/mallplatform/partnerapi/ent/developertestshop"
 	"github.com/mallplatform/partnerapi/ent/developeruser"
 	"github.com/mallplatform/partnerapi/ent/event"
 	"github.com/mallplatform/partnerapi/ent/fulfillment"
@@ -86,8 +88,12 @@ type Client struct {
 	DeveloperAuditEntry *DeveloperAuditEntryClient
 	// DeveloperEmailToken is the client for interacting with the DeveloperEmailToken builders.
 	DeveloperEmailToken *DeveloperEmailTokenClient
+	// DeveloperInvitation is the client for interacting with the DeveloperInvitation builders.
+	DeveloperInvitation *DeveloperInvitationClient
 	// DeveloperMember is the client for interacting with the DeveloperMember builders.
 	DeveloperMember *DeveloperMemberClient
+	// DeveloperTestShop is the client for interacting with the DeveloperTestShop builders.
+	DeveloperTestShop *DeveloperTestShopClient
 	// DeveloperUser is the client for interacting with the DeveloperUser builders.
 	DeveloperUser *DeveloperUserClient
 	// Event is the client for interacting with the Event builders.
@@ -161,7 +167,9 @@ func (c *Client) init() {
 	c.DeveloperAccount = NewDeveloperAccountClient(c.config)
 	c.DeveloperAuditEntry = NewDeveloperAuditEntryClient(c.config)
 	c.DeveloperEmailToken = NewDeveloperEmailTokenClient(c.config)
+	c.DeveloperInvitation = NewDeveloperInvitationClient(c.config)
 	c.DeveloperMember = NewDeveloperMemberClient(c.config)
+	c.DeveloperTestShop = NewDeveloperTestShopClient(c.config)
 	c.DeveloperUser = NewDeveloperUserClient(c.config)
 	c.Event = NewEventClient(c.config)
 	c.Fulfillment = NewFulfillmentClient(c.config)
@@ -291,7 +299,9 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		DeveloperAccount:      NewDeveloperAccountClient(cfg),
 		DeveloperAuditEntry:   NewDeveloperAuditEntryClient(cfg),
 		DeveloperEmailToken:   NewDeveloperEmailTokenClient(cfg),
+		DeveloperInvitation:   NewDeveloperInvitationClient(cfg),
 		DeveloperMember:       NewDeveloperMemberClient(cfg),
+		DeveloperTestShop:     NewDeveloperTestShopClient(cfg),
 		DeveloperUser:         NewDeveloperUserClient(cfg),
 		Event:                 NewEventClient(cfg),
 		Fulfillment:           NewFulfillmentClient(cfg),
@@ -348,7 +358,9 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		DeveloperAccount:      NewDeveloperAccountClient(cfg),
 		DeveloperAuditEntry:   NewDeveloperAuditEntryClient(cfg),
 		DeveloperEmailToken:   NewDeveloperEmailTokenClient(cfg),
+		DeveloperInvitation:   NewDeveloperInvitationClient(cfg),
 		DeveloperMember:       NewDeveloperMemberClient(cfg),
+		DeveloperTestShop:     NewDeveloperTestShopClient(cfg),
 		DeveloperUser:         NewDeveloperUserClient(cfg),
 		Event:                 NewEventClient(cfg),
 		Fulfillment:           NewFulfillmentClient(cfg),
@@ -406,13 +418,13 @@ func (c *Client) Use(hooks ...Hook) {
 		c.App, c.AuthorizationCode, c.AuthorizationSession, c.CalendarDay,
 		c.CalendarRevision, c.CancellationRequest, c.Category, c.CategoryAttribute,
 		c.ConsoleSession, c.DeveloperAccount, c.DeveloperAuditEntry,
-		c.DeveloperEmailToken, c.DeveloperMember, c.DeveloperUser, c.Event,
-		c.Fulfillment, c.IdempotencyKey, c.InternalCaller, c.MaintenanceWindow,
-		c.Order, c.OrderItem, c.PickupAddress, c.Product, c.ProductVariant,
-		c.RetiredRefreshToken, c.ReturnDispute, c.ReturnItem, c.ReturnRefund,
-		c.ReturnRequest, c.SandboxFault, c.Seller, c.SellerAuthorization,
-		c.SellerLogin, c.Shipment, c.ShipmentTrackingEvent, c.ShippingChannel,
-		c.WebhookDelivery, c.WebhookSubscription,
+		c.DeveloperEmailToken, c.DeveloperInvitation, c.DeveloperMember,
+		c.DeveloperTestShop, c.DeveloperUser, c.Event, c.Fulfillment, c.IdempotencyKey,
+		c.InternalCaller, c.MaintenanceWindow, c.Order, c.OrderItem, c.PickupAddress,
+		c.Product, c.ProductVariant, c.RetiredRefreshToken, c.ReturnDispute,
+		c.ReturnItem, c.ReturnRefund, c.ReturnRequest, c.SandboxFault, c.Seller,
+		c.SellerAuthorization, c.SellerLogin, c.Shipment, c.ShipmentTrackingEvent,
+		c.ShippingChannel, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -425,13 +437,13 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.App, c.AuthorizationCode, c.AuthorizationSession, c.CalendarDay,
 		c.CalendarRevision, c.CancellationRequest, c.Category, c.CategoryAttribute,
 		c.ConsoleSession, c.DeveloperAccount, c.DeveloperAuditEntry,
-		c.DeveloperEmailToken, c.DeveloperMember, c.DeveloperUser, c.Event,
-		c.Fulfillment, c.IdempotencyKey, c.InternalCaller, c.MaintenanceWindow,
-		c.Order, c.OrderItem, c.PickupAddress, c.Product, c.ProductVariant,
-		c.RetiredRefreshToken, c.ReturnDispute, c.ReturnItem, c.ReturnRefund,
-		c.ReturnRequest, c.SandboxFault, c.Seller, c.SellerAuthorization,
-		c.SellerLogin, c.Shipment, c.ShipmentTrackingEvent, c.ShippingChannel,
-		c.WebhookDelivery, c.WebhookSubscription,
+		c.DeveloperEmailToken, c.DeveloperInvitation, c.DeveloperMember,
+		c.DeveloperTestShop, c.DeveloperUser, c.Event, c.Fulfillment, c.IdempotencyKey,
+		c.InternalCaller, c.MaintenanceWindow, c.Order, c.OrderItem, c.PickupAddress,
+		c.Product, c.ProductVariant, c.RetiredRefreshToken, c.ReturnDispute,
+		c.ReturnItem, c.ReturnRefund, c.ReturnRequest, c.SandboxFault, c.Seller,
+		c.SellerAuthorization, c.SellerLogin, c.Shipment, c.ShipmentTrackingEvent,
+		c.ShippingChannel, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -464,8 +476,12 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.DeveloperAuditEntry.mutate(ctx, m)
 	case *DeveloperEmailTokenMutation:
 		return c.DeveloperEmailToken.mutate(ctx, m)
+	case *DeveloperInvitationMutation:
+		return c.DeveloperInvitation.mutate(ctx, m)
 	case *DeveloperMemberMutation:
 		return c.DeveloperMember.mutate(ctx, m)
+	case *DeveloperTestShopMutation:
+		return c.DeveloperTestShop.mutate(ctx, m)
 	case *DeveloperUserMutation:
 		return c.DeveloperUser.mutate(ctx, m)
 	case *EventMutation:
@@ -2261,6 +2277,139 @@ func (c *DeveloperEmailTokenClient) mutate(ctx context.Context, m *DeveloperEmai
 	}
 }
 
+// DeveloperInvitationClient is a client for the DeveloperInvitation schema.
+type DeveloperInvitationClient struct {
+	config
+}
+
+// NewDeveloperInvitationClient returns a client for the DeveloperInvitation from the given config.
+func NewDeveloperInvitationClient(c config) *DeveloperInvitationClient {
+	return &DeveloperInvitationClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `developerinvitation.Hooks(f(g(h())))`.
+func (c *DeveloperInvitationClient) Use(hooks ...Hook) {
+	c.hooks.DeveloperInvitation = append(c.hooks.DeveloperInvitation, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `developerinvitation.Intercept(f(g(h())))`.
+func (c *DeveloperInvitationClient) Intercept(interceptors ...Interceptor) {
+	c.inters.DeveloperInvitation = append(c.inters.DeveloperInvitation, interceptors...)
+}
+
+// Create returns a builder for creating a DeveloperInvitation entity.
+func (c *DeveloperInvitationClient) Create() *DeveloperInvitationCreate {
+	mutation := newDeveloperInvitationMutation(c.config, OpCreate)
+	return &DeveloperInvitationCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of DeveloperInvitation entities.
+func (c *DeveloperInvitationClient) CreateBulk(builders ...*DeveloperInvitationCreate) *DeveloperInvitationCreateBulk {
+	return &DeveloperInvitationCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *DeveloperInvitationClient) MapCreateBulk(slice any, setFunc func(*DeveloperInvitationCreate, int)) *DeveloperInvitationCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &DeveloperInvitationCreateBulk{err: fmt.Errorf("calling to DeveloperInvitationClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*DeveloperInvitationCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &DeveloperInvitationCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for DeveloperInvitation.
+func (c *DeveloperInvitationClient) Update() *DeveloperInvitationUpdate {
+	mutation := newDeveloperInvitationMutation(c.config, OpUpdate)
+	return &DeveloperInvitationUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *DeveloperInvitationClient) UpdateOne(_m *DeveloperInvitation) *DeveloperInvitationUpdateOne {
+	mutation := newDeveloperInvitationMutation(c.config, OpUpdateOne, withDeveloperInvitation(_m))
+	return &DeveloperInvitationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *DeveloperInvitationClient) UpdateOneID(id string) *DeveloperInvitationUpdateOne {
+	mutation := newDeveloperInvitationMutation(c.config, OpUpdateOne, withDeveloperInvitationID(id))
+	return &DeveloperInvitationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for DeveloperInvitation.
+func (c *DeveloperInvitationClient) Delete() *DeveloperInvitationDelete {
+	mutation := newDeveloperInvitationMutation(c.config, OpDelete)
+	return &DeveloperInvitationDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *DeveloperInvitationClient) DeleteOne(_m *DeveloperInvitation) *DeveloperInvitationDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *DeveloperInvitationClient) DeleteOneID(id string) *DeveloperInvitationDeleteOne {
+	builder := c.Delete().Where(developerinvitation.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &DeveloperInvitationDeleteOne{builder}
+}
+
+// Query returns a query builder for DeveloperInvitation.
+func (c *DeveloperInvitationClient) Query() *DeveloperInvitationQuery {
+	return &DeveloperInvitationQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeDeveloperInvitation},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a DeveloperInvitation entity by its id.
+func (c *DeveloperInvitationClient) Get(ctx context.Context, id string) (*DeveloperInvitation, error) {
+	return c.Query().Where(developerinvitation.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *DeveloperInvitationClient) GetX(ctx context.Context, id string) *DeveloperInvitation {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *DeveloperInvitationClient) Hooks() []Hook {
+	return c.hooks.DeveloperInvitation
+}
+
+// Interceptors returns the client interceptors.
+func (c *DeveloperInvitationClient) Interceptors() []Interceptor {
+	return c.inters.DeveloperInvitation
+}
+
+func (c *DeveloperInvitationClient) mutate(ctx context.Context, m *DeveloperInvitationMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&DeveloperInvitationCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&DeveloperInvitationUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&DeveloperInvitationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&DeveloperInvitationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown DeveloperInvitation mutation op: %q", m.Op())
+	}
+}
+
 // DeveloperMemberClient is a client for the DeveloperMember schema.
 type DeveloperMemberClient struct {
 	config
@@ -2423,6 +2572,139 @@ func (c *DeveloperMemberClient) mutate(ctx context.Context, m *DeveloperMemberMu
 		return (&DeveloperMemberDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown DeveloperMember mutation op: %q", m.Op())
+	}
+}
+
+// DeveloperTestShopClient is a client for the DeveloperTestShop schema.
+type DeveloperTestShopClient struct {
+	config
+}
+
+// NewDeveloperTestShopClient returns a client for the DeveloperTestShop from the given config.
+func NewDeveloperTestShopClient(c config) *DeveloperTestShopClient {
+	return &DeveloperTestShopClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `developertestshop.Hooks(f(g(h())))`.
+func (c *DeveloperTestShopClient) Use(hooks ...Hook) {
+	c.hooks.DeveloperTestShop = append(c.hooks.DeveloperTestShop, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `developertestshop.Intercept(f(g(h())))`.
+func (c *DeveloperTestShopClient) Intercept(interceptors ...Interceptor) {
+	c.inters.DeveloperTestShop = append(c.inters.DeveloperTestShop, interceptors...)
+}
+
+// Create returns a builder for creating a DeveloperTestShop entity.
+func (c *DeveloperTestShopClient) Create() *DeveloperTestShopCreate {
+	mutation := newDeveloperTestShopMutation(c.config, OpCreate)
+	return &DeveloperTestShopCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of DeveloperTestShop entities.
+func (c *DeveloperTestShopClient) CreateBulk(builders ...*DeveloperTestShopCreate) *DeveloperTestShopCreateBulk {
+	return &DeveloperTestShopCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *DeveloperTestShopClient) MapCreateBulk(slice any, setFunc func(*DeveloperTestShopCreate, int)) *DeveloperTestShopCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &DeveloperTestShopCreateBulk{err: fmt.Errorf("calling to DeveloperTestShopClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*DeveloperTestShopCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &DeveloperTestShopCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for DeveloperTestShop.
+func (c *DeveloperTestShopClient) Update() *DeveloperTestShopUpdate {
+	mutation := newDeveloperTestShopMutation(c.config, OpUpdate)
+	return &DeveloperTestShopUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *DeveloperTestShopClient) UpdateOne(_m *DeveloperTestShop) *DeveloperTestShopUpdateOne {
+	mutation := newDeveloperTestShopMutation(c.config, OpUpdateOne, withDeveloperTestShop(_m))
+	return &DeveloperTestShopUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *DeveloperTestShopClient) UpdateOneID(id string) *DeveloperTestShopUpdateOne {
+	mutation := newDeveloperTestShopMutation(c.config, OpUpdateOne, withDeveloperTestShopID(id))
+	return &DeveloperTestShopUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for DeveloperTestShop.
+func (c *DeveloperTestShopClient) Delete() *DeveloperTestShopDelete {
+	mutation := newDeveloperTestShopMutation(c.config, OpDelete)
+	return &DeveloperTestShopDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *DeveloperTestShopClient) DeleteOne(_m *DeveloperTestShop) *DeveloperTestShopDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *DeveloperTestShopClient) DeleteOneID(id string) *DeveloperTestShopDeleteOne {
+	builder := c.Delete().Where(developertestshop.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &DeveloperTestShopDeleteOne{builder}
+}
+
+// Query returns a query builder for DeveloperTestShop.
+func (c *DeveloperTestShopClient) Query() *DeveloperTestShopQuery {
+	return &DeveloperTestShopQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeDeveloperTestShop},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a DeveloperTestShop entity by its id.
+func (c *DeveloperTestShopClient) Get(ctx context.Context, id string) (*DeveloperTestShop, error) {
+	return c.Query().Where(developertestshop.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *DeveloperTestShopClient) GetX(ctx context.Context, id string) *DeveloperTestShop {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *DeveloperTestShopClient) Hooks() []Hook {
+	return c.hooks.DeveloperTestShop
+}
+
+// Interceptors returns the client interceptors.
+func (c *DeveloperTestShopClient) Interceptors() []Interceptor {
+	return c.inters.DeveloperTestShop
+}
+
+func (c *DeveloperTestShopClient) mutate(ctx context.Context, m *DeveloperTestShopMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&DeveloperTestShopCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&DeveloperTestShopUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&DeveloperTestShopUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&DeveloperTestShopDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown DeveloperTestShop mutation op: %q", m.Op())
 	}
 }
 
@@ -6188,24 +6470,24 @@ type (
 	hooks struct {
 		App, AuthorizationCode, AuthorizationSession, CalendarDay, CalendarRevision,
 		CancellationRequest, Category, CategoryAttribute, ConsoleSession,
-		DeveloperAccount, DeveloperAuditEntry, DeveloperEmailToken, DeveloperMember,
-		DeveloperUser, Event, Fulfillment, IdempotencyKey, InternalCaller,
-		MaintenanceWindow, Order, OrderItem, PickupAddress, Product, ProductVariant,
-		RetiredRefreshToken, ReturnDispute, ReturnItem, ReturnRefund, ReturnRequest,
-		SandboxFault, Seller, SellerAuthorization, SellerLogin, Shipment,
-		ShipmentTrackingEvent, ShippingChannel, WebhookDelivery,
-		WebhookSubscription []ent.Hook
+		DeveloperAccount, DeveloperAuditEntry, DeveloperEmailToken,
+		DeveloperInvitation, DeveloperMember, DeveloperTestShop, DeveloperUser, Event,
+		Fulfillment, IdempotencyKey, InternalCaller, MaintenanceWindow, Order,
+		OrderItem, PickupAddress, Product, ProductVariant, RetiredRefreshToken,
+		ReturnDispute, ReturnItem, ReturnRefund, ReturnRequest, SandboxFault, Seller,
+		SellerAuthorization, SellerLogin, Shipment, ShipmentTrackingEvent,
+		ShippingChannel, WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		App, AuthorizationCode, AuthorizationSession, CalendarDay, CalendarRevision,
 		CancellationRequest, Category, CategoryAttribute, ConsoleSession,
-		DeveloperAccount, DeveloperAuditEntry, DeveloperEmailToken, DeveloperMember,
-		DeveloperUser, Event, Fulfillment, IdempotencyKey, InternalCaller,
-		MaintenanceWindow, Order, OrderItem, PickupAddress, Product, ProductVariant,
-		RetiredRefreshToken, ReturnDispute, ReturnItem, ReturnRefund, ReturnRequest,
-		SandboxFault, Seller, SellerAuthorization, SellerLogin, Shipment,
-		ShipmentTrackingEvent, ShippingChannel, WebhookDelivery,
-		WebhookSubscription []ent.Interceptor
+		DeveloperAccount, DeveloperAuditEntry, DeveloperEmailToken,
+		DeveloperInvitation, DeveloperMember, DeveloperTestShop, DeveloperUser, Event,
+		Fulfillment, IdempotencyKey, InternalCaller, MaintenanceWindow, Order,
+		OrderItem, PickupAddress, Product, ProductVariant, RetiredRefreshToken,
+		ReturnDispute, ReturnItem, ReturnRefund, ReturnRequest, SandboxFault, Seller,
+		SellerAuthorization, SellerLogin, Shipment, ShipmentTrackingEvent,
+		ShippingChannel, WebhookDelivery, WebhookSubscription []ent.Interceptor
 	}
 )
 

@@ -24,7 +24,9 @@ import (
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
 	"github.com/mallplatform/partnerapi/ent/developerauditentry"
 	"github.com/mallplatform/partnerapi/ent/developeremailtoken"
+	"github.com/mallplatform/partnerapi/ent/developerinvitation"
 	"github.com/mallplatform/partnerapi/ent/developermember"
+	"github.com/mallplatform/partnerapi/ent/developertestshop"
 	"github.com/mallplatform/partnerapi/ent/developeruser"
 	"github.com/mallplatform/partnerapi/ent/event"
 	"github.com/mallplatform/partnerapi/ent/fulfillment"
@@ -122,7 +124,9 @@ func checkColumn(t, c string) error {
 			developeraccount.Table:      developeraccount.ValidColumn,
 			developerauditentry.Table:   developerauditentry.ValidColumn,
 			developeremailtoken.Table:   developeremailtoken.ValidColumn,
+			developerinvitation.Table:   developerinvitation.ValidColumn,
 			developermember.Table:       developermember.ValidColumn,
+			developertestshop.Table:     developertestshop.ValidColumn,
 			developeruser.Table:         developeruser.ValidColumn,
 			event.Table:                 event.ValidColumn,
 			fulfillment.Table:           fulfillment.ValidColumn,

@@ -24,7 +24,9 @@ import (
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
 	"github.com/mallplatform/partnerapi/ent/developerauditentry"
 	"github.com/mallplatform/partnerapi/ent/developeremailtoken"
+	"github.com/mallplatform/partnerapi/ent/developerinvitation"
 	"github.com/mallplatform/partnerapi/ent/developermember"
+	"github.com/mallplatform/partnerapi/ent/developertestshop"
 	"github.com/mallplatform/partnerapi/ent/developeruser"
 	"github.com/mallplatform/partnerapi/ent/event"
 	"github.com/mallplatform/partnerapi/ent/fulfillment"
@@ -75,7 +77,9 @@ const (
 	TypeDeveloperAccount      = "DeveloperAccount"
 	TypeDeveloperAuditEntry   = "DeveloperAuditEntry"
 	TypeDeveloperEmailToken   = "DeveloperEmailToken"
+	TypeDeveloperInvitation   = "DeveloperInvitation"
 	TypeDeveloperMember       = "DeveloperMember"
+	TypeDeveloperTestShop     = "DeveloperTestShop"
 	TypeDeveloperUser         = "DeveloperUser"
 	TypeEvent                 = "Event"
 	TypeFulfillment           = "Fulfillment"
@@ -10227,6 +10231,738 @@ func (m *DeveloperEmailTokenMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown DeveloperEmailToken edge %s", name)
 }
 
+// DeveloperInvitationMutation represents an operation that mutates the DeveloperInvitation nodes in the graph.
+type DeveloperInvitationMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	account_id    *string
+	email         *string
+	role          *developerinvitation.Role
+	token_hash    *string
+	invited_by    *string
+	expires_at    *time.Time
+	used_at       *time.Time
+	created_at    *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*DeveloperInvitation, error)
+	predicates    []predicate.DeveloperInvitation
+}
+
+var _ ent.Mutation = (*DeveloperInvitationMutation)(nil)
+
+// developerinvitationOption allows management of the mutation configuration using functional options.
+type developerinvitationOption func(*DeveloperInvitationMutation)
+
+// newDeveloperInvitationMutation creates new mutation for the DeveloperInvitation entity.
+func newDeveloperInvitationMutation(c config, op Op, opts ...developerinvitationOption) *DeveloperInvitationMutation {
+	m := &DeveloperInvitationMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeDeveloperInvitation,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withDeveloperInvitationID sets the ID field of the mutation.
+func withDeveloperInvitationID(id string) developerinvitationOption {
+	return func(m *DeveloperInvitationMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *DeveloperInvitation
+		)
+		m.oldValue = func(ctx context.Context) (*DeveloperInvitation, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().DeveloperInvitation.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withDeveloperInvitation sets the old DeveloperInvitation of the mutation.
+func withDeveloperInvitation(node *DeveloperInvitation) developerinvitationOption {
+	return func(m *DeveloperInvitationMutation) {
+		m.oldValue = func(context.Context) (*DeveloperInvitation, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m DeveloperInvitationMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m DeveloperInvitationMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of DeveloperInvitation entities.
+func (m *DeveloperInvitationMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *DeveloperInvitationMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *DeveloperInvitationMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().DeveloperInvitation.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetAccountID sets the "account_id" field.
+func (m *DeveloperInvitationMutation) SetAccountID(s string) {
+	m.account_id = &s
+}
+
+// AccountID returns the value of the "account_id" field in the mutation.
+func (m *DeveloperInvitationMutation) AccountID() (r string, exists bool) {
+	v := m.account_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAccountID returns the old "account_id" field's value of the DeveloperInvitation entity.
+// If the DeveloperInvitation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperInvitationMutation) OldAccountID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAccountID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAccountID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAccountID: %w", err)
+	}
+	return oldValue.AccountID, nil
+}
+
+// ResetAccountID resets all changes to the "account_id" field.
+func (m *DeveloperInvitationMutation) ResetAccountID() {
+	m.account_id = nil
+}
+
+// SetEmail sets the "email" field.
+func (m *DeveloperInvitationMutation) SetEmail(s string) {
+	m.email = &s
+}
+
+// Email returns the value of the "email" field in the mutation.
+func (m *DeveloperInvitationMutation) Email() (r string, exists bool) {
+	v := m.email
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEmail returns the old "email" field's value of the DeveloperInvitation entity.
+// If the DeveloperInvitation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperInvitationMutation) OldEmail(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEmail is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEmail requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEmail: %w", err)
+	}
+	return oldValue.Email, nil
+}
+
+// ResetEmail resets all changes to the "email" field.
+func (m *DeveloperInvitationMutation) ResetEmail() {
+	m.email = nil
+}
+
+// SetRole sets the "role" field.
+func (m *DeveloperInvitationMutation) SetRole(d developerinvitation.Role) {
+	m.role = &d
+}
+
+// Role returns the value of the "role" field in the mutation.
+func (m *DeveloperInvitationMutation) Role() (r developerinvitation.Role, exists bool) {
+	v := m.role
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRole returns the old "role" field's value of the DeveloperInvitation entity.
+// If the DeveloperInvitation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperInvitationMutation) OldRole(ctx context.Context) (v developerinvitation.Role, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRole is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRole requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRole: %w", err)
+	}
+	return oldValue.Role, nil
+}
+
+// ResetRole resets all changes to the "role" field.
+func (m *DeveloperInvitationMutation) ResetRole() {
+	m.role = nil
+}
+
+// SetTokenHash sets the "token_hash" field.
+func (m *DeveloperInvitationMutation) SetTokenHash(s string) {
+	m.token_hash = &s
+}
+
+// TokenHash returns the value of the "token_hash" field in the mutation.
+func (m *DeveloperInvitationMutation) TokenHash() (r string, exists bool) {
+	v := m.token_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTokenHash returns the old "token_hash" field's value of the DeveloperInvitation entity.
+// If the DeveloperInvitation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperInvitationMutation) OldTokenHash(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTokenHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTokenHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTokenHash: %w", err)
+	}
+	return oldValue.TokenHash, nil
+}
+
+// ResetTokenHash resets all changes to the "token_hash" field.
+func (m *DeveloperInvitationMutation) ResetTokenHash() {
+	m.token_hash = nil
+}
+
+// SetInvitedBy sets the "invited_by" field.
+func (m *DeveloperInvitationMutation) SetInvitedBy(s string) {
+	m.invited_by = &s
+}
+
+// InvitedBy returns the value of the "invited_by" field in the mutation.
+func (m *DeveloperInvitationMutation) InvitedBy() (r string, exists bool) {
+	v := m.invited_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldInvitedBy returns the old "invited_by" field's value of the DeveloperInvitation entity.
+// If the DeveloperInvitation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperInvitationMutation) OldInvitedBy(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldInvitedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldInvitedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldInvitedBy: %w", err)
+	}
+	return oldValue.InvitedBy, nil
+}
+
+// ResetInvitedBy resets all changes to the "invited_by" field.
+func (m *DeveloperInvitationMutation) ResetInvitedBy() {
+	m.invited_by = nil
+}
+
+// SetExpiresAt sets the "expires_at" field.
+func (m *DeveloperInvitationMutation) SetExpiresAt(t time.Time) {
+	m.expires_at = &t
+}
+
+// ExpiresAt returns the value of the "expires_at" field in the mutation.
+func (m *DeveloperInvitationMutation) ExpiresAt() (r time.Time, exists bool) {
+	v := m.expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExpiresAt returns the old "expires_at" field's value of the DeveloperInvitation entity.
+// If the DeveloperInvitation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperInvitationMutation) OldExpiresAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExpiresAt: %w", err)
+	}
+	return oldValue.ExpiresAt, nil
+}
+
+// ResetExpiresAt resets all changes to the "expires_at" field.
+func (m *DeveloperInvitationMutation) ResetExpiresAt() {
+	m.expires_at = nil
+}
+
+// SetUsedAt sets the "used_at" field.
+func (m *DeveloperInvitationMutation) SetUsedAt(t time.Time) {
+	m.used_at = &t
+}
+
+// UsedAt returns the value of the "used_at" field in the mutation.
+func (m *DeveloperInvitationMutation) UsedAt() (r time.Time, exists bool) {
+	v := m.used_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUsedAt returns the old "used_at" field's value of the DeveloperInvitation entity.
+// If the DeveloperInvitation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperInvitationMutation) OldUsedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUsedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUsedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUsedAt: %w", err)
+	}
+	return oldValue.UsedAt, nil
+}
+
+// ClearUsedAt clears the value of the "used_at" field.
+func (m *DeveloperInvitationMutation) ClearUsedAt() {
+	m.used_at = nil
+	m.clearedFields[developerinvitation.FieldUsedAt] = struct{}{}
+}
+
+// UsedAtCleared returns if the "used_at" field was cleared in this mutation.
+func (m *DeveloperInvitationMutation) UsedAtCleared() bool {
+	_, ok := m.clearedFields[developerinvitation.FieldUsedAt]
+	return ok
+}
+
+// ResetUsedAt resets all changes to the "used_at" field.
+func (m *DeveloperInvitationMutation) ResetUsedAt() {
+	m.used_at = nil
+	delete(m.clearedFields, developerinvitation.FieldUsedAt)
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *DeveloperInvitationMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *DeveloperInvitationMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the DeveloperInvitation entity.
+// If the DeveloperInvitation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperInvitationMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *DeveloperInvitationMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// Where appends a list predicates to the DeveloperInvitationMutation builder.
+func (m *DeveloperInvitationMutation) Where(ps ...predicate.DeveloperInvitation) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the DeveloperInvitationMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *DeveloperInvitationMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.DeveloperInvitation, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *DeveloperInvitationMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *DeveloperInvitationMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (DeveloperInvitation).
+func (m *DeveloperInvitationMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *DeveloperInvitationMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.account_id != nil {
+		fields = append(fields, developerinvitation.FieldAccountID)
+	}
+	if m.email != nil {
+		fields = append(fields, developerinvitation.FieldEmail)
+	}
+	if m.role != nil {
+		fields = append(fields, developerinvitation.FieldRole)
+	}
+	if m.token_hash != nil {
+		fields = append(fields, developerinvitation.FieldTokenHash)
+	}
+	if m.invited_by != nil {
+		fields = append(fields, developerinvitation.FieldInvitedBy)
+	}
+	if m.expires_at != nil {
+		fields = append(fields, developerinvitation.FieldExpiresAt)
+	}
+	if m.used_at != nil {
+		fields = append(fields, developerinvitation.FieldUsedAt)
+	}
+	if m.created_at != nil {
+		fields = append(fields, developerinvitation.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *DeveloperInvitationMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case developerinvitation.FieldAccountID:
+		return m.AccountID()
+	case developerinvitation.FieldEmail:
+		return m.Email()
+	case developerinvitation.FieldRole:
+		return m.Role()
+	case developerinvitation.FieldTokenHash:
+		return m.TokenHash()
+	case developerinvitation.FieldInvitedBy:
+		return m.InvitedBy()
+	case developerinvitation.FieldExpiresAt:
+		return m.ExpiresAt()
+	case developerinvitation.FieldUsedAt:
+		return m.UsedAt()
+	case developerinvitation.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *DeveloperInvitationMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case developerinvitation.FieldAccountID:
+		return m.OldAccountID(ctx)
+	case developerinvitation.FieldEmail:
+		return m.OldEmail(ctx)
+	case developerinvitation.FieldRole:
+		return m.OldRole(ctx)
+	case developerinvitation.FieldTokenHash:
+		return m.OldTokenHash(ctx)
+	case developerinvitation.FieldInvitedBy:
+		return m.OldInvitedBy(ctx)
+	case developerinvitation.FieldExpiresAt:
+		return m.OldExpiresAt(ctx)
+	case developerinvitation.FieldUsedAt:
+		return m.OldUsedAt(ctx)
+	case developerinvitation.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown DeveloperInvitation field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DeveloperInvitationMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case developerinvitation.FieldAccountID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAccountID(v)
+		return nil
+	case developerinvitation.FieldEmail:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEmail(v)
+		return nil
+	case developerinvitation.FieldRole:
+		v, ok := value.(developerinvitation.Role)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRole(v)
+		return nil
+	case developerinvitation.FieldTokenHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTokenHash(v)
+		return nil
+	case developerinvitation.FieldInvitedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetInvitedBy(v)
+		return nil
+	case developerinvitation.FieldExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExpiresAt(v)
+		return nil
+	case developerinvitation.FieldUsedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUsedAt(v)
+		return nil
+	case developerinvitation.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DeveloperInvitation field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *DeveloperInvitationMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *DeveloperInvitationMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DeveloperInvitationMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown DeveloperInvitation numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *DeveloperInvitationMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(developerinvitation.FieldUsedAt) {
+		fields = append(fields, developerinvitation.FieldUsedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *DeveloperInvitationMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *DeveloperInvitationMutation) ClearField(name string) error {
+	switch name {
+	case developerinvitation.FieldUsedAt:
+		m.ClearUsedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown DeveloperInvitation nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *DeveloperInvitationMutation) ResetField(name string) error {
+	switch name {
+	case developerinvitation.FieldAccountID:
+		m.ResetAccountID()
+		return nil
+	case developerinvitation.FieldEmail:
+		m.ResetEmail()
+		return nil
+	case developerinvitation.FieldRole:
+		m.ResetRole()
+		return nil
+	case developerinvitation.FieldTokenHash:
+		m.ResetTokenHash()
+		return nil
+	case developerinvitation.FieldInvitedBy:
+		m.ResetInvitedBy()
+		return nil
+	case developerinvitation.FieldExpiresAt:
+		m.ResetExpiresAt()
+		return nil
+	case developerinvitation.FieldUsedAt:
+		m.ResetUsedAt()
+		return nil
+	case developerinvitation.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown DeveloperInvitation field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *DeveloperInvitationMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *DeveloperInvitationMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *DeveloperInvitationMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *DeveloperInvitationMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *DeveloperInvitationMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *DeveloperInvitationMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *DeveloperInvitationMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown DeveloperInvitation unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *DeveloperInvitationMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown DeveloperInvitation edge %s", name)
+}
+
 // DeveloperMemberMutation represents an operation that mutates the DeveloperMember nodes in the graph.
 type DeveloperMemberMutation struct {
 	config
@@ -10819,6 +11555,595 @@ func (m *DeveloperMemberMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown DeveloperMember edge %s", name)
+}
+
+// DeveloperTestShopMutation represents an operation that mutates the DeveloperTestShop nodes in the graph.
+type DeveloperTestShopMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	account_id    *string
+	shop_name     *string
+	seller_id     *string
+	username      *string
+	created_at    *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*DeveloperTestShop, error)
+	predicates    []predicate.DeveloperTestShop
+}
+
+var _ ent.Mutation = (*DeveloperTestShopMutation)(nil)
+
+// developertestshopOption allows management of the mutation configuration using functional options.
+type developertestshopOption func(*DeveloperTestShopMutation)
+
+// newDeveloperTestShopMutation creates new mutation for the DeveloperTestShop entity.
+func newDeveloperTestShopMutation(c config, op Op, opts ...developertestshopOption) *DeveloperTestShopMutation {
+	m := &DeveloperTestShopMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeDeveloperTestShop,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withDeveloperTestShopID sets the ID field of the mutation.
+func withDeveloperTestShopID(id string) developertestshopOption {
+	return func(m *DeveloperTestShopMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *DeveloperTestShop
+		)
+		m.oldValue = func(ctx context.Context) (*DeveloperTestShop, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().DeveloperTestShop.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withDeveloperTestShop sets the old DeveloperTestShop of the mutation.
+func withDeveloperTestShop(node *DeveloperTestShop) developertestshopOption {
+	return func(m *DeveloperTestShopMutation) {
+		m.oldValue = func(context.Context) (*DeveloperTestShop, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m DeveloperTestShopMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m DeveloperTestShopMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of DeveloperTestShop entities.
+func (m *DeveloperTestShopMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *DeveloperTestShopMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *DeveloperTestShopMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().DeveloperTestShop.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetAccountID sets the "account_id" field.
+func (m *DeveloperTestShopMutation) SetAccountID(s string) {
+	m.account_id = &s
+}
+
+// AccountID returns the value of the "account_id" field in the mutation.
+func (m *DeveloperTestShopMutation) AccountID() (r string, exists bool) {
+	v := m.account_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAccountID returns the old "account_id" field's value of the DeveloperTestShop entity.
+// If the DeveloperTestShop object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperTestShopMutation) OldAccountID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAccountID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAccountID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAccountID: %w", err)
+	}
+	return oldValue.AccountID, nil
+}
+
+// ResetAccountID resets all changes to the "account_id" field.
+func (m *DeveloperTestShopMutation) ResetAccountID() {
+	m.account_id = nil
+}
+
+// SetShopName sets the "shop_name" field.
+func (m *DeveloperTestShopMutation) SetShopName(s string) {
+	m.shop_name = &s
+}
+
+// ShopName returns the value of the "shop_name" field in the mutation.
+func (m *DeveloperTestShopMutation) ShopName() (r string, exists bool) {
+	v := m.shop_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShopName returns the old "shop_name" field's value of the DeveloperTestShop entity.
+// If the DeveloperTestShop object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperTestShopMutation) OldShopName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShopName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShopName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShopName: %w", err)
+	}
+	return oldValue.ShopName, nil
+}
+
+// ResetShopName resets all changes to the "shop_name" field.
+func (m *DeveloperTestShopMutation) ResetShopName() {
+	m.shop_name = nil
+}
+
+// SetSellerID sets the "seller_id" field.
+func (m *DeveloperTestShopMutation) SetSellerID(s string) {
+	m.seller_id = &s
+}
+
+// SellerID returns the value of the "seller_id" field in the mutation.
+func (m *DeveloperTestShopMutation) SellerID() (r string, exists bool) {
+	v := m.seller_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSellerID returns the old "seller_id" field's value of the DeveloperTestShop entity.
+// If the DeveloperTestShop object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperTestShopMutation) OldSellerID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSellerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSellerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSellerID: %w", err)
+	}
+	return oldValue.SellerID, nil
+}
+
+// ClearSellerID clears the value of the "seller_id" field.
+func (m *DeveloperTestShopMutation) ClearSellerID() {
+	m.seller_id = nil
+	m.clearedFields[developertestshop.FieldSellerID] = struct{}{}
+}
+
+// SellerIDCleared returns if the "seller_id" field was cleared in this mutation.
+func (m *DeveloperTestShopMutation) SellerIDCleared() bool {
+	_, ok := m.clearedFields[developertestshop.FieldSellerID]
+	return ok
+}
+
+// ResetSellerID resets all changes to the "seller_id" field.
+func (m *DeveloperTestShopMutation) ResetSellerID() {
+	m.seller_id = nil
+	delete(m.clearedFields, developertestshop.FieldSellerID)
+}
+
+// SetUsername sets the "username" field.
+func (m *DeveloperTestShopMutation) SetUsername(s string) {
+	m.username = &s
+}
+
+// Username returns the value of the "username" field in the mutation.
+func (m *DeveloperTestShopMutation) Username() (r string, exists bool) {
+	v := m.username
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUsername returns the old "username" field's value of the DeveloperTestShop entity.
+// If the DeveloperTestShop object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperTestShopMutation) OldUsername(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUsername is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUsername requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUsername: %w", err)
+	}
+	return oldValue.Username, nil
+}
+
+// ClearUsername clears the value of the "username" field.
+func (m *DeveloperTestShopMutation) ClearUsername() {
+	m.username = nil
+	m.clearedFields[developertestshop.FieldUsername] = struct{}{}
+}
+
+// UsernameCleared returns if the "username" field was cleared in this mutation.
+func (m *DeveloperTestShopMutation) UsernameCleared() bool {
+	_, ok := m.clearedFields[developertestshop.FieldUsername]
+	return ok
+}
+
+// ResetUsername resets all changes to the "username" field.
+func (m *DeveloperTestShopMutation) ResetUsername() {
+	m.username = nil
+	delete(m.clearedFields, developertestshop.FieldUsername)
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *DeveloperTestShopMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *DeveloperTestShopMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the DeveloperTestShop entity.
+// If the DeveloperTestShop object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeveloperTestShopMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *DeveloperTestShopMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// Where appends a list predicates to the DeveloperTestShopMutation builder.
+func (m *DeveloperTestShopMutation) Where(ps ...predicate.DeveloperTestShop) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the DeveloperTestShopMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *DeveloperTestShopMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.DeveloperTestShop, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *DeveloperTestShopMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *DeveloperTestShopMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (DeveloperTestShop).
+func (m *DeveloperTestShopMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *DeveloperTestShopMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.account_id != nil {
+		fields = append(fields, developertestshop.FieldAccountID)
+	}
+	if m.shop_name != nil {
+		fields = append(fields, developertestshop.FieldShopName)
+	}
+	if m.seller_id != nil {
+		fields = append(fields, developertestshop.FieldSellerID)
+	}
+	if m.username != nil {
+		fields = append(fields, developertestshop.FieldUsername)
+	}
+	if m.created_at != nil {
+		fields = append(fields, developertestshop.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *DeveloperTestShopMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case developertestshop.FieldAccountID:
+		return m.AccountID()
+	case developertestshop.FieldShopName:
+		return m.ShopName()
+	case developertestshop.FieldSellerID:
+		return m.SellerID()
+	case developertestshop.FieldUsername:
+		return m.Username()
+	case developertestshop.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *DeveloperTestShopMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case developertestshop.FieldAccountID:
+		return m.OldAccountID(ctx)
+	case developertestshop.FieldShopName:
+		return m.OldShopName(ctx)
+	case developertestshop.FieldSellerID:
+		return m.OldSellerID(ctx)
+	case developertestshop.FieldUsername:
+		return m.OldUsername(ctx)
+	case developertestshop.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown DeveloperTestShop field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DeveloperTestShopMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case developertestshop.FieldAccountID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAccountID(v)
+		return nil
+	case developertestshop.FieldShopName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShopName(v)
+		return nil
+	case developertestshop.FieldSellerID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSellerID(v)
+		return nil
+	case developertestshop.FieldUsername:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUsername(v)
+		return nil
+	case developertestshop.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DeveloperTestShop field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *DeveloperTestShopMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *DeveloperTestShopMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DeveloperTestShopMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown DeveloperTestShop numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *DeveloperTestShopMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(developertestshop.FieldSellerID) {
+		fields = append(fields, developertestshop.FieldSellerID)
+	}
+	if m.FieldCleared(developertestshop.FieldUsername) {
+		fields = append(fields, developertestshop.FieldUsername)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *DeveloperTestShopMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *DeveloperTestShopMutation) ClearField(name string) error {
+	switch name {
+	case developertestshop.FieldSellerID:
+		m.ClearSellerID()
+		return nil
+	case developertestshop.FieldUsername:
+		m.ClearUsername()
+		return nil
+	}
+	return fmt.Errorf("unknown DeveloperTestShop nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *DeveloperTestShopMutation) ResetField(name string) error {
+	switch name {
+	case developertestshop.FieldAccountID:
+		m.ResetAccountID()
+		return nil
+	case developertestshop.FieldShopName:
+		m.ResetShopName()
+		return nil
+	case developertestshop.FieldSellerID:
+		m.ResetSellerID()
+		return nil
+	case developertestshop.FieldUsername:
+		m.ResetUsername()
+		return nil
+	case developertestshop.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown DeveloperTestShop field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *DeveloperTestShopMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *DeveloperTestShopMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *DeveloperTestShopMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *DeveloperTestShopMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *DeveloperTestShopMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *DeveloperTestShopMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *DeveloperTestShopMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown DeveloperTestShop unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *DeveloperTestShopMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown DeveloperTestShop edge %s", name)
 }
 
 // DeveloperUserMutation represents an operation that mutates the DeveloperUser nodes in the graph.

@@ -17,7 +17,9 @@ import (
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
 	"github.com/mallplatform/partnerapi/ent/developerauditentry"
 	"github.com/mallplatform/partnerapi/ent/developeremailtoken"
+	"github.com/mallplatform/partnerapi/ent/developerinvitation"
 	"github.com/mallplatform/partnerapi/ent/developermember"
+	"github.com/mallplatform/partnerapi/ent/developertestshop"
 	"github.com/mallplatform/partnerapi/ent/developeruser"
 	"github.com/mallplatform/partnerapi/ent/event"
 	"github.com/mallplatform/partnerapi/ent/fulfillment"
@@ -579,6 +581,47 @@ func init() {
 	developeremailtokenDescID := developeremailtokenFields[0].Descriptor()
 	// developeremailtoken.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	developeremailtoken.IDValidator = developeremailtokenDescID.Validators[0].(func(string) error)
+	developerinvitationFields := schema.DeveloperInvitation{}.Fields()
+	_ = developerinvitationFields
+	// developerinvitationDescAccountID is the schema descriptor for account_id field.
+	developerinvitationDescAccountID := developerinvitationFields[1].Descriptor()
+	// developerinvitation.AccountIDValidator is a validator for the "account_id" field. It is called by the builders before save.
+	developerinvitation.AccountIDValidator = developerinvitationDescAccountID.Validators[0].(func(string) error)
+	// developerinvitationDescEmail is the schema descriptor for email field.
+	developerinvitationDescEmail := developerinvitationFields[2].Descriptor()
+	// developerinvitation.EmailValidator is a validator for the "email" field. It is called by the builders before save.
+	developerinvitation.EmailValidator = developerinvitationDescEmail.Validators[0].(func(string) error)
+	// developerinvitationDescTokenHash is the schema descriptor for token_hash field.
+	developerinvitationDescTokenHash := developerinvitationFields[4].Descriptor()
+	// developerinvitation.TokenHashValidator is a validator for the "token_hash" field. It is called by the builders before save.
+	developerinvitation.TokenHashValidator = func() func(string) error {
+		validators := developerinvitationDescTokenHash.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+			validators[2].(func(string) error),
+		}
+		return func(token_hash string) error {
+			for _, fn := range fns {
+				if err := fn(token_hash); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// developerinvitationDescInvitedBy is the schema descriptor for invited_by field.
+	developerinvitationDescInvitedBy := developerinvitationFields[5].Descriptor()
+	// developerinvitation.InvitedByValidator is a validator for the "invited_by" field. It is called by the builders before save.
+	developerinvitation.InvitedByValidator = developerinvitationDescInvitedBy.Validators[0].(func(string) error)
+	// developerinvitationDescCreatedAt is the schema descriptor for created_at field.
+	developerinvitationDescCreatedAt := developerinvitationFields[8].Descriptor()
+	// developerinvitation.DefaultCreatedAt holds the default value on creation for the created_at field.
+	developerinvitation.DefaultCreatedAt = developerinvitationDescCreatedAt.Default.(func() time.Time)
+	// developerinvitationDescID is the schema descriptor for id field.
+	developerinvitationDescID := developerinvitationFields[0].Descriptor()
+	// developerinvitation.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	developerinvitation.IDValidator = developerinvitationDescID.Validators[0].(func(string) error)
 	developermemberFields := schema.DeveloperMember{}.Fields()
 	_ = developermemberFields
 	// developermemberDescAccountID is the schema descriptor for account_id field.
@@ -597,6 +640,24 @@ func init() {
 	developermemberDescID := developermemberFields[0].Descriptor()
 	// developermember.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	developermember.IDValidator = developermemberDescID.Validators[0].(func(string) error)
+	developertestshopFields := schema.DeveloperTestShop{}.Fields()
+	_ = developertestshopFields
+	// developertestshopDescAccountID is the schema descriptor for account_id field.
+	developertestshopDescAccountID := developertestshopFields[1].Descriptor()
+	// developertestshop.AccountIDValidator is a validator for the "account_id" field. It is called by the builders before save.
+	developertestshop.AccountIDValidator = developertestshopDescAccountID.Validators[0].(func(string) error)
+	// developertestshopDescShopName is the schema descriptor for shop_name field.
+	developertestshopDescShopName := developertestshopFields[2].Descriptor()
+	// developertestshop.ShopNameValidator is a validator for the "shop_name" field. It is called by the builders before save.
+	developertestshop.ShopNameValidator = developertestshopDescShopName.Validators[0].(func(string) error)
+	// developertestshopDescCreatedAt is the schema descriptor for created_at field.
+	developertestshopDescCreatedAt := developertestshopFields[5].Descriptor()
+	// developertestshop.DefaultCreatedAt holds the default value on creation for the created_at field.
+	developertestshop.DefaultCreatedAt = developertestshopDescCreatedAt.Default.(func() time.Time)
+	// developertestshopDescID is the schema descriptor for id field.
+	developertestshopDescID := developertestshopFields[0].Descriptor()
+	// developertestshop.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	developertestshop.IDValidator = developertestshopDescID.Validators[0].(func(string) error)
 	developeruserFields := schema.DeveloperUser{}.Fields()
 	_ = developeruserFields
 	// developeruserDescEmail is the schema descriptor for email field.

@@ -38,8 +38,12 @@ type Tx struct {
 	DeveloperAuditEntry *DeveloperAuditEntryClient
 	// DeveloperEmailToken is the client for interacting with the DeveloperEmailToken builders.
 	DeveloperEmailToken *DeveloperEmailTokenClient
+	// DeveloperInvitation is the client for interacting with the DeveloperInvitation builders.
+	DeveloperInvitation *DeveloperInvitationClient
 	// DeveloperMember is the client for interacting with the DeveloperMember builders.
 	DeveloperMember *DeveloperMemberClient
+	// DeveloperTestShop is the client for interacting with the DeveloperTestShop builders.
+	DeveloperTestShop *DeveloperTestShopClient
 	// DeveloperUser is the client for interacting with the DeveloperUser builders.
 	DeveloperUser *DeveloperUserClient
 	// Event is the client for interacting with the Event builders.
@@ -233,7 +237,9 @@ func (tx *Tx) init() {
 	tx.DeveloperAccount = NewDeveloperAccountClient(tx.config)
 	tx.DeveloperAuditEntry = NewDeveloperAuditEntryClient(tx.config)
 	tx.DeveloperEmailToken = NewDeveloperEmailTokenClient(tx.config)
+	tx.DeveloperInvitation = NewDeveloperInvitationClient(tx.config)
 	tx.DeveloperMember = NewDeveloperMemberClient(tx.config)
+	tx.DeveloperTestShop = NewDeveloperTestShopClient(tx.config)
 	tx.DeveloperUser = NewDeveloperUserClient(tx.config)
 	tx.Event = NewEventClient(tx.config)
 	tx.Fulfillment = NewFulfillmentClient(tx.config)

@@ -29,7 +29,7 @@ type coreFlags struct {
 	webhookAllow                                                string
 	otpRelayURL, otpRelaySecret                                 string
 	mailRelayURL, mailRelaySecret, consoleURL                   string
-	consoleSandboxApps, consoleLiveApps                         int
+	consoleSandboxApps, consoleLiveApps, consoleTestShops       int
 	uploads                                                     uploadFlags
 	maxConns                                                    int
 	rotationOverlap                                             time.Duration
@@ -55,6 +55,7 @@ func (c *coreFlags) register(f *flagSet) {
 	f.str(&c.consoleURL, "console-url", "MP_CONSOLE_URL", platform.DefaultConsoleURL, "the developer console pages' public address, ending in /, that e-mailed links point at")
 	f.integer(&c.consoleSandboxApps, "console-sandbox-apps", "MP_CONSOLE_SANDBOX_APPS", developer.DefaultSandboxApps, "sandbox apps a developer account may create from the console")
 	f.integer(&c.consoleLiveApps, "console-live-apps", "MP_CONSOLE_LIVE_APPS", developer.DefaultLiveApps, "live apps a developer account may create from the console")
+	f.integer(&c.consoleTestShops, "console-test-shops", "MP_CONSOLE_TEST_SHOPS", developer.DefaultTestShops, "sandbox test shops a developer account may create from the console")
 	f.str(&c.webhookAllow, "webhook-allow-cidrs", "MP_WEBHOOK_ALLOW_CIDRS", "", "comma-separated CIDRs webhook callback URLs may resolve to although not public (on-premises receivers)")
 	c.uploads.register(f, "uploads answer 503 UPLOAD_NOT_CONFIGURED")
 	c.log.register(f)
@@ -133,7 +134,8 @@ func runCore(ctx context.Context, args []string, stderr io.Writer) error {
 	reg.MustRegister(db.PoolCollector(d.Pool))
 	c, err := platform.NewCore(platform.CoreConfig{
 		DB: d, GatewayToken: cf.gatewayToken, TLS: serverTLS, GatewayCertName: cf.gatewayCertName, SecretKey: cf.secretKey, SecretRotationOverlap: cf.rotationOverlap, OTPSender: otp, ConsoleMail: consoleMail, ConsoleURL: cf.consoleURL,
-		ConsoleLimits: developer.Limits{SandboxApps: cf.consoleSandboxApps, LiveApps: cf.consoleLiveApps}, Logger: log, Metrics: core.NewMetrics(reg),
+		ConsoleLimits: developer.Limits{SandboxApps: cf.consoleSandboxApps, LiveApps: cf.consoleLiveApps,
+			TestShops: cf.consoleTestShops}, Logger: log, Metrics: core.NewMetrics(reg),
 		Tracing: tracing, ServerOptions: platform.GRPCServerMetrics(reg), Callbacks: callback.Policy{Allow: allow},
 		Uploads: cf.uploads.config(bucket),
 	})

@@ -153,6 +153,18 @@ func (f DeveloperEmailTokenFunc) Mutate(ctx context.Context, m ent.Mutation) (en
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DeveloperEmailTokenMutation", m)
 }
 
+// The DeveloperInvitationFunc type is an adapter to allow the use of ordinary
+// function as DeveloperInvitation mutator.
+type DeveloperInvitationFunc func(context.Context, *ent.DeveloperInvitationMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f DeveloperInvitationFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.DeveloperInvitationMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DeveloperInvitationMutation", m)
+}
+
 // The DeveloperMemberFunc type is an adapter to allow the use of ordinary
 // function as DeveloperMember mutator.
 type DeveloperMemberFunc func(context.Context, *ent.DeveloperMemberMutation) (ent.Value, error)
@@ -163,6 +175,18 @@ func (f DeveloperMemberFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Va
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DeveloperMemberMutation", m)
+}
+
+// The DeveloperTestShopFunc type is an adapter to allow the use of ordinary
+// function as DeveloperTestShop mutator.
+type DeveloperTestShopFunc func(context.Context, *ent.DeveloperTestShopMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f DeveloperTestShopFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.DeveloperTestShopMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DeveloperTestShopMutation", m)
 }
 
 // The DeveloperUserFunc type is an adapter to allow the use of ordinary

@@ -363,6 +363,36 @@ var (
 			},
 		},
 	}
+	// DeveloperInvitationsColumns holds the columns for the "developer_invitations" table.
+	DeveloperInvitationsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "account_id", Type: field.TypeString},
+		{Name: "email", Type: field.TypeString},
+		{Name: "role", Type: field.TypeEnum, Enums: []string{"OWNER", "ADMIN", "DEVELOPER", "VIEWER"}},
+		{Name: "token_hash", Type: field.TypeString, Unique: true, Size: 64},
+		{Name: "invited_by", Type: field.TypeString},
+		{Name: "expires_at", Type: field.TypeTime},
+		{Name: "used_at", Type: field.TypeTime, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// DeveloperInvitationsTable holds the schema information for the "developer_invitations" table.
+	DeveloperInvitationsTable = &schema.Table{
+		Name:       "developer_invitations",
+		Columns:    DeveloperInvitationsColumns,
+		PrimaryKey: []*schema.Column{DeveloperInvitationsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "developerinvitation_account_id_email",
+				Unique:  false,
+				Columns: []*schema.Column{DeveloperInvitationsColumns[1], DeveloperInvitationsColumns[2]},
+			},
+			{
+				Name:    "developerinvitation_expires_at",
+				Unique:  false,
+				Columns: []*schema.Column{DeveloperInvitationsColumns[6]},
+			},
+		},
+	}
 	// DeveloperMembersColumns holds the columns for the "developer_members" table.
 	DeveloperMembersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -400,6 +430,28 @@ var (
 				Name:    "developermember_user_id",
 				Unique:  false,
 				Columns: []*schema.Column{DeveloperMembersColumns[4]},
+			},
+		},
+	}
+	// DeveloperTestShopsColumns holds the columns for the "developer_test_shops" table.
+	DeveloperTestShopsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "account_id", Type: field.TypeString},
+		{Name: "shop_name", Type: field.TypeString},
+		{Name: "seller_id", Type: field.TypeString, Unique: true, Nullable: true},
+		{Name: "username", Type: field.TypeString, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// DeveloperTestShopsTable holds the schema information for the "developer_test_shops" table.
+	DeveloperTestShopsTable = &schema.Table{
+		Name:       "developer_test_shops",
+		Columns:    DeveloperTestShopsColumns,
+		PrimaryKey: []*schema.Column{DeveloperTestShopsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "developertestshop_account_id",
+				Unique:  false,
+				Columns: []*schema.Column{DeveloperTestShopsColumns[1]},
 			},
 		},
 	}
@@ -1247,7 +1299,9 @@ var (
 		DeveloperAccountsTable,
 		DeveloperAuditEntriesTable,
 		DeveloperEmailTokensTable,
+		DeveloperInvitationsTable,
 		DeveloperMembersTable,
+		DeveloperTestShopsTable,
 		DeveloperUsersTable,
 		EventsTable,
 		FulfillmentsTable,

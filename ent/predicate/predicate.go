@@ -42,8 +42,14 @@ type DeveloperAuditEntry func(*sql.Selector)
 // DeveloperEmailToken is the predicate function for developeremailtoken builders.
 type DeveloperEmailToken func(*sql.Selector)
 
+// DeveloperInvitation is the predicate function for developerinvitation builders.
+type DeveloperInvitation func(*sql.Selector)
+
 // DeveloperMember is the predicate function for developermember builders.
 type DeveloperMember func(*sql.Selector)
+
+// DeveloperTestShop is the predicate function for developertestshop builders.
+type DeveloperTestShop func(*sql.Selector)
 
 // DeveloperUser is the predicate function for developeruser builders.
 type DeveloperUser func(*sql.Selector)

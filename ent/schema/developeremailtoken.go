@@ -7,7 +7,7 @@ import (
 )
 
 // DeveloperEmailToken is a link sent by e-mail to a console user: an address
-// verification (and, later, an invitation). Only the token's SHA-256 is kept;
+// verification (invitations have their own table). Only the token's SHA-256 is kept;
 // a link is used once.
 type DeveloperEmailToken struct {
 	ent.Schema

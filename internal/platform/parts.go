@@ -3,6 +3,7 @@ package platform
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"time"
 
 	"go.uber.org/zap"
@@ -20,6 +21,7 @@ import (
 	"github.com/mallplatform/partnerapi/services/returns"
 	"github.com/mallplatform/partnerapi/services/returns/cancellation"
 	"github.com/mallplatform/partnerapi/services/sandbox/faults"
+	"github.com/mallplatform/partnerapi/services/sandbox/sandboxseed"
 	"github.com/mallplatform/partnerapi/services/sandbox/shopclock"
 	"github.com/mallplatform/partnerapi/services/sellers"
 	"github.com/mallplatform/partnerapi/services/shipping"
@@ -183,7 +185,7 @@ func NewParts(cfg PartsConfig) (serviceset.Parts, error) {
 	}
 	console, err := developer.NewService(developer.Config{Store: developer.NewEntStore(cfg.DB), Clock: cfg.Clock,
 		Business: cfg.Business, Mail: cfg.ConsoleMail, ConsoleURL: cfg.ConsoleURL, Logger: cfg.Logger.Named("developer"), Apps: authSvc,
-		Limits: cfg.ConsoleLimits})
+		Limits: cfg.ConsoleLimits, ShopMaker: testShopMaker(cfg.DB, authSvc, cfg.Clock)})
 	if err != nil {
 		return serviceset.Parts{}, err
 	}
@@ -191,6 +193,20 @@ func NewParts(cfg PartsConfig) (serviceset.Parts, error) {
 		Cursors: cursors, Events: recorder, Webhooks: hooks, Flow: flow, Uploads: images, Worker: cfg.Worker,
 		Sellers: shops, Catalog: products, Orders: orderSvc, Shipping: shippingSvc,
 		Cancellations: cancellations, Returns: returnSvc, Developer: console}, nil
+}
+
+// testShopMaker makes the console's test shops with the sandbox seed's own
+// steps, each with generated data of its own.
+func testShopMaker(d *db.DB, authSvc *auth.Service, clk clock.Clock) developer.ShopMaker {
+	return developer.ShopMakerFunc(func(ctx context.Context, in developer.ShopRequest) (developer.MadeShop, error) {
+		shop, err := sandboxseed.NewTestShop(ctx, sandboxseed.Deps{DB: d, Auth: authSvc, Clock: clk, Seed: rand.Uint64()},
+			sandboxseed.ShopSpec{Name: in.OwnerName, ShopName: in.ShopName, Username: in.Username, Mobile: in.Destination})
+		if err != nil {
+			return developer.MadeShop{}, err
+		}
+		return developer.MadeShop{SellerID: shop.SellerID, Username: shop.Login.Username, Password: shop.Login.Password,
+			OTP: shop.Login.OTP}, nil
+	})
 }
 
 // WorkerJobs is every domain's jobs over parts, for the worker role and

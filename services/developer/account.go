@@ -39,8 +39,8 @@ func requireVerified(a Actor) error {
 // DeleteAccount deletes the actor's account: its owner only, and only once
 // it has no apps.
 func (s *Service) DeleteAccount(ctx context.Context, c Caller, a Actor) error {
-	if a.Member.Role != RoleOwner {
-		return errPermission
+	if err := authorize(a, actDeleteAccount); err != nil {
+		return err
 	}
 	now := s.business.Business(ctx)
 	return s.store.InTx(ctx, func(ctx context.Context) error {
@@ -134,8 +134,8 @@ func (s *Service) SubmitProfile(ctx context.Context, c Caller, a Actor, p Profil
 	if err := requireVerified(a); err != nil {
 		return err
 	}
-	if a.Member.Role != RoleOwner && a.Member.Role != RoleAdmin {
-		return errPermission
+	if err := authorize(a, actProfile); err != nil {
+		return err
 	}
 	acct, err := s.store.Account(ctx, a.Member.AccountID)
 	if err != nil {

@@ -43,4 +43,26 @@ var (
 		"these profile fields do not match the account's developer type")
 )
 
+// Members, invitations and test shops.
+var (
+	errTestShopLimit = apierr.New(errorsv1.ErrorCode_ERROR_CODE_TEST_SHOP_LIMIT_REACHED,
+		"the account has as many test shops as it may")
+	errTestShopNotFound = apierr.New(apierr.NotFound, "no test shop with this id in your account")
+	errAppNotSandbox    = validation("a test shop can be authorised for a sandbox app only")
+	errAppInactive      = validation("the app is deactivated: activate it first")
+	errMemberNotFound   = apierr.New(apierr.NotFound, "no member with this id in your account")
+	errLastOwner        = apierr.New(apierr.Conflict,
+		"the account's last owner cannot leave, be removed or lose the role: make another member an owner first")
+	errAlreadyMember = apierr.New(apierr.Conflict, "this person is already a member of the account")
+	errInviteUnknown = apierr.New(errorsv1.ErrorCode_ERROR_CODE_INVALID_VERIFICATION_TOKEN,
+		"this invitation link is not valid")
+	errInviteExpired = apierr.New(errorsv1.ErrorCode_ERROR_CODE_VERIFICATION_TOKEN_EXPIRED,
+		"this invitation has expired: ask the account's owner or an admin to invite you again")
+	errInviteUsed = apierr.New(errorsv1.ErrorCode_ERROR_CODE_VERIFICATION_LINK_USED,
+		"this invitation was already used")
+	errInviteOtherPerson = apierr.New(apierr.Forbidden,
+		"this invitation is for another email address: sign in as the invited person")
+	errRole = validation("role must be OWNER, ADMIN, DEVELOPER or VIEWER")
+)
+
 func validation(message string) error { return apierr.New(apierr.ValidationError, message) }

@@ -66,12 +66,24 @@ type Config struct {
 	AppStore AppStore
 	// Limits are the apps per account (zero fields: the defaults).
 	Limits Limits
+	// Members keeps members and invitations, TestShops the account's test
+	// shops (the ent store, when Store is one, by default).
+	Members   MemberStore
+	TestShops TestShopStore
+	// ShopMaker makes test shops as the sandbox seed does; nil: creating
+	// one fails.
+	ShopMaker ShopMaker
+	// Grants authorise a test shop for an app: the auth domain's step (Apps,
+	// when it has it, by default).
+	Grants Grants
 }
 
 // Limits are an account's most apps of each environment.
 type Limits struct {
 	SandboxApps int
 	LiveApps    int
+	// TestShops per account (MP_CONSOLE_TEST_SHOPS).
+	TestShops int
 }
 
 // Service holds the console's use cases.
@@ -85,6 +97,10 @@ type Service struct {
 	apps     Apps
 	appStore AppStore
 	limits   Limits
+	members  MemberStore
+	shops    TestShopStore
+	maker    ShopMaker
+	grants   Grants
 }
 
 // NewService builds the service.
@@ -108,8 +124,24 @@ func NewService(c Config) (*Service, error) {
 	if c.Limits.LiveApps <= 0 {
 		c.Limits.LiveApps = DefaultLiveApps
 	}
+	if c.Limits.TestShops <= 0 {
+		c.Limits.TestShops = DefaultTestShops
+	}
+	if c.Members == nil {
+		c.Members, _ = c.Store.(MemberStore)
+	}
+	if c.TestShops == nil {
+		c.TestShops, _ = c.Store.(TestShopStore)
+	}
+	if c.Grants == nil {
+		c.Grants, _ = c.Apps.(Grants)
+	}
+	if c.Members == nil || c.TestShops == nil {
+		return nil, errors.New("developer: a member store and a test shop store are required")
+	}
 	return &Service{store: c.Store, clock: c.Clock, business: c.Business, mail: c.Mail, console: c.ConsoleURL,
-		log: c.Logger, apps: c.Apps, appStore: c.AppStore, limits: c.Limits}, nil
+		log: c.Logger, apps: c.Apps, appStore: c.AppStore, limits: c.Limits, members: c.Members, shops: c.TestShops,
+		maker: c.ShopMaker, grants: c.Grants}, nil
 }
 
 // Caller is where a console call comes from.

@@ -26,7 +26,7 @@ const (
 	TypeBusiness   = "BUSINESS"
 )
 
-// Roles of a member. Only OWNER exists until members can be invited.
+// Roles of a member (what each may do: roles.go).
 const (
 	RoleOwner     = "OWNER"
 	RoleAdmin     = "ADMIN"

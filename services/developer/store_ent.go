@@ -12,7 +12,9 @@ import (
 	"github.com/mallplatform/partnerapi/ent/developeraccount"
 	"github.com/mallplatform/partnerapi/ent/developerauditentry"
 	"github.com/mallplatform/partnerapi/ent/developeremailtoken"
+	"github.com/mallplatform/partnerapi/ent/developerinvitation"
 	"github.com/mallplatform/partnerapi/ent/developermember"
+	"github.com/mallplatform/partnerapi/ent/developertestshop"
 	"github.com/mallplatform/partnerapi/ent/developeruser"
 	"github.com/mallplatform/partnerapi/internal/db"
 )
@@ -231,6 +233,14 @@ func (s *EntStore) DeleteAccount(ctx context.Context, accountID string) error {
 		if _, err := c.ConsoleSession.Delete().Where(consolesession.AccountID(accountID)).Exec(ctx); err != nil {
 			return fmt.Errorf("developer: delete sessions: %w", err)
 		}
+		// Its invitations end with it; its test shops stay sandbox sellers
+		// of no account.
+		if _, err := c.DeveloperInvitation.Delete().Where(developerinvitation.AccountID(accountID)).Exec(ctx); err != nil {
+			return fmt.Errorf("developer: delete invitations: %w", err)
+		}
+		if _, err := c.DeveloperTestShop.Delete().Where(developertestshop.AccountID(accountID)).Exec(ctx); err != nil {
+			return fmt.Errorf("developer: delete test shop records: %w", err)
+		}
 		for _, m := range members {
 			left, err := c.DeveloperMember.Query().Where(developermember.UserID(m.UserID)).Exist(ctx)
 			if err != nil {
@@ -356,8 +366,8 @@ func (s *EntStore) AuditEntries(ctx context.Context, accountID string) ([]AuditE
 	return out, nil
 }
 
-// Purge removes sessions idle since before and links that expired before
-// it (retention.Purger).
+// Purge removes sessions idle since before, and links and invitations that
+// expired before it (retention.Purger).
 func (s *EntStore) Purge(ctx context.Context, before time.Time) (int, error) {
 	c := s.db(ctx)
 	sessions, err := c.ConsoleSession.Delete().Where(consolesession.LastSeenAtLT(before)).Exec(ctx)
@@ -368,5 +378,15 @@ func (s *EntStore) Purge(ctx context.Context, before time.Time) (int, error) {
 	if err != nil {
 		return sessions, fmt.Errorf("developer: purge links: %w", err)
 	}
-	return sessions + links, nil
+	invitations, err := c.DeveloperInvitation.Delete().Where(developerinvitation.ExpiresAtLT(before)).Exec(ctx)
+	if err != nil {
+		return sessions + links, fmt.Errorf("developer: purge invitations: %w", err)
+	}
+	// Reservations of test shops whose making never finished.
+	shops, err := c.DeveloperTestShop.Delete().
+		Where(developertestshop.SellerIDIsNil(), developertestshop.CreatedAtLT(before)).Exec(ctx)
+	if err != nil {
+		return sessions + links + invitations, fmt.Errorf("developer: purge test shop reservations: %w", err)
+	}
+	return sessions + links + invitations + shops, nil
 }

@@ -249,6 +249,18 @@ func TestDeliveries(t *testing.T) {
 			if status, code, _ := send(t, full, "POST", "/open/v1/webhooks/"+okID+"/replay", `{"since":"`+tooOld+`"}`); status != 400 || code != "VALIDATION_ERROR" {
 				t.Errorf("a replay 31 days back: %d %s", status, code)
 			}
+			// A paused subscription's retry is refused: its job would be
+			// dropped without an attempt.
+			if status, _, body := send(t, full, "PUT", "/open/v1/webhooks/"+okID, `{"isActive":false}`); status != 200 {
+				t.Fatalf("pause: %d %s", status, body)
+			}
+			if status, code, body := send(t, full, "POST", "/open/v1/webhooks/"+okID+"/deliveries/"+log.Data[1].ID+"/retry", ""); status != 409 ||
+				code != "CONFLICT" || !strings.Contains(body, "paused") {
+				t.Errorf("a retry on a paused subscription: %d %s", status, body)
+			}
+			if status, _, body := send(t, full, "PUT", "/open/v1/webhooks/"+okID, `{"isActive":true}`); status != 200 {
+				t.Fatalf("resume: %d %s", status, body)
+			}
 			ok.mu.Lock()
 			retried, tested, replayed := ok.got[2], ok.bodies[3], ok.got[4]
 			ok.mu.Unlock()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mallplatform/partnerapi/internal/testenv"
 	"github.com/mallplatform/partnerapi/sdk"
@@ -86,11 +87,19 @@ func TestWebhookRoutes(t *testing.T) {
 	if status, code, body := send(t, full, "POST", "/open/v1/webhooks/test", test); status != 409 || code != "CONFLICT" || !strings.Contains(body, "paused") {
 		t.Errorf("a test on a paused subscription: %d %s", status, body)
 	}
+	// A replay too: its deliveries would be dropped while it is paused.
+	replay := `{"since":"` + env.Clock.Now().Add(-time.Hour).UTC().Format(time.RFC3339) + `"}`
+	if status, code, body := send(t, full, "POST", "/open/v1/webhooks/"+id+"/replay", replay); status != 409 || code != "CONFLICT" || !strings.Contains(body, "paused") {
+		t.Errorf("a replay on a paused subscription: %d %s", status, body)
+	}
 	if status, _, _ := send(t, full, "PUT", "/open/v1/webhooks/"+id, `{"isActive":true}`); status != 200 {
 		t.Errorf("resume: %d", status)
 	}
 	if status, _, body := send(t, full, "POST", "/open/v1/webhooks/test", test); status != 202 || !strings.Contains(body, `"queued":1`) {
 		t.Errorf("a test once resumed: %d %s", status, body)
+	}
+	if status, _, body := send(t, full, "POST", "/open/v1/webhooks/"+id+"/replay", replay); status != 202 || !strings.Contains(body, `"queued":`) {
+		t.Errorf("a replay once resumed: %d %s", status, body)
 	}
 	if status, _, body := send(t, full, "POST", "/open/v1/webhooks/"+id+"/rotate-secret", ""); status != 200 || !strings.Contains(body, "whsec_") ||
 		strings.Contains(body, created.Data.Secret) {

@@ -58,6 +58,9 @@ func (s *Service) Retry(ctx context.Context, id, deliveryID string) (int, error)
 	if err != nil {
 		return 0, err
 	}
+	if err := refuseInactive(v, "retry the delivery"); err != nil {
+		return 0, err
+	}
 	return 1, s.queue(ctx, DeliverArgs{SubscriptionID: v.ID, EventID: a.EventID, Test: a.Test})
 }
 
@@ -67,6 +70,9 @@ func (s *Service) Retry(ctx context.Context, id, deliveryID string) (int, error)
 func (s *Service) Replay(ctx context.Context, id string, since time.Time) (int, error) {
 	v, err := s.Get(ctx, id)
 	if err != nil {
+		return 0, err
+	}
+	if err := refuseInactive(v, "replay"); err != nil {
 		return 0, err
 	}
 	now := s.cfg.Clock.Now()
@@ -87,21 +93,30 @@ func (s *Service) Replay(ctx context.Context, id string, since time.Time) (int, 
 	return len(args), s.queue(ctx, args...)
 }
 
-// Test queues a synthetic event of the subscription's type. An inactive
-// subscription is refused: its deliverer sends nothing while it is paused
-// or disabled, so a 202 would promise a request that never comes.
+// Test queues a synthetic event of the subscription's type.
 func (s *Service) Test(ctx context.Context, id string) (int, error) {
 	v, err := s.Get(ctx, id)
 	if err != nil {
 		return 0, err
 	}
-	if !v.Active {
-		if v.DisabledReason != nil {
-			return 0, apierr.New(apierr.Conflict, "the subscription is paused: the platform disabled it after failed deliveries; set active to true to resume it, then send a test")
-		}
-		return 0, apierr.New(apierr.Conflict, "the subscription is paused; set active to true to resume it, then send a test")
+	if err := refuseInactive(v, "send a test"); err != nil {
+		return 0, err
 	}
 	return 1, s.queue(ctx, DeliverArgs{SubscriptionID: v.ID, EventID: ids.NewAt("evt", s.cfg.Clock.Now()), Test: true})
+}
+
+// refuseInactive refuses to queue deliveries to a paused or disabled
+// subscription: its deliverer sends nothing while it is inactive, so a 202
+// would promise requests that never come. then names what to do once it is
+// resumed.
+func refuseInactive(v View, then string) error {
+	if v.Active {
+		return nil
+	}
+	if v.DisabledReason != nil {
+		return apierr.New(apierr.Conflict, "the subscription is paused: the platform disabled it after failed deliveries; set active to true to resume it, then "+then)
+	}
+	return apierr.New(apierr.Conflict, "the subscription is paused; set active to true to resume it, then "+then)
 }
 
 func (s *Service) queue(ctx context.Context, args ...DeliverArgs) error {

@@ -56,32 +56,45 @@ func seedCommerce(ctx context.Context, d Deps, creds *sdk.Credentials, rng *rand
 	if _, err := channels.SeedDefault(ctx, channels.NewEntStore(d.DB)); err != nil {
 		return fmt.Errorf("seed the shipping channels: %w", err)
 	}
-	svc := catalog.NewService(catalog.Config{Store: store, Business: clock.Uniform{C: d.Clock},
-		Events: events.NewRecorder(events.NewEntStore(d.DB), d.Clock)})
-	orderStore := orders.NewEntStore(d.DB)
+	svc, orderStore := commerceSteps(d)
 	for i, seller := range creds.Sellers {
-		sctx := principal.WithSeller(ctx, seller.SellerID)
-		var lines []ordergen.Product
-		for j, spec := range sellerProducts[i%len(sellerProducts)] {
-			in, err := productInput(ctx, svc, spec, j)
-			if err != nil {
-				return err
-			}
-			p, err := svc.CreateProduct(sctx, in)
-			if err != nil {
-				return fmt.Errorf("seed product %q: %w", spec.title, err)
-			}
-			for _, v := range p.Variants {
-				title := p.Name
-				if len(v.Options) > 0 && v.Options[0].Value != nil {
-					title += " - " + *v.Options[0].Value
-				}
-				lines = append(lines, ordergen.Product{ProductID: p.ID, VariantID: v.ID, Title: title, SKU: deref(v.SKU), UnitPrice: deref(v.Price), Thumbnail: p.Images[0]})
-			}
+		if err := seedShopCommerce(ctx, d, svc, orderStore, seller.SellerID, i%len(sellerProducts), rng); err != nil {
+			return err
 		}
-		if err := ordergen.Seed(ctx, orderStore, seller.SellerID, lines, d.OrdersPerSeller, d.Clock.Now(), rng); err != nil {
-			return fmt.Errorf("seed orders: %w", err)
+	}
+	return nil
+}
+
+func commerceSteps(d Deps) (*catalog.Service, orders.Store) {
+	svc := catalog.NewService(catalog.Config{Store: catalog.NewEntStore(d.DB), Business: clock.Uniform{C: d.Clock},
+		Events: events.NewRecorder(events.NewEntStore(d.DB), d.Clock)})
+	return svc, orders.NewEntStore(d.DB)
+}
+
+// seedShopCommerce writes one seller's products (the set numbered set) and
+// its orders, whose lines point at those products.
+func seedShopCommerce(ctx context.Context, d Deps, svc *catalog.Service, orderStore orders.Store, sellerID string, set int, rng *rand.Rand) error {
+	sctx := principal.WithSeller(ctx, sellerID)
+	var lines []ordergen.Product
+	for j, spec := range sellerProducts[set] {
+		in, err := productInput(ctx, svc, spec, j)
+		if err != nil {
+			return err
 		}
+		p, err := svc.CreateProduct(sctx, in)
+		if err != nil {
+			return fmt.Errorf("seed product %q: %w", spec.title, err)
+		}
+		for _, v := range p.Variants {
+			title := p.Name
+			if len(v.Options) > 0 && v.Options[0].Value != nil {
+				title += " - " + *v.Options[0].Value
+			}
+			lines = append(lines, ordergen.Product{ProductID: p.ID, VariantID: v.ID, Title: title, SKU: deref(v.SKU), UnitPrice: deref(v.Price), Thumbnail: p.Images[0]})
+		}
+	}
+	if err := ordergen.Seed(ctx, orderStore, sellerID, lines, d.OrdersPerSeller, d.Clock.Now(), rng); err != nil {
+		return fmt.Errorf("seed orders: %w", err)
 	}
 	return nil
 }

@@ -80,19 +80,10 @@ func Seed(ctx context.Context, d Deps) (*sdk.Credentials, error) {
 			RedirectURIs: a.redirectURIs}
 	}
 	for _, s := range shops {
-		seller, err := d.Auth.CreateTestShop(ctx, s.name, s.shop)
+		seller, login, err := createShop(ctx, d, shopProfiles, ShopSpec{Name: s.name, ShopName: s.shop, Username: s.username,
+			Mobile: s.mobile}, rng)
 		if err != nil {
-			return nil, fmt.Errorf("seed seller: %w", err)
-		}
-		if err := shopProfiles.SeedTestShop(ctx, seller.ID); err != nil {
-			return nil, fmt.Errorf("seed seller: %w", err)
-		}
-		// The consent pages' sign-in: a random password and fixed code per
-		// sandbox, written to its credentials.
-		login := &sdk.SellerLogin{Username: s.username, Password: ids.Token(12), OTP: fmt.Sprintf("%06d", rng.IntN(1_000_000))}
-		if err := d.Auth.CreateSellerLogin(ctx, auth.NewSellerLogin{SellerID: seller.ID, Username: login.Username,
-			Password: login.Password, Destination: s.mobile, FixedOTP: login.OTP}, true); err != nil {
-			return nil, fmt.Errorf("seed seller login: %w", err)
+			return nil, err
 		}
 		sc := sdk.SellerCredentials{SellerID: seller.ID, Tokens: map[string]sdk.TokenPair{}, Login: login}
 		for _, name := range []string{"full", "limited"} {
@@ -108,4 +99,61 @@ func Seed(ctx context.Context, d Deps) (*sdk.Credentials, error) {
 		return nil, err
 	}
 	return creds, nil
+}
+
+// ShopSpec names a test shop and its consent-page login.
+type ShopSpec struct {
+	Name, ShopName string
+	// Username of the login; Mobile is where its codes would go (a test
+	// shop's fixed code makes sending needless).
+	Username, Mobile string
+}
+
+// TestShop is a test shop made on its own, with its login (password and
+// fixed one-time code in the clear, to show once).
+type TestShop struct {
+	SellerID string
+	Login    sdk.SellerLogin
+}
+
+// NewTestShop makes one test shop as Seed makes its own, on a platform whose
+// category tree and channels are in place (Seed or the migrate step wrote
+// them): the seller, its login with a fixed one-time code, its two pickup
+// addresses, products and orders across every status.
+func NewTestShop(ctx context.Context, d Deps, spec ShopSpec) (*TestShop, error) {
+	if d.OrdersPerSeller == 0 {
+		d.OrdersPerSeller = 30
+	}
+	if d.Clock == nil {
+		d.Clock = clock.System{}
+	}
+	rng := rand.New(rand.NewPCG(d.Seed, d.Seed^0x5eed))
+	profiles := sellers.NewService(sellers.Config{Store: sellers.NewEntStore(d.DB), Business: clock.Uniform{C: d.Clock}})
+	seller, login, err := createShop(ctx, d, profiles, spec, rng)
+	if err != nil {
+		return nil, err
+	}
+	svc, orderStore := commerceSteps(d)
+	if err := seedShopCommerce(ctx, d, svc, orderStore, seller.ID, rng.IntN(len(sellerProducts)), rng); err != nil {
+		return nil, err
+	}
+	return &TestShop{SellerID: seller.ID, Login: *login}, nil
+}
+
+// createShop makes a test shop's seller, its pickup addresses and its
+// consent-page login: a random password and a fixed code.
+func createShop(ctx context.Context, d Deps, profiles *sellers.Service, spec ShopSpec, rng *rand.Rand) (*auth.Seller, *sdk.SellerLogin, error) {
+	seller, err := d.Auth.CreateTestShop(ctx, spec.Name, spec.ShopName)
+	if err != nil {
+		return nil, nil, fmt.Errorf("seed seller: %w", err)
+	}
+	if err := profiles.SeedTestShop(ctx, seller.ID); err != nil {
+		return nil, nil, fmt.Errorf("seed seller: %w", err)
+	}
+	login := &sdk.SellerLogin{Username: spec.Username, Password: ids.Token(12), OTP: fmt.Sprintf("%06d", rng.IntN(1_000_000))}
+	if err := d.Auth.CreateSellerLogin(ctx, auth.NewSellerLogin{SellerID: seller.ID, Username: login.Username,
+		Password: login.Password, Destination: spec.Mobile, FixedOTP: login.OTP}, true); err != nil {
+		return nil, nil, fmt.Errorf("seed seller login: %w", err)
+	}
+	return seller, login, nil
 }

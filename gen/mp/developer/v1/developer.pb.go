@@ -1696,6 +1696,1049 @@ func (x *RotatedSecret) GetPreviousSecretExpiresAt() *timestamppb.Timestamp {
 	return nil
 }
 
+// TestShop is a sandbox test shop of the account.
+type TestShop struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The shop's seller id (what the seller headers name).
+	Id       string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	ShopName string `protobuf:"bytes,2,opt,name=shop_name,json=shopName,proto3" json:"shop_name,omitempty"`
+	// The consent pages' username of the shop's login.
+	Username      string                 `protobuf:"bytes,3,opt,name=username,proto3" json:"username,omitempty"`
+	CreatedAt     *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TestShop) Reset() {
+	*x = TestShop{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TestShop) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TestShop) ProtoMessage() {}
+
+func (x *TestShop) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TestShop.ProtoReflect.Descriptor instead.
+func (*TestShop) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *TestShop) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *TestShop) GetShopName() string {
+	if x != nil {
+		return x.ShopName
+	}
+	return ""
+}
+
+func (x *TestShop) GetUsername() string {
+	if x != nil {
+		return x.Username
+	}
+	return ""
+}
+
+func (x *TestShop) GetCreatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreatedAt
+	}
+	return nil
+}
+
+type ListTestShopsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListTestShopsRequest) Reset() {
+	*x = ListTestShopsRequest{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListTestShopsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListTestShopsRequest) ProtoMessage() {}
+
+func (x *ListTestShopsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListTestShopsRequest.ProtoReflect.Descriptor instead.
+func (*ListTestShopsRequest) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{32}
+}
+
+type ListTestShopsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Data          []*TestShop            `protobuf:"bytes,1,rep,name=data,proto3" json:"data,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListTestShopsResponse) Reset() {
+	*x = ListTestShopsResponse{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListTestShopsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListTestShopsResponse) ProtoMessage() {}
+
+func (x *ListTestShopsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListTestShopsResponse.ProtoReflect.Descriptor instead.
+func (*ListTestShopsResponse) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *ListTestShopsResponse) GetData() []*TestShop {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+type CreateTestShopRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ShopName      string                 `protobuf:"bytes,1,opt,name=shop_name,json=shopName,proto3" json:"shop_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateTestShopRequest) Reset() {
+	*x = CreateTestShopRequest{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateTestShopRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateTestShopRequest) ProtoMessage() {}
+
+func (x *CreateTestShopRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateTestShopRequest.ProtoReflect.Descriptor instead.
+func (*CreateTestShopRequest) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *CreateTestShopRequest) GetShopName() string {
+	if x != nil {
+		return x.ShopName
+	}
+	return ""
+}
+
+type CreateTestShopResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Data          *CreatedTestShop       `protobuf:"bytes,1,opt,name=data,proto3" json:"data,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateTestShopResponse) Reset() {
+	*x = CreateTestShopResponse{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateTestShopResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateTestShopResponse) ProtoMessage() {}
+
+func (x *CreateTestShopResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateTestShopResponse.ProtoReflect.Descriptor instead.
+func (*CreateTestShopResponse) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *CreateTestShopResponse) GetData() *CreatedTestShop {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+type CreatedTestShop struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Shop  *TestShop              `protobuf:"bytes,1,opt,name=shop,proto3" json:"shop,omitempty"`
+	// The login's password, shown once.
+	Password string `protobuf:"bytes,2,opt,name=password,proto3" json:"password,omitempty"`
+	// The shop's fixed one-time code, shown once.
+	Otp           string `protobuf:"bytes,3,opt,name=otp,proto3" json:"otp,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreatedTestShop) Reset() {
+	*x = CreatedTestShop{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[36]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreatedTestShop) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreatedTestShop) ProtoMessage() {}
+
+func (x *CreatedTestShop) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[36]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreatedTestShop.ProtoReflect.Descriptor instead.
+func (*CreatedTestShop) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{36}
+}
+
+func (x *CreatedTestShop) GetShop() *TestShop {
+	if x != nil {
+		return x.Shop
+	}
+	return nil
+}
+
+func (x *CreatedTestShop) GetPassword() string {
+	if x != nil {
+		return x.Password
+	}
+	return ""
+}
+
+func (x *CreatedTestShop) GetOtp() string {
+	if x != nil {
+		return x.Otp
+	}
+	return ""
+}
+
+type AuthorizeTestShopRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The test shop's id.
+	Id            string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	AppId         string `protobuf:"bytes,2,opt,name=app_id,json=appId,proto3" json:"app_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AuthorizeTestShopRequest) Reset() {
+	*x = AuthorizeTestShopRequest{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AuthorizeTestShopRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AuthorizeTestShopRequest) ProtoMessage() {}
+
+func (x *AuthorizeTestShopRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AuthorizeTestShopRequest.ProtoReflect.Descriptor instead.
+func (*AuthorizeTestShopRequest) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{37}
+}
+
+func (x *AuthorizeTestShopRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *AuthorizeTestShopRequest) GetAppId() string {
+	if x != nil {
+		return x.AppId
+	}
+	return ""
+}
+
+type AuthorizeTestShopResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Data          *TestShopTokens        `protobuf:"bytes,1,opt,name=data,proto3" json:"data,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AuthorizeTestShopResponse) Reset() {
+	*x = AuthorizeTestShopResponse{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[38]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AuthorizeTestShopResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AuthorizeTestShopResponse) ProtoMessage() {}
+
+func (x *AuthorizeTestShopResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[38]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AuthorizeTestShopResponse.ProtoReflect.Descriptor instead.
+func (*AuthorizeTestShopResponse) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{38}
+}
+
+func (x *AuthorizeTestShopResponse) GetData() *TestShopTokens {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+// TestShopTokens are a test shop's grant to an app, shown once.
+type TestShopTokens struct {
+	state                 protoimpl.MessageState `protogen:"open.v1"`
+	SellerId              string                 `protobuf:"bytes,1,opt,name=seller_id,json=sellerId,proto3" json:"seller_id,omitempty"`
+	AppId                 string                 `protobuf:"bytes,2,opt,name=app_id,json=appId,proto3" json:"app_id,omitempty"`
+	AccessToken           string                 `protobuf:"bytes,3,opt,name=access_token,json=accessToken,proto3" json:"access_token,omitempty"`
+	RefreshToken          string                 `protobuf:"bytes,4,opt,name=refresh_token,json=refreshToken,proto3" json:"refresh_token,omitempty"`
+	AccessTokenExpiresAt  *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=access_token_expires_at,json=accessTokenExpiresAt,proto3" json:"access_token_expires_at,omitempty"`
+	RefreshTokenExpiresAt *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=refresh_token_expires_at,json=refreshTokenExpiresAt,proto3" json:"refresh_token_expires_at,omitempty"`
+	Scopes                []string               `protobuf:"bytes,7,rep,name=scopes,proto3" json:"scopes,omitempty"`
+	unknownFields         protoimpl.UnknownFields
+	sizeCache             protoimpl.SizeCache
+}
+
+func (x *TestShopTokens) Reset() {
+	*x = TestShopTokens{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TestShopTokens) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TestShopTokens) ProtoMessage() {}
+
+func (x *TestShopTokens) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TestShopTokens.ProtoReflect.Descriptor instead.
+func (*TestShopTokens) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *TestShopTokens) GetSellerId() string {
+	if x != nil {
+		return x.SellerId
+	}
+	return ""
+}
+
+func (x *TestShopTokens) GetAppId() string {
+	if x != nil {
+		return x.AppId
+	}
+	return ""
+}
+
+func (x *TestShopTokens) GetAccessToken() string {
+	if x != nil {
+		return x.AccessToken
+	}
+	return ""
+}
+
+func (x *TestShopTokens) GetRefreshToken() string {
+	if x != nil {
+		return x.RefreshToken
+	}
+	return ""
+}
+
+func (x *TestShopTokens) GetAccessTokenExpiresAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.AccessTokenExpiresAt
+	}
+	return nil
+}
+
+func (x *TestShopTokens) GetRefreshTokenExpiresAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.RefreshTokenExpiresAt
+	}
+	return nil
+}
+
+func (x *TestShopTokens) GetScopes() []string {
+	if x != nil {
+		return x.Scopes
+	}
+	return nil
+}
+
+// Member is a person's membership of the account.
+type Member struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Id     string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	UserId string                 `protobuf:"bytes,2,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	Email  string                 `protobuf:"bytes,3,opt,name=email,proto3" json:"email,omitempty"`
+	Name   string                 `protobuf:"bytes,4,opt,name=name,proto3" json:"name,omitempty"`
+	// OWNER, ADMIN, DEVELOPER or VIEWER.
+	Role          string                 `protobuf:"bytes,5,opt,name=role,proto3" json:"role,omitempty"`
+	CreatedAt     *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Member) Reset() {
+	*x = Member{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Member) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Member) ProtoMessage() {}
+
+func (x *Member) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Member.ProtoReflect.Descriptor instead.
+func (*Member) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *Member) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *Member) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *Member) GetEmail() string {
+	if x != nil {
+		return x.Email
+	}
+	return ""
+}
+
+func (x *Member) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Member) GetRole() string {
+	if x != nil {
+		return x.Role
+	}
+	return ""
+}
+
+func (x *Member) GetCreatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreatedAt
+	}
+	return nil
+}
+
+type ListMembersRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListMembersRequest) Reset() {
+	*x = ListMembersRequest{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListMembersRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListMembersRequest) ProtoMessage() {}
+
+func (x *ListMembersRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListMembersRequest.ProtoReflect.Descriptor instead.
+func (*ListMembersRequest) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{41}
+}
+
+type ListMembersResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Data          []*Member              `protobuf:"bytes,1,rep,name=data,proto3" json:"data,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListMembersResponse) Reset() {
+	*x = ListMembersResponse{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[42]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListMembersResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListMembersResponse) ProtoMessage() {}
+
+func (x *ListMembersResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[42]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListMembersResponse.ProtoReflect.Descriptor instead.
+func (*ListMembersResponse) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{42}
+}
+
+func (x *ListMembersResponse) GetData() []*Member {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+type InviteMemberRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Email string                 `protobuf:"bytes,1,opt,name=email,proto3" json:"email,omitempty"`
+	// OWNER, ADMIN, DEVELOPER or VIEWER.
+	Role          string `protobuf:"bytes,2,opt,name=role,proto3" json:"role,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *InviteMemberRequest) Reset() {
+	*x = InviteMemberRequest{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *InviteMemberRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*InviteMemberRequest) ProtoMessage() {}
+
+func (x *InviteMemberRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use InviteMemberRequest.ProtoReflect.Descriptor instead.
+func (*InviteMemberRequest) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *InviteMemberRequest) GetEmail() string {
+	if x != nil {
+		return x.Email
+	}
+	return ""
+}
+
+func (x *InviteMemberRequest) GetRole() string {
+	if x != nil {
+		return x.Role
+	}
+	return ""
+}
+
+type InviteMemberResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Data          *Invitation            `protobuf:"bytes,1,opt,name=data,proto3" json:"data,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *InviteMemberResponse) Reset() {
+	*x = InviteMemberResponse{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *InviteMemberResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*InviteMemberResponse) ProtoMessage() {}
+
+func (x *InviteMemberResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use InviteMemberResponse.ProtoReflect.Descriptor instead.
+func (*InviteMemberResponse) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{44}
+}
+
+func (x *InviteMemberResponse) GetData() *Invitation {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+// Invitation is a sent invitation (never its link).
+type Invitation struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Email         string                 `protobuf:"bytes,2,opt,name=email,proto3" json:"email,omitempty"`
+	Role          string                 `protobuf:"bytes,3,opt,name=role,proto3" json:"role,omitempty"`
+	ExpiresAt     *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=expires_at,json=expiresAt,proto3" json:"expires_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Invitation) Reset() {
+	*x = Invitation{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[45]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Invitation) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Invitation) ProtoMessage() {}
+
+func (x *Invitation) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[45]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Invitation.ProtoReflect.Descriptor instead.
+func (*Invitation) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{45}
+}
+
+func (x *Invitation) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *Invitation) GetEmail() string {
+	if x != nil {
+		return x.Email
+	}
+	return ""
+}
+
+func (x *Invitation) GetRole() string {
+	if x != nil {
+		return x.Role
+	}
+	return ""
+}
+
+func (x *Invitation) GetExpiresAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ExpiresAt
+	}
+	return nil
+}
+
+type UpdateMemberRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Role          string                 `protobuf:"bytes,2,opt,name=role,proto3" json:"role,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdateMemberRequest) Reset() {
+	*x = UpdateMemberRequest{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[46]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateMemberRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateMemberRequest) ProtoMessage() {}
+
+func (x *UpdateMemberRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[46]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateMemberRequest.ProtoReflect.Descriptor instead.
+func (*UpdateMemberRequest) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{46}
+}
+
+func (x *UpdateMemberRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *UpdateMemberRequest) GetRole() string {
+	if x != nil {
+		return x.Role
+	}
+	return ""
+}
+
+type MemberResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Data          *Member                `protobuf:"bytes,1,opt,name=data,proto3" json:"data,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MemberResponse) Reset() {
+	*x = MemberResponse{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[47]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MemberResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MemberResponse) ProtoMessage() {}
+
+func (x *MemberResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[47]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MemberResponse.ProtoReflect.Descriptor instead.
+func (*MemberResponse) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{47}
+}
+
+func (x *MemberResponse) GetData() *Member {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+type RemoveMemberRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RemoveMemberRequest) Reset() {
+	*x = RemoveMemberRequest{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[48]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RemoveMemberRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RemoveMemberRequest) ProtoMessage() {}
+
+func (x *RemoveMemberRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[48]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RemoveMemberRequest.ProtoReflect.Descriptor instead.
+func (*RemoveMemberRequest) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{48}
+}
+
+func (x *RemoveMemberRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+type RemoveMemberResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RemoveMemberResponse) Reset() {
+	*x = RemoveMemberResponse{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[49]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RemoveMemberResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RemoveMemberResponse) ProtoMessage() {}
+
+func (x *RemoveMemberResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[49]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RemoveMemberResponse.ProtoReflect.Descriptor instead.
+func (*RemoveMemberResponse) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{49}
+}
+
+type AcceptInvitationRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Token         string                 `protobuf:"bytes,1,opt,name=token,proto3" json:"token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AcceptInvitationRequest) Reset() {
+	*x = AcceptInvitationRequest{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[50]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AcceptInvitationRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AcceptInvitationRequest) ProtoMessage() {}
+
+func (x *AcceptInvitationRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[50]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AcceptInvitationRequest.ProtoReflect.Descriptor instead.
+func (*AcceptInvitationRequest) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{50}
+}
+
+func (x *AcceptInvitationRequest) GetToken() string {
+	if x != nil {
+		return x.Token
+	}
+	return ""
+}
+
 var File_mp_developer_v1_developer_proto protoreflect.FileDescriptor
 
 const file_mp_developer_v1_developer_proto_rawDesc = "" +
@@ -1812,7 +2855,70 @@ const file_mp_developer_v1_developer_proto_rawDesc = "" +
 	"\x04data\x18\x01 \x01(\v2\x1e.mp.developer.v1.RotatedSecretR\x04data\"\x8d\x01\n" +
 	"\rRotatedSecret\x12#\n" +
 	"\rclient_secret\x18\x01 \x01(\tR\fclientSecret\x12W\n" +
-	"\x1aprevious_secret_expires_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x17previousSecretExpiresAt2\xee\b\n" +
+	"\x1aprevious_secret_expires_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x17previousSecretExpiresAt\"\x8e\x01\n" +
+	"\bTestShop\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1b\n" +
+	"\tshop_name\x18\x02 \x01(\tR\bshopName\x12\x1a\n" +
+	"\busername\x18\x03 \x01(\tR\busername\x129\n" +
+	"\n" +
+	"created_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\x16\n" +
+	"\x14ListTestShopsRequest\"F\n" +
+	"\x15ListTestShopsResponse\x12-\n" +
+	"\x04data\x18\x01 \x03(\v2\x19.mp.developer.v1.TestShopR\x04data\"4\n" +
+	"\x15CreateTestShopRequest\x12\x1b\n" +
+	"\tshop_name\x18\x01 \x01(\tR\bshopName\"N\n" +
+	"\x16CreateTestShopResponse\x124\n" +
+	"\x04data\x18\x01 \x01(\v2 .mp.developer.v1.CreatedTestShopR\x04data\"n\n" +
+	"\x0fCreatedTestShop\x12-\n" +
+	"\x04shop\x18\x01 \x01(\v2\x19.mp.developer.v1.TestShopR\x04shop\x12\x1a\n" +
+	"\bpassword\x18\x02 \x01(\tR\bpassword\x12\x10\n" +
+	"\x03otp\x18\x03 \x01(\tR\x03otp\"A\n" +
+	"\x18AuthorizeTestShopRequest\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x15\n" +
+	"\x06app_id\x18\x02 \x01(\tR\x05appId\"P\n" +
+	"\x19AuthorizeTestShopResponse\x123\n" +
+	"\x04data\x18\x01 \x01(\v2\x1f.mp.developer.v1.TestShopTokensR\x04data\"\xcc\x02\n" +
+	"\x0eTestShopTokens\x12\x1b\n" +
+	"\tseller_id\x18\x01 \x01(\tR\bsellerId\x12\x15\n" +
+	"\x06app_id\x18\x02 \x01(\tR\x05appId\x12!\n" +
+	"\faccess_token\x18\x03 \x01(\tR\vaccessToken\x12#\n" +
+	"\rrefresh_token\x18\x04 \x01(\tR\frefreshToken\x12Q\n" +
+	"\x17access_token_expires_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\x14accessTokenExpiresAt\x12S\n" +
+	"\x18refresh_token_expires_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\x15refreshTokenExpiresAt\x12\x16\n" +
+	"\x06scopes\x18\a \x03(\tR\x06scopes\"\xaa\x01\n" +
+	"\x06Member\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x17\n" +
+	"\auser_id\x18\x02 \x01(\tR\x06userId\x12\x14\n" +
+	"\x05email\x18\x03 \x01(\tR\x05email\x12\x12\n" +
+	"\x04name\x18\x04 \x01(\tR\x04name\x12\x12\n" +
+	"\x04role\x18\x05 \x01(\tR\x04role\x129\n" +
+	"\n" +
+	"created_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\x14\n" +
+	"\x12ListMembersRequest\"B\n" +
+	"\x13ListMembersResponse\x12+\n" +
+	"\x04data\x18\x01 \x03(\v2\x17.mp.developer.v1.MemberR\x04data\"?\n" +
+	"\x13InviteMemberRequest\x12\x14\n" +
+	"\x05email\x18\x01 \x01(\tR\x05email\x12\x12\n" +
+	"\x04role\x18\x02 \x01(\tR\x04role\"G\n" +
+	"\x14InviteMemberResponse\x12/\n" +
+	"\x04data\x18\x01 \x01(\v2\x1b.mp.developer.v1.InvitationR\x04data\"\x81\x01\n" +
+	"\n" +
+	"Invitation\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
+	"\x05email\x18\x02 \x01(\tR\x05email\x12\x12\n" +
+	"\x04role\x18\x03 \x01(\tR\x04role\x129\n" +
+	"\n" +
+	"expires_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\texpiresAt\"9\n" +
+	"\x13UpdateMemberRequest\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
+	"\x04role\x18\x02 \x01(\tR\x04role\"=\n" +
+	"\x0eMemberResponse\x12+\n" +
+	"\x04data\x18\x01 \x01(\v2\x17.mp.developer.v1.MemberR\x04data\"%\n" +
+	"\x13RemoveMemberRequest\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\"\x16\n" +
+	"\x14RemoveMemberResponse\"/\n" +
+	"\x17AcceptInvitationRequest\x12\x14\n" +
+	"\x05token\x18\x01 \x01(\tR\x05token2\xae\x0f\n" +
 	"\x10DeveloperService\x12I\n" +
 	"\x06SignUp\x12\x1e.mp.developer.v1.SignUpRequest\x1a\x1f.mp.developer.v1.SignUpResponse\x12I\n" +
 	"\x06Verify\x12\x1e.mp.developer.v1.VerifyRequest\x1a\x1f.mp.developer.v1.VerifyResponse\x12m\n" +
@@ -1828,7 +2934,15 @@ const file_mp_developer_v1_developer_proto_rawDesc = "" +
 	"\bListApps\x12 .mp.developer.v1.ListAppsRequest\x1a!.mp.developer.v1.ListAppsResponse\x12R\n" +
 	"\tCreateApp\x12!.mp.developer.v1.CreateAppRequest\x1a\".mp.developer.v1.CreateAppResponse\x12F\n" +
 	"\x06GetApp\x12\x1e.mp.developer.v1.GetAppRequest\x1a\x1c.mp.developer.v1.AppResponse\x12d\n" +
-	"\x0fRotateAppSecret\x12'.mp.developer.v1.RotateAppSecretRequest\x1a(.mp.developer.v1.RotateAppSecretResponse\x1a\x06ʻ\x18\x02\b\x02B\xc7\x01\n" +
+	"\x0fRotateAppSecret\x12'.mp.developer.v1.RotateAppSecretRequest\x1a(.mp.developer.v1.RotateAppSecretResponse\x12f\n" +
+	"\rListTestShops\x12%.mp.developer.v1.ListTestShopsRequest\x1a&.mp.developer.v1.ListTestShopsResponse\"\x06\xa2\xbb\x18\x020\x03\x12l\n" +
+	"\x0eCreateTestShop\x12&.mp.developer.v1.CreateTestShopRequest\x1a'.mp.developer.v1.CreateTestShopResponse\"\t\xa2\xbb\x18\x05\x18\xc9\x010\x03\x12r\n" +
+	"\x11AuthorizeTestShop\x12).mp.developer.v1.AuthorizeTestShopRequest\x1a*.mp.developer.v1.AuthorizeTestShopResponse\"\x06\xa2\xbb\x18\x020\x03\x12`\n" +
+	"\vListMembers\x12#.mp.developer.v1.ListMembersRequest\x1a$.mp.developer.v1.ListMembersResponse\"\x06\xa2\xbb\x18\x020\x03\x12f\n" +
+	"\fInviteMember\x12$.mp.developer.v1.InviteMemberRequest\x1a%.mp.developer.v1.InviteMemberResponse\"\t\xa2\xbb\x18\x05\x18\xc9\x010\x03\x12]\n" +
+	"\fUpdateMember\x12$.mp.developer.v1.UpdateMemberRequest\x1a\x1f.mp.developer.v1.MemberResponse\"\x06\xa2\xbb\x18\x020\x03\x12c\n" +
+	"\fRemoveMember\x12$.mp.developer.v1.RemoveMemberRequest\x1a%.mp.developer.v1.RemoveMemberResponse\"\x06\xa2\xbb\x18\x020\x03\x12f\n" +
+	"\x10AcceptInvitation\x12(.mp.developer.v1.AcceptInvitationRequest\x1a .mp.developer.v1.SessionResponse\"\x06\xa2\xbb\x18\x020\x03\x1a\x06ʻ\x18\x02\b\x02B\xc7\x01\n" +
 	"\x13com.mp.developer.v1B\x0eDeveloperProtoP\x01ZBgithub.com/mallplatform/partnerapi/gen/mp/developer/v1;developerv1\xa2\x02\x03MDX\xaa\x02\x0fMp.Developer.V1\xca\x02\x0fMp\\Developer\\V1\xe2\x02\x1bMp\\Developer\\V1\\GPBMetadata\xea\x02\x11Mp::Developer::V1b\x06proto3"
 
 var (
@@ -1843,7 +2957,7 @@ func file_mp_developer_v1_developer_proto_rawDescGZIP() []byte {
 	return file_mp_developer_v1_developer_proto_rawDescData
 }
 
-var file_mp_developer_v1_developer_proto_msgTypes = make([]protoimpl.MessageInfo, 31)
+var file_mp_developer_v1_developer_proto_msgTypes = make([]protoimpl.MessageInfo, 51)
 var file_mp_developer_v1_developer_proto_goTypes = []any{
 	(*SignUpRequest)(nil),              // 0: mp.developer.v1.SignUpRequest
 	(*SignUpResponse)(nil),             // 1: mp.developer.v1.SignUpResponse
@@ -1876,55 +2990,103 @@ var file_mp_developer_v1_developer_proto_goTypes = []any{
 	(*RotateAppSecretRequest)(nil),     // 28: mp.developer.v1.RotateAppSecretRequest
 	(*RotateAppSecretResponse)(nil),    // 29: mp.developer.v1.RotateAppSecretResponse
 	(*RotatedSecret)(nil),              // 30: mp.developer.v1.RotatedSecret
-	(*timestamppb.Timestamp)(nil),      // 31: google.protobuf.Timestamp
+	(*TestShop)(nil),                   // 31: mp.developer.v1.TestShop
+	(*ListTestShopsRequest)(nil),       // 32: mp.developer.v1.ListTestShopsRequest
+	(*ListTestShopsResponse)(nil),      // 33: mp.developer.v1.ListTestShopsResponse
+	(*CreateTestShopRequest)(nil),      // 34: mp.developer.v1.CreateTestShopRequest
+	(*CreateTestShopResponse)(nil),     // 35: mp.developer.v1.CreateTestShopResponse
+	(*CreatedTestShop)(nil),            // 36: mp.developer.v1.CreatedTestShop
+	(*AuthorizeTestShopRequest)(nil),   // 37: mp.developer.v1.AuthorizeTestShopRequest
+	(*AuthorizeTestShopResponse)(nil),  // 38: mp.developer.v1.AuthorizeTestShopResponse
+	(*TestShopTokens)(nil),             // 39: mp.developer.v1.TestShopTokens
+	(*Member)(nil),                     // 40: mp.developer.v1.Member
+	(*ListMembersRequest)(nil),         // 41: mp.developer.v1.ListMembersRequest
+	(*ListMembersResponse)(nil),        // 42: mp.developer.v1.ListMembersResponse
+	(*InviteMemberRequest)(nil),        // 43: mp.developer.v1.InviteMemberRequest
+	(*InviteMemberResponse)(nil),       // 44: mp.developer.v1.InviteMemberResponse
+	(*Invitation)(nil),                 // 45: mp.developer.v1.Invitation
+	(*UpdateMemberRequest)(nil),        // 46: mp.developer.v1.UpdateMemberRequest
+	(*MemberResponse)(nil),             // 47: mp.developer.v1.MemberResponse
+	(*RemoveMemberRequest)(nil),        // 48: mp.developer.v1.RemoveMemberRequest
+	(*RemoveMemberResponse)(nil),       // 49: mp.developer.v1.RemoveMemberResponse
+	(*AcceptInvitationRequest)(nil),    // 50: mp.developer.v1.AcceptInvitationRequest
+	(*timestamppb.Timestamp)(nil),      // 51: google.protobuf.Timestamp
 }
 var file_mp_developer_v1_developer_proto_depIdxs = []int32{
 	2,  // 0: mp.developer.v1.SignUpResponse.data:type_name -> mp.developer.v1.SignedUp
 	9,  // 1: mp.developer.v1.SessionResponse.data:type_name -> mp.developer.v1.Session
 	17, // 2: mp.developer.v1.AccountResponse.data:type_name -> mp.developer.v1.Account
-	31, // 3: mp.developer.v1.Account.profile_submitted_at:type_name -> google.protobuf.Timestamp
-	31, // 4: mp.developer.v1.Account.created_at:type_name -> google.protobuf.Timestamp
+	51, // 3: mp.developer.v1.Account.profile_submitted_at:type_name -> google.protobuf.Timestamp
+	51, // 4: mp.developer.v1.Account.created_at:type_name -> google.protobuf.Timestamp
 	19, // 5: mp.developer.v1.SubmitProfileRequest.address:type_name -> mp.developer.v1.ProfileAddress
-	31, // 6: mp.developer.v1.App.secret_created_at:type_name -> google.protobuf.Timestamp
-	31, // 7: mp.developer.v1.App.previous_secret_expires_at:type_name -> google.protobuf.Timestamp
-	31, // 8: mp.developer.v1.App.created_at:type_name -> google.protobuf.Timestamp
+	51, // 6: mp.developer.v1.App.secret_created_at:type_name -> google.protobuf.Timestamp
+	51, // 7: mp.developer.v1.App.previous_secret_expires_at:type_name -> google.protobuf.Timestamp
+	51, // 8: mp.developer.v1.App.created_at:type_name -> google.protobuf.Timestamp
 	20, // 9: mp.developer.v1.ListAppsResponse.data:type_name -> mp.developer.v1.App
 	25, // 10: mp.developer.v1.CreateAppResponse.data:type_name -> mp.developer.v1.CreatedApp
 	20, // 11: mp.developer.v1.CreatedApp.app:type_name -> mp.developer.v1.App
 	20, // 12: mp.developer.v1.AppResponse.data:type_name -> mp.developer.v1.App
 	30, // 13: mp.developer.v1.RotateAppSecretResponse.data:type_name -> mp.developer.v1.RotatedSecret
-	31, // 14: mp.developer.v1.RotatedSecret.previous_secret_expires_at:type_name -> google.protobuf.Timestamp
-	0,  // 15: mp.developer.v1.DeveloperService.SignUp:input_type -> mp.developer.v1.SignUpRequest
-	3,  // 16: mp.developer.v1.DeveloperService.Verify:input_type -> mp.developer.v1.VerifyRequest
-	5,  // 17: mp.developer.v1.DeveloperService.ResendVerification:input_type -> mp.developer.v1.ResendVerificationRequest
-	7,  // 18: mp.developer.v1.DeveloperService.SignIn:input_type -> mp.developer.v1.SignInRequest
-	10, // 19: mp.developer.v1.DeveloperService.GetSession:input_type -> mp.developer.v1.GetSessionRequest
-	11, // 20: mp.developer.v1.DeveloperService.SignOut:input_type -> mp.developer.v1.SignOutRequest
-	13, // 21: mp.developer.v1.DeveloperService.GetAccount:input_type -> mp.developer.v1.GetAccountRequest
-	14, // 22: mp.developer.v1.DeveloperService.DeleteAccount:input_type -> mp.developer.v1.DeleteAccountRequest
-	18, // 23: mp.developer.v1.DeveloperService.SubmitProfile:input_type -> mp.developer.v1.SubmitProfileRequest
-	21, // 24: mp.developer.v1.DeveloperService.ListApps:input_type -> mp.developer.v1.ListAppsRequest
-	23, // 25: mp.developer.v1.DeveloperService.CreateApp:input_type -> mp.developer.v1.CreateAppRequest
-	26, // 26: mp.developer.v1.DeveloperService.GetApp:input_type -> mp.developer.v1.GetAppRequest
-	28, // 27: mp.developer.v1.DeveloperService.RotateAppSecret:input_type -> mp.developer.v1.RotateAppSecretRequest
-	1,  // 28: mp.developer.v1.DeveloperService.SignUp:output_type -> mp.developer.v1.SignUpResponse
-	4,  // 29: mp.developer.v1.DeveloperService.Verify:output_type -> mp.developer.v1.VerifyResponse
-	6,  // 30: mp.developer.v1.DeveloperService.ResendVerification:output_type -> mp.developer.v1.ResendVerificationResponse
-	8,  // 31: mp.developer.v1.DeveloperService.SignIn:output_type -> mp.developer.v1.SessionResponse
-	8,  // 32: mp.developer.v1.DeveloperService.GetSession:output_type -> mp.developer.v1.SessionResponse
-	12, // 33: mp.developer.v1.DeveloperService.SignOut:output_type -> mp.developer.v1.SignOutResponse
-	16, // 34: mp.developer.v1.DeveloperService.GetAccount:output_type -> mp.developer.v1.AccountResponse
-	15, // 35: mp.developer.v1.DeveloperService.DeleteAccount:output_type -> mp.developer.v1.DeleteAccountResponse
-	16, // 36: mp.developer.v1.DeveloperService.SubmitProfile:output_type -> mp.developer.v1.AccountResponse
-	22, // 37: mp.developer.v1.DeveloperService.ListApps:output_type -> mp.developer.v1.ListAppsResponse
-	24, // 38: mp.developer.v1.DeveloperService.CreateApp:output_type -> mp.developer.v1.CreateAppResponse
-	27, // 39: mp.developer.v1.DeveloperService.GetApp:output_type -> mp.developer.v1.AppResponse
-	29, // 40: mp.developer.v1.DeveloperService.RotateAppSecret:output_type -> mp.developer.v1.RotateAppSecretResponse
-	28, // [28:41] is the sub-list for method output_type
-	15, // [15:28] is the sub-list for method input_type
-	15, // [15:15] is the sub-list for extension type_name
-	15, // [15:15] is the sub-list for extension extendee
-	0,  // [0:15] is the sub-list for field type_name
+	51, // 14: mp.developer.v1.RotatedSecret.previous_secret_expires_at:type_name -> google.protobuf.Timestamp
+	51, // 15: mp.developer.v1.TestShop.created_at:type_name -> google.protobuf.Timestamp
+	31, // 16: mp.developer.v1.ListTestShopsResponse.data:type_name -> mp.developer.v1.TestShop
+	36, // 17: mp.developer.v1.CreateTestShopResponse.data:type_name -> mp.developer.v1.CreatedTestShop
+	31, // 18: mp.developer.v1.CreatedTestShop.shop:type_name -> mp.developer.v1.TestShop
+	39, // 19: mp.developer.v1.AuthorizeTestShopResponse.data:type_name -> mp.developer.v1.TestShopTokens
+	51, // 20: mp.developer.v1.TestShopTokens.access_token_expires_at:type_name -> google.protobuf.Timestamp
+	51, // 21: mp.developer.v1.TestShopTokens.refresh_token_expires_at:type_name -> google.protobuf.Timestamp
+	51, // 22: mp.developer.v1.Member.created_at:type_name -> google.protobuf.Timestamp
+	40, // 23: mp.developer.v1.ListMembersResponse.data:type_name -> mp.developer.v1.Member
+	45, // 24: mp.developer.v1.InviteMemberResponse.data:type_name -> mp.developer.v1.Invitation
+	51, // 25: mp.developer.v1.Invitation.expires_at:type_name -> google.protobuf.Timestamp
+	40, // 26: mp.developer.v1.MemberResponse.data:type_name -> mp.developer.v1.Member
+	0,  // 27: mp.developer.v1.DeveloperService.SignUp:input_type -> mp.developer.v1.SignUpRequest
+	3,  // 28: mp.developer.v1.DeveloperService.Verify:input_type -> mp.developer.v1.VerifyRequest
+	5,  // 29: mp.developer.v1.DeveloperService.ResendVerification:input_type -> mp.developer.v1.ResendVerificationRequest
+	7,  // 30: mp.developer.v1.DeveloperService.SignIn:input_type -> mp.developer.v1.SignInRequest
+	10, // 31: mp.developer.v1.DeveloperService.GetSession:input_type -> mp.developer.v1.GetSessionRequest
+	11, // 32: mp.developer.v1.DeveloperService.SignOut:input_type -> mp.developer.v1.SignOutRequest
+	13, // 33: mp.developer.v1.DeveloperService.GetAccount:input_type -> mp.developer.v1.GetAccountRequest
+	14, // 34: mp.developer.v1.DeveloperService.DeleteAccount:input_type -> mp.developer.v1.DeleteAccountRequest
+	18, // 35: mp.developer.v1.DeveloperService.SubmitProfile:input_type -> mp.developer.v1.SubmitProfileRequest
+	21, // 36: mp.developer.v1.DeveloperService.ListApps:input_type -> mp.developer.v1.ListAppsRequest
+	23, // 37: mp.developer.v1.DeveloperService.CreateApp:input_type -> mp.developer.v1.CreateAppRequest
+	26, // 38: mp.developer.v1.DeveloperService.GetApp:input_type -> mp.developer.v1.GetAppRequest
+	28, // 39: mp.developer.v1.DeveloperService.RotateAppSecret:input_type -> mp.developer.v1.RotateAppSecretRequest
+	32, // 40: mp.developer.v1.DeveloperService.ListTestShops:input_type -> mp.developer.v1.ListTestShopsRequest
+	34, // 41: mp.developer.v1.DeveloperService.CreateTestShop:input_type -> mp.developer.v1.CreateTestShopRequest
+	37, // 42: mp.developer.v1.DeveloperService.AuthorizeTestShop:input_type -> mp.developer.v1.AuthorizeTestShopRequest
+	41, // 43: mp.developer.v1.DeveloperService.ListMembers:input_type -> mp.developer.v1.ListMembersRequest
+	43, // 44: mp.developer.v1.DeveloperService.InviteMember:input_type -> mp.developer.v1.InviteMemberRequest
+	46, // 45: mp.developer.v1.DeveloperService.UpdateMember:input_type -> mp.developer.v1.UpdateMemberRequest
+	48, // 46: mp.developer.v1.DeveloperService.RemoveMember:input_type -> mp.developer.v1.RemoveMemberRequest
+	50, // 47: mp.developer.v1.DeveloperService.AcceptInvitation:input_type -> mp.developer.v1.AcceptInvitationRequest
+	1,  // 48: mp.developer.v1.DeveloperService.SignUp:output_type -> mp.developer.v1.SignUpResponse
+	4,  // 49: mp.developer.v1.DeveloperService.Verify:output_type -> mp.developer.v1.VerifyResponse
+	6,  // 50: mp.developer.v1.DeveloperService.ResendVerification:output_type -> mp.developer.v1.ResendVerificationResponse
+	8,  // 51: mp.developer.v1.DeveloperService.SignIn:output_type -> mp.developer.v1.SessionResponse
+	8,  // 52: mp.developer.v1.DeveloperService.GetSession:output_type -> mp.developer.v1.SessionResponse
+	12, // 53: mp.developer.v1.DeveloperService.SignOut:output_type -> mp.developer.v1.SignOutResponse
+	16, // 54: mp.developer.v1.DeveloperService.GetAccount:output_type -> mp.developer.v1.AccountResponse
+	15, // 55: mp.developer.v1.DeveloperService.DeleteAccount:output_type -> mp.developer.v1.DeleteAccountResponse
+	16, // 56: mp.developer.v1.DeveloperService.SubmitProfile:output_type -> mp.developer.v1.AccountResponse
+	22, // 57: mp.developer.v1.DeveloperService.ListApps:output_type -> mp.developer.v1.ListAppsResponse
+	24, // 58: mp.developer.v1.DeveloperService.CreateApp:output_type -> mp.developer.v1.CreateAppResponse
+	27, // 59: mp.developer.v1.DeveloperService.GetApp:output_type -> mp.developer.v1.AppResponse
+	29, // 60: mp.developer.v1.DeveloperService.RotateAppSecret:output_type -> mp.developer.v1.RotateAppSecretResponse
+	33, // 61: mp.developer.v1.DeveloperService.ListTestShops:output_type -> mp.developer.v1.ListTestShopsResponse
+	35, // 62: mp.developer.v1.DeveloperService.CreateTestShop:output_type -> mp.developer.v1.CreateTestShopResponse
+	38, // 63: mp.developer.v1.DeveloperService.AuthorizeTestShop:output_type -> mp.developer.v1.AuthorizeTestShopResponse
+	42, // 64: mp.developer.v1.DeveloperService.ListMembers:output_type -> mp.developer.v1.ListMembersResponse
+	44, // 65: mp.developer.v1.DeveloperService.InviteMember:output_type -> mp.developer.v1.InviteMemberResponse
+	47, // 66: mp.developer.v1.DeveloperService.UpdateMember:output_type -> mp.developer.v1.MemberResponse
+	49, // 67: mp.developer.v1.DeveloperService.RemoveMember:output_type -> mp.developer.v1.RemoveMemberResponse
+	8,  // 68: mp.developer.v1.DeveloperService.AcceptInvitation:output_type -> mp.developer.v1.SessionResponse
+	48, // [48:69] is the sub-list for method output_type
+	27, // [27:48] is the sub-list for method input_type
+	27, // [27:27] is the sub-list for extension type_name
+	27, // [27:27] is the sub-list for extension extendee
+	0,  // [0:27] is the sub-list for field type_name
 }
 
 func init() { file_mp_developer_v1_developer_proto_init() }
@@ -1941,7 +3103,7 @@ func file_mp_developer_v1_developer_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mp_developer_v1_developer_proto_rawDesc), len(file_mp_developer_v1_developer_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   31,
+			NumMessages:   51,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

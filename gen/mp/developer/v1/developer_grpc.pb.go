@@ -32,6 +32,14 @@ const (
 	DeveloperService_CreateApp_FullMethodName          = "/mp.developer.v1.DeveloperService/CreateApp"
 	DeveloperService_GetApp_FullMethodName             = "/mp.developer.v1.DeveloperService/GetApp"
 	DeveloperService_RotateAppSecret_FullMethodName    = "/mp.developer.v1.DeveloperService/RotateAppSecret"
+	DeveloperService_ListTestShops_FullMethodName      = "/mp.developer.v1.DeveloperService/ListTestShops"
+	DeveloperService_CreateTestShop_FullMethodName     = "/mp.developer.v1.DeveloperService/CreateTestShop"
+	DeveloperService_AuthorizeTestShop_FullMethodName  = "/mp.developer.v1.DeveloperService/AuthorizeTestShop"
+	DeveloperService_ListMembers_FullMethodName        = "/mp.developer.v1.DeveloperService/ListMembers"
+	DeveloperService_InviteMember_FullMethodName       = "/mp.developer.v1.DeveloperService/InviteMember"
+	DeveloperService_UpdateMember_FullMethodName       = "/mp.developer.v1.DeveloperService/UpdateMember"
+	DeveloperService_RemoveMember_FullMethodName       = "/mp.developer.v1.DeveloperService/RemoveMember"
+	DeveloperService_AcceptInvitation_FullMethodName   = "/mp.developer.v1.DeveloperService/AcceptInvitation"
 )
 
 // DeveloperServiceClient is the client API for DeveloperService service.
@@ -82,6 +90,30 @@ type DeveloperServiceClient interface {
 	// Rotates an app's secret; the previous one keeps verifying until
 	// previousSecretExpiresAt.
 	RotateAppSecret(ctx context.Context, in *RotateAppSecretRequest, opts ...grpc.CallOption) (*RotateAppSecretResponse, error)
+	// The account's test shops, oldest first.
+	ListTestShops(ctx context.Context, in *ListTestShopsRequest, opts ...grpc.CallOption) (*ListTestShopsResponse, error)
+	// Makes a sandbox test shop as the dev seed makes its own: a seller with
+	// a consent-page login and a fixed one-time code (both shown once), two
+	// pickup addresses, products and orders. TEST_SHOP_LIMIT_REACHED at the
+	// account's limit.
+	CreateTestShop(ctx context.Context, in *CreateTestShopRequest, opts ...grpc.CallOption) (*CreateTestShopResponse, error)
+	// Authorises one of the account's test shops for one of its sandbox apps
+	// in one step, with the app's scopes, and answers the grant's tokens.
+	AuthorizeTestShop(ctx context.Context, in *AuthorizeTestShopRequest, opts ...grpc.CallOption) (*AuthorizeTestShopResponse, error)
+	// The account's members.
+	ListMembers(ctx context.Context, in *ListMembersRequest, opts ...grpc.CallOption) (*ListMembersResponse, error)
+	// Invites a person by e-mail with a role: a single-use link through the
+	// mail relay.
+	InviteMember(ctx context.Context, in *InviteMemberRequest, opts ...grpc.CallOption) (*InviteMemberResponse, error)
+	// Changes a member's role: OWNER only; the last owner keeps the role
+	// (CONFLICT).
+	UpdateMember(ctx context.Context, in *UpdateMemberRequest, opts ...grpc.CallOption) (*MemberResponse, error)
+	// Removes a member (or the caller leaves); the last owner cannot
+	// (CONFLICT).
+	RemoveMember(ctx context.Context, in *RemoveMemberRequest, opts ...grpc.CallOption) (*RemoveMemberResponse, error)
+	// Accepts an invitation for the signed-in person's address, and switches
+	// the session to the inviting account.
+	AcceptInvitation(ctx context.Context, in *AcceptInvitationRequest, opts ...grpc.CallOption) (*SessionResponse, error)
 }
 
 type developerServiceClient struct {
@@ -222,6 +254,86 @@ func (c *developerServiceClient) RotateAppSecret(ctx context.Context, in *Rotate
 	return out, nil
 }
 
+func (c *developerServiceClient) ListTestShops(ctx context.Context, in *ListTestShopsRequest, opts ...grpc.CallOption) (*ListTestShopsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListTestShopsResponse)
+	err := c.cc.Invoke(ctx, DeveloperService_ListTestShops_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *developerServiceClient) CreateTestShop(ctx context.Context, in *CreateTestShopRequest, opts ...grpc.CallOption) (*CreateTestShopResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CreateTestShopResponse)
+	err := c.cc.Invoke(ctx, DeveloperService_CreateTestShop_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *developerServiceClient) AuthorizeTestShop(ctx context.Context, in *AuthorizeTestShopRequest, opts ...grpc.CallOption) (*AuthorizeTestShopResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(AuthorizeTestShopResponse)
+	err := c.cc.Invoke(ctx, DeveloperService_AuthorizeTestShop_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *developerServiceClient) ListMembers(ctx context.Context, in *ListMembersRequest, opts ...grpc.CallOption) (*ListMembersResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListMembersResponse)
+	err := c.cc.Invoke(ctx, DeveloperService_ListMembers_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *developerServiceClient) InviteMember(ctx context.Context, in *InviteMemberRequest, opts ...grpc.CallOption) (*InviteMemberResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(InviteMemberResponse)
+	err := c.cc.Invoke(ctx, DeveloperService_InviteMember_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *developerServiceClient) UpdateMember(ctx context.Context, in *UpdateMemberRequest, opts ...grpc.CallOption) (*MemberResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(MemberResponse)
+	err := c.cc.Invoke(ctx, DeveloperService_UpdateMember_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *developerServiceClient) RemoveMember(ctx context.Context, in *RemoveMemberRequest, opts ...grpc.CallOption) (*RemoveMemberResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RemoveMemberResponse)
+	err := c.cc.Invoke(ctx, DeveloperService_RemoveMember_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *developerServiceClient) AcceptInvitation(ctx context.Context, in *AcceptInvitationRequest, opts ...grpc.CallOption) (*SessionResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(SessionResponse)
+	err := c.cc.Invoke(ctx, DeveloperService_AcceptInvitation_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // DeveloperServiceServer is the server API for DeveloperService service.
 // All implementations must embed UnimplementedDeveloperServiceServer
 // for forward compatibility.
@@ -270,6 +382,30 @@ type DeveloperServiceServer interface {
 	// Rotates an app's secret; the previous one keeps verifying until
 	// previousSecretExpiresAt.
 	RotateAppSecret(context.Context, *RotateAppSecretRequest) (*RotateAppSecretResponse, error)
+	// The account's test shops, oldest first.
+	ListTestShops(context.Context, *ListTestShopsRequest) (*ListTestShopsResponse, error)
+	// Makes a sandbox test shop as the dev seed makes its own: a seller with
+	// a consent-page login and a fixed one-time code (both shown once), two
+	// pickup addresses, products and orders. TEST_SHOP_LIMIT_REACHED at the
+	// account's limit.
+	CreateTestShop(context.Context, *CreateTestShopRequest) (*CreateTestShopResponse, error)
+	// Authorises one of the account's test shops for one of its sandbox apps
+	// in one step, with the app's scopes, and answers the grant's tokens.
+	AuthorizeTestShop(context.Context, *AuthorizeTestShopRequest) (*AuthorizeTestShopResponse, error)
+	// The account's members.
+	ListMembers(context.Context, *ListMembersRequest) (*ListMembersResponse, error)
+	// Invites a person by e-mail with a role: a single-use link through the
+	// mail relay.
+	InviteMember(context.Context, *InviteMemberRequest) (*InviteMemberResponse, error)
+	// Changes a member's role: OWNER only; the last owner keeps the role
+	// (CONFLICT).
+	UpdateMember(context.Context, *UpdateMemberRequest) (*MemberResponse, error)
+	// Removes a member (or the caller leaves); the last owner cannot
+	// (CONFLICT).
+	RemoveMember(context.Context, *RemoveMemberRequest) (*RemoveMemberResponse, error)
+	// Accepts an invitation for the signed-in person's address, and switches
+	// the session to the inviting account.
+	AcceptInvitation(context.Context, *AcceptInvitationRequest) (*SessionResponse, error)
 	mustEmbedUnimplementedDeveloperServiceServer()
 }
 
@@ -318,6 +454,30 @@ func (UnimplementedDeveloperServiceServer) GetApp(context.Context, *GetAppReques
 }
 func (UnimplementedDeveloperServiceServer) RotateAppSecret(context.Context, *RotateAppSecretRequest) (*RotateAppSecretResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method RotateAppSecret not implemented")
+}
+func (UnimplementedDeveloperServiceServer) ListTestShops(context.Context, *ListTestShopsRequest) (*ListTestShopsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListTestShops not implemented")
+}
+func (UnimplementedDeveloperServiceServer) CreateTestShop(context.Context, *CreateTestShopRequest) (*CreateTestShopResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CreateTestShop not implemented")
+}
+func (UnimplementedDeveloperServiceServer) AuthorizeTestShop(context.Context, *AuthorizeTestShopRequest) (*AuthorizeTestShopResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method AuthorizeTestShop not implemented")
+}
+func (UnimplementedDeveloperServiceServer) ListMembers(context.Context, *ListMembersRequest) (*ListMembersResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListMembers not implemented")
+}
+func (UnimplementedDeveloperServiceServer) InviteMember(context.Context, *InviteMemberRequest) (*InviteMemberResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method InviteMember not implemented")
+}
+func (UnimplementedDeveloperServiceServer) UpdateMember(context.Context, *UpdateMemberRequest) (*MemberResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method UpdateMember not implemented")
+}
+func (UnimplementedDeveloperServiceServer) RemoveMember(context.Context, *RemoveMemberRequest) (*RemoveMemberResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RemoveMember not implemented")
+}
+func (UnimplementedDeveloperServiceServer) AcceptInvitation(context.Context, *AcceptInvitationRequest) (*SessionResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method AcceptInvitation not implemented")
 }
 func (UnimplementedDeveloperServiceServer) mustEmbedUnimplementedDeveloperServiceServer() {}
 func (UnimplementedDeveloperServiceServer) testEmbeddedByValue()                          {}
@@ -574,6 +734,150 @@ func _DeveloperService_RotateAppSecret_Handler(srv interface{}, ctx context.Cont
 	return interceptor(ctx, in, info, handler)
 }
 
+func _DeveloperService_ListTestShops_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListTestShopsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DeveloperServiceServer).ListTestShops(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DeveloperService_ListTestShops_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DeveloperServiceServer).ListTestShops(ctx, req.(*ListTestShopsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _DeveloperService_CreateTestShop_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CreateTestShopRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DeveloperServiceServer).CreateTestShop(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DeveloperService_CreateTestShop_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DeveloperServiceServer).CreateTestShop(ctx, req.(*CreateTestShopRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _DeveloperService_AuthorizeTestShop_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AuthorizeTestShopRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DeveloperServiceServer).AuthorizeTestShop(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DeveloperService_AuthorizeTestShop_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DeveloperServiceServer).AuthorizeTestShop(ctx, req.(*AuthorizeTestShopRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _DeveloperService_ListMembers_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListMembersRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DeveloperServiceServer).ListMembers(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DeveloperService_ListMembers_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DeveloperServiceServer).ListMembers(ctx, req.(*ListMembersRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _DeveloperService_InviteMember_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(InviteMemberRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DeveloperServiceServer).InviteMember(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DeveloperService_InviteMember_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DeveloperServiceServer).InviteMember(ctx, req.(*InviteMemberRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _DeveloperService_UpdateMember_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(UpdateMemberRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DeveloperServiceServer).UpdateMember(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DeveloperService_UpdateMember_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DeveloperServiceServer).UpdateMember(ctx, req.(*UpdateMemberRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _DeveloperService_RemoveMember_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RemoveMemberRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DeveloperServiceServer).RemoveMember(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DeveloperService_RemoveMember_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DeveloperServiceServer).RemoveMember(ctx, req.(*RemoveMemberRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _DeveloperService_AcceptInvitation_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AcceptInvitationRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DeveloperServiceServer).AcceptInvitation(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DeveloperService_AcceptInvitation_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DeveloperServiceServer).AcceptInvitation(ctx, req.(*AcceptInvitationRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // DeveloperService_ServiceDesc is the grpc.ServiceDesc for DeveloperService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -632,6 +936,38 @@ var DeveloperService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "RotateAppSecret",
 			Handler:    _DeveloperService_RotateAppSecret_Handler,
+		},
+		{
+			MethodName: "ListTestShops",
+			Handler:    _DeveloperService_ListTestShops_Handler,
+		},
+		{
+			MethodName: "CreateTestShop",
+			Handler:    _DeveloperService_CreateTestShop_Handler,
+		},
+		{
+			MethodName: "AuthorizeTestShop",
+			Handler:    _DeveloperService_AuthorizeTestShop_Handler,
+		},
+		{
+			MethodName: "ListMembers",
+			Handler:    _DeveloperService_ListMembers_Handler,
+		},
+		{
+			MethodName: "InviteMember",
+			Handler:    _DeveloperService_InviteMember_Handler,
+		},
+		{
+			MethodName: "UpdateMember",
+			Handler:    _DeveloperService_UpdateMember_Handler,
+		},
+		{
+			MethodName: "RemoveMember",
+			Handler:    _DeveloperService_RemoveMember_Handler,
+		},
+		{
+			MethodName: "AcceptInvitation",
+			Handler:    _DeveloperService_AcceptInvitation_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -1506,7 +1506,7 @@ const file_mp_webhooks_v1_webhooks_proto_rawDesc = "" +
 	"\x17DELIVERY_STATUS_PENDING\x10\x01\x1a\v\xb2\xbb\x18\apending\x12,\n" +
 	"\x19DELIVERY_STATUS_SUCCEEDED\x10\x02\x1a\r\xb2\xbb\x18\tsucceeded\x12&\n" +
 	"\x16DELIVERY_STATUS_FAILED\x10\x03\x1a\n" +
-	"\xb2\xbb\x18\x06failed2\xa7\v\n" +
+	"\xb2\xbb\x18\x06failed2\xb1\v\n" +
 	"\x0fWebhooksService\x12x\n" +
 	"\fListWebhooks\x12#.mp.webhooks.v1.ListWebhooksRequest\x1a$.mp.webhooks.v1.ListWebhooksResponse\"\x1d\xa2\xbb\x18\x00\x82\xd3\xe4\x93\x02\x13\x12\x11/open/v1/webhooks\x12\x8f\x01\n" +
 	"\rCreateWebhook\x12$.mp.webhooks.v1.CreateWebhookRequest\x1a&.mp.webhooks.v1.CreatedWebhookResponse\"0\xa2\xbb\x18\x05\x18\xc9\x018\x01һ\x18\x01Y\x82\xd3\xe4\x93\x02\x1c:\awebhook\"\x11/open/v1/webhooks\x12t\n" +
@@ -1514,9 +1514,9 @@ const file_mp_webhooks_v1_webhooks_proto_rawDesc = "" +
 	"GetWebhook\x12!.mp.webhooks.v1.GetWebhookRequest\x1a\x1f.mp.webhooks.v1.WebhookResponse\"\"\xa2\xbb\x18\x00\x82\xd3\xe4\x93\x02\x18\x12\x16/open/v1/webhooks/{id}\x12\x8a\x01\n" +
 	"\rUpdateWebhook\x12$.mp.webhooks.v1.UpdateWebhookRequest\x1a\x1f.mp.webhooks.v1.WebhookResponse\"2\xa2\xbb\x18\x028\x01һ\x18\x01Y\x82\xd3\xe4\x93\x02!:\awebhook\x1a\x16/open/v1/webhooks/{id}\x12\x80\x01\n" +
 	"\rDeleteWebhook\x12$.mp.webhooks.v1.DeleteWebhookRequest\x1a%.mp.webhooks.v1.DeleteWebhookResponse\"\"\xa2\xbb\x18\x00\x82\xd3\xe4\x93\x02\x18*\x16/open/v1/webhooks/{id}\x12\xa3\x01\n" +
-	"\x15ListWebhookDeliveries\x12,.mp.webhooks.v1.ListWebhookDeliveriesRequest\x1a-.mp.webhooks.v1.ListWebhookDeliveriesResponse\"-\xa2\xbb\x18\x00\x82\xd3\xe4\x93\x02#\x12!/open/v1/webhooks/{id}/deliveries\x12\xa9\x01\n" +
-	"\x14RetryWebhookDelivery\x12+.mp.webhooks.v1.RetryWebhookDeliveryRequest\x1a\x1e.mp.webhooks.v1.QueuedResponse\"D\xa2\xbb\x18\x03\x18\xca\x01\x82\xd3\xe4\x93\x027\"5/open/v1/webhooks/{id}/deliveries/{delivery_id}/retry\x12\x8b\x01\n" +
-	"\rReplayWebhook\x12$.mp.webhooks.v1.ReplayWebhookRequest\x1a\x1e.mp.webhooks.v1.QueuedResponse\"4\xa2\xbb\x18\x03\x18\xca\x01\x82\xd3\xe4\x93\x02':\x06replay\"\x1d/open/v1/webhooks/{id}/replay\x12\x81\x01\n" +
+	"\x15ListWebhookDeliveries\x12,.mp.webhooks.v1.ListWebhookDeliveriesRequest\x1a-.mp.webhooks.v1.ListWebhookDeliveriesResponse\"-\xa2\xbb\x18\x00\x82\xd3\xe4\x93\x02#\x12!/open/v1/webhooks/{id}/deliveries\x12\xae\x01\n" +
+	"\x14RetryWebhookDelivery\x12+.mp.webhooks.v1.RetryWebhookDeliveryRequest\x1a\x1e.mp.webhooks.v1.QueuedResponse\"I\xa2\xbb\x18\x03\x18\xca\x01һ\x18\x01Q\x82\xd3\xe4\x93\x027\"5/open/v1/webhooks/{id}/deliveries/{delivery_id}/retry\x12\x90\x01\n" +
+	"\rReplayWebhook\x12$.mp.webhooks.v1.ReplayWebhookRequest\x1a\x1e.mp.webhooks.v1.QueuedResponse\"9\xa2\xbb\x18\x03\x18\xca\x01һ\x18\x01Q\x82\xd3\xe4\x93\x02':\x06replay\"\x1d/open/v1/webhooks/{id}/replay\x12\x81\x01\n" +
 	"\vTestWebhook\x12\".mp.webhooks.v1.TestWebhookRequest\x1a\x1e.mp.webhooks.v1.QueuedResponse\".\xa2\xbb\x18\x03\x18\xca\x01һ\x18\x02\x15Q\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/open/v1/webhooks/test\x12\x9d\x01\n" +
 	"\x13RotateWebhookSecret\x12*.mp.webhooks.v1.RotateWebhookSecretRequest\x1a&.mp.webhooks.v1.CreatedWebhookResponse\"2\xa2\xbb\x18\x028\x01\x82\xd3\xe4\x93\x02&\"$/open/v1/webhooks/{id}/rotate-secretB\xbf\x01\n" +
 	"\x12com.mp.webhooks.v1B\rWebhooksProtoP\x01Z@github.com/mallplatform/partnerapi/gen/mp/webhooks/v1;webhooksv1\xa2\x02\x03MWX\xaa\x02\x0eMp.Webhooks.V1\xca\x02\x0eMp\\Webhooks\\V1\xe2\x02\x1aMp\\Webhooks\\V1\\GPBMetadata\xea\x02\x10Mp::Webhooks::V1b\x06proto3"
