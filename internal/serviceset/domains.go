@@ -10,6 +10,7 @@ import (
 	authv1 "github.com/mallplatform/partnerapi/gen/mp/auth/v1"
 	cancellationsv1 "github.com/mallplatform/partnerapi/gen/mp/cancellations/v1"
 	catalogv1 "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
+	developerv1 "github.com/mallplatform/partnerapi/gen/mp/developer/v1"
 	eventsv1 "github.com/mallplatform/partnerapi/gen/mp/events/v1"
 	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
 	payoutsv1 "github.com/mallplatform/partnerapi/gen/mp/payouts/v1"
@@ -320,6 +321,9 @@ func Domains() []Domain {
 			Services: []Service{{
 				Name: "developer",
 				Core: func(p Parts) core.Registrar { return developer.NewServer(p.Developer).Register },
+				Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+					return developerv1.RegisterDeveloperServiceHandlerClient(ctx, mux, developerv1.NewDeveloperServiceClient(conn))
+				},
 			}},
 			Retention: func(p Parts) []retention.Target {
 				return []retention.Target{{Name: "console_sessions_and_links", Keep: developer.Retention, Every: time.Hour,

@@ -19,6 +19,8 @@ const (
 type Apps interface {
 	CreateApp(ctx context.Context, in auth.NewApp) (*auth.CreatedApp, error)
 	RotateClientSecret(ctx context.Context, appID string) (string, time.Time, error)
+	// AppCredentials unseals an app's secret (for its credentials file).
+	AppCredentials(ctx context.Context, clientID string) (*auth.Credentials, error)
 }
 
 // NewApp is a console request for an app.
@@ -37,18 +39,6 @@ type CreatedApp struct {
 
 var errNoAppSteps = errors.New("developer: the service was built without the auth domain's app steps")
 
-// mayManage reports whether a role may change apps of an environment:
-// DEVELOPER sandbox ones only, VIEWER none.
-func mayManage(role, environment string) bool {
-	switch role {
-	case RoleOwner, RoleAdmin:
-		return true
-	case RoleDeveloper:
-		return environment == auth.EnvSandbox
-	}
-	return false
-}
-
 // CreateApp creates an app in the actor's account, within the account's
 // limits; a live app needs an approved profile.
 func (s *Service) CreateApp(ctx context.Context, c Caller, a Actor, in NewApp) (CreatedApp, error) {
@@ -61,8 +51,8 @@ func (s *Service) CreateApp(ctx context.Context, c Caller, a Actor, in NewApp) (
 	if in.Environment != auth.EnvSandbox && in.Environment != auth.EnvProduction {
 		return CreatedApp{}, validation("environment must be sandbox or production")
 	}
-	if !mayManage(a.Member.Role, in.Environment) {
-		return CreatedApp{}, errPermission
+	if err := authorize(a, manageApp(in.Environment)); err != nil {
+		return CreatedApp{}, err
 	}
 	if in.Environment == auth.EnvProduction {
 		acct, err := s.store.Account(ctx, a.Member.AccountID)
@@ -135,8 +125,8 @@ func (s *Service) RotateSecret(ctx context.Context, c Caller, a Actor, appID str
 		if err != nil {
 			return err
 		}
-		if !mayManage(a.Member.Role, v.Environment) {
-			return errPermission
+		if err := authorize(a, manageApp(v.Environment)); err != nil {
+			return err
 		}
 		if secret, expires, err = s.apps.RotateClientSecret(ctx, appID); err != nil {
 			return err

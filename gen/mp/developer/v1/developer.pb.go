@@ -7,7 +7,10 @@
 package developerv1
 
 import (
+	_ "github.com/mallplatform/partnerapi/gen/mp/errors/v1"
 	_ "github.com/mallplatform/partnerapi/gen/mp/options/v1"
+	_ "google.golang.org/genproto/googleapis/api/annotations"
+	httpbody "google.golang.org/genproto/googleapis/api/httpbody"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
@@ -1696,11 +1699,247 @@ func (x *RotatedSecret) GetPreviousSecretExpiresAt() *timestamppb.Timestamp {
 	return nil
 }
 
+type UpdateAppRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Name          string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	Scopes        []string               `protobuf:"bytes,3,rep,name=scopes,proto3" json:"scopes,omitempty"`
+	RedirectUris  []string               `protobuf:"bytes,4,rep,name=redirect_uris,json=redirectUris,proto3" json:"redirect_uris,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdateAppRequest) Reset() {
+	*x = UpdateAppRequest{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateAppRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateAppRequest) ProtoMessage() {}
+
+func (x *UpdateAppRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateAppRequest.ProtoReflect.Descriptor instead.
+func (*UpdateAppRequest) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *UpdateAppRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *UpdateAppRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *UpdateAppRequest) GetScopes() []string {
+	if x != nil {
+		return x.Scopes
+	}
+	return nil
+}
+
+func (x *UpdateAppRequest) GetRedirectUris() []string {
+	if x != nil {
+		return x.RedirectUris
+	}
+	return nil
+}
+
+type DeactivateAppRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeactivateAppRequest) Reset() {
+	*x = DeactivateAppRequest{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeactivateAppRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeactivateAppRequest) ProtoMessage() {}
+
+func (x *DeactivateAppRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeactivateAppRequest.ProtoReflect.Descriptor instead.
+func (*DeactivateAppRequest) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *DeactivateAppRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+type DeleteAppRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeleteAppRequest) Reset() {
+	*x = DeleteAppRequest{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeleteAppRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeleteAppRequest) ProtoMessage() {}
+
+func (x *DeleteAppRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeleteAppRequest.ProtoReflect.Descriptor instead.
+func (*DeleteAppRequest) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *DeleteAppRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+type DeleteAppResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeleteAppResponse) Reset() {
+	*x = DeleteAppResponse{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeleteAppResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeleteAppResponse) ProtoMessage() {}
+
+func (x *DeleteAppResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeleteAppResponse.ProtoReflect.Descriptor instead.
+func (*DeleteAppResponse) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{34}
+}
+
+type GetAppCredentialsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetAppCredentialsRequest) Reset() {
+	*x = GetAppCredentialsRequest{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetAppCredentialsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetAppCredentialsRequest) ProtoMessage() {}
+
+func (x *GetAppCredentialsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetAppCredentialsRequest.ProtoReflect.Descriptor instead.
+func (*GetAppCredentialsRequest) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *GetAppCredentialsRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
 var File_mp_developer_v1_developer_proto protoreflect.FileDescriptor
 
 const file_mp_developer_v1_developer_proto_rawDesc = "" +
 	"\n" +
-	"\x1fmp/developer/v1/developer.proto\x12\x0fmp.developer.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1bmp/options/v1/options.proto\"|\n" +
+	"\x1fmp/developer/v1/developer.proto\x12\x0fmp.developer.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x19google/api/httpbody.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x19mp/errors/v1/errors.proto\x1a\x1bmp/options/v1/options.proto\"|\n" +
 	"\rSignUpRequest\x12\x14\n" +
 	"\x05email\x18\x01 \x01(\tR\x05email\x12\x1a\n" +
 	"\bpassword\x18\x02 \x01(\tR\bpassword\x12\x12\n" +
@@ -1812,23 +2051,39 @@ const file_mp_developer_v1_developer_proto_rawDesc = "" +
 	"\x04data\x18\x01 \x01(\v2\x1e.mp.developer.v1.RotatedSecretR\x04data\"\x8d\x01\n" +
 	"\rRotatedSecret\x12#\n" +
 	"\rclient_secret\x18\x01 \x01(\tR\fclientSecret\x12W\n" +
-	"\x1aprevious_secret_expires_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x17previousSecretExpiresAt2\xee\b\n" +
-	"\x10DeveloperService\x12I\n" +
-	"\x06SignUp\x12\x1e.mp.developer.v1.SignUpRequest\x1a\x1f.mp.developer.v1.SignUpResponse\x12I\n" +
-	"\x06Verify\x12\x1e.mp.developer.v1.VerifyRequest\x1a\x1f.mp.developer.v1.VerifyResponse\x12m\n" +
-	"\x12ResendVerification\x12*.mp.developer.v1.ResendVerificationRequest\x1a+.mp.developer.v1.ResendVerificationResponse\x12J\n" +
-	"\x06SignIn\x12\x1e.mp.developer.v1.SignInRequest\x1a .mp.developer.v1.SessionResponse\x12R\n" +
+	"\x1aprevious_secret_expires_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x17previousSecretExpiresAt\"s\n" +
+	"\x10UpdateAppRequest\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12\x16\n" +
+	"\x06scopes\x18\x03 \x03(\tR\x06scopes\x12#\n" +
+	"\rredirect_uris\x18\x04 \x03(\tR\fredirectUris\"&\n" +
+	"\x14DeactivateAppRequest\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\"\"\n" +
+	"\x10DeleteAppRequest\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\"\x13\n" +
+	"\x11DeleteAppResponse\"*\n" +
+	"\x18GetAppCredentialsRequest\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id2\xe0\x11\n" +
+	"\x10DeveloperService\x12w\n" +
+	"\x06SignUp\x12\x1e.mp.developer.v1.SignUpRequest\x1a\x1f.mp.developer.v1.SignUpResponse\",\xa2\xbb\x18\x05\x18\xc9\x010\x03һ\x18\x02>C\x82\xd3\xe4\x93\x02\x17:\x01*\"\x12/console/v1/signup\x12u\n" +
+	"\x06Verify\x12\x1e.mp.developer.v1.VerifyRequest\x1a\x1f.mp.developer.v1.VerifyResponse\"*\xa2\xbb\x18\x020\x03һ\x18\x03@AB\x82\xd3\xe4\x93\x02\x17:\x01*\"\x12/console/v1/verify\x12\x9c\x01\n" +
+	"\x12ResendVerification\x12*.mp.developer.v1.ResendVerificationRequest\x1a+.mp.developer.v1.ResendVerificationResponse\"-\xa2\xbb\x18\x05\x18\xca\x010\x03\x82\xd3\xe4\x93\x02\x1e:\x01*\"\x19/console/v1/verify/resend\x12u\n" +
+	"\x06SignIn\x12\x1e.mp.developer.v1.SignInRequest\x1a .mp.developer.v1.SessionResponse\")\xa2\xbb\x18\x020\x03һ\x18\x01\x1d\x82\xd3\xe4\x93\x02\x18:\x01*\"\x13/console/v1/session\x12z\n" +
 	"\n" +
-	"GetSession\x12\".mp.developer.v1.GetSessionRequest\x1a .mp.developer.v1.SessionResponse\x12L\n" +
-	"\aSignOut\x12\x1f.mp.developer.v1.SignOutRequest\x1a .mp.developer.v1.SignOutResponse\x12R\n" +
+	"GetSession\x12\".mp.developer.v1.GetSessionRequest\x1a .mp.developer.v1.SessionResponse\"&\xa2\xbb\x18\x020\x03һ\x18\x01\x1d\x82\xd3\xe4\x93\x02\x15\x12\x13/console/v1/session\x12t\n" +
+	"\aSignOut\x12\x1f.mp.developer.v1.SignOutRequest\x1a .mp.developer.v1.SignOutResponse\"&\xa2\xbb\x18\x020\x03һ\x18\x01\x1d\x82\xd3\xe4\x93\x02\x15*\x13/console/v1/session\x12z\n" +
 	"\n" +
-	"GetAccount\x12\".mp.developer.v1.GetAccountRequest\x1a .mp.developer.v1.AccountResponse\x12^\n" +
-	"\rDeleteAccount\x12%.mp.developer.v1.DeleteAccountRequest\x1a&.mp.developer.v1.DeleteAccountResponse\x12X\n" +
-	"\rSubmitProfile\x12%.mp.developer.v1.SubmitProfileRequest\x1a .mp.developer.v1.AccountResponse\x12O\n" +
-	"\bListApps\x12 .mp.developer.v1.ListAppsRequest\x1a!.mp.developer.v1.ListAppsResponse\x12R\n" +
-	"\tCreateApp\x12!.mp.developer.v1.CreateAppRequest\x1a\".mp.developer.v1.CreateAppResponse\x12F\n" +
-	"\x06GetApp\x12\x1e.mp.developer.v1.GetAppRequest\x1a\x1c.mp.developer.v1.AppResponse\x12d\n" +
-	"\x0fRotateAppSecret\x12'.mp.developer.v1.RotateAppSecretRequest\x1a(.mp.developer.v1.RotateAppSecretResponse\x1a\x06ʻ\x18\x02\b\x02B\xc7\x01\n" +
+	"GetAccount\x12\".mp.developer.v1.GetAccountRequest\x1a .mp.developer.v1.AccountResponse\"&\xa2\xbb\x18\x020\x03һ\x18\x01\x1d\x82\xd3\xe4\x93\x02\x15\x12\x13/console/v1/account\x12\x88\x01\n" +
+	"\rDeleteAccount\x12%.mp.developer.v1.DeleteAccountRequest\x1a&.mp.developer.v1.DeleteAccountResponse\"(\xa2\xbb\x18\x020\x03һ\x18\x03\x1dF=\x82\xd3\xe4\x93\x02\x15*\x13/console/v1/account\x12\x85\x01\n" +
+	"\rSubmitProfile\x12%.mp.developer.v1.SubmitProfileRequest\x1a .mp.developer.v1.AccountResponse\"+\xa2\xbb\x18\x020\x03һ\x18\x03\x1dED\x82\xd3\xe4\x93\x02\x18:\x01*\"\x13/console/v1/profile\x12t\n" +
+	"\bListApps\x12 .mp.developer.v1.ListAppsRequest\x1a!.mp.developer.v1.ListAppsResponse\"#\xa2\xbb\x18\x020\x03һ\x18\x01\x1d\x82\xd3\xe4\x93\x02\x12\x12\x10/console/v1/apps\x12\x81\x01\n" +
+	"\tCreateApp\x12!.mp.developer.v1.CreateAppRequest\x1a\".mp.developer.v1.CreateAppResponse\"-\xa2\xbb\x18\x05\x18\xc9\x010\x03һ\x18\x05\x1d?F;:\x82\xd3\xe4\x93\x02\x15:\x01*\"\x10/console/v1/apps\x12q\n" +
+	"\x06GetApp\x12\x1e.mp.developer.v1.GetAppRequest\x1a\x1c.mp.developer.v1.AppResponse\")\xa2\xbb\x18\x020\x03һ\x18\x02\x1d9\x82\xd3\xe4\x93\x02\x17\x12\x15/console/v1/apps/{id}\x12\x9f\x01\n" +
+	"\x0fRotateAppSecret\x12'.mp.developer.v1.RotateAppSecretRequest\x1a(.mp.developer.v1.RotateAppSecretResponse\"9\xa2\xbb\x18\x020\x03һ\x18\x04\x1d?F9\x82\xd3\xe4\x93\x02%\"#/console/v1/apps/{id}/rotate-secret\x12|\n" +
+	"\tUpdateApp\x12!.mp.developer.v1.UpdateAppRequest\x1a\x1c.mp.developer.v1.AppResponse\".\xa2\xbb\x18\x020\x03һ\x18\x04\x1d?F9\x82\xd3\xe4\x93\x02\x1a:\x01*\x1a\x15/console/v1/apps/{id}\x12\x8c\x01\n" +
+	"\rDeactivateApp\x12%.mp.developer.v1.DeactivateAppRequest\x1a\x1c.mp.developer.v1.AppResponse\"6\xa2\xbb\x18\x020\x03һ\x18\x04\x1d?F9\x82\xd3\xe4\x93\x02\"\" /console/v1/apps/{id}/deactivate\x12\x7f\n" +
+	"\tDeleteApp\x12!.mp.developer.v1.DeleteAppRequest\x1a\".mp.developer.v1.DeleteAppResponse\"+\xa2\xbb\x18\x020\x03һ\x18\x04\x1d?F9\x82\xd3\xe4\x93\x02\x17*\x15/console/v1/apps/{id}\x12\x9f\x01\n" +
+	"\x11GetAppCredentials\x12).mp.developer.v1.GetAppCredentialsRequest\x1a\x14.google.api.HttpBody\"I\xa2\xbb\x18\x140\x03B\x10application/jsonһ\x18\x04\x1d?F9\x82\xd3\xe4\x93\x02#\x12!/console/v1/apps/{id}/credentials\x1a\x06ʻ\x18\x02\b\x02B\xc7\x01\n" +
 	"\x13com.mp.developer.v1B\x0eDeveloperProtoP\x01ZBgithub.com/mallplatform/partnerapi/gen/mp/developer/v1;developerv1\xa2\x02\x03MDX\xaa\x02\x0fMp.Developer.V1\xca\x02\x0fMp\\Developer\\V1\xe2\x02\x1bMp\\Developer\\V1\\GPBMetadata\xea\x02\x11Mp::Developer::V1b\x06proto3"
 
 var (
@@ -1843,7 +2098,7 @@ func file_mp_developer_v1_developer_proto_rawDescGZIP() []byte {
 	return file_mp_developer_v1_developer_proto_rawDescData
 }
 
-var file_mp_developer_v1_developer_proto_msgTypes = make([]protoimpl.MessageInfo, 31)
+var file_mp_developer_v1_developer_proto_msgTypes = make([]protoimpl.MessageInfo, 36)
 var file_mp_developer_v1_developer_proto_goTypes = []any{
 	(*SignUpRequest)(nil),              // 0: mp.developer.v1.SignUpRequest
 	(*SignUpResponse)(nil),             // 1: mp.developer.v1.SignUpResponse
@@ -1876,24 +2131,30 @@ var file_mp_developer_v1_developer_proto_goTypes = []any{
 	(*RotateAppSecretRequest)(nil),     // 28: mp.developer.v1.RotateAppSecretRequest
 	(*RotateAppSecretResponse)(nil),    // 29: mp.developer.v1.RotateAppSecretResponse
 	(*RotatedSecret)(nil),              // 30: mp.developer.v1.RotatedSecret
-	(*timestamppb.Timestamp)(nil),      // 31: google.protobuf.Timestamp
+	(*UpdateAppRequest)(nil),           // 31: mp.developer.v1.UpdateAppRequest
+	(*DeactivateAppRequest)(nil),       // 32: mp.developer.v1.DeactivateAppRequest
+	(*DeleteAppRequest)(nil),           // 33: mp.developer.v1.DeleteAppRequest
+	(*DeleteAppResponse)(nil),          // 34: mp.developer.v1.DeleteAppResponse
+	(*GetAppCredentialsRequest)(nil),   // 35: mp.developer.v1.GetAppCredentialsRequest
+	(*timestamppb.Timestamp)(nil),      // 36: google.protobuf.Timestamp
+	(*httpbody.HttpBody)(nil),          // 37: google.api.HttpBody
 }
 var file_mp_developer_v1_developer_proto_depIdxs = []int32{
 	2,  // 0: mp.developer.v1.SignUpResponse.data:type_name -> mp.developer.v1.SignedUp
 	9,  // 1: mp.developer.v1.SessionResponse.data:type_name -> mp.developer.v1.Session
 	17, // 2: mp.developer.v1.AccountResponse.data:type_name -> mp.developer.v1.Account
-	31, // 3: mp.developer.v1.Account.profile_submitted_at:type_name -> google.protobuf.Timestamp
-	31, // 4: mp.developer.v1.Account.created_at:type_name -> google.protobuf.Timestamp
+	36, // 3: mp.developer.v1.Account.profile_submitted_at:type_name -> google.protobuf.Timestamp
+	36, // 4: mp.developer.v1.Account.created_at:type_name -> google.protobuf.Timestamp
 	19, // 5: mp.developer.v1.SubmitProfileRequest.address:type_name -> mp.developer.v1.ProfileAddress
-	31, // 6: mp.developer.v1.App.secret_created_at:type_name -> google.protobuf.Timestamp
-	31, // 7: mp.developer.v1.App.previous_secret_expires_at:type_name -> google.protobuf.Timestamp
-	31, // 8: mp.developer.v1.App.created_at:type_name -> google.protobuf.Timestamp
+	36, // 6: mp.developer.v1.App.secret_created_at:type_name -> google.protobuf.Timestamp
+	36, // 7: mp.developer.v1.App.previous_secret_expires_at:type_name -> google.protobuf.Timestamp
+	36, // 8: mp.developer.v1.App.created_at:type_name -> google.protobuf.Timestamp
 	20, // 9: mp.developer.v1.ListAppsResponse.data:type_name -> mp.developer.v1.App
 	25, // 10: mp.developer.v1.CreateAppResponse.data:type_name -> mp.developer.v1.CreatedApp
 	20, // 11: mp.developer.v1.CreatedApp.app:type_name -> mp.developer.v1.App
 	20, // 12: mp.developer.v1.AppResponse.data:type_name -> mp.developer.v1.App
 	30, // 13: mp.developer.v1.RotateAppSecretResponse.data:type_name -> mp.developer.v1.RotatedSecret
-	31, // 14: mp.developer.v1.RotatedSecret.previous_secret_expires_at:type_name -> google.protobuf.Timestamp
+	36, // 14: mp.developer.v1.RotatedSecret.previous_secret_expires_at:type_name -> google.protobuf.Timestamp
 	0,  // 15: mp.developer.v1.DeveloperService.SignUp:input_type -> mp.developer.v1.SignUpRequest
 	3,  // 16: mp.developer.v1.DeveloperService.Verify:input_type -> mp.developer.v1.VerifyRequest
 	5,  // 17: mp.developer.v1.DeveloperService.ResendVerification:input_type -> mp.developer.v1.ResendVerificationRequest
@@ -1907,21 +2168,29 @@ var file_mp_developer_v1_developer_proto_depIdxs = []int32{
 	23, // 25: mp.developer.v1.DeveloperService.CreateApp:input_type -> mp.developer.v1.CreateAppRequest
 	26, // 26: mp.developer.v1.DeveloperService.GetApp:input_type -> mp.developer.v1.GetAppRequest
 	28, // 27: mp.developer.v1.DeveloperService.RotateAppSecret:input_type -> mp.developer.v1.RotateAppSecretRequest
-	1,  // 28: mp.developer.v1.DeveloperService.SignUp:output_type -> mp.developer.v1.SignUpResponse
-	4,  // 29: mp.developer.v1.DeveloperService.Verify:output_type -> mp.developer.v1.VerifyResponse
-	6,  // 30: mp.developer.v1.DeveloperService.ResendVerification:output_type -> mp.developer.v1.ResendVerificationResponse
-	8,  // 31: mp.developer.v1.DeveloperService.SignIn:output_type -> mp.developer.v1.SessionResponse
-	8,  // 32: mp.developer.v1.DeveloperService.GetSession:output_type -> mp.developer.v1.SessionResponse
-	12, // 33: mp.developer.v1.DeveloperService.SignOut:output_type -> mp.developer.v1.SignOutResponse
-	16, // 34: mp.developer.v1.DeveloperService.GetAccount:output_type -> mp.developer.v1.AccountResponse
-	15, // 35: mp.developer.v1.DeveloperService.DeleteAccount:output_type -> mp.developer.v1.DeleteAccountResponse
-	16, // 36: mp.developer.v1.DeveloperService.SubmitProfile:output_type -> mp.developer.v1.AccountResponse
-	22, // 37: mp.developer.v1.DeveloperService.ListApps:output_type -> mp.developer.v1.ListAppsResponse
-	24, // 38: mp.developer.v1.DeveloperService.CreateApp:output_type -> mp.developer.v1.CreateAppResponse
-	27, // 39: mp.developer.v1.DeveloperService.GetApp:output_type -> mp.developer.v1.AppResponse
-	29, // 40: mp.developer.v1.DeveloperService.RotateAppSecret:output_type -> mp.developer.v1.RotateAppSecretResponse
-	28, // [28:41] is the sub-list for method output_type
-	15, // [15:28] is the sub-list for method input_type
+	31, // 28: mp.developer.v1.DeveloperService.UpdateApp:input_type -> mp.developer.v1.UpdateAppRequest
+	32, // 29: mp.developer.v1.DeveloperService.DeactivateApp:input_type -> mp.developer.v1.DeactivateAppRequest
+	33, // 30: mp.developer.v1.DeveloperService.DeleteApp:input_type -> mp.developer.v1.DeleteAppRequest
+	35, // 31: mp.developer.v1.DeveloperService.GetAppCredentials:input_type -> mp.developer.v1.GetAppCredentialsRequest
+	1,  // 32: mp.developer.v1.DeveloperService.SignUp:output_type -> mp.developer.v1.SignUpResponse
+	4,  // 33: mp.developer.v1.DeveloperService.Verify:output_type -> mp.developer.v1.VerifyResponse
+	6,  // 34: mp.developer.v1.DeveloperService.ResendVerification:output_type -> mp.developer.v1.ResendVerificationResponse
+	8,  // 35: mp.developer.v1.DeveloperService.SignIn:output_type -> mp.developer.v1.SessionResponse
+	8,  // 36: mp.developer.v1.DeveloperService.GetSession:output_type -> mp.developer.v1.SessionResponse
+	12, // 37: mp.developer.v1.DeveloperService.SignOut:output_type -> mp.developer.v1.SignOutResponse
+	16, // 38: mp.developer.v1.DeveloperService.GetAccount:output_type -> mp.developer.v1.AccountResponse
+	15, // 39: mp.developer.v1.DeveloperService.DeleteAccount:output_type -> mp.developer.v1.DeleteAccountResponse
+	16, // 40: mp.developer.v1.DeveloperService.SubmitProfile:output_type -> mp.developer.v1.AccountResponse
+	22, // 41: mp.developer.v1.DeveloperService.ListApps:output_type -> mp.developer.v1.ListAppsResponse
+	24, // 42: mp.developer.v1.DeveloperService.CreateApp:output_type -> mp.developer.v1.CreateAppResponse
+	27, // 43: mp.developer.v1.DeveloperService.GetApp:output_type -> mp.developer.v1.AppResponse
+	29, // 44: mp.developer.v1.DeveloperService.RotateAppSecret:output_type -> mp.developer.v1.RotateAppSecretResponse
+	27, // 45: mp.developer.v1.DeveloperService.UpdateApp:output_type -> mp.developer.v1.AppResponse
+	27, // 46: mp.developer.v1.DeveloperService.DeactivateApp:output_type -> mp.developer.v1.AppResponse
+	34, // 47: mp.developer.v1.DeveloperService.DeleteApp:output_type -> mp.developer.v1.DeleteAppResponse
+	37, // 48: mp.developer.v1.DeveloperService.GetAppCredentials:output_type -> google.api.HttpBody
+	32, // [32:49] is the sub-list for method output_type
+	15, // [15:32] is the sub-list for method input_type
 	15, // [15:15] is the sub-list for extension type_name
 	15, // [15:15] is the sub-list for extension extendee
 	0,  // [0:15] is the sub-list for field type_name
@@ -1941,7 +2210,7 @@ func file_mp_developer_v1_developer_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mp_developer_v1_developer_proto_rawDesc), len(file_mp_developer_v1_developer_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   31,
+			NumMessages:   36,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

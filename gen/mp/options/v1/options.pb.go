@@ -32,6 +32,11 @@ const (
 	Auth_AUTH_NONE Auth = 1
 	// A seller authorization session cookie from the consent flow.
 	Auth_AUTH_SESSION Auth = 2
+	// The developer console's session cookie (mp_console): /console/v1
+	// routes. The gateway forwards the cookie, the X-CSRF-Token header and
+	// the client's address to core, which answers UNAUTHORIZED without a
+	// session and FORBIDDEN for a change without the session's CSRF token.
+	Auth_AUTH_CONSOLE Auth = 3
 )
 
 // Enum value maps for Auth.
@@ -40,11 +45,13 @@ var (
 		0: "AUTH_HMAC_UNSPECIFIED",
 		1: "AUTH_NONE",
 		2: "AUTH_SESSION",
+		3: "AUTH_CONSOLE",
 	}
 	Auth_value = map[string]int32{
 		"AUTH_HMAC_UNSPECIFIED": 0,
 		"AUTH_NONE":             1,
 		"AUTH_SESSION":          2,
+		"AUTH_CONSOLE":          3,
 	}
 )
 
@@ -440,9 +447,11 @@ type Field struct {
 	// gateway sends it, made absolute on the platform's public address, as
 	// the Location header (and in the body, absolute too).
 	Location bool `protobuf:"varint,4,opt,name=location,proto3" json:"location,omitempty"`
-	// A string field holding the consent session cookie's value: the gateway
-	// sends it as an HttpOnly, SameSite=Strict cookie and leaves it out of the
-	// body, so page scripts never see it.
+	// A string field holding a session cookie's value: the gateway sends it
+	// as an HttpOnly, SameSite=Strict cookie and leaves it out of the body, so
+	// page scripts never see it. Which cookie follows from the route's auth:
+	// the console's (mp_console) on AUTH_CONSOLE routes, the consent flow's
+	// (mp_consent) on the others.
 	SessionCookie bool `protobuf:"varint,5,opt,name=session_cookie,json=sessionCookie,proto3" json:"session_cookie,omitempty"`
 	// A string field holding the answer's strong entity tag (a hash of its
 	// content, without quotes): the gateway sends it quoted as the ETag
@@ -784,11 +793,12 @@ const file_mp_options_v1_options_proto_rawDesc = "" +
 	"\x05Event\x12\x1d\n" +
 	"\n" +
 	"read_scope\x18\x01 \x01(\tR\treadScope\x12(\n" +
-	"\x10addressed_to_app\x18\x02 \x01(\bR\x0eaddressedToApp*B\n" +
+	"\x10addressed_to_app\x18\x02 \x01(\bR\x0eaddressedToApp*T\n" +
 	"\x04Auth\x12\x19\n" +
 	"\x15AUTH_HMAC_UNSPECIFIED\x10\x00\x12\r\n" +
 	"\tAUTH_NONE\x10\x01\x12\x10\n" +
-	"\fAUTH_SESSION\x10\x02*c\n" +
+	"\fAUTH_SESSION\x10\x02\x12\x10\n" +
+	"\fAUTH_CONSOLE\x10\x03*c\n" +
 	"\vIdempotency\x12 \n" +
 	"\x1cIDEMPOTENCY_NONE_UNSPECIFIED\x10\x00\x12\x18\n" +
 	"\x14IDEMPOTENCY_OPTIONAL\x10\x01\x12\x18\n" +
