@@ -19,7 +19,9 @@ const (
 	actAppCredentials
 )
 
-func manageApp(environment string) action { return action{kind: actManageApp, environment: environment} }
+func manageApp(environment string) action {
+	return action{kind: actManageApp, environment: environment}
+}
 
 func appCredentials(environment string) action {
 	return action{kind: actAppCredentials, environment: environment}
