@@ -52,7 +52,8 @@ type consoleCall struct {
 	sessionKey string
 	// secure: the platform is on https, so the cookie is Secure.
 	secure bool
-	// signOut: a successful answer clears the cookie.
+	// signOut: a successful answer ends the session (the sign-out, the
+	// account's deletion) and clears the cookie.
 	signOut bool
 	// renew: a successful answer to a live session sets the cookie again
 	// (every route but the sign-in, whose answer sets a new one, and the
@@ -92,7 +93,8 @@ func newConsoleAccounts() *consoleAccounts {
 // core's decision (UNAUTHORIZED, FORBIDDEN): one home for it.
 func (g *Gateway) admitConsole(r *http.Request, st *requestState, m *policy.Method, now time.Time, out http.Header) error {
 	c := &consoleCall{session: consoleSession(r), secure: g.publicBase(r).Scheme == "https",
-		signOut: m.FullMethod == developerv1.DeveloperService_SignOut_FullMethodName}
+		signOut: m.FullMethod == developerv1.DeveloperService_SignOut_FullMethodName ||
+			m.FullMethod == developerv1.DeveloperService_DeleteAccount_FullMethodName}
 	c.renew = !c.signOut && !policy.SignInLimited(m.FullMethod)
 	if v := r.Header.Get(HeaderCSRFToken); len(v) <= maxCSRFToken && validCookieValue(v) {
 		c.csrf = v
@@ -145,7 +147,7 @@ func consoleCookie(v string, secure bool, maxAge int) *http.Cookie {
 
 // afterConsole runs on every successful answer of core (a grpc-gateway
 // forward-response option) and acts on console calls alone: the sign-out
-// clears the cookie; an answer core gave a live session (its account in
+// and the account's deletion clear the cookie; an answer core gave a live session (its account in
 // the response metadata) renews the cookie's idle lifetime and tells the
 // gateway which account the session's calls are charged to. The account
 // never reaches the client (outgoingHeader drops it).

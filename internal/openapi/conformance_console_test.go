@@ -142,7 +142,10 @@ func TestConsoleConformance(t *testing.T) {
 	s.expect(t, "DeleteApp", nil, "", http.StatusNotFound, "APP_NOT_FOUND")
 	s.expect(t, "DeleteApp", real, "", http.StatusOK, "")
 	s.expect(t, "DeleteAccount", nil, "", http.StatusForbidden, "FORBIDDEN", "", "-")
-	s.expect(t, "DeleteAccount", nil, "", http.StatusOK, "")
+	a = s.expect(t, "DeleteAccount", nil, "", http.StatusOK, "")
+	if set := a.header.Get("Set-Cookie"); !strings.Contains(set, "mp_console=;") || !strings.Contains(set, "Max-Age=0") {
+		t.Fatalf("the account's deletion left the cookie: %q", set)
+	}
 	s.expect(t, "SignOut", nil, "", http.StatusUnauthorized, "UNAUTHORIZED")
 
 	// Every console route answered its success status and an error, all
