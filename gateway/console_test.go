@@ -381,6 +381,10 @@ func testConsoleAPI(t *testing.T, env *testenv.Env, box *consoleMail) {
 		t.Fatalf("signed call of a deactivated app: %v %+v", err, resp)
 	}
 
+	// A seller's grant names the app: the deletion takes it along.
+	if _, err := env.Auth.AuthorizeSeller(ctx, made.App.AppID, env.Creds.Sellers[0].SellerID, []string{"catalog:read"}, time.Hour, 24*time.Hour); err != nil {
+		t.Fatal(err)
+	}
 	wantStatus(t, "delete", b.call(t, http.MethodDelete, appPath, ""), http.StatusOK, "")
 	wantStatus(t, "deleted", b.call(t, http.MethodGet, appPath, ""), http.StatusNotFound, "APP_NOT_FOUND")
 	wantStatus(t, "deleted twice", b.call(t, http.MethodDelete, appPath, ""), http.StatusNotFound, "APP_NOT_FOUND")
