@@ -48,6 +48,25 @@ import (
 func Domains() []Domain {
 	return []Domain{
 		{
+			// The developer console: gRPC on core for the gateway alone;
+			// its /console/v1 routes arrive with the gateway's console path.
+			// First: grpc-gateway's mux tries the routes registered last
+			// first, so the console's, registered first, cost the partner
+			// routes no failed matches.
+			Name: "developer",
+			Services: []Service{{
+				Name: "developer",
+				Core: func(p Parts) core.Registrar { return developer.NewServer(p.Developer).Register },
+				Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+					return developerv1.RegisterDeveloperServiceHandlerClient(ctx, mux, developerv1.NewDeveloperServiceClient(conn))
+				},
+			}},
+			Retention: func(p Parts) []retention.Target {
+				return []retention.Target{{Name: "console_sessions_and_links", Keep: developer.Retention, Every: time.Hour,
+					Purger: developer.NewEntStore(p.DB)}}
+			},
+		},
+		{
 			Name: "auth",
 			Services: []Service{
 				{
@@ -313,22 +332,6 @@ func Domains() []Domain {
 					return payoutsv1.RegisterPayoutsServiceHandlerClient(ctx, mux, payoutsv1.NewPayoutsServiceClient(conn))
 				},
 			}},
-		},
-		{
-			// The developer console: gRPC on core for the gateway alone;
-			// its /console/v1 routes arrive with the gateway's console path.
-			Name: "developer",
-			Services: []Service{{
-				Name: "developer",
-				Core: func(p Parts) core.Registrar { return developer.NewServer(p.Developer).Register },
-				Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
-					return developerv1.RegisterDeveloperServiceHandlerClient(ctx, mux, developerv1.NewDeveloperServiceClient(conn))
-				},
-			}},
-			Retention: func(p Parts) []retention.Target {
-				return []retention.Target{{Name: "console_sessions_and_links", Keep: developer.Retention, Every: time.Hour,
-					Purger: developer.NewEntStore(p.DB)}}
-			},
 		},
 		{
 			// The keys of idempotent writes (core's guard on every domain's
