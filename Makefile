@@ -25,13 +25,14 @@ proto: proto-deps
 	$(GO) run ./tools/protocomments gen/protocomments/comments.go < .protodeps/descriptors.binpb
 	@$(MAKE) --no-print-directory openapi
 
-## openapi: the OpenAPI document the gateway serves (GET /open/v1/openapi.json),
+## openapi: the OpenAPI documents the gateway serves (GET /open/v1/openapi.json and
+## GET /console/v1/openapi.json),
 ## built from the protos (descriptors, and their comments in gen/protocomments),
 ## the route policy and the error catalogue. buf's clean step empties gen/, so
 ## proto writes both again after every generate.
 openapi:
 	@mkdir -p gen/openapi
-	$(GO) run ./tools/openapigen gen/openapi/openapi.json
+	$(GO) run ./tools/openapigen gen/openapi/openapi.json gen/openapi/console.json
 
 ## openapi-lint: lint the committed document with Redocly CLI (pinned, from npm)
 openapi-lint:

@@ -18,6 +18,7 @@ import (
 	"github.com/mallplatform/partnerapi/gateway/admission"
 	"github.com/mallplatform/partnerapi/gateway/iplimit"
 	"github.com/mallplatform/partnerapi/internal/clock"
+	"github.com/mallplatform/partnerapi/internal/policy"
 	"github.com/mallplatform/partnerapi/internal/telemetry"
 )
 
@@ -58,6 +59,9 @@ type Config struct {
 	Limits admission.Limits
 	// IPLimit configures the pre-authentication limiter per source address.
 	IPLimit iplimit.Config
+	// ConsolePerMinute is the developer console's rate limit per account
+	// (default policy.ConsolePerAccount).
+	ConsolePerMinute int
 	// TrustedProxies are the load balancers whose X-Forwarded-For is believed.
 	TrustedProxies []netip.Prefix
 	// PublicURL is the platform's public address as partners and sellers'
@@ -166,6 +170,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.Clock == nil {
 		c.Clock = clock.System{}
+	}
+	if c.ConsolePerMinute <= 0 {
+		c.ConsolePerMinute = policy.ConsolePerAccount
 	}
 	c.Maintenance.setDefaults()
 	// The pre-authentication limiter only catches floods: it sits above the

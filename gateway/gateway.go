@@ -54,6 +54,8 @@ type Gateway struct {
 	crossOrigin *http.CrossOriginProtection
 	// attempts counts seller sign-in attempts.
 	attempts admission.AttemptStore
+	// consoleAccounts are console sessions' accounts (console.go).
+	consoleAccounts *consoleAccounts
 	// maint follows the environment's maintenance switch (maintenance.go).
 	maint maintenanceGate
 }
@@ -82,6 +84,8 @@ func New(cfg Config) (*Gateway, error) {
 		creds:     newCredentialCache(credentialsv1.NewCredentialServiceClient(cfg.Core), cfg.CredentialTTL, cfg.CredentialTimeout),
 		ipLimiter: ipl,
 		queries:   map[string]queryShape{},
+
+		consoleAccounts: newConsoleAccounts(),
 	}
 	if g.publicURL, err = parsePublicURL(cfg.PublicURL); err != nil {
 		return nil, err
@@ -137,6 +141,7 @@ func New(cfg Config) (*Gateway, error) {
 		runtime.SetQueryParameterParser(queryParser{}),
 		runtime.WithForwardResponseOption(g.applyResponseFields),
 		runtime.WithForwardResponseOption(rawAnswerHeaders),
+		runtime.WithForwardResponseOption(g.afterConsole),
 	)
 	ctx := context.Background()
 	for _, svc := range serviceset.All() {
@@ -203,6 +208,7 @@ func annotate(ctx context.Context, _ *http.Request) metadata.MD {
 	if st.consentSession != "" {
 		kv = append(kv, principal.KeyConsentSession, st.consentSession)
 	}
+	kv = st.console.appendMetadata(kv)
 	return metadata.Pairs(kv...)
 }
 

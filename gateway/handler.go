@@ -34,6 +34,8 @@ type requestState struct {
 	clientIP string
 	// consentSession is the consent cookie's value on AUTH_SESSION routes.
 	consentSession string
+	// console is a developer console call's session and CSRF token.
+	console *consoleCall
 	// base is the public origin a response's location field is made
 	// absolute on (set when the method's response has one).
 	base *url.URL

@@ -97,10 +97,13 @@ const (
 
 // maintenanceRules are the routes maintenance does not refuse, by method.
 // Health, readiness and metrics are on the internal port and never reach
-// this handler. The OpenAPI document is static; the consent page's assets
+// this handler. The OpenAPI documents (partners' and the developer
+// console's) are static; the console's JSON routes are refused like the
+// partner routes; the consent page's assets
 // (its stylesheet) and uploaded files ask nothing of core.
 var maintenanceRules = map[string]maintenanceRule{
 	openapiv1.OpenAPIService_GetDocument_FullMethodName:         maintenanceExempt,
+	openapiv1.OpenAPIService_GetConsoleDocument_FullMethodName:  maintenanceExempt,
 	consentv1.ConsentPageService_GetAsset_FullMethodName:        maintenanceExempt,
 	uploadsv1.UploadFilesService_GetUploadedFile_FullMethodName: maintenanceExempt,
 	consentv1.ConsentPageService_GetPage_FullMethodName:         maintenancePage,

@@ -125,8 +125,10 @@ func TestMaintenanceAcrossReplicas(t *testing.T) {
 		// Unknown paths are still unknown.
 		expectError(t, get(t, base+"/open/v1/nothing-here"), http.StatusNotFound, "NOT_FOUND")
 
-		if doc := get(t, base+"/open/v1/openapi.json"); doc.Status != 200 || !bytes.HasPrefix(doc.Body, []byte("{")) {
-			t.Errorf("%s: the OpenAPI document during maintenance: %d", base, doc.Status)
+		for _, path := range []string{"/open/v1/openapi.json", "/console/v1/openapi.json"} {
+			if doc := get(t, base+path); doc.Status != 200 || !bytes.HasPrefix(doc.Body, []byte("{")) {
+				t.Errorf("%s: %s during maintenance: %d", base, path, doc.Status)
+			}
 		}
 		page := get(t, base+"/open/v1/auth/consent?session=sess_any")
 		if page.Status != http.StatusServiceUnavailable || !strings.HasPrefix(page.Header.Get("Content-Type"), "text/html") {

@@ -22,6 +22,17 @@ func OpenAPIDocument() ([]byte, error) {
 	return openapi.Build(table)
 }
 
+// ConsoleOpenAPIDocument is the developer console's OpenAPI document: the
+// bytes GET /console/v1/openapi.json answers, and what tools/openapigen
+// writes to gen/openapi/console.json.
+func ConsoleOpenAPIDocument() ([]byte, error) {
+	table, err := policy.Load()
+	if err != nil {
+		return nil, err
+	}
+	return openapi.BuildConsole(table)
+}
+
 // ownedRoutes are the handlers of the methods the gateway answers itself
 // (services declared CALLERS_NONE_GATEWAY_OWNED), by gRPC method name.
 // They run after the request id, the address limiter, the route lookup and
@@ -31,12 +42,23 @@ func (g *Gateway) ownedRoutes() (map[string]http.HandlerFunc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)
 	}
+	consoleDoc, err := openapi.BuildConsole(g.table)
+	if err != nil {
+		return nil, fmt.Errorf("gateway: %w", err)
+	}
 	owned, err := g.consentRoutes()
 	if err != nil {
 		return nil, err
 	}
 	owned[uploadsv1.UploadFilesService_GetUploadedFile_FullMethodName] = g.serveUpload
-	owned[openapiv1.OpenAPIService_GetDocument_FullMethodName] = func(w http.ResponseWriter, _ *http.Request) {
+	owned[openapiv1.OpenAPIService_GetDocument_FullMethodName] = serveDocument(doc)
+	owned[openapiv1.OpenAPIService_GetConsoleDocument_FullMethodName] = serveDocument(consoleDoc)
+	return owned, nil
+}
+
+// serveDocument answers an OpenAPI document.
+func serveDocument(doc []byte) http.HandlerFunc {
+	return func(w http.ResponseWriter, _ *http.Request) {
 		h := w.Header()
 		h.Set("Content-Type", "application/json")
 		h.Set("Content-Length", strconv.Itoa(len(doc)))
@@ -45,5 +67,4 @@ func (g *Gateway) ownedRoutes() (map[string]http.HandlerFunc, error) {
 		w.WriteHeader(http.StatusOK)
 		_, _ = w.Write(doc)
 	}
-	return owned, nil
 }

@@ -45,7 +45,9 @@ func checkRoutes(routes []*policy.Route, owned map[string]http.HandlerFunc, fiel
 		handled[rt.Method.FullMethod] = true
 		switch a := p.GetAuth(); {
 		case a == optionsv1.Auth_AUTH_HMAC_UNSPECIFIED && !isOwned:
-		case a == optionsv1.Auth_AUTH_NONE, a == optionsv1.Auth_AUTH_SESSION && !isOwned:
+		case a == optionsv1.Auth_AUTH_CONSOLE && !rt.OnConsole():
+			return fmt.Errorf("gateway: console route %s %s is not under %s, where the console cookie is sent", rt.HTTPMethod, rt.Template, policy.ConsolePrefix)
+		case a == optionsv1.Auth_AUTH_NONE, (a == optionsv1.Auth_AUTH_SESSION || a == optionsv1.Auth_AUTH_CONSOLE) && !isOwned:
 			if p.GetScope() != "" || p.GetSellerToken() || p.GetSellerTokenOptional() || p.GetSandbox() || p.GetIdempotency() != optionsv1.Idempotency_IDEMPOTENCY_NONE_UNSPECIFIED {
 				return fmt.Errorf("gateway: %s route %s %s declares a scope, seller token, sandbox limit or idempotency, which need a signed app", a, rt.HTTPMethod, rt.Template)
 			}

@@ -54,7 +54,7 @@ func (g *Gateway) serveUnsigned(sw *statusWriter, r *http.Request, rid string, m
 	// cross-origin unsafe requests (Sec-Fetch-Site, else Origin vs Host).
 	// Requests without either header (not from a browser) pass.
 	if err := g.crossOrigin.Check(r); err != nil {
-		writeError(sw, rid, apierr.Forbidden, "cross-origin request refused: this endpoint takes requests from the consent pages' own origin only")
+		writeError(sw, rid, apierr.Forbidden, "cross-origin request refused: this endpoint takes requests from the platform's own pages only")
 		return
 	}
 	body, err := readBody(r, m.MaxBodyBytes())
@@ -68,6 +68,12 @@ func (g *Gateway) serveUnsigned(sw *statusWriter, r *http.Request, rid string, m
 	}
 	st := g.newState(r, rid, m)
 	st.clientIP = ip
+	if m.Console() {
+		if err := g.admitConsole(r, st, m, now, sw.Header()); err != nil {
+			writeRefusal(sw, rid, err)
+			return
+		}
+	}
 	if m.Policy.GetAuth() == optionsv1.Auth_AUTH_SESSION {
 		// Signing headers are never ignored: when present they must verify
 		// as on any signed route, and the app goes to core with the session.
@@ -82,8 +88,8 @@ func (g *Gateway) serveUnsigned(sw *statusWriter, r *http.Request, rid string, m
 		}
 		st.consentSession = consentSession(r)
 	}
-	if policy.SignInLimited(m.FullMethod) {
-		if err := g.chargeSignIn(r.Context(), ip, body, now, sw.Header()); err != nil {
+	if member := policy.SignInIdentity(m.FullMethod); member != "" {
+		if err := g.chargeSignIn(r.Context(), ip, member, body, now, sw.Header()); err != nil {
 			writeRefusal(sw, rid, err)
 			return
 		}
@@ -142,16 +148,22 @@ func validCookieValue(v string) bool {
 }
 
 // chargeSignIn counts a sign-in attempt against the client address's limit
-// and, when the body names a username, the username's: trimmed and
-// lowercased, whether or not such a seller exists, and hashed so no
-// username is kept in the store. The tightest limit goes into the
-// X-RateLimit-* headers.
-func (g *Gateway) chargeSignIn(ctx context.Context, ip string, body []byte, now time.Time, out http.Header) error {
+// and, when the body names a username (or, on the console, an email
+// address: member names the body's member), the username's: trimmed and
+// lowercased, whether or not such an account exists, and hashed so no
+// username is kept in the store. Sellers' usernames and console addresses
+// are counted apart. The tightest limit goes into the X-RateLimit-*
+// headers.
+func (g *Gateway) chargeSignIn(ctx context.Context, ip, member string, body []byte, now time.Time, out http.Header) error {
 	limits := make([]admission.AttemptLimit, 1, 2)
 	limits[0] = admission.AttemptLimit{Key: signInTag + ":ip:" + ip, Limit: policy.SignInPerAddress}
-	if u := signInUsername(body); u != "" {
+	if u := signInUsername(body, member); u != "" {
+		kind := ":user:"
+		if member != "username" {
+			kind = ":" + member + ":"
+		}
 		sum := sha256.Sum256([]byte(u))
-		limits = append(limits, admission.AttemptLimit{Key: signInTag + ":user:" + hex.EncodeToString(sum[:]), Limit: policy.SignInPerUsername})
+		limits = append(limits, admission.AttemptLimit{Key: signInTag + kind + hex.EncodeToString(sum[:]), Limit: policy.SignInPerUsername})
 	}
 	ctx, cancel := context.WithTimeout(ctx, g.cfg.AdmissionTimeout)
 	res, err := g.attempts.Attempt(ctx, admission.AttemptRequest{Limits: limits, Window: policy.SignInWindow, Now: now})
@@ -172,16 +184,17 @@ func (g *Gateway) chargeSignIn(ctx context.Context, ip string, body []byte, now 
 	return nil
 }
 
-// signInUsername is the body's "username" member, trimmed and lowercased,
-// or "" when the body has none (the attempt then counts against the
-// address alone). Only the exact member name counts, as core reads it.
-func signInUsername(body []byte) string {
+// signInUsername is the body's member (e.g. "username"), trimmed and
+// lowercased, or "" when the body has none (the attempt then counts
+// against the address alone). Only the exact member name counts, as core
+// reads it.
+func signInUsername(body []byte, member string) string {
 	var members map[string]json.RawMessage
 	if json.Unmarshal(body, &members) != nil {
 		return ""
 	}
 	var u string
-	if json.Unmarshal(members["username"], &u) != nil {
+	if json.Unmarshal(members[member], &u) != nil {
 		return ""
 	}
 	return policy.NormalizeUsername(u)
@@ -252,8 +265,9 @@ func responseFieldPlans(routes []*policy.Route) (map[protoreflect.FullName]*poli
 // (a grpc-gateway forward-response option): the location field is made
 // absolute on the public address and sent as the Location header (the
 // route's success status is its redirect, checked at start-up); each
-// session cookie field is sent as the consent cookie and left out of the
-// body.
+// session cookie field is sent as the route's session cookie (the
+// console's on console routes, the consent flow's otherwise) and left out
+// of the body.
 func (g *Gateway) applyResponseFields(ctx context.Context, w http.ResponseWriter, resp proto.Message) error {
 	m := resp.ProtoReflect()
 	rf := g.fields[m.Descriptor().FullName()]
@@ -291,6 +305,10 @@ func (g *Gateway) applyResponseFields(ctx context.Context, w http.ResponseWriter
 		}
 		c := &http.Cookie{Name: ConsentCookie, Value: v, Path: consentCookiePath, MaxAge: consentCookieMaxAge,
 			HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: st.base.Scheme == "https"}
+		if st.console != nil {
+			// The console's routes set the console's cookie.
+			c = consoleCookie(v, st.base.Scheme == "https", consoleCookieMaxAge)
+		}
 		w.Header().Add("Set-Cookie", c.String())
 	}
 	if rf.EntityTag != nil {

@@ -45,9 +45,13 @@ func TestSignInUsername(t *testing.T) {
 		`not json`:                          "",
 		``:                                  "",
 	} {
-		if got := signInUsername([]byte(body)); got != want {
+		if got := signInUsername([]byte(body), "username"); got != want {
 			t.Errorf("%s: %q, want %q", body, got, want)
 		}
+	}
+	// The console's sign-in names the person by email address.
+	if got := signInUsername([]byte(`{"email":" Dev@Example.PH","username":"x"}`), "email"); got != "dev@example.ph" {
+		t.Errorf("email member: %q", got)
 	}
 }
 

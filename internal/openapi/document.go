@@ -38,16 +38,34 @@ const Version = "1.0.0"
 // than the success envelope.
 const httpBody protoreflect.FullName = "google.api.HttpBody"
 
-// Build renders the document for every route of table, as indented JSON
-// ending in a newline. The same table gives the same bytes.
+// document is one of the two documents: /open/v1's, or the developer
+// console's (/console/v1), each describing its own routes alone.
+type document struct {
+	title, description string
+	console            bool
+}
+
+// Build renders the document of /open/v1 (every route of table outside the
+// console's), as indented JSON ending in a newline. The same table gives
+// the same bytes.
 func Build(table *policy.Table) ([]byte, error) {
-	b := &builder{schemas: newSchemas(), operationIDs: map[string]string{}}
+	return build(table, document{title: "Partner Marketplace Open API", description: infoDescription})
+}
+
+// BuildConsole renders the document of the developer console's JSON API:
+// the routes under /console/ alone.
+func BuildConsole(table *policy.Table) ([]byte, error) {
+	return build(table, document{title: "Partner Marketplace developer console API", description: consoleDescription, console: true})
+}
+
+func build(table *policy.Table, d document) ([]byte, error) {
+	b := &builder{schemas: newSchemas(), operationIDs: map[string]string{}, console: d.console}
 	doc := obj(
 		"openapi", "3.1.0",
 		"info", obj(
-			"title", "Partner Marketplace Open API",
+			"title", d.title,
 			"version", Version,
-			"description", infoDescription,
+			"description", d.description,
 		),
 		"servers", []any{obj(
 			"url", "{baseUrl}",
@@ -60,8 +78,8 @@ func Build(table *policy.Table) ([]byte, error) {
 	doc.set("paths", paths)
 	doc.set("components", obj(
 		"schemas", b.schemas.section,
-		"headers", headerComponents(),
-		"securitySchemes", securitySchemes(),
+		"headers", headerComponents(d.console),
+		"securitySchemes", securitySchemes(d.console),
 	))
 	if len(b.schemas.errs) > 0 || len(b.errs) > 0 {
 		return nil, fmt.Errorf("openapi: %s", strings.Join(append(b.errs, b.schemas.errs...), "; "))
@@ -81,17 +99,32 @@ Every route is signed with HMAC-SHA256, signature version 3: the string {timesta
 
 Every answer carries X-Request-Id and the X-RateLimit-* headers of the most constrained bucket; 429, 409 and 503 carry Retry-After. A path no route has answers 404 NOT_FOUND; a path with another method answers 405 INVALID_REQUEST with an Allow header.`
 
+const consoleDescription = `JSON API of the developer console, through which partners sign up, verify their email address, sign in and manage their developer account and its apps without an operator. The console's pages call it from the person's browser; it is also usable with curl.
+
+Every answer that succeeds is {"success": true, "data": ...}; every failure is {"success": false, "error": {"code", "message"}, "requestId"}: clients branch on error.code, messages may change. Timestamps are ISO-8601 date-times in UTC.
+
+The sign-in (POST /console/v1/session) sets the session cookie mp_console (HttpOnly, SameSite=Strict, Path=/console, Secure on https) and answers the session's csrfToken. The cookie lapses after 12 hours without a call; every answer to a live session renews it, and the sign-out clears it. Without a session the answer is 401 UNAUTHORIZED. Every call that changes something (any method but GET) carries the csrfToken in the X-CSRF-Token header: missing or wrong, the answer is 403 FORBIDDEN. A cross-origin browser request (Sec-Fetch-Site cross-site or same-site, or an Origin other than the host) is refused with 403 FORBIDDEN.
+
+Rate limits: the platform's limit per client address, the sign-in's attempts per address and per email address, and the calls of one developer account (across its sessions) per minute; every answer carries X-Request-Id and the X-RateLimit-* headers of the most constrained bucket, and 429 RATE_LIMITED carries Retry-After.`
+
 type builder struct {
 	schemas      *schemas
 	operationIDs map[string]string
 	errs         []string
+	// console: the console's document (its routes alone).
+	console bool
 }
 
 // verbOrder is the order of operations within a path.
 var verbOrder = map[string]int{http.MethodGet: 0, http.MethodPost: 1, http.MethodPut: 2, http.MethodPatch: 3, http.MethodDelete: 4}
 
 func (b *builder) paths(table *policy.Table) (*node, []any) {
-	routes := append([]*policy.Route(nil), table.Routes()...)
+	var routes []*policy.Route
+	for _, rt := range table.Routes() {
+		if rt.OnConsole() == b.console {
+			routes = append(routes, rt)
+		}
+	}
 	sort.Slice(routes, func(i, j int) bool {
 		if routes[i].Template != routes[j].Template {
 			return routes[i].Template < routes[j].Template
@@ -198,9 +231,24 @@ func describe(m *policy.Method) string {
 	case optionsv1.Auth_AUTH_SESSION:
 		lines = append(lines, "Session: the consent session cookie ("+principal.ConsentCookie+") identifies the authorization; without it the answer is 401 SESSION_EXPIRED. "+
 			"The app's signing headers may be sent too, and are then verified as on any signed route. A cross-origin browser request is refused with 403 FORBIDDEN.")
+	case optionsv1.Auth_AUTH_CONSOLE:
+		if consoleSessionRequired(m) {
+			line := "Console session: the " + principal.ConsoleCookie + " cookie; without a live one the answer is 401 UNAUTHORIZED."
+			if m.Routes[0].HTTPMethod != http.MethodGet {
+				line += " The session's csrfToken goes in the X-CSRF-Token header: missing or wrong, the answer is 403 FORBIDDEN."
+			}
+			lines = append(lines, line+fmt.Sprintf(" Charged to the account's console rate limit (%d calls a minute by default).", policy.ConsolePerAccount))
+		} else {
+			lines = append(lines, "No session needed.")
+		}
+		lines = append(lines, "A cross-origin browser request is refused with 403 FORBIDDEN.")
 	}
 	if policy.SignInLimited(m.FullMethod) {
-		lines = append(lines, fmt.Sprintf("Attempts: %d per client address and %d per username (as typed, whether or not a seller has it) in a rolling %d minutes; every attempt counts, "+
+		who := "username (as typed, whether or not a seller has it)"
+		if m.Console() {
+			who = "email address (as typed, whether or not an account has it)"
+		}
+		lines = append(lines, fmt.Sprintf("Attempts: %d per client address and %d per "+who+" in a rolling %d minutes; every attempt counts, "+
 			"a refused one is not counted and does not extend the window; over either limit the answer is 429 RATE_LIMITED with Retry-After (seconds until the oldest counted attempt leaves the window).",
 			policy.SignInPerAddress, policy.SignInPerUsername, int(policy.SignInWindow/time.Minute)))
 	}
@@ -211,7 +259,10 @@ func describe(m *policy.Method) string {
 		if rf.EntityTag != nil {
 			lines = append(lines, "Caching: the answer carries a strong ETag, a hash of its content; a request whose If-None-Match names it answers 304 Not Modified with no body.")
 		}
-		if rf.Cookies != nil {
+		if rf.Cookies != nil && m.Console() {
+			lines = append(lines, fmt.Sprintf("The answer sets the console session cookie (%s; Path=/console; Max-Age=%d; HttpOnly; SameSite=Strict; Secure on https), which the following calls send.",
+				principal.ConsoleCookie, int(policy.ConsoleSessionIdle/time.Second)))
+		} else if rf.Cookies != nil {
 			lines = append(lines, "The answer sets the consent session cookie ("+principal.ConsentCookie+"; Path=/open/v1/auth; Max-Age=600; HttpOnly; SameSite=Strict; Secure on https), which the following steps send.")
 		}
 	}
@@ -256,10 +307,18 @@ func policyExtension(m *policy.Method) *node {
 		auth = "none"
 	case optionsv1.Auth_AUTH_SESSION:
 		auth = "session"
+	case optionsv1.Auth_AUTH_CONSOLE:
+		auth = "console"
 	}
 	x := obj("auth", auth, "successStatus", m.SuccessStatus())
 	if policy.SignInLimited(m.FullMethod) {
 		x.set("signInLimits", obj("perAddress", policy.SignInPerAddress, "perUsername", policy.SignInPerUsername, "windowSeconds", int(policy.SignInWindow/time.Second)))
+	}
+	if m.Console() && consoleSessionRequired(m) {
+		x.set("consoleSession", true)
+		if m.Routes[0].HTTPMethod != http.MethodGet {
+			x.set("csrf", true)
+		}
 	}
 	if s := p.GetScope(); s != "" {
 		x.set("scope", s)
@@ -305,12 +364,37 @@ const (
 	schemeAccessToken      = "SellerAccessToken"
 	schemeSellerID         = "SellerId"
 	schemeConsentSession   = "ConsentSession"
+	schemeConsoleSession   = "ConsoleSession"
+	schemeConsoleCSRF      = "ConsoleCsrf"
 )
+
+// consoleSessionRequired reports whether a console route needs a session:
+// it answers UNAUTHORIZED for want of one (the sign-in answers it for a
+// wrong password, and needs none).
+func consoleSessionRequired(m *policy.Method) bool {
+	if policy.SignInLimited(m.FullMethod) {
+		return false
+	}
+	for _, c := range DeclaredCodes(m) {
+		if c == apierr.Unauthorized {
+			return true
+		}
+	}
+	return false
+}
 
 func security(m *policy.Method) []any {
 	switch m.Policy.GetAuth() {
 	case optionsv1.Auth_AUTH_NONE:
 		return []any{}
+	case optionsv1.Auth_AUTH_CONSOLE:
+		if !consoleSessionRequired(m) {
+			return []any{}
+		}
+		if m.Routes[0].HTTPMethod == http.MethodGet {
+			return []any{obj(schemeConsoleSession, []any{})}
+		}
+		return []any{obj(schemeConsoleSession, []any{}, schemeConsoleCSRF, []any{})}
 	case optionsv1.Auth_AUTH_SESSION:
 		// The session alone, or with the app's signature (then verified).
 		return []any{
@@ -349,9 +433,16 @@ func security(m *policy.Method) []any {
 	return []any{req}
 }
 
-func securitySchemes() *node {
+func securitySchemes(console bool) *node {
 	header := func(name, desc string) *node {
 		return obj("type", "apiKey", "in", "header", "name", name, "description", desc)
+	}
+	if console {
+		return obj(
+			schemeConsoleSession, obj("type", "apiKey", "in", "cookie", "name", principal.ConsoleCookie,
+				"description", "The console session: set HttpOnly by the sign-in's answer (POST /console/v1/session), renewed by every answer to a live session, cleared by the sign-out."),
+			schemeConsoleCSRF, header("X-CSRF-Token", "The session's csrfToken (from the sign-in's answer or GET /console/v1/session), on every call that changes something."),
+		)
 	}
 	return obj(
 		schemePartnerID, header(signing.HeaderPartnerID, "The app's client id (sandbox ids start test_, live ids live_). The scopes listed on an operation are those the app must hold."),
@@ -376,16 +467,20 @@ var headerRefs = map[string]string{
 	sdk.HeaderIdempotentReplayed: "IdempotentReplayed",
 }
 
-func headerComponents() *node {
+func headerComponents(console bool) *node {
 	integer := obj("type", "integer", "format", "int64", "minimum", 0)
-	return obj(
+	h := obj(
 		"RequestId", obj("description", "The request's id (the client's X-Request-Id when it is 1 to 128 of [A-Za-z0-9._-], otherwise made by the platform); error bodies repeat it as requestId.", "required", true, "schema", obj("type", "string")),
 		"RateLimitLimit", obj("description", "Ceiling of the most constrained rate bucket (before the app is known: the caller's address's).", "required", true, "schema", integer),
 		"RateLimitRemaining", obj("description", "Requests left in that bucket's window.", "required", true, "schema", integer),
 		"RateLimitReset", obj("description", "Unix time (seconds) when the window ends.", "required", true, "schema", integer),
 		"RetryAfter", obj("description", "Seconds to wait before retrying.", "required", true, "schema", obj("type", "integer", "minimum", 1)),
-		"IdempotentReplayed", obj("description", "Present on an answer replayed for an Idempotency-Key.", "schema", obj("type", "string", "const", "true")),
 	)
+	if !console {
+		// The console's routes take no Idempotency-Key.
+		h.set("IdempotentReplayed", obj("description", "Present on an answer replayed for an Idempotency-Key.", "schema", obj("type", "string", "const", "true")))
+	}
+	return h
 }
 
 func headerRef(name string) *node { return obj("$ref", "#/components/headers/"+headerRefs[name]) }

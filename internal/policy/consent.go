@@ -9,14 +9,15 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	authv1 "github.com/mallplatform/partnerapi/gen/mp/auth/v1"
+	developerv1 "github.com/mallplatform/partnerapi/gen/mp/developer/v1"
 	optionsv1 "github.com/mallplatform/partnerapi/gen/mp/options/v1"
 )
 
 // Unsigned reports whether the method's routes are served without the
-// app's signature: AUTH_NONE or AUTH_SESSION.
+// app's signature: AUTH_NONE, AUTH_SESSION or AUTH_CONSOLE.
 func (m *Method) Unsigned() bool {
 	a := m.Policy.GetAuth()
-	return a == optionsv1.Auth_AUTH_NONE || a == optionsv1.Auth_AUTH_SESSION
+	return a == optionsv1.Auth_AUTH_NONE || a == optionsv1.Auth_AUTH_SESSION || a == optionsv1.Auth_AUTH_CONSOLE
 }
 
 // The seller sign-in limits the gateway applies to the methods
@@ -38,9 +39,22 @@ const ConsentSessionTTL = 10 * time.Minute
 func NormalizeUsername(u string) string { return strings.ToLower(strings.TrimSpace(u)) }
 
 // SignInLimited reports whether the sign-in limits apply to a method: the
-// consent pages' sign-in, which checks a seller's password.
-func SignInLimited(fullMethod string) bool {
-	return fullMethod == authv1.AuthorizationService_VerifySeller_FullMethodName
+// consent pages' sign-in, which checks a seller's password, and the
+// developer console's, which checks a person's.
+func SignInLimited(fullMethod string) bool { return SignInIdentity(fullMethod) != "" }
+
+// SignInIdentity is the request body member a sign-in method names its
+// account with, counted by the per-username limit ("username" for a
+// seller, "email" for a console user), or "" for a method the sign-in
+// limits do not apply to.
+func SignInIdentity(fullMethod string) string {
+	switch fullMethod {
+	case authv1.AuthorizationService_VerifySeller_FullMethodName:
+		return "username"
+	case developerv1.DeveloperService_SignIn_FullMethodName:
+		return "email"
+	}
+	return ""
 }
 
 // FieldPath leads from a message to one of its fields through singular

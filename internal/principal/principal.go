@@ -48,6 +48,10 @@ const (
 	KeyConsoleSession = "x-mp-console-session"
 	// KeyCSRFToken carries a console call's X-CSRF-Token header.
 	KeyCSRFToken = "x-mp-csrf-token"
+	// KeyConsoleAccount is core's response metadata naming the account a
+	// console session acts in, for the gateway's per-account rate limit
+	// (never sent on to the client).
+	KeyConsoleAccount = "x-mp-console-account"
 )
 
 // ConsoleCookie is the name of the cookie the gateway keeps the developer

@@ -10,6 +10,7 @@ import (
 	authv1 "github.com/mallplatform/partnerapi/gen/mp/auth/v1"
 	cancellationsv1 "github.com/mallplatform/partnerapi/gen/mp/cancellations/v1"
 	catalogv1 "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
+	developerv1 "github.com/mallplatform/partnerapi/gen/mp/developer/v1"
 	eventsv1 "github.com/mallplatform/partnerapi/gen/mp/events/v1"
 	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
 	payoutsv1 "github.com/mallplatform/partnerapi/gen/mp/payouts/v1"
@@ -47,6 +48,25 @@ import (
 // register. A new domain is one entry here.
 func Domains() []Domain {
 	return []Domain{
+		{
+			// The developer console: gRPC on core for the gateway alone;
+			// its /console/v1 routes arrive with the gateway's console path.
+			// First: grpc-gateway's mux tries the routes registered last
+			// first, so the console's, registered first, cost the partner
+			// routes no failed matches.
+			Name: "developer",
+			Services: []Service{{
+				Name: "developer",
+				Core: func(p Parts) core.Registrar { return developer.NewServer(p.Developer).Register },
+				Gateway: func(ctx context.Context, mux *runtime.ServeMux, conn *grpc.ClientConn) error {
+					return developerv1.RegisterDeveloperServiceHandlerClient(ctx, mux, developerv1.NewDeveloperServiceClient(conn))
+				},
+			}},
+			Retention: func(p Parts) []retention.Target {
+				return []retention.Target{{Name: "console_sessions_and_links", Keep: developer.Retention, Every: time.Hour,
+					Purger: developer.NewEntStore(p.DB)}}
+			},
+		},
 		{
 			Name: "auth",
 			Services: []Service{
@@ -313,19 +333,6 @@ func Domains() []Domain {
 					return payoutsv1.RegisterPayoutsServiceHandlerClient(ctx, mux, payoutsv1.NewPayoutsServiceClient(conn))
 				},
 			}},
-		},
-		{
-			// The developer console: gRPC on core for the gateway alone;
-			// its /console/v1 routes arrive with the gateway's console path.
-			Name: "developer",
-			Services: []Service{{
-				Name: "developer",
-				Core: func(p Parts) core.Registrar { return developer.NewServer(p.Developer).Register },
-			}},
-			Retention: func(p Parts) []retention.Target {
-				return []retention.Target{{Name: "console_sessions_and_links", Keep: developer.Retention, Every: time.Hour,
-					Purger: developer.NewEntStore(p.DB)}}
-			},
 		},
 		{
 			// An environment's maintenance switch: the operators' admin

@@ -191,6 +191,7 @@ func Start(t testing.TB, opts Options) *Env {
 	if opts.Unlimited {
 		cfg.Limits = admission.Limits{AppPerMinute: 1 << 40, AccountPerMinute: 1 << 40, SandboxPerMinute: 1 << 40}
 		cfg.IPLimit = iplimit.Config{RatePerMinute: 1 << 30, Burst: 1 << 20}
+		cfg.ConsolePerMinute = 1 << 30
 	}
 	if opts.Mutate != nil {
 		opts.Mutate(&cfg)

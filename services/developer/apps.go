@@ -19,6 +19,8 @@ const (
 type Apps interface {
 	CreateApp(ctx context.Context, in auth.NewApp) (*auth.CreatedApp, error)
 	RotateClientSecret(ctx context.Context, appID string) (string, time.Time, error)
+	// AppCredentials unseals an app's secret (for its credentials file).
+	AppCredentials(ctx context.Context, clientID string) (*auth.Credentials, error)
 }
 
 // NewApp is a console request for an app.

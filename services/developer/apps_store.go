@@ -30,4 +30,13 @@ type AppStore interface {
 	// App reads one of the account's apps (ErrNotFound for another
 	// account's).
 	App(ctx context.Context, accountID, appID string) (AppView, error)
+	// UpdateApp replaces one of the account's apps' name, scopes and
+	// redirect URIs (ErrNotFound for another account's).
+	UpdateApp(ctx context.Context, accountID, appID string, in AppChange, now time.Time) error
+	// DeactivateApp turns one of the account's apps off (ErrNotFound).
+	DeactivateApp(ctx context.Context, accountID, appID string, now time.Time) error
+	// DeleteApp removes one of the account's apps with the rows that name
+	// it: grants and their retired refresh tokens, consent flow sessions
+	// and codes, webhook subscriptions and deliveries (ErrNotFound).
+	DeleteApp(ctx context.Context, accountID, appID string) error
 }

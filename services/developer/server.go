@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	developerv1 "github.com/mallplatform/partnerapi/gen/mp/developer/v1"
@@ -34,10 +35,17 @@ func caller(ctx context.Context) Caller {
 	return Caller{ClientIP: ip}
 }
 
-// actor resolves the call's console session.
+// actor resolves the call's console session, and tells the gateway which
+// account the session acts in (its per-account rate limit).
 func (s *Server) actor(ctx context.Context, mutating bool) (Actor, error) {
 	session, csrf, _ := principal.ConsoleCall(ctx)
-	return s.svc.Authenticate(ctx, session, csrf, mutating)
+	a, err := s.svc.Authenticate(ctx, session, csrf, mutating)
+	if err == nil {
+		// Outside a gRPC call (a test calling the server directly) there
+		// is no header to set.
+		_ = grpc.SetHeader(ctx, metadata.Pairs(principal.KeyConsoleAccount, a.Member.AccountID))
+	}
+	return a, err
 }
 
 // SignUp implements DeveloperServiceServer.

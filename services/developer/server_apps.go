@@ -3,6 +3,7 @@ package developer
 import (
 	"context"
 
+	"google.golang.org/genproto/googleapis/api/httpbody"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	developerv1 "github.com/mallplatform/partnerapi/gen/mp/developer/v1"
@@ -75,4 +76,57 @@ func appProto(v AppView) *developerv1.App {
 		out.PreviousSecretExpiresAt = timestamppb.New(*v.PreviousSecretExpiresAt)
 	}
 	return out
+}
+
+// UpdateApp implements DeveloperServiceServer.
+func (s *Server) UpdateApp(ctx context.Context, in *developerv1.UpdateAppRequest) (*developerv1.AppResponse, error) {
+	a, err := s.actor(ctx, changes)
+	if err != nil {
+		return nil, err
+	}
+	v, err := s.svc.UpdateApp(ctx, caller(ctx), a, in.GetId(), AppChange{Name: in.GetName(), Scopes: in.GetScopes(),
+		RedirectURIs: in.GetRedirectUris()})
+	if err != nil {
+		return nil, err
+	}
+	return &developerv1.AppResponse{Data: appProto(v)}, nil
+}
+
+// DeactivateApp implements DeveloperServiceServer.
+func (s *Server) DeactivateApp(ctx context.Context, in *developerv1.DeactivateAppRequest) (*developerv1.AppResponse, error) {
+	a, err := s.actor(ctx, changes)
+	if err != nil {
+		return nil, err
+	}
+	v, err := s.svc.DeactivateApp(ctx, caller(ctx), a, in.GetId())
+	if err != nil {
+		return nil, err
+	}
+	return &developerv1.AppResponse{Data: appProto(v)}, nil
+}
+
+// DeleteApp implements DeveloperServiceServer.
+func (s *Server) DeleteApp(ctx context.Context, in *developerv1.DeleteAppRequest) (*developerv1.DeleteAppResponse, error) {
+	a, err := s.actor(ctx, changes)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.svc.DeleteApp(ctx, caller(ctx), a, in.GetId()); err != nil {
+		return nil, err
+	}
+	return &developerv1.DeleteAppResponse{}, nil
+}
+
+// GetAppCredentials implements DeveloperServiceServer: the file as raw
+// JSON.
+func (s *Server) GetAppCredentials(ctx context.Context, in *developerv1.GetAppCredentialsRequest) (*httpbody.HttpBody, error) {
+	a, err := s.actor(ctx, reads)
+	if err != nil {
+		return nil, err
+	}
+	b, err := s.svc.AppCredentialsFile(ctx, caller(ctx), a, in.GetId())
+	if err != nil {
+		return nil, err
+	}
+	return &httpbody.HttpBody{ContentType: "application/json", Data: b}, nil
 }

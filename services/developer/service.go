@@ -18,6 +18,7 @@ import (
 
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/ids"
+	"github.com/mallplatform/partnerapi/internal/policy"
 	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/developer/mail"
 )
@@ -26,8 +27,9 @@ import (
 const (
 	// VerificationTTL is how long a verification link can be used.
 	VerificationTTL = 24 * time.Hour
-	// SessionIdle ends a session after this long without a call.
-	SessionIdle = 12 * time.Hour
+	// SessionIdle ends a session after this long without a call (the
+	// gateway's cookie lapses with it).
+	SessionIdle = policy.ConsoleSessionIdle
 	// Retention keeps an idle session's row and an expired link's this
 	// long: a link followed in that week still answers
 	// VERIFICATION_TOKEN_EXPIRED rather than INVALID_VERIFICATION_TOKEN.
@@ -76,6 +78,10 @@ type Config struct {
 	// Grants authorise a test shop for an app: the auth domain's step (Apps,
 	// when it has it, by default).
 	Grants Grants
+	// APIURLs are the API's base URLs by app environment (sandbox,
+	// production) written into credentials files; an environment without
+	// one gets ConsoleURL's origin.
+	APIURLs map[string]string
 }
 
 // Limits are an account's most apps of each environment.
@@ -101,6 +107,7 @@ type Service struct {
 	shops    TestShopStore
 	maker    ShopMaker
 	grants   Grants
+	apiURLs  map[string]string
 }
 
 // NewService builds the service.
@@ -141,7 +148,7 @@ func NewService(c Config) (*Service, error) {
 	}
 	return &Service{store: c.Store, clock: c.Clock, business: c.Business, mail: c.Mail, console: c.ConsoleURL,
 		log: c.Logger, apps: c.Apps, appStore: c.AppStore, limits: c.Limits, members: c.Members, shops: c.TestShops,
-		maker: c.ShopMaker, grants: c.Grants}, nil
+		maker: c.ShopMaker, grants: c.Grants, apiURLs: c.APIURLs}, nil
 }
 
 // Caller is where a console call comes from.

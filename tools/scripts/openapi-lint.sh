@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lints the committed OpenAPI document with Redocly CLI, a linter that shares
+# Lints the committed OpenAPI documents (/open/v1 and the console) with Redocly CLI, a linter that shares
 # no code with internal/openapi, which writes it. The CLI is pinned by
 # tools/openapi-lint/package-lock.json and installed from the npm registry
 # into .cache/ (gitignored), once per lock file. Any error fails; warnings
@@ -16,4 +16,4 @@ if [ ! -x "$dir/node_modules/.bin/redocly" ]; then
 	(cd "$dir" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error)
 fi
 REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true \
-	"$dir/node_modules/.bin/redocly" lint --config tools/openapi-lint/redocly.yaml gen/openapi/openapi.json "$@"
+	"$dir/node_modules/.bin/redocly" lint --config tools/openapi-lint/redocly.yaml gen/openapi/openapi.json gen/openapi/console.json "$@"

@@ -7,7 +7,10 @@
 package developerv1
 
 import (
+	_ "github.com/mallplatform/partnerapi/gen/mp/errors/v1"
 	_ "github.com/mallplatform/partnerapi/gen/mp/options/v1"
+	_ "google.golang.org/genproto/googleapis/api/annotations"
+	httpbody "google.golang.org/genproto/googleapis/api/httpbody"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
@@ -1696,6 +1699,242 @@ func (x *RotatedSecret) GetPreviousSecretExpiresAt() *timestamppb.Timestamp {
 	return nil
 }
 
+type UpdateAppRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Name          string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	Scopes        []string               `protobuf:"bytes,3,rep,name=scopes,proto3" json:"scopes,omitempty"`
+	RedirectUris  []string               `protobuf:"bytes,4,rep,name=redirect_uris,json=redirectUris,proto3" json:"redirect_uris,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdateAppRequest) Reset() {
+	*x = UpdateAppRequest{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateAppRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateAppRequest) ProtoMessage() {}
+
+func (x *UpdateAppRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateAppRequest.ProtoReflect.Descriptor instead.
+func (*UpdateAppRequest) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *UpdateAppRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *UpdateAppRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *UpdateAppRequest) GetScopes() []string {
+	if x != nil {
+		return x.Scopes
+	}
+	return nil
+}
+
+func (x *UpdateAppRequest) GetRedirectUris() []string {
+	if x != nil {
+		return x.RedirectUris
+	}
+	return nil
+}
+
+type DeactivateAppRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeactivateAppRequest) Reset() {
+	*x = DeactivateAppRequest{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeactivateAppRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeactivateAppRequest) ProtoMessage() {}
+
+func (x *DeactivateAppRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeactivateAppRequest.ProtoReflect.Descriptor instead.
+func (*DeactivateAppRequest) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *DeactivateAppRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+type DeleteAppRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeleteAppRequest) Reset() {
+	*x = DeleteAppRequest{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeleteAppRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeleteAppRequest) ProtoMessage() {}
+
+func (x *DeleteAppRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeleteAppRequest.ProtoReflect.Descriptor instead.
+func (*DeleteAppRequest) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *DeleteAppRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+type DeleteAppResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeleteAppResponse) Reset() {
+	*x = DeleteAppResponse{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeleteAppResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeleteAppResponse) ProtoMessage() {}
+
+func (x *DeleteAppResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeleteAppResponse.ProtoReflect.Descriptor instead.
+func (*DeleteAppResponse) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{34}
+}
+
+type GetAppCredentialsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetAppCredentialsRequest) Reset() {
+	*x = GetAppCredentialsRequest{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetAppCredentialsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetAppCredentialsRequest) ProtoMessage() {}
+
+func (x *GetAppCredentialsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetAppCredentialsRequest.ProtoReflect.Descriptor instead.
+func (*GetAppCredentialsRequest) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *GetAppCredentialsRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
 // TestShop is a sandbox test shop of the account.
 type TestShop struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1711,7 +1950,7 @@ type TestShop struct {
 
 func (x *TestShop) Reset() {
 	*x = TestShop{}
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[31]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1723,7 +1962,7 @@ func (x *TestShop) String() string {
 func (*TestShop) ProtoMessage() {}
 
 func (x *TestShop) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[31]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1736,7 +1975,7 @@ func (x *TestShop) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TestShop.ProtoReflect.Descriptor instead.
 func (*TestShop) Descriptor() ([]byte, []int) {
-	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{31}
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *TestShop) GetId() string {
@@ -1775,7 +2014,7 @@ type ListTestShopsRequest struct {
 
 func (x *ListTestShopsRequest) Reset() {
 	*x = ListTestShopsRequest{}
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[32]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1787,7 +2026,7 @@ func (x *ListTestShopsRequest) String() string {
 func (*ListTestShopsRequest) ProtoMessage() {}
 
 func (x *ListTestShopsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[32]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1800,7 +2039,7 @@ func (x *ListTestShopsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTestShopsRequest.ProtoReflect.Descriptor instead.
 func (*ListTestShopsRequest) Descriptor() ([]byte, []int) {
-	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{32}
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{37}
 }
 
 type ListTestShopsResponse struct {
@@ -1812,7 +2051,7 @@ type ListTestShopsResponse struct {
 
 func (x *ListTestShopsResponse) Reset() {
 	*x = ListTestShopsResponse{}
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[33]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1824,7 +2063,7 @@ func (x *ListTestShopsResponse) String() string {
 func (*ListTestShopsResponse) ProtoMessage() {}
 
 func (x *ListTestShopsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[33]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1837,7 +2076,7 @@ func (x *ListTestShopsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTestShopsResponse.ProtoReflect.Descriptor instead.
 func (*ListTestShopsResponse) Descriptor() ([]byte, []int) {
-	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{33}
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *ListTestShopsResponse) GetData() []*TestShop {
@@ -1856,7 +2095,7 @@ type CreateTestShopRequest struct {
 
 func (x *CreateTestShopRequest) Reset() {
 	*x = CreateTestShopRequest{}
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[34]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1868,7 +2107,7 @@ func (x *CreateTestShopRequest) String() string {
 func (*CreateTestShopRequest) ProtoMessage() {}
 
 func (x *CreateTestShopRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[34]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1881,7 +2120,7 @@ func (x *CreateTestShopRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTestShopRequest.ProtoReflect.Descriptor instead.
 func (*CreateTestShopRequest) Descriptor() ([]byte, []int) {
-	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{34}
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *CreateTestShopRequest) GetShopName() string {
@@ -1900,7 +2139,7 @@ type CreateTestShopResponse struct {
 
 func (x *CreateTestShopResponse) Reset() {
 	*x = CreateTestShopResponse{}
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[35]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1912,7 +2151,7 @@ func (x *CreateTestShopResponse) String() string {
 func (*CreateTestShopResponse) ProtoMessage() {}
 
 func (x *CreateTestShopResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[35]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1925,7 +2164,7 @@ func (x *CreateTestShopResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTestShopResponse.ProtoReflect.Descriptor instead.
 func (*CreateTestShopResponse) Descriptor() ([]byte, []int) {
-	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{35}
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *CreateTestShopResponse) GetData() *CreatedTestShop {
@@ -1948,7 +2187,7 @@ type CreatedTestShop struct {
 
 func (x *CreatedTestShop) Reset() {
 	*x = CreatedTestShop{}
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[36]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1960,7 +2199,7 @@ func (x *CreatedTestShop) String() string {
 func (*CreatedTestShop) ProtoMessage() {}
 
 func (x *CreatedTestShop) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[36]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1973,7 +2212,7 @@ func (x *CreatedTestShop) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreatedTestShop.ProtoReflect.Descriptor instead.
 func (*CreatedTestShop) Descriptor() ([]byte, []int) {
-	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{36}
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *CreatedTestShop) GetShop() *TestShop {
@@ -2008,7 +2247,7 @@ type AuthorizeTestShopRequest struct {
 
 func (x *AuthorizeTestShopRequest) Reset() {
 	*x = AuthorizeTestShopRequest{}
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[37]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2020,7 +2259,7 @@ func (x *AuthorizeTestShopRequest) String() string {
 func (*AuthorizeTestShopRequest) ProtoMessage() {}
 
 func (x *AuthorizeTestShopRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[37]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2033,7 +2272,7 @@ func (x *AuthorizeTestShopRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuthorizeTestShopRequest.ProtoReflect.Descriptor instead.
 func (*AuthorizeTestShopRequest) Descriptor() ([]byte, []int) {
-	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{37}
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *AuthorizeTestShopRequest) GetId() string {
@@ -2059,7 +2298,7 @@ type AuthorizeTestShopResponse struct {
 
 func (x *AuthorizeTestShopResponse) Reset() {
 	*x = AuthorizeTestShopResponse{}
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[38]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2071,7 +2310,7 @@ func (x *AuthorizeTestShopResponse) String() string {
 func (*AuthorizeTestShopResponse) ProtoMessage() {}
 
 func (x *AuthorizeTestShopResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[38]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2084,7 +2323,7 @@ func (x *AuthorizeTestShopResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuthorizeTestShopResponse.ProtoReflect.Descriptor instead.
 func (*AuthorizeTestShopResponse) Descriptor() ([]byte, []int) {
-	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{38}
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *AuthorizeTestShopResponse) GetData() *TestShopTokens {
@@ -2110,7 +2349,7 @@ type TestShopTokens struct {
 
 func (x *TestShopTokens) Reset() {
 	*x = TestShopTokens{}
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[39]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2122,7 +2361,7 @@ func (x *TestShopTokens) String() string {
 func (*TestShopTokens) ProtoMessage() {}
 
 func (x *TestShopTokens) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[39]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2135,7 +2374,7 @@ func (x *TestShopTokens) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TestShopTokens.ProtoReflect.Descriptor instead.
 func (*TestShopTokens) Descriptor() ([]byte, []int) {
-	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{39}
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *TestShopTokens) GetSellerId() string {
@@ -2203,7 +2442,7 @@ type Member struct {
 
 func (x *Member) Reset() {
 	*x = Member{}
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[40]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2215,7 +2454,7 @@ func (x *Member) String() string {
 func (*Member) ProtoMessage() {}
 
 func (x *Member) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[40]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2228,7 +2467,7 @@ func (x *Member) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Member.ProtoReflect.Descriptor instead.
 func (*Member) Descriptor() ([]byte, []int) {
-	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{40}
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *Member) GetId() string {
@@ -2281,7 +2520,7 @@ type ListMembersRequest struct {
 
 func (x *ListMembersRequest) Reset() {
 	*x = ListMembersRequest{}
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[41]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2293,7 +2532,7 @@ func (x *ListMembersRequest) String() string {
 func (*ListMembersRequest) ProtoMessage() {}
 
 func (x *ListMembersRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[41]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2306,7 +2545,7 @@ func (x *ListMembersRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMembersRequest.ProtoReflect.Descriptor instead.
 func (*ListMembersRequest) Descriptor() ([]byte, []int) {
-	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{41}
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{46}
 }
 
 type ListMembersResponse struct {
@@ -2318,7 +2557,7 @@ type ListMembersResponse struct {
 
 func (x *ListMembersResponse) Reset() {
 	*x = ListMembersResponse{}
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[42]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2330,7 +2569,7 @@ func (x *ListMembersResponse) String() string {
 func (*ListMembersResponse) ProtoMessage() {}
 
 func (x *ListMembersResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[42]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2343,7 +2582,7 @@ func (x *ListMembersResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMembersResponse.ProtoReflect.Descriptor instead.
 func (*ListMembersResponse) Descriptor() ([]byte, []int) {
-	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{42}
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *ListMembersResponse) GetData() []*Member {
@@ -2364,7 +2603,7 @@ type InviteMemberRequest struct {
 
 func (x *InviteMemberRequest) Reset() {
 	*x = InviteMemberRequest{}
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[43]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2376,7 +2615,7 @@ func (x *InviteMemberRequest) String() string {
 func (*InviteMemberRequest) ProtoMessage() {}
 
 func (x *InviteMemberRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[43]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2389,7 +2628,7 @@ func (x *InviteMemberRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InviteMemberRequest.ProtoReflect.Descriptor instead.
 func (*InviteMemberRequest) Descriptor() ([]byte, []int) {
-	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{43}
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *InviteMemberRequest) GetEmail() string {
@@ -2415,7 +2654,7 @@ type InviteMemberResponse struct {
 
 func (x *InviteMemberResponse) Reset() {
 	*x = InviteMemberResponse{}
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[44]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2427,7 +2666,7 @@ func (x *InviteMemberResponse) String() string {
 func (*InviteMemberResponse) ProtoMessage() {}
 
 func (x *InviteMemberResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[44]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2440,7 +2679,7 @@ func (x *InviteMemberResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InviteMemberResponse.ProtoReflect.Descriptor instead.
 func (*InviteMemberResponse) Descriptor() ([]byte, []int) {
-	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{44}
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *InviteMemberResponse) GetData() *Invitation {
@@ -2463,7 +2702,7 @@ type Invitation struct {
 
 func (x *Invitation) Reset() {
 	*x = Invitation{}
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[45]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2475,7 +2714,7 @@ func (x *Invitation) String() string {
 func (*Invitation) ProtoMessage() {}
 
 func (x *Invitation) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[45]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2488,7 +2727,7 @@ func (x *Invitation) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Invitation.ProtoReflect.Descriptor instead.
 func (*Invitation) Descriptor() ([]byte, []int) {
-	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{45}
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *Invitation) GetId() string {
@@ -2529,7 +2768,7 @@ type UpdateMemberRequest struct {
 
 func (x *UpdateMemberRequest) Reset() {
 	*x = UpdateMemberRequest{}
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[46]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2541,7 +2780,7 @@ func (x *UpdateMemberRequest) String() string {
 func (*UpdateMemberRequest) ProtoMessage() {}
 
 func (x *UpdateMemberRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[46]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2554,7 +2793,7 @@ func (x *UpdateMemberRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateMemberRequest.ProtoReflect.Descriptor instead.
 func (*UpdateMemberRequest) Descriptor() ([]byte, []int) {
-	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{46}
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *UpdateMemberRequest) GetId() string {
@@ -2580,7 +2819,7 @@ type MemberResponse struct {
 
 func (x *MemberResponse) Reset() {
 	*x = MemberResponse{}
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[47]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2592,7 +2831,7 @@ func (x *MemberResponse) String() string {
 func (*MemberResponse) ProtoMessage() {}
 
 func (x *MemberResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[47]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2605,7 +2844,7 @@ func (x *MemberResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MemberResponse.ProtoReflect.Descriptor instead.
 func (*MemberResponse) Descriptor() ([]byte, []int) {
-	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{47}
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *MemberResponse) GetData() *Member {
@@ -2624,7 +2863,7 @@ type RemoveMemberRequest struct {
 
 func (x *RemoveMemberRequest) Reset() {
 	*x = RemoveMemberRequest{}
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[48]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2636,7 +2875,7 @@ func (x *RemoveMemberRequest) String() string {
 func (*RemoveMemberRequest) ProtoMessage() {}
 
 func (x *RemoveMemberRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[48]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2649,7 +2888,7 @@ func (x *RemoveMemberRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RemoveMemberRequest.ProtoReflect.Descriptor instead.
 func (*RemoveMemberRequest) Descriptor() ([]byte, []int) {
-	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{48}
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *RemoveMemberRequest) GetId() string {
@@ -2667,7 +2906,7 @@ type RemoveMemberResponse struct {
 
 func (x *RemoveMemberResponse) Reset() {
 	*x = RemoveMemberResponse{}
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[49]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2679,7 +2918,7 @@ func (x *RemoveMemberResponse) String() string {
 func (*RemoveMemberResponse) ProtoMessage() {}
 
 func (x *RemoveMemberResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[49]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2692,7 +2931,7 @@ func (x *RemoveMemberResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RemoveMemberResponse.ProtoReflect.Descriptor instead.
 func (*RemoveMemberResponse) Descriptor() ([]byte, []int) {
-	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{49}
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{54}
 }
 
 type AcceptInvitationRequest struct {
@@ -2704,7 +2943,7 @@ type AcceptInvitationRequest struct {
 
 func (x *AcceptInvitationRequest) Reset() {
 	*x = AcceptInvitationRequest{}
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[50]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2716,7 +2955,7 @@ func (x *AcceptInvitationRequest) String() string {
 func (*AcceptInvitationRequest) ProtoMessage() {}
 
 func (x *AcceptInvitationRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[50]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2729,7 +2968,7 @@ func (x *AcceptInvitationRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AcceptInvitationRequest.ProtoReflect.Descriptor instead.
 func (*AcceptInvitationRequest) Descriptor() ([]byte, []int) {
-	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{50}
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *AcceptInvitationRequest) GetToken() string {
@@ -2743,7 +2982,7 @@ var File_mp_developer_v1_developer_proto protoreflect.FileDescriptor
 
 const file_mp_developer_v1_developer_proto_rawDesc = "" +
 	"\n" +
-	"\x1fmp/developer/v1/developer.proto\x12\x0fmp.developer.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1bmp/options/v1/options.proto\"|\n" +
+	"\x1fmp/developer/v1/developer.proto\x12\x0fmp.developer.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x19google/api/httpbody.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x19mp/errors/v1/errors.proto\x1a\x1bmp/options/v1/options.proto\"|\n" +
 	"\rSignUpRequest\x12\x14\n" +
 	"\x05email\x18\x01 \x01(\tR\x05email\x12\x1a\n" +
 	"\bpassword\x18\x02 \x01(\tR\bpassword\x12\x12\n" +
@@ -2855,7 +3094,19 @@ const file_mp_developer_v1_developer_proto_rawDesc = "" +
 	"\x04data\x18\x01 \x01(\v2\x1e.mp.developer.v1.RotatedSecretR\x04data\"\x8d\x01\n" +
 	"\rRotatedSecret\x12#\n" +
 	"\rclient_secret\x18\x01 \x01(\tR\fclientSecret\x12W\n" +
-	"\x1aprevious_secret_expires_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x17previousSecretExpiresAt\"\x8e\x01\n" +
+	"\x1aprevious_secret_expires_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x17previousSecretExpiresAt\"s\n" +
+	"\x10UpdateAppRequest\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12\x16\n" +
+	"\x06scopes\x18\x03 \x03(\tR\x06scopes\x12#\n" +
+	"\rredirect_uris\x18\x04 \x03(\tR\fredirectUris\"&\n" +
+	"\x14DeactivateAppRequest\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\"\"\n" +
+	"\x10DeleteAppRequest\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\"\x13\n" +
+	"\x11DeleteAppResponse\"*\n" +
+	"\x18GetAppCredentialsRequest\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\"\x8e\x01\n" +
 	"\bTestShop\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1b\n" +
 	"\tshop_name\x18\x02 \x01(\tR\bshopName\x12\x1a\n" +
@@ -2918,31 +3169,35 @@ const file_mp_developer_v1_developer_proto_rawDesc = "" +
 	"\x02id\x18\x01 \x01(\tR\x02id\"\x16\n" +
 	"\x14RemoveMemberResponse\"/\n" +
 	"\x17AcceptInvitationRequest\x12\x14\n" +
-	"\x05token\x18\x01 \x01(\tR\x05token2\xae\x0f\n" +
-	"\x10DeveloperService\x12I\n" +
-	"\x06SignUp\x12\x1e.mp.developer.v1.SignUpRequest\x1a\x1f.mp.developer.v1.SignUpResponse\x12I\n" +
-	"\x06Verify\x12\x1e.mp.developer.v1.VerifyRequest\x1a\x1f.mp.developer.v1.VerifyResponse\x12m\n" +
-	"\x12ResendVerification\x12*.mp.developer.v1.ResendVerificationRequest\x1a+.mp.developer.v1.ResendVerificationResponse\x12J\n" +
-	"\x06SignIn\x12\x1e.mp.developer.v1.SignInRequest\x1a .mp.developer.v1.SessionResponse\x12R\n" +
+	"\x05token\x18\x01 \x01(\tR\x05token2\xf7\x1a\n" +
+	"\x10DeveloperService\x12w\n" +
+	"\x06SignUp\x12\x1e.mp.developer.v1.SignUpRequest\x1a\x1f.mp.developer.v1.SignUpResponse\",\xa2\xbb\x18\x05\x18\xc9\x010\x03һ\x18\x02>C\x82\xd3\xe4\x93\x02\x17:\x01*\"\x12/console/v1/signup\x12u\n" +
+	"\x06Verify\x12\x1e.mp.developer.v1.VerifyRequest\x1a\x1f.mp.developer.v1.VerifyResponse\"*\xa2\xbb\x18\x020\x03һ\x18\x03@AB\x82\xd3\xe4\x93\x02\x17:\x01*\"\x12/console/v1/verify\x12\x9c\x01\n" +
+	"\x12ResendVerification\x12*.mp.developer.v1.ResendVerificationRequest\x1a+.mp.developer.v1.ResendVerificationResponse\"-\xa2\xbb\x18\x05\x18\xca\x010\x03\x82\xd3\xe4\x93\x02\x1e:\x01*\"\x19/console/v1/verify/resend\x12u\n" +
+	"\x06SignIn\x12\x1e.mp.developer.v1.SignInRequest\x1a .mp.developer.v1.SessionResponse\")\xa2\xbb\x18\x020\x03һ\x18\x01\x1d\x82\xd3\xe4\x93\x02\x18:\x01*\"\x13/console/v1/session\x12z\n" +
 	"\n" +
-	"GetSession\x12\".mp.developer.v1.GetSessionRequest\x1a .mp.developer.v1.SessionResponse\x12L\n" +
-	"\aSignOut\x12\x1f.mp.developer.v1.SignOutRequest\x1a .mp.developer.v1.SignOutResponse\x12R\n" +
+	"GetSession\x12\".mp.developer.v1.GetSessionRequest\x1a .mp.developer.v1.SessionResponse\"&\xa2\xbb\x18\x020\x03һ\x18\x01\x1d\x82\xd3\xe4\x93\x02\x15\x12\x13/console/v1/session\x12t\n" +
+	"\aSignOut\x12\x1f.mp.developer.v1.SignOutRequest\x1a .mp.developer.v1.SignOutResponse\"&\xa2\xbb\x18\x020\x03һ\x18\x01\x1d\x82\xd3\xe4\x93\x02\x15*\x13/console/v1/session\x12z\n" +
 	"\n" +
-	"GetAccount\x12\".mp.developer.v1.GetAccountRequest\x1a .mp.developer.v1.AccountResponse\x12^\n" +
-	"\rDeleteAccount\x12%.mp.developer.v1.DeleteAccountRequest\x1a&.mp.developer.v1.DeleteAccountResponse\x12X\n" +
-	"\rSubmitProfile\x12%.mp.developer.v1.SubmitProfileRequest\x1a .mp.developer.v1.AccountResponse\x12O\n" +
-	"\bListApps\x12 .mp.developer.v1.ListAppsRequest\x1a!.mp.developer.v1.ListAppsResponse\x12R\n" +
-	"\tCreateApp\x12!.mp.developer.v1.CreateAppRequest\x1a\".mp.developer.v1.CreateAppResponse\x12F\n" +
-	"\x06GetApp\x12\x1e.mp.developer.v1.GetAppRequest\x1a\x1c.mp.developer.v1.AppResponse\x12d\n" +
-	"\x0fRotateAppSecret\x12'.mp.developer.v1.RotateAppSecretRequest\x1a(.mp.developer.v1.RotateAppSecretResponse\x12f\n" +
-	"\rListTestShops\x12%.mp.developer.v1.ListTestShopsRequest\x1a&.mp.developer.v1.ListTestShopsResponse\"\x06\xa2\xbb\x18\x020\x03\x12l\n" +
-	"\x0eCreateTestShop\x12&.mp.developer.v1.CreateTestShopRequest\x1a'.mp.developer.v1.CreateTestShopResponse\"\t\xa2\xbb\x18\x05\x18\xc9\x010\x03\x12r\n" +
-	"\x11AuthorizeTestShop\x12).mp.developer.v1.AuthorizeTestShopRequest\x1a*.mp.developer.v1.AuthorizeTestShopResponse\"\x06\xa2\xbb\x18\x020\x03\x12`\n" +
-	"\vListMembers\x12#.mp.developer.v1.ListMembersRequest\x1a$.mp.developer.v1.ListMembersResponse\"\x06\xa2\xbb\x18\x020\x03\x12f\n" +
-	"\fInviteMember\x12$.mp.developer.v1.InviteMemberRequest\x1a%.mp.developer.v1.InviteMemberResponse\"\t\xa2\xbb\x18\x05\x18\xc9\x010\x03\x12]\n" +
-	"\fUpdateMember\x12$.mp.developer.v1.UpdateMemberRequest\x1a\x1f.mp.developer.v1.MemberResponse\"\x06\xa2\xbb\x18\x020\x03\x12c\n" +
-	"\fRemoveMember\x12$.mp.developer.v1.RemoveMemberRequest\x1a%.mp.developer.v1.RemoveMemberResponse\"\x06\xa2\xbb\x18\x020\x03\x12f\n" +
-	"\x10AcceptInvitation\x12(.mp.developer.v1.AcceptInvitationRequest\x1a .mp.developer.v1.SessionResponse\"\x06\xa2\xbb\x18\x020\x03\x1a\x06ʻ\x18\x02\b\x02B\xc7\x01\n" +
+	"GetAccount\x12\".mp.developer.v1.GetAccountRequest\x1a .mp.developer.v1.AccountResponse\"&\xa2\xbb\x18\x020\x03һ\x18\x01\x1d\x82\xd3\xe4\x93\x02\x15\x12\x13/console/v1/account\x12\x88\x01\n" +
+	"\rDeleteAccount\x12%.mp.developer.v1.DeleteAccountRequest\x1a&.mp.developer.v1.DeleteAccountResponse\"(\xa2\xbb\x18\x020\x03һ\x18\x03\x1dF=\x82\xd3\xe4\x93\x02\x15*\x13/console/v1/account\x12\x85\x01\n" +
+	"\rSubmitProfile\x12%.mp.developer.v1.SubmitProfileRequest\x1a .mp.developer.v1.AccountResponse\"+\xa2\xbb\x18\x020\x03һ\x18\x03\x1dED\x82\xd3\xe4\x93\x02\x18:\x01*\"\x13/console/v1/profile\x12t\n" +
+	"\bListApps\x12 .mp.developer.v1.ListAppsRequest\x1a!.mp.developer.v1.ListAppsResponse\"#\xa2\xbb\x18\x020\x03һ\x18\x01\x1d\x82\xd3\xe4\x93\x02\x12\x12\x10/console/v1/apps\x12\x81\x01\n" +
+	"\tCreateApp\x12!.mp.developer.v1.CreateAppRequest\x1a\".mp.developer.v1.CreateAppResponse\"-\xa2\xbb\x18\x05\x18\xc9\x010\x03һ\x18\x05\x1d?F;:\x82\xd3\xe4\x93\x02\x15:\x01*\"\x10/console/v1/apps\x12q\n" +
+	"\x06GetApp\x12\x1e.mp.developer.v1.GetAppRequest\x1a\x1c.mp.developer.v1.AppResponse\")\xa2\xbb\x18\x020\x03һ\x18\x02\x1d9\x82\xd3\xe4\x93\x02\x17\x12\x15/console/v1/apps/{id}\x12\x9f\x01\n" +
+	"\x0fRotateAppSecret\x12'.mp.developer.v1.RotateAppSecretRequest\x1a(.mp.developer.v1.RotateAppSecretResponse\"9\xa2\xbb\x18\x020\x03һ\x18\x04\x1d?F9\x82\xd3\xe4\x93\x02%\"#/console/v1/apps/{id}/rotate-secret\x12|\n" +
+	"\tUpdateApp\x12!.mp.developer.v1.UpdateAppRequest\x1a\x1c.mp.developer.v1.AppResponse\".\xa2\xbb\x18\x020\x03һ\x18\x04\x1d?F9\x82\xd3\xe4\x93\x02\x1a:\x01*\x1a\x15/console/v1/apps/{id}\x12\x8c\x01\n" +
+	"\rDeactivateApp\x12%.mp.developer.v1.DeactivateAppRequest\x1a\x1c.mp.developer.v1.AppResponse\"6\xa2\xbb\x18\x020\x03һ\x18\x04\x1d?F9\x82\xd3\xe4\x93\x02\"\" /console/v1/apps/{id}/deactivate\x12\x7f\n" +
+	"\tDeleteApp\x12!.mp.developer.v1.DeleteAppRequest\x1a\".mp.developer.v1.DeleteAppResponse\"+\xa2\xbb\x18\x020\x03һ\x18\x04\x1d?F9\x82\xd3\xe4\x93\x02\x17*\x15/console/v1/apps/{id}\x12\x9f\x01\n" +
+	"\x11GetAppCredentials\x12).mp.developer.v1.GetAppCredentialsRequest\x1a\x14.google.api.HttpBody\"I\xa2\xbb\x18\x140\x03B\x10application/jsonһ\x18\x04\x1d?F9\x82\xd3\xe4\x93\x02#\x12!/console/v1/apps/{id}/credentials\x12\x89\x01\n" +
+	"\rListTestShops\x12%.mp.developer.v1.ListTestShopsRequest\x1a&.mp.developer.v1.ListTestShopsResponse\")\xa2\xbb\x18\x020\x03һ\x18\x01\x1d\x82\xd3\xe4\x93\x02\x18\x12\x16/console/v1/test-shops\x12\x95\x01\n" +
+	"\x0eCreateTestShop\x12&.mp.developer.v1.CreateTestShopRequest\x1a'.mp.developer.v1.CreateTestShopResponse\"2\xa2\xbb\x18\x05\x18\xc9\x010\x03һ\x18\x04\x1d?F<\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/console/v1/test-shops\x12\xab\x01\n" +
+	"\x11AuthorizeTestShop\x12).mp.developer.v1.AuthorizeTestShopRequest\x1a*.mp.developer.v1.AuthorizeTestShopResponse\"?\xa2\xbb\x18\x020\x03һ\x18\x05\x1d?F\x159\x82\xd3\xe4\x93\x02*:\x01*\"%/console/v1/test-shops/{id}/authorize\x12\x80\x01\n" +
+	"\vListMembers\x12#.mp.developer.v1.ListMembersRequest\x1a$.mp.developer.v1.ListMembersResponse\"&\xa2\xbb\x18\x020\x03һ\x18\x01\x1d\x82\xd3\xe4\x93\x02\x15\x12\x13/console/v1/members\x12\x8c\x01\n" +
+	"\fInviteMember\x12$.mp.developer.v1.InviteMemberRequest\x1a%.mp.developer.v1.InviteMemberResponse\"/\xa2\xbb\x18\x05\x18\xc9\x010\x03һ\x18\x04\x1d?FQ\x82\xd3\xe4\x93\x02\x18:\x01*\"\x13/console/v1/members\x12\x88\x01\n" +
+	"\fUpdateMember\x12$.mp.developer.v1.UpdateMemberRequest\x1a\x1f.mp.developer.v1.MemberResponse\"1\xa2\xbb\x18\x020\x03һ\x18\x04\x1dF\x15Q\x82\xd3\xe4\x93\x02\x1d:\x01*\x1a\x18/console/v1/members/{id}\x12\x8b\x01\n" +
+	"\fRemoveMember\x12$.mp.developer.v1.RemoveMemberRequest\x1a%.mp.developer.v1.RemoveMemberResponse\".\xa2\xbb\x18\x020\x03һ\x18\x04\x1dF\x15Q\x82\xd3\xe4\x93\x02\x1a*\x18/console/v1/members/{id}\x12\x97\x01\n" +
+	"\x10AcceptInvitation\x12(.mp.developer.v1.AcceptInvitationRequest\x1a .mp.developer.v1.SessionResponse\"7\xa2\xbb\x18\x020\x03һ\x18\x04\x1d@AB\x82\xd3\xe4\x93\x02#:\x01*\"\x1e/console/v1/invitations/accept\x1a\x06ʻ\x18\x02\b\x02B\xc7\x01\n" +
 	"\x13com.mp.developer.v1B\x0eDeveloperProtoP\x01ZBgithub.com/mallplatform/partnerapi/gen/mp/developer/v1;developerv1\xa2\x02\x03MDX\xaa\x02\x0fMp.Developer.V1\xca\x02\x0fMp\\Developer\\V1\xe2\x02\x1bMp\\Developer\\V1\\GPBMetadata\xea\x02\x11Mp::Developer::V1b\x06proto3"
 
 var (
@@ -2957,7 +3212,7 @@ func file_mp_developer_v1_developer_proto_rawDescGZIP() []byte {
 	return file_mp_developer_v1_developer_proto_rawDescData
 }
 
-var file_mp_developer_v1_developer_proto_msgTypes = make([]protoimpl.MessageInfo, 51)
+var file_mp_developer_v1_developer_proto_msgTypes = make([]protoimpl.MessageInfo, 56)
 var file_mp_developer_v1_developer_proto_goTypes = []any{
 	(*SignUpRequest)(nil),              // 0: mp.developer.v1.SignUpRequest
 	(*SignUpResponse)(nil),             // 1: mp.developer.v1.SignUpResponse
@@ -2990,56 +3245,62 @@ var file_mp_developer_v1_developer_proto_goTypes = []any{
 	(*RotateAppSecretRequest)(nil),     // 28: mp.developer.v1.RotateAppSecretRequest
 	(*RotateAppSecretResponse)(nil),    // 29: mp.developer.v1.RotateAppSecretResponse
 	(*RotatedSecret)(nil),              // 30: mp.developer.v1.RotatedSecret
-	(*TestShop)(nil),                   // 31: mp.developer.v1.TestShop
-	(*ListTestShopsRequest)(nil),       // 32: mp.developer.v1.ListTestShopsRequest
-	(*ListTestShopsResponse)(nil),      // 33: mp.developer.v1.ListTestShopsResponse
-	(*CreateTestShopRequest)(nil),      // 34: mp.developer.v1.CreateTestShopRequest
-	(*CreateTestShopResponse)(nil),     // 35: mp.developer.v1.CreateTestShopResponse
-	(*CreatedTestShop)(nil),            // 36: mp.developer.v1.CreatedTestShop
-	(*AuthorizeTestShopRequest)(nil),   // 37: mp.developer.v1.AuthorizeTestShopRequest
-	(*AuthorizeTestShopResponse)(nil),  // 38: mp.developer.v1.AuthorizeTestShopResponse
-	(*TestShopTokens)(nil),             // 39: mp.developer.v1.TestShopTokens
-	(*Member)(nil),                     // 40: mp.developer.v1.Member
-	(*ListMembersRequest)(nil),         // 41: mp.developer.v1.ListMembersRequest
-	(*ListMembersResponse)(nil),        // 42: mp.developer.v1.ListMembersResponse
-	(*InviteMemberRequest)(nil),        // 43: mp.developer.v1.InviteMemberRequest
-	(*InviteMemberResponse)(nil),       // 44: mp.developer.v1.InviteMemberResponse
-	(*Invitation)(nil),                 // 45: mp.developer.v1.Invitation
-	(*UpdateMemberRequest)(nil),        // 46: mp.developer.v1.UpdateMemberRequest
-	(*MemberResponse)(nil),             // 47: mp.developer.v1.MemberResponse
-	(*RemoveMemberRequest)(nil),        // 48: mp.developer.v1.RemoveMemberRequest
-	(*RemoveMemberResponse)(nil),       // 49: mp.developer.v1.RemoveMemberResponse
-	(*AcceptInvitationRequest)(nil),    // 50: mp.developer.v1.AcceptInvitationRequest
-	(*timestamppb.Timestamp)(nil),      // 51: google.protobuf.Timestamp
+	(*UpdateAppRequest)(nil),           // 31: mp.developer.v1.UpdateAppRequest
+	(*DeactivateAppRequest)(nil),       // 32: mp.developer.v1.DeactivateAppRequest
+	(*DeleteAppRequest)(nil),           // 33: mp.developer.v1.DeleteAppRequest
+	(*DeleteAppResponse)(nil),          // 34: mp.developer.v1.DeleteAppResponse
+	(*GetAppCredentialsRequest)(nil),   // 35: mp.developer.v1.GetAppCredentialsRequest
+	(*TestShop)(nil),                   // 36: mp.developer.v1.TestShop
+	(*ListTestShopsRequest)(nil),       // 37: mp.developer.v1.ListTestShopsRequest
+	(*ListTestShopsResponse)(nil),      // 38: mp.developer.v1.ListTestShopsResponse
+	(*CreateTestShopRequest)(nil),      // 39: mp.developer.v1.CreateTestShopRequest
+	(*CreateTestShopResponse)(nil),     // 40: mp.developer.v1.CreateTestShopResponse
+	(*CreatedTestShop)(nil),            // 41: mp.developer.v1.CreatedTestShop
+	(*AuthorizeTestShopRequest)(nil),   // 42: mp.developer.v1.AuthorizeTestShopRequest
+	(*AuthorizeTestShopResponse)(nil),  // 43: mp.developer.v1.AuthorizeTestShopResponse
+	(*TestShopTokens)(nil),             // 44: mp.developer.v1.TestShopTokens
+	(*Member)(nil),                     // 45: mp.developer.v1.Member
+	(*ListMembersRequest)(nil),         // 46: mp.developer.v1.ListMembersRequest
+	(*ListMembersResponse)(nil),        // 47: mp.developer.v1.ListMembersResponse
+	(*InviteMemberRequest)(nil),        // 48: mp.developer.v1.InviteMemberRequest
+	(*InviteMemberResponse)(nil),       // 49: mp.developer.v1.InviteMemberResponse
+	(*Invitation)(nil),                 // 50: mp.developer.v1.Invitation
+	(*UpdateMemberRequest)(nil),        // 51: mp.developer.v1.UpdateMemberRequest
+	(*MemberResponse)(nil),             // 52: mp.developer.v1.MemberResponse
+	(*RemoveMemberRequest)(nil),        // 53: mp.developer.v1.RemoveMemberRequest
+	(*RemoveMemberResponse)(nil),       // 54: mp.developer.v1.RemoveMemberResponse
+	(*AcceptInvitationRequest)(nil),    // 55: mp.developer.v1.AcceptInvitationRequest
+	(*timestamppb.Timestamp)(nil),      // 56: google.protobuf.Timestamp
+	(*httpbody.HttpBody)(nil),          // 57: google.api.HttpBody
 }
 var file_mp_developer_v1_developer_proto_depIdxs = []int32{
 	2,  // 0: mp.developer.v1.SignUpResponse.data:type_name -> mp.developer.v1.SignedUp
 	9,  // 1: mp.developer.v1.SessionResponse.data:type_name -> mp.developer.v1.Session
 	17, // 2: mp.developer.v1.AccountResponse.data:type_name -> mp.developer.v1.Account
-	51, // 3: mp.developer.v1.Account.profile_submitted_at:type_name -> google.protobuf.Timestamp
-	51, // 4: mp.developer.v1.Account.created_at:type_name -> google.protobuf.Timestamp
+	56, // 3: mp.developer.v1.Account.profile_submitted_at:type_name -> google.protobuf.Timestamp
+	56, // 4: mp.developer.v1.Account.created_at:type_name -> google.protobuf.Timestamp
 	19, // 5: mp.developer.v1.SubmitProfileRequest.address:type_name -> mp.developer.v1.ProfileAddress
-	51, // 6: mp.developer.v1.App.secret_created_at:type_name -> google.protobuf.Timestamp
-	51, // 7: mp.developer.v1.App.previous_secret_expires_at:type_name -> google.protobuf.Timestamp
-	51, // 8: mp.developer.v1.App.created_at:type_name -> google.protobuf.Timestamp
+	56, // 6: mp.developer.v1.App.secret_created_at:type_name -> google.protobuf.Timestamp
+	56, // 7: mp.developer.v1.App.previous_secret_expires_at:type_name -> google.protobuf.Timestamp
+	56, // 8: mp.developer.v1.App.created_at:type_name -> google.protobuf.Timestamp
 	20, // 9: mp.developer.v1.ListAppsResponse.data:type_name -> mp.developer.v1.App
 	25, // 10: mp.developer.v1.CreateAppResponse.data:type_name -> mp.developer.v1.CreatedApp
 	20, // 11: mp.developer.v1.CreatedApp.app:type_name -> mp.developer.v1.App
 	20, // 12: mp.developer.v1.AppResponse.data:type_name -> mp.developer.v1.App
 	30, // 13: mp.developer.v1.RotateAppSecretResponse.data:type_name -> mp.developer.v1.RotatedSecret
-	51, // 14: mp.developer.v1.RotatedSecret.previous_secret_expires_at:type_name -> google.protobuf.Timestamp
-	51, // 15: mp.developer.v1.TestShop.created_at:type_name -> google.protobuf.Timestamp
-	31, // 16: mp.developer.v1.ListTestShopsResponse.data:type_name -> mp.developer.v1.TestShop
-	36, // 17: mp.developer.v1.CreateTestShopResponse.data:type_name -> mp.developer.v1.CreatedTestShop
-	31, // 18: mp.developer.v1.CreatedTestShop.shop:type_name -> mp.developer.v1.TestShop
-	39, // 19: mp.developer.v1.AuthorizeTestShopResponse.data:type_name -> mp.developer.v1.TestShopTokens
-	51, // 20: mp.developer.v1.TestShopTokens.access_token_expires_at:type_name -> google.protobuf.Timestamp
-	51, // 21: mp.developer.v1.TestShopTokens.refresh_token_expires_at:type_name -> google.protobuf.Timestamp
-	51, // 22: mp.developer.v1.Member.created_at:type_name -> google.protobuf.Timestamp
-	40, // 23: mp.developer.v1.ListMembersResponse.data:type_name -> mp.developer.v1.Member
-	45, // 24: mp.developer.v1.InviteMemberResponse.data:type_name -> mp.developer.v1.Invitation
-	51, // 25: mp.developer.v1.Invitation.expires_at:type_name -> google.protobuf.Timestamp
-	40, // 26: mp.developer.v1.MemberResponse.data:type_name -> mp.developer.v1.Member
+	56, // 14: mp.developer.v1.RotatedSecret.previous_secret_expires_at:type_name -> google.protobuf.Timestamp
+	56, // 15: mp.developer.v1.TestShop.created_at:type_name -> google.protobuf.Timestamp
+	36, // 16: mp.developer.v1.ListTestShopsResponse.data:type_name -> mp.developer.v1.TestShop
+	41, // 17: mp.developer.v1.CreateTestShopResponse.data:type_name -> mp.developer.v1.CreatedTestShop
+	36, // 18: mp.developer.v1.CreatedTestShop.shop:type_name -> mp.developer.v1.TestShop
+	44, // 19: mp.developer.v1.AuthorizeTestShopResponse.data:type_name -> mp.developer.v1.TestShopTokens
+	56, // 20: mp.developer.v1.TestShopTokens.access_token_expires_at:type_name -> google.protobuf.Timestamp
+	56, // 21: mp.developer.v1.TestShopTokens.refresh_token_expires_at:type_name -> google.protobuf.Timestamp
+	56, // 22: mp.developer.v1.Member.created_at:type_name -> google.protobuf.Timestamp
+	45, // 23: mp.developer.v1.ListMembersResponse.data:type_name -> mp.developer.v1.Member
+	50, // 24: mp.developer.v1.InviteMemberResponse.data:type_name -> mp.developer.v1.Invitation
+	56, // 25: mp.developer.v1.Invitation.expires_at:type_name -> google.protobuf.Timestamp
+	45, // 26: mp.developer.v1.MemberResponse.data:type_name -> mp.developer.v1.Member
 	0,  // 27: mp.developer.v1.DeveloperService.SignUp:input_type -> mp.developer.v1.SignUpRequest
 	3,  // 28: mp.developer.v1.DeveloperService.Verify:input_type -> mp.developer.v1.VerifyRequest
 	5,  // 29: mp.developer.v1.DeveloperService.ResendVerification:input_type -> mp.developer.v1.ResendVerificationRequest
@@ -3053,37 +3314,45 @@ var file_mp_developer_v1_developer_proto_depIdxs = []int32{
 	23, // 37: mp.developer.v1.DeveloperService.CreateApp:input_type -> mp.developer.v1.CreateAppRequest
 	26, // 38: mp.developer.v1.DeveloperService.GetApp:input_type -> mp.developer.v1.GetAppRequest
 	28, // 39: mp.developer.v1.DeveloperService.RotateAppSecret:input_type -> mp.developer.v1.RotateAppSecretRequest
-	32, // 40: mp.developer.v1.DeveloperService.ListTestShops:input_type -> mp.developer.v1.ListTestShopsRequest
-	34, // 41: mp.developer.v1.DeveloperService.CreateTestShop:input_type -> mp.developer.v1.CreateTestShopRequest
-	37, // 42: mp.developer.v1.DeveloperService.AuthorizeTestShop:input_type -> mp.developer.v1.AuthorizeTestShopRequest
-	41, // 43: mp.developer.v1.DeveloperService.ListMembers:input_type -> mp.developer.v1.ListMembersRequest
-	43, // 44: mp.developer.v1.DeveloperService.InviteMember:input_type -> mp.developer.v1.InviteMemberRequest
-	46, // 45: mp.developer.v1.DeveloperService.UpdateMember:input_type -> mp.developer.v1.UpdateMemberRequest
-	48, // 46: mp.developer.v1.DeveloperService.RemoveMember:input_type -> mp.developer.v1.RemoveMemberRequest
-	50, // 47: mp.developer.v1.DeveloperService.AcceptInvitation:input_type -> mp.developer.v1.AcceptInvitationRequest
-	1,  // 48: mp.developer.v1.DeveloperService.SignUp:output_type -> mp.developer.v1.SignUpResponse
-	4,  // 49: mp.developer.v1.DeveloperService.Verify:output_type -> mp.developer.v1.VerifyResponse
-	6,  // 50: mp.developer.v1.DeveloperService.ResendVerification:output_type -> mp.developer.v1.ResendVerificationResponse
-	8,  // 51: mp.developer.v1.DeveloperService.SignIn:output_type -> mp.developer.v1.SessionResponse
-	8,  // 52: mp.developer.v1.DeveloperService.GetSession:output_type -> mp.developer.v1.SessionResponse
-	12, // 53: mp.developer.v1.DeveloperService.SignOut:output_type -> mp.developer.v1.SignOutResponse
-	16, // 54: mp.developer.v1.DeveloperService.GetAccount:output_type -> mp.developer.v1.AccountResponse
-	15, // 55: mp.developer.v1.DeveloperService.DeleteAccount:output_type -> mp.developer.v1.DeleteAccountResponse
-	16, // 56: mp.developer.v1.DeveloperService.SubmitProfile:output_type -> mp.developer.v1.AccountResponse
-	22, // 57: mp.developer.v1.DeveloperService.ListApps:output_type -> mp.developer.v1.ListAppsResponse
-	24, // 58: mp.developer.v1.DeveloperService.CreateApp:output_type -> mp.developer.v1.CreateAppResponse
-	27, // 59: mp.developer.v1.DeveloperService.GetApp:output_type -> mp.developer.v1.AppResponse
-	29, // 60: mp.developer.v1.DeveloperService.RotateAppSecret:output_type -> mp.developer.v1.RotateAppSecretResponse
-	33, // 61: mp.developer.v1.DeveloperService.ListTestShops:output_type -> mp.developer.v1.ListTestShopsResponse
-	35, // 62: mp.developer.v1.DeveloperService.CreateTestShop:output_type -> mp.developer.v1.CreateTestShopResponse
-	38, // 63: mp.developer.v1.DeveloperService.AuthorizeTestShop:output_type -> mp.developer.v1.AuthorizeTestShopResponse
-	42, // 64: mp.developer.v1.DeveloperService.ListMembers:output_type -> mp.developer.v1.ListMembersResponse
-	44, // 65: mp.developer.v1.DeveloperService.InviteMember:output_type -> mp.developer.v1.InviteMemberResponse
-	47, // 66: mp.developer.v1.DeveloperService.UpdateMember:output_type -> mp.developer.v1.MemberResponse
-	49, // 67: mp.developer.v1.DeveloperService.RemoveMember:output_type -> mp.developer.v1.RemoveMemberResponse
-	8,  // 68: mp.developer.v1.DeveloperService.AcceptInvitation:output_type -> mp.developer.v1.SessionResponse
-	48, // [48:69] is the sub-list for method output_type
-	27, // [27:48] is the sub-list for method input_type
+	31, // 40: mp.developer.v1.DeveloperService.UpdateApp:input_type -> mp.developer.v1.UpdateAppRequest
+	32, // 41: mp.developer.v1.DeveloperService.DeactivateApp:input_type -> mp.developer.v1.DeactivateAppRequest
+	33, // 42: mp.developer.v1.DeveloperService.DeleteApp:input_type -> mp.developer.v1.DeleteAppRequest
+	35, // 43: mp.developer.v1.DeveloperService.GetAppCredentials:input_type -> mp.developer.v1.GetAppCredentialsRequest
+	37, // 44: mp.developer.v1.DeveloperService.ListTestShops:input_type -> mp.developer.v1.ListTestShopsRequest
+	39, // 45: mp.developer.v1.DeveloperService.CreateTestShop:input_type -> mp.developer.v1.CreateTestShopRequest
+	42, // 46: mp.developer.v1.DeveloperService.AuthorizeTestShop:input_type -> mp.developer.v1.AuthorizeTestShopRequest
+	46, // 47: mp.developer.v1.DeveloperService.ListMembers:input_type -> mp.developer.v1.ListMembersRequest
+	48, // 48: mp.developer.v1.DeveloperService.InviteMember:input_type -> mp.developer.v1.InviteMemberRequest
+	51, // 49: mp.developer.v1.DeveloperService.UpdateMember:input_type -> mp.developer.v1.UpdateMemberRequest
+	53, // 50: mp.developer.v1.DeveloperService.RemoveMember:input_type -> mp.developer.v1.RemoveMemberRequest
+	55, // 51: mp.developer.v1.DeveloperService.AcceptInvitation:input_type -> mp.developer.v1.AcceptInvitationRequest
+	1,  // 52: mp.developer.v1.DeveloperService.SignUp:output_type -> mp.developer.v1.SignUpResponse
+	4,  // 53: mp.developer.v1.DeveloperService.Verify:output_type -> mp.developer.v1.VerifyResponse
+	6,  // 54: mp.developer.v1.DeveloperService.ResendVerification:output_type -> mp.developer.v1.ResendVerificationResponse
+	8,  // 55: mp.developer.v1.DeveloperService.SignIn:output_type -> mp.developer.v1.SessionResponse
+	8,  // 56: mp.developer.v1.DeveloperService.GetSession:output_type -> mp.developer.v1.SessionResponse
+	12, // 57: mp.developer.v1.DeveloperService.SignOut:output_type -> mp.developer.v1.SignOutResponse
+	16, // 58: mp.developer.v1.DeveloperService.GetAccount:output_type -> mp.developer.v1.AccountResponse
+	15, // 59: mp.developer.v1.DeveloperService.DeleteAccount:output_type -> mp.developer.v1.DeleteAccountResponse
+	16, // 60: mp.developer.v1.DeveloperService.SubmitProfile:output_type -> mp.developer.v1.AccountResponse
+	22, // 61: mp.developer.v1.DeveloperService.ListApps:output_type -> mp.developer.v1.ListAppsResponse
+	24, // 62: mp.developer.v1.DeveloperService.CreateApp:output_type -> mp.developer.v1.CreateAppResponse
+	27, // 63: mp.developer.v1.DeveloperService.GetApp:output_type -> mp.developer.v1.AppResponse
+	29, // 64: mp.developer.v1.DeveloperService.RotateAppSecret:output_type -> mp.developer.v1.RotateAppSecretResponse
+	27, // 65: mp.developer.v1.DeveloperService.UpdateApp:output_type -> mp.developer.v1.AppResponse
+	27, // 66: mp.developer.v1.DeveloperService.DeactivateApp:output_type -> mp.developer.v1.AppResponse
+	34, // 67: mp.developer.v1.DeveloperService.DeleteApp:output_type -> mp.developer.v1.DeleteAppResponse
+	57, // 68: mp.developer.v1.DeveloperService.GetAppCredentials:output_type -> google.api.HttpBody
+	38, // 69: mp.developer.v1.DeveloperService.ListTestShops:output_type -> mp.developer.v1.ListTestShopsResponse
+	40, // 70: mp.developer.v1.DeveloperService.CreateTestShop:output_type -> mp.developer.v1.CreateTestShopResponse
+	43, // 71: mp.developer.v1.DeveloperService.AuthorizeTestShop:output_type -> mp.developer.v1.AuthorizeTestShopResponse
+	47, // 72: mp.developer.v1.DeveloperService.ListMembers:output_type -> mp.developer.v1.ListMembersResponse
+	49, // 73: mp.developer.v1.DeveloperService.InviteMember:output_type -> mp.developer.v1.InviteMemberResponse
+	52, // 74: mp.developer.v1.DeveloperService.UpdateMember:output_type -> mp.developer.v1.MemberResponse
+	54, // 75: mp.developer.v1.DeveloperService.RemoveMember:output_type -> mp.developer.v1.RemoveMemberResponse
+	8,  // 76: mp.developer.v1.DeveloperService.AcceptInvitation:output_type -> mp.developer.v1.SessionResponse
+	52, // [52:77] is the sub-list for method output_type
+	27, // [27:52] is the sub-list for method input_type
 	27, // [27:27] is the sub-list for extension type_name
 	27, // [27:27] is the sub-list for extension extendee
 	0,  // [0:27] is the sub-list for field type_name
@@ -3103,7 +3372,7 @@ func file_mp_developer_v1_developer_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mp_developer_v1_developer_proto_rawDesc), len(file_mp_developer_v1_developer_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   51,
+			NumMessages:   56,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

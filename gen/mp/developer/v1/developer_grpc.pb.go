@@ -8,6 +8,7 @@ package developerv1
 
 import (
 	context "context"
+	httpbody "google.golang.org/genproto/googleapis/api/httpbody"
 	grpc "google.golang.org/grpc"
 	codes "google.golang.org/grpc/codes"
 	status "google.golang.org/grpc/status"
@@ -32,6 +33,10 @@ const (
 	DeveloperService_CreateApp_FullMethodName          = "/mp.developer.v1.DeveloperService/CreateApp"
 	DeveloperService_GetApp_FullMethodName             = "/mp.developer.v1.DeveloperService/GetApp"
 	DeveloperService_RotateAppSecret_FullMethodName    = "/mp.developer.v1.DeveloperService/RotateAppSecret"
+	DeveloperService_UpdateApp_FullMethodName          = "/mp.developer.v1.DeveloperService/UpdateApp"
+	DeveloperService_DeactivateApp_FullMethodName      = "/mp.developer.v1.DeveloperService/DeactivateApp"
+	DeveloperService_DeleteApp_FullMethodName          = "/mp.developer.v1.DeveloperService/DeleteApp"
+	DeveloperService_GetAppCredentials_FullMethodName  = "/mp.developer.v1.DeveloperService/GetAppCredentials"
 	DeveloperService_ListTestShops_FullMethodName      = "/mp.developer.v1.DeveloperService/ListTestShops"
 	DeveloperService_CreateTestShop_FullMethodName     = "/mp.developer.v1.DeveloperService/CreateTestShop"
 	DeveloperService_AuthorizeTestShop_FullMethodName  = "/mp.developer.v1.DeveloperService/AuthorizeTestShop"
@@ -90,6 +95,19 @@ type DeveloperServiceClient interface {
 	// Rotates an app's secret; the previous one keeps verifying until
 	// previousSecretExpiresAt.
 	RotateAppSecret(ctx context.Context, in *RotateAppSecretRequest, opts ...grpc.CallOption) (*RotateAppSecretResponse, error)
+	// Changes an app's name, redirect URIs and scopes (each replaced as
+	// sent); the scopes stay within those an app of the account may hold.
+	UpdateApp(ctx context.Context, in *UpdateAppRequest, opts ...grpc.CallOption) (*AppResponse, error)
+	// Deactivates an app: its signed calls answer FORBIDDEN from then on;
+	// an operator can activate it again. Deactivating an inactive app
+	// answers the app as it is.
+	DeactivateApp(ctx context.Context, in *DeactivateAppRequest, opts ...grpc.CallOption) (*AppResponse, error)
+	// Deletes an app with its grants, tokens and webhook subscriptions.
+	DeleteApp(ctx context.Context, in *DeleteAppRequest, opts ...grpc.CallOption) (*DeleteAppResponse, error)
+	// The app's credentials file, as partnerctl --credentials reads it: the
+	// host, the client id and the secret (unsealed for this answer), under
+	// the app's name. Raw JSON, not in the success envelope.
+	GetAppCredentials(ctx context.Context, in *GetAppCredentialsRequest, opts ...grpc.CallOption) (*httpbody.HttpBody, error)
 	// The account's test shops, oldest first.
 	ListTestShops(ctx context.Context, in *ListTestShopsRequest, opts ...grpc.CallOption) (*ListTestShopsResponse, error)
 	// Makes a sandbox test shop as the dev seed makes its own: a seller with
@@ -254,6 +272,46 @@ func (c *developerServiceClient) RotateAppSecret(ctx context.Context, in *Rotate
 	return out, nil
 }
 
+func (c *developerServiceClient) UpdateApp(ctx context.Context, in *UpdateAppRequest, opts ...grpc.CallOption) (*AppResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(AppResponse)
+	err := c.cc.Invoke(ctx, DeveloperService_UpdateApp_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *developerServiceClient) DeactivateApp(ctx context.Context, in *DeactivateAppRequest, opts ...grpc.CallOption) (*AppResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(AppResponse)
+	err := c.cc.Invoke(ctx, DeveloperService_DeactivateApp_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *developerServiceClient) DeleteApp(ctx context.Context, in *DeleteAppRequest, opts ...grpc.CallOption) (*DeleteAppResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(DeleteAppResponse)
+	err := c.cc.Invoke(ctx, DeveloperService_DeleteApp_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *developerServiceClient) GetAppCredentials(ctx context.Context, in *GetAppCredentialsRequest, opts ...grpc.CallOption) (*httpbody.HttpBody, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(httpbody.HttpBody)
+	err := c.cc.Invoke(ctx, DeveloperService_GetAppCredentials_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *developerServiceClient) ListTestShops(ctx context.Context, in *ListTestShopsRequest, opts ...grpc.CallOption) (*ListTestShopsResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(ListTestShopsResponse)
@@ -382,6 +440,19 @@ type DeveloperServiceServer interface {
 	// Rotates an app's secret; the previous one keeps verifying until
 	// previousSecretExpiresAt.
 	RotateAppSecret(context.Context, *RotateAppSecretRequest) (*RotateAppSecretResponse, error)
+	// Changes an app's name, redirect URIs and scopes (each replaced as
+	// sent); the scopes stay within those an app of the account may hold.
+	UpdateApp(context.Context, *UpdateAppRequest) (*AppResponse, error)
+	// Deactivates an app: its signed calls answer FORBIDDEN from then on;
+	// an operator can activate it again. Deactivating an inactive app
+	// answers the app as it is.
+	DeactivateApp(context.Context, *DeactivateAppRequest) (*AppResponse, error)
+	// Deletes an app with its grants, tokens and webhook subscriptions.
+	DeleteApp(context.Context, *DeleteAppRequest) (*DeleteAppResponse, error)
+	// The app's credentials file, as partnerctl --credentials reads it: the
+	// host, the client id and the secret (unsealed for this answer), under
+	// the app's name. Raw JSON, not in the success envelope.
+	GetAppCredentials(context.Context, *GetAppCredentialsRequest) (*httpbody.HttpBody, error)
 	// The account's test shops, oldest first.
 	ListTestShops(context.Context, *ListTestShopsRequest) (*ListTestShopsResponse, error)
 	// Makes a sandbox test shop as the dev seed makes its own: a seller with
@@ -454,6 +525,18 @@ func (UnimplementedDeveloperServiceServer) GetApp(context.Context, *GetAppReques
 }
 func (UnimplementedDeveloperServiceServer) RotateAppSecret(context.Context, *RotateAppSecretRequest) (*RotateAppSecretResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method RotateAppSecret not implemented")
+}
+func (UnimplementedDeveloperServiceServer) UpdateApp(context.Context, *UpdateAppRequest) (*AppResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method UpdateApp not implemented")
+}
+func (UnimplementedDeveloperServiceServer) DeactivateApp(context.Context, *DeactivateAppRequest) (*AppResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method DeactivateApp not implemented")
+}
+func (UnimplementedDeveloperServiceServer) DeleteApp(context.Context, *DeleteAppRequest) (*DeleteAppResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method DeleteApp not implemented")
+}
+func (UnimplementedDeveloperServiceServer) GetAppCredentials(context.Context, *GetAppCredentialsRequest) (*httpbody.HttpBody, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetAppCredentials not implemented")
 }
 func (UnimplementedDeveloperServiceServer) ListTestShops(context.Context, *ListTestShopsRequest) (*ListTestShopsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListTestShops not implemented")
@@ -734,6 +817,78 @@ func _DeveloperService_RotateAppSecret_Handler(srv interface{}, ctx context.Cont
 	return interceptor(ctx, in, info, handler)
 }
 
+func _DeveloperService_UpdateApp_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(UpdateAppRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DeveloperServiceServer).UpdateApp(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DeveloperService_UpdateApp_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DeveloperServiceServer).UpdateApp(ctx, req.(*UpdateAppRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _DeveloperService_DeactivateApp_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(DeactivateAppRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DeveloperServiceServer).DeactivateApp(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DeveloperService_DeactivateApp_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DeveloperServiceServer).DeactivateApp(ctx, req.(*DeactivateAppRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _DeveloperService_DeleteApp_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(DeleteAppRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DeveloperServiceServer).DeleteApp(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DeveloperService_DeleteApp_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DeveloperServiceServer).DeleteApp(ctx, req.(*DeleteAppRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _DeveloperService_GetAppCredentials_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetAppCredentialsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DeveloperServiceServer).GetAppCredentials(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DeveloperService_GetAppCredentials_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DeveloperServiceServer).GetAppCredentials(ctx, req.(*GetAppCredentialsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _DeveloperService_ListTestShops_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(ListTestShopsRequest)
 	if err := dec(in); err != nil {
@@ -936,6 +1091,22 @@ var DeveloperService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "RotateAppSecret",
 			Handler:    _DeveloperService_RotateAppSecret_Handler,
+		},
+		{
+			MethodName: "UpdateApp",
+			Handler:    _DeveloperService_UpdateApp_Handler,
+		},
+		{
+			MethodName: "DeactivateApp",
+			Handler:    _DeveloperService_DeactivateApp_Handler,
+		},
+		{
+			MethodName: "DeleteApp",
+			Handler:    _DeveloperService_DeleteApp_Handler,
+		},
+		{
+			MethodName: "GetAppCredentials",
+			Handler:    _DeveloperService_GetAppCredentials_Handler,
 		},
 		{
 			MethodName: "ListTestShops",

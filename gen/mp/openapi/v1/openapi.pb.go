@@ -60,14 +60,52 @@ func (*GetDocumentRequest) Descriptor() ([]byte, []int) {
 	return file_mp_openapi_v1_openapi_proto_rawDescGZIP(), []int{0}
 }
 
+type GetConsoleDocumentRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetConsoleDocumentRequest) Reset() {
+	*x = GetConsoleDocumentRequest{}
+	mi := &file_mp_openapi_v1_openapi_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetConsoleDocumentRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetConsoleDocumentRequest) ProtoMessage() {}
+
+func (x *GetConsoleDocumentRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_openapi_v1_openapi_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetConsoleDocumentRequest.ProtoReflect.Descriptor instead.
+func (*GetConsoleDocumentRequest) Descriptor() ([]byte, []int) {
+	return file_mp_openapi_v1_openapi_proto_rawDescGZIP(), []int{1}
+}
+
 var File_mp_openapi_v1_openapi_proto protoreflect.FileDescriptor
 
 const file_mp_openapi_v1_openapi_proto_rawDesc = "" +
 	"\n" +
 	"\x1bmp/openapi/v1/openapi.proto\x12\rmp.openapi.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x19google/api/httpbody.proto\x1a\x1bmp/options/v1/options.proto\"\x14\n" +
-	"\x12GetDocumentRequest2\x85\x01\n" +
+	"\x12GetDocumentRequest\"\x1b\n" +
+	"\x19GetConsoleDocumentRequest2\x83\x02\n" +
 	"\x0eOpenAPIService\x12k\n" +
-	"\vGetDocument\x12!.mp.openapi.v1.GetDocumentRequest\x1a\x14.google.api.HttpBody\"#\xa2\xbb\x18\x020\x01\x82\xd3\xe4\x93\x02\x17\x12\x15/open/v1/openapi.json\x1a\x06ʻ\x18\x02\b\x03B\xb7\x01\n" +
+	"\vGetDocument\x12!.mp.openapi.v1.GetDocumentRequest\x1a\x14.google.api.HttpBody\"#\xa2\xbb\x18\x020\x01\x82\xd3\xe4\x93\x02\x17\x12\x15/open/v1/openapi.json\x12|\n" +
+	"\x12GetConsoleDocument\x12(.mp.openapi.v1.GetConsoleDocumentRequest\x1a\x14.google.api.HttpBody\"&\xa2\xbb\x18\x020\x01\x82\xd3\xe4\x93\x02\x1a\x12\x18/console/v1/openapi.json\x1a\x06ʻ\x18\x02\b\x03B\xb7\x01\n" +
 	"\x11com.mp.openapi.v1B\fOpenapiProtoP\x01Z>github.com/mallplatform/partnerapi/gen/mp/openapi/v1;openapiv1\xa2\x02\x03MOX\xaa\x02\rMp.Openapi.V1\xca\x02\rMp\\Openapi\\V1\xe2\x02\x19Mp\\Openapi\\V1\\GPBMetadata\xea\x02\x0fMp::Openapi::V1b\x06proto3"
 
 var (
@@ -82,16 +120,19 @@ func file_mp_openapi_v1_openapi_proto_rawDescGZIP() []byte {
 	return file_mp_openapi_v1_openapi_proto_rawDescData
 }
 
-var file_mp_openapi_v1_openapi_proto_msgTypes = make([]protoimpl.MessageInfo, 1)
+var file_mp_openapi_v1_openapi_proto_msgTypes = make([]protoimpl.MessageInfo, 2)
 var file_mp_openapi_v1_openapi_proto_goTypes = []any{
-	(*GetDocumentRequest)(nil), // 0: mp.openapi.v1.GetDocumentRequest
-	(*httpbody.HttpBody)(nil),  // 1: google.api.HttpBody
+	(*GetDocumentRequest)(nil),        // 0: mp.openapi.v1.GetDocumentRequest
+	(*GetConsoleDocumentRequest)(nil), // 1: mp.openapi.v1.GetConsoleDocumentRequest
+	(*httpbody.HttpBody)(nil),         // 2: google.api.HttpBody
 }
 var file_mp_openapi_v1_openapi_proto_depIdxs = []int32{
 	0, // 0: mp.openapi.v1.OpenAPIService.GetDocument:input_type -> mp.openapi.v1.GetDocumentRequest
-	1, // 1: mp.openapi.v1.OpenAPIService.GetDocument:output_type -> google.api.HttpBody
-	1, // [1:2] is the sub-list for method output_type
-	0, // [0:1] is the sub-list for method input_type
+	1, // 1: mp.openapi.v1.OpenAPIService.GetConsoleDocument:input_type -> mp.openapi.v1.GetConsoleDocumentRequest
+	2, // 2: mp.openapi.v1.OpenAPIService.GetDocument:output_type -> google.api.HttpBody
+	2, // 3: mp.openapi.v1.OpenAPIService.GetConsoleDocument:output_type -> google.api.HttpBody
+	2, // [2:4] is the sub-list for method output_type
+	0, // [0:2] is the sub-list for method input_type
 	0, // [0:0] is the sub-list for extension type_name
 	0, // [0:0] is the sub-list for extension extendee
 	0, // [0:0] is the sub-list for field type_name
@@ -108,7 +149,7 @@ func file_mp_openapi_v1_openapi_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mp_openapi_v1_openapi_proto_rawDesc), len(file_mp_openapi_v1_openapi_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   1,
+			NumMessages:   2,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -56,6 +56,27 @@ func local_request_OpenAPIService_GetDocument_0(ctx context.Context, marshaler r
 	return msg, metadata, err
 }
 
+func request_OpenAPIService_GetConsoleDocument_0(ctx context.Context, marshaler runtime.Marshaler, client OpenAPIServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
+	var (
+		protoReq GetConsoleDocumentRequest
+		metadata runtime.ServerMetadata
+	)
+	if req.Body != nil {
+		_, _ = io.Copy(io.Discard, req.Body)
+	}
+	msg, err := client.GetConsoleDocument(ctx, &protoReq, grpc.Header(&metadata.HeaderMD), grpc.Trailer(&metadata.TrailerMD))
+	return msg, metadata, err
+}
+
+func local_request_OpenAPIService_GetConsoleDocument_0(ctx context.Context, marshaler runtime.Marshaler, server OpenAPIServiceServer, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
+	var (
+		protoReq GetConsoleDocumentRequest
+		metadata runtime.ServerMetadata
+	)
+	msg, err := server.GetConsoleDocument(ctx, &protoReq)
+	return msg, metadata, err
+}
+
 // RegisterOpenAPIServiceHandlerServer registers the http handlers for service OpenAPIService to "mux".
 // UnaryRPC     :call OpenAPIServiceServer directly.
 // StreamingRPC :currently unsupported pending https://github.com/grpc/grpc-go/issues/906.
@@ -81,6 +102,26 @@ func RegisterOpenAPIServiceHandlerServer(ctx context.Context, mux *runtime.Serve
 			return
 		}
 		forward_OpenAPIService_GetDocument_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
+	})
+	mux.Handle(http.MethodGet, pattern_OpenAPIService_GetConsoleDocument_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
+		ctx, cancel := context.WithCancel(req.Context())
+		defer cancel()
+		var stream runtime.ServerTransportStream
+		ctx = grpc.NewContextWithServerTransportStream(ctx, &stream)
+		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
+		annotatedContext, err := runtime.AnnotateIncomingContext(ctx, mux, req, "/mp.openapi.v1.OpenAPIService/GetConsoleDocument", runtime.WithHTTPPathPattern("/console/v1/openapi.json"))
+		if err != nil {
+			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		resp, md, err := local_request_OpenAPIService_GetConsoleDocument_0(annotatedContext, inboundMarshaler, server, req, pathParams)
+		md.HeaderMD, md.TrailerMD = metadata.Join(md.HeaderMD, stream.Header()), metadata.Join(md.TrailerMD, stream.Trailer())
+		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
+		if err != nil {
+			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		forward_OpenAPIService_GetConsoleDocument_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
 	})
 
 	return nil
@@ -139,13 +180,32 @@ func RegisterOpenAPIServiceHandlerClient(ctx context.Context, mux *runtime.Serve
 		}
 		forward_OpenAPIService_GetDocument_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
 	})
+	mux.Handle(http.MethodGet, pattern_OpenAPIService_GetConsoleDocument_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
+		ctx, cancel := context.WithCancel(req.Context())
+		defer cancel()
+		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
+		annotatedContext, err := runtime.AnnotateContext(ctx, mux, req, "/mp.openapi.v1.OpenAPIService/GetConsoleDocument", runtime.WithHTTPPathPattern("/console/v1/openapi.json"))
+		if err != nil {
+			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		resp, md, err := request_OpenAPIService_GetConsoleDocument_0(annotatedContext, inboundMarshaler, client, req, pathParams)
+		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
+		if err != nil {
+			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		forward_OpenAPIService_GetConsoleDocument_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
+	})
 	return nil
 }
 
 var (
-	pattern_OpenAPIService_GetDocument_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2}, []string{"open", "v1", "openapi.json"}, ""))
+	pattern_OpenAPIService_GetDocument_0        = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2}, []string{"open", "v1", "openapi.json"}, ""))
+	pattern_OpenAPIService_GetConsoleDocument_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2}, []string{"console", "v1", "openapi.json"}, ""))
 )
 
 var (
-	forward_OpenAPIService_GetDocument_0 = runtime.ForwardResponseMessage
+	forward_OpenAPIService_GetDocument_0        = runtime.ForwardResponseMessage
+	forward_OpenAPIService_GetConsoleDocument_0 = runtime.ForwardResponseMessage
 )

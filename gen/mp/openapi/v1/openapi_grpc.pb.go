@@ -20,7 +20,8 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	OpenAPIService_GetDocument_FullMethodName = "/mp.openapi.v1.OpenAPIService/GetDocument"
+	OpenAPIService_GetDocument_FullMethodName        = "/mp.openapi.v1.OpenAPIService/GetDocument"
+	OpenAPIService_GetConsoleDocument_FullMethodName = "/mp.openapi.v1.OpenAPIService/GetConsoleDocument"
 )
 
 // OpenAPIServiceClient is the client API for OpenAPIService service.
@@ -35,6 +36,10 @@ type OpenAPIServiceClient interface {
 	// The OpenAPI 3.1 document of /open/v1, as raw JSON (not in the success
 	// envelope).
 	GetDocument(ctx context.Context, in *GetDocumentRequest, opts ...grpc.CallOption) (*httpbody.HttpBody, error)
+	// The OpenAPI 3.1 document of the developer console's JSON API
+	// (/console/v1), as raw JSON: the console's routes are described here
+	// and only here.
+	GetConsoleDocument(ctx context.Context, in *GetConsoleDocumentRequest, opts ...grpc.CallOption) (*httpbody.HttpBody, error)
 }
 
 type openAPIServiceClient struct {
@@ -55,6 +60,16 @@ func (c *openAPIServiceClient) GetDocument(ctx context.Context, in *GetDocumentR
 	return out, nil
 }
 
+func (c *openAPIServiceClient) GetConsoleDocument(ctx context.Context, in *GetConsoleDocumentRequest, opts ...grpc.CallOption) (*httpbody.HttpBody, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(httpbody.HttpBody)
+	err := c.cc.Invoke(ctx, OpenAPIService_GetConsoleDocument_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // OpenAPIServiceServer is the server API for OpenAPIService service.
 // All implementations must embed UnimplementedOpenAPIServiceServer
 // for forward compatibility.
@@ -67,6 +82,10 @@ type OpenAPIServiceServer interface {
 	// The OpenAPI 3.1 document of /open/v1, as raw JSON (not in the success
 	// envelope).
 	GetDocument(context.Context, *GetDocumentRequest) (*httpbody.HttpBody, error)
+	// The OpenAPI 3.1 document of the developer console's JSON API
+	// (/console/v1), as raw JSON: the console's routes are described here
+	// and only here.
+	GetConsoleDocument(context.Context, *GetConsoleDocumentRequest) (*httpbody.HttpBody, error)
 	mustEmbedUnimplementedOpenAPIServiceServer()
 }
 
@@ -79,6 +98,9 @@ type UnimplementedOpenAPIServiceServer struct{}
 
 func (UnimplementedOpenAPIServiceServer) GetDocument(context.Context, *GetDocumentRequest) (*httpbody.HttpBody, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetDocument not implemented")
+}
+func (UnimplementedOpenAPIServiceServer) GetConsoleDocument(context.Context, *GetConsoleDocumentRequest) (*httpbody.HttpBody, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetConsoleDocument not implemented")
 }
 func (UnimplementedOpenAPIServiceServer) mustEmbedUnimplementedOpenAPIServiceServer() {}
 func (UnimplementedOpenAPIServiceServer) testEmbeddedByValue()                        {}
@@ -119,6 +141,24 @@ func _OpenAPIService_GetDocument_Handler(srv interface{}, ctx context.Context, d
 	return interceptor(ctx, in, info, handler)
 }
 
+func _OpenAPIService_GetConsoleDocument_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetConsoleDocumentRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(OpenAPIServiceServer).GetConsoleDocument(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: OpenAPIService_GetConsoleDocument_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(OpenAPIServiceServer).GetConsoleDocument(ctx, req.(*GetConsoleDocumentRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // OpenAPIService_ServiceDesc is the grpc.ServiceDesc for OpenAPIService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -129,6 +169,10 @@ var OpenAPIService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetDocument",
 			Handler:    _OpenAPIService_GetDocument_Handler,
+		},
+		{
+			MethodName: "GetConsoleDocument",
+			Handler:    _OpenAPIService_GetConsoleDocument_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -32,7 +32,10 @@ const (
 	Auth_AUTH_NONE Auth = 1
 	// A seller authorization session cookie from the consent flow.
 	Auth_AUTH_SESSION Auth = 2
-	// The developer console's session cookie.
+	// The developer console's session cookie (mp_console): /console/v1
+	// routes. The gateway forwards the cookie, the X-CSRF-Token header and
+	// the client's address to core, which answers UNAUTHORIZED without a
+	// session and FORBIDDEN for a change without the session's CSRF token.
 	Auth_AUTH_CONSOLE Auth = 3
 )
 
@@ -444,9 +447,11 @@ type Field struct {
 	// gateway sends it, made absolute on the platform's public address, as
 	// the Location header (and in the body, absolute too).
 	Location bool `protobuf:"varint,4,opt,name=location,proto3" json:"location,omitempty"`
-	// A string field holding the consent session cookie's value: the gateway
-	// sends it as an HttpOnly, SameSite=Strict cookie and leaves it out of the
-	// body, so page scripts never see it.
+	// A string field holding a session cookie's value: the gateway sends it
+	// as an HttpOnly, SameSite=Strict cookie and leaves it out of the body, so
+	// page scripts never see it. Which cookie follows from the route's auth:
+	// the console's (mp_console) on AUTH_CONSOLE routes, the consent flow's
+	// (mp_consent) on the others.
 	SessionCookie bool `protobuf:"varint,5,opt,name=session_cookie,json=sessionCookie,proto3" json:"session_cookie,omitempty"`
 	// A string field holding the answer's strong entity tag (a hash of its
 	// content, without quotes): the gateway sends it quoted as the ETag

@@ -1,0 +1,38 @@
+package openapi
+
+import (
+	"google.golang.org/protobuf/proto"
+
+	developerv1 "github.com/mallplatform/partnerapi/gen/mp/developer/v1"
+)
+
+// exampleApp is an illustrative console app id.
+const exampleApp = "app_01JQ3ZK8D6W1Y4V9N2R5T7B0C3"
+
+// The developer console's example requests (see examples).
+func init() {
+	for name, ex := range map[string]proto.Message{
+		developerv1.DeveloperService_SignUp_FullMethodName: &developerv1.SignUpRequest{Email: "ana.cruz@partner.example.ph",
+			Password: "correct horse battery staple", Name: "Ana Cruz", DeveloperType: "INDIVIDUAL"},
+		developerv1.DeveloperService_Verify_FullMethodName:             &developerv1.VerifyRequest{Token: "Vq3n8uJk2mX0rT5yW7zA1cE4gH6iL9oP_bD-fN8sQ2w"},
+		developerv1.DeveloperService_ResendVerification_FullMethodName: &developerv1.ResendVerificationRequest{Email: "ana.cruz@partner.example.ph"},
+		developerv1.DeveloperService_SignIn_FullMethodName: &developerv1.SignInRequest{Email: "ana.cruz@partner.example.ph",
+			Password: "correct horse battery staple"},
+		developerv1.DeveloperService_SubmitProfile_FullMethodName: &developerv1.SubmitProfileRequest{FullName: "Ana Cruz",
+			DateOfBirth: "1990-01-31", IdType: "passport", IdNumber: "P1234567A",
+			Address: &developerv1.ProfileAddress{Line1: "6750 Ayala Avenue", City: "Makati", Province: "Metro Manila",
+				PostalCode: "1226", Country: "PH"}},
+		developerv1.DeveloperService_CreateApp_FullMethodName: &developerv1.CreateAppRequest{Name: "Shop sync",
+			Environment: "sandbox", Scopes: []string{"catalog:read", "orders:read"},
+			RedirectUris: []string{"https://oms.example.ph/oauth/callback"}},
+		developerv1.DeveloperService_GetApp_FullMethodName:          &developerv1.GetAppRequest{Id: exampleApp},
+		developerv1.DeveloperService_RotateAppSecret_FullMethodName: &developerv1.RotateAppSecretRequest{Id: exampleApp},
+		developerv1.DeveloperService_UpdateApp_FullMethodName: &developerv1.UpdateAppRequest{Id: exampleApp, Name: "Shop sync (orders)",
+			Scopes: []string{"orders:read"}, RedirectUris: []string{"https://oms.example.ph/oauth/callback"}},
+		developerv1.DeveloperService_DeactivateApp_FullMethodName:     &developerv1.DeactivateAppRequest{Id: exampleApp},
+		developerv1.DeveloperService_DeleteApp_FullMethodName:         &developerv1.DeleteAppRequest{Id: exampleApp},
+		developerv1.DeveloperService_GetAppCredentials_FullMethodName: &developerv1.GetAppCredentialsRequest{Id: exampleApp},
+	} {
+		examples[name] = ex
+	}
+}
