@@ -122,6 +122,8 @@ func TestMaintenanceAcrossReplicas(t *testing.T) {
 		big := bytes.Repeat([]byte("x"), 1<<20+1)
 		expectError(t, send(t, replicaClient(t, env, "full", base), sdk.Request{Method: "POST", Path: "/open/v1/products", Body: big}),
 			http.StatusServiceUnavailable, "MAINTENANCE")
+		// The developer console's routes are refused too.
+		expectError(t, get(t, base+"/console/v1/apps"), http.StatusServiceUnavailable, "MAINTENANCE")
 		// Unknown paths are still unknown.
 		expectError(t, get(t, base+"/open/v1/nothing-here"), http.StatusNotFound, "NOT_FOUND")
 
