@@ -72,6 +72,10 @@ func TestPostgresIsFullyMigrated(t *testing.T) {
 	if current != latest || latest == 0 {
 		t.Errorf("migration status: at %d, newest %d; want the newest", current, latest)
 	}
+	var sync string
+	if err := d.SQL.QueryRowContext(context.Background(), "SHOW synchronous_commit").Scan(&sync); err != nil || sync != "off" {
+		t.Errorf("synchronous_commit %q (%v), want off in a test's database", sync, err)
+	}
 }
 
 func TestPostgresDatabasesAreIndependent(t *testing.T) {
