@@ -111,9 +111,18 @@ func TestUnfinishedTemplateIsRebuilt(t *testing.T) {
 	// packages' tests never see it.
 	name := templatePrefix + "unfinished" + digest[:6]
 	ident := pgx.Identifier{name}.Sanitize()
+	// On a connection of its own: the cleanup runs after admin is closed.
 	drop := func() {
-		_, _ = admin.Exec(ctx, "ALTER DATABASE "+ident+" WITH IS_TEMPLATE false")
-		_, _ = admin.Exec(ctx, "DROP DATABASE IF EXISTS "+ident+" WITH (FORCE)")
+		c, err := pgx.Connect(ctx, adminDSN)
+		if err != nil {
+			t.Errorf("drop %s: %v", name, err)
+			return
+		}
+		defer c.Close(ctx)
+		_, _ = c.Exec(ctx, "ALTER DATABASE "+ident+" WITH IS_TEMPLATE false")
+		if _, err := c.Exec(ctx, "DROP DATABASE IF EXISTS "+ident+" WITH (FORCE)"); err != nil {
+			t.Errorf("drop %s: %v", name, err)
+		}
 	}
 	drop()
 	t.Cleanup(drop)
