@@ -128,9 +128,15 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 		owned(sw, r)
 		return
 	}
+	call, ok := g.calls[rt]
+	if !ok {
+		// In the policy table, but no partner-facing service serves it.
+		writeError(sw, rid, apierr.NotFound, "no endpoint at "+r.Method+" "+r.URL.Path)
+		return
+	}
 	// The consent flow's unsigned and session routes.
 	if method.Unsigned() {
-		g.serveUnsigned(sw, r, rid, method, start, ip)
+		g.serveUnsigned(sw, r, rid, rt, call, start, ip)
 		return
 	}
 
@@ -160,7 +166,8 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	sw.clientID = p.ClientID
 
-	if err := g.checkQuery(r, method); err != nil {
+	req := call.input.New()
+	if err := g.queryInto(r, call, req); err != nil {
 		writeAPIError(sw, rid, err)
 		return
 	}
@@ -181,28 +188,13 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 
 	ctx, cancel := context.WithTimeout(context.WithValue(r.Context(), stateKey{}, st), g.cfg.RequestTimeout)
 	defer cancel()
-	br := &bodyReader{data: body, optional: method.BodyOptional}
+	in := coreRequest{path: r.URL.Path, body: body, optional: method.BodyOptional}
 	if method.RawBody {
 		// Valid UTF-8, as a proto string must be: a mangled header is a
 		// type the service refuses, not a call that cannot be encoded.
-		br.contentType = strings.ToValidUTF8(r.Header.Get("Content-Type"), "\uFFFD")
+		in.contentType = strings.ToValidUTF8(r.Header.Get("Content-Type"), "\uFFFD")
 	}
-	g.mux.ServeHTTP(sw, forCore(r.WithContext(ctx), br))
-}
-
-// forCore is the request as grpc-gateway sees it: the checked method, path,
-// query and body, and none of the client's headers. Every header the
-// platform honours has been applied by now; left in place, grpc-gateway
-// would forward Authorization and X-Forwarded-* to core as metadata, take a
-// client's Grpc-Timeout, and pick a codec or a method override from
-// Content-Type and X-HTTP-Method-Override. r is already a copy
-// (WithContext), so the caller's request is untouched.
-func forCore(r *http.Request, body *bodyReader) *http.Request {
-	r.Header = http.Header{}
-	r.Host, r.RemoteAddr = "", ""
-	r.Body = body
-	r.ContentLength = int64(len(body.data))
-	return r
+	g.callCore(ctx, sw, st, rt, call, req, in)
 }
 
 // readBody reads the whole body under the route's cap: a declared length
@@ -258,7 +250,8 @@ func setRateHeaders(h http.Header, limit, remaining int64, reset time.Time) {
 
 // checkQuery parses the query strictly against the method's request type, so
 // unknown or malformed parameters get the spec's codes instead of being
-// dropped. grpc-gateway then parses the same query with the same parser.
+// dropped: for the routes the gateway answers itself, which take no request
+// message (core's routes parse theirs once, into the request: queryInto).
 func (g *Gateway) checkQuery(r *http.Request, m *policy.Method) error {
 	if r.URL.RawQuery == "" {
 		return nil
