@@ -242,10 +242,30 @@ func readBody(r *http.Request, max int64) ([]byte, error) {
 // bucketNames name Limits.Buckets' entries, in its order.
 var bucketNames = [...]string{"app", "account", "sandbox"}
 
+// The rate headers' names in their canonical form, so that writing them
+// does not canonicalize (and copy) the names on every request.
+var (
+	rateLimitKey     = http.CanonicalHeaderKey(sdk.HeaderRateLimitLimit)
+	rateRemainingKey = http.CanonicalHeaderKey(sdk.HeaderRateLimitRemaining)
+	rateResetKey     = http.CanonicalHeaderKey(sdk.HeaderRateLimitReset)
+)
+
+// setRateHeaders sets the three X-RateLimit-* headers (replacing earlier
+// values) from one string and one slice: the three numbers are written
+// into one buffer and each header's value is a part of it.
 func setRateHeaders(h http.Header, limit, remaining int64, reset time.Time) {
-	h.Set(sdk.HeaderRateLimitLimit, strconv.FormatInt(limit, 10))
-	h.Set(sdk.HeaderRateLimitRemaining, strconv.FormatInt(max(remaining, 0), 10))
-	h.Set(sdk.HeaderRateLimitReset, strconv.FormatInt(reset.Unix(), 10))
+	var buf [64]byte
+	b := strconv.AppendInt(buf[:0], limit, 10)
+	l := len(b)
+	b = strconv.AppendInt(b, max(remaining, 0), 10)
+	r := len(b)
+	b = strconv.AppendInt(b, reset.Unix(), 10)
+	s := string(b)
+	vals := make([]string, 3)
+	vals[0], vals[1], vals[2] = s[:l], s[l:r], s[r:]
+	h[rateLimitKey] = vals[0:1:1]
+	h[rateRemainingKey] = vals[1:2:2]
+	h[rateResetKey] = vals[2:3:3]
 }
 
 // checkQuery parses the query strictly against the method's request type, so
