@@ -201,9 +201,9 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 // over the cap is refused before reading, and a chunked body is cut off one
 // byte past it.
 func readBody(r *http.Request, max int64) ([]byte, error) {
-	tooLarge := apierr.Newf(apierr.PayloadTooLarge, "request body is larger than %d bytes", max)
+	tooLarge := func() error { return apierr.Newf(apierr.PayloadTooLarge, "request body is larger than %d bytes", max) }
 	if r.ContentLength > max {
-		return nil, tooLarge
+		return nil, tooLarge()
 	}
 	if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
 		return nil, nil
@@ -215,7 +215,7 @@ func readBody(r *http.Request, max int64) ([]byte, error) {
 	buf := make([]byte, 0, n+1)
 	for {
 		if int64(len(buf)) > max {
-			return nil, tooLarge
+			return nil, tooLarge()
 		}
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
@@ -228,13 +228,13 @@ func readBody(r *http.Request, max int64) ([]byte, error) {
 		if err != nil {
 			var mbe *http.MaxBytesError
 			if errors.As(err, &mbe) {
-				return nil, tooLarge
+				return nil, tooLarge()
 			}
 			return nil, apierr.New(apierr.BadRequest, "request body could not be read")
 		}
 	}
 	if int64(len(buf)) > max {
-		return nil, tooLarge
+		return nil, tooLarge()
 	}
 	return buf, nil
 }
