@@ -305,6 +305,7 @@ func (g *Gateway) admit(r *http.Request, creds *appCredentials, m *policy.Method
 		AccountID:   creds.accountID,
 		Environment: creds.environment,
 		Scopes:      creds.scopes,
+		RateLimits:  make([]principal.RateLimit, 0, len(res.Buckets)),
 	}
 	for i, b := range res.Buckets {
 		p.RateLimits = append(p.RateLimits, principal.RateLimit{
