@@ -225,14 +225,17 @@ func (g *Gateway) callCore(ctx context.Context, w *statusWriter, st *requestStat
 	for i, v := range rt.Bind(in.path, buf[:0]) {
 		req.Set(c.vars[i], protoreflect.ValueOfString(v))
 	}
-	ctx = metadata.AppendToOutgoingContext(ctx, st.metadata()...)
+	var kv [24]string
+	ctx = metadata.AppendToOutgoingContext(ctx, st.appendMetadata(kv[:0])...)
 	resp := c.output.New().Interface()
-	var header metadata.MD
-	if err := g.cfg.Core.Invoke(ctx, c.method.FullMethod, req.Interface(), resp, grpc.Header(&header)); err != nil {
-		g.writeCoreError(w, st.requestID, header, err)
+	// Core's header metadata and the option that receives it live in the
+	// request state, which is allocated anyway.
+	st.callOpts[0] = grpc.Header(&st.header)
+	if err := g.cfg.Core.Invoke(ctx, c.method.FullMethod, req.Interface(), resp, st.callOpts[:]...); err != nil {
+		g.writeCoreError(w, st.requestID, st.header, err)
 		return
 	}
-	g.writeAnswer(ctx, w, st.requestID, c, header, resp)
+	g.writeAnswer(w, st, c, resp)
 }
 
 // decodeBody reads the body into the request message: the whole message,
@@ -257,10 +260,11 @@ func (c *coreCall) decodeBody(req protoreflect.Message, in coreRequest) error {
 
 // writeAnswer writes core's success answer: the replay mark from core's
 // header metadata, the media type, the answer's header fields (afterCore,
-// applyResponseFields, rawAnswerHeaders, in that order), then the body.
-func (g *Gateway) writeAnswer(ctx context.Context, w *statusWriter, rid string, c *coreCall, header metadata.MD, resp proto.Message) {
+// applyResponseFields, rawAnswerHeaders, in that order), then the body,
+// written from the pooled buffer it was rendered into.
+func (g *Gateway) writeAnswer(w *statusWriter, st *requestState, c *coreCall, resp proto.Message) {
 	h := w.Header()
-	for k, vs := range header {
+	for k, vs := range st.header {
 		if name, ok := outgoingHeader(k); ok {
 			for _, v := range vs {
 				h.Add(name, v)
@@ -272,23 +276,31 @@ func (g *Gateway) writeAnswer(ctx context.Context, w *statusWriter, rid string, 
 		answer = answerField{Message: resp, field: c.answer}
 	}
 	h.Set("Content-Type", envelope{}.ContentType(answer))
-	for _, opt := range [...]func(context.Context, http.ResponseWriter, proto.Message) error{g.afterCore, g.applyResponseFields, rawAnswerHeaders} {
-		if err := opt(ctx, w, answer); err != nil {
-			g.writeCoreError(w, rid, header, fmt.Errorf("gateway: answer headers: %w", err))
-			return
-		}
+	err := g.afterCore(st, w, answer)
+	if err == nil {
+		err = g.applyResponseFields(st, w, answer)
+	}
+	if err == nil {
+		rawAnswerHeaders(w, answer)
+	}
+	if err != nil {
+		g.writeCoreError(w, st.requestID, st.header, fmt.Errorf("gateway: answer headers: %w", err))
+		return
 	}
 	var body any = resp
 	if rb, ok := answer.(responseBody); ok {
 		body = rb.XXX_ResponseBody()
 	}
-	b, err := envelope{}.Marshal(body)
+	bp := bufPool.Get().(*[]byte)
+	defer bufPool.Put(bp)
+	b, err := envelope{}.append((*bp)[:0], body)
 	if err != nil {
-		g.writeCoreError(w, rid, header, fmt.Errorf("gateway: answer: %w", err))
+		g.writeCoreError(w, st.requestID, st.header, fmt.Errorf("gateway: answer: %w", err))
 		return
 	}
+	*bp = b[:0]
 	if _, err := w.Write(b); err != nil && !errors.Is(err, http.ErrBodyNotAllowed) {
-		g.log.Debug("answer not written", zap.String("request_id", rid), zap.Error(err))
+		g.log.Debug("answer not written", zap.String("request_id", st.requestID), zap.Error(err))
 	}
 }
 
@@ -323,9 +335,9 @@ func (g *Gateway) writeCoreError(w http.ResponseWriter, rid string, header metad
 	writeErrorFields(w, requestID, code, msg, fields)
 }
 
-// metadata is the verified request state as gRPC metadata for core.
-func (st *requestState) metadata() []string {
-	kv := make([]string, 0, 24)
+// appendMetadata appends the verified request state as gRPC metadata pairs
+// for core.
+func (st *requestState) appendMetadata(kv []string) []string {
 	kv = append(kv, principal.KeyRequestID, st.requestID)
 	if st.principal != nil {
 		kv = st.principal.AppendMetadata(kv)

@@ -17,30 +17,38 @@ type envelope struct{}
 
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
 
-func (envelope) Marshal(v any) ([]byte, error) {
-	if hb, raw := v.(*httpbody.HttpBody); raw {
-		// A raw answer (rawanswer.go): its bytes, no envelope.
-		return hb.GetData(), nil
-	}
-	m, ok := v.(proto.Message)
-	if !ok {
-		return nil, errors.New("gateway: response is not a proto message")
-	}
+func (e envelope) Marshal(v any) ([]byte, error) {
 	bp := bufPool.Get().(*[]byte)
-	b := append((*bp)[:0], `{"success":true`...)
-	b, wrote, err := wirejson.AppendFields(append(b, ','), m)
+	b, err := e.append((*bp)[:0], v)
 	if err != nil {
 		bufPool.Put(bp)
 		return nil, err
 	}
+	out := bytes.Clone(b)
+	*bp = b[:0]
+	bufPool.Put(bp)
+	return out, nil
+}
+
+// append appends the answer's rendering to b.
+func (envelope) append(b []byte, v any) ([]byte, error) {
+	if hb, raw := v.(*httpbody.HttpBody); raw {
+		// A raw answer (rawanswer.go): its bytes, no envelope.
+		return append(b, hb.GetData()...), nil
+	}
+	m, ok := v.(proto.Message)
+	if !ok {
+		return b, errors.New("gateway: response is not a proto message")
+	}
+	b = append(b, `{"success":true`...)
+	b, wrote, err := wirejson.AppendFields(append(b, ','), m)
+	if err != nil {
+		return b, err
+	}
 	if !wrote {
 		b = b[:len(b)-1] // drop the comma: no fields
 	}
-	b = append(b, '}')
-	out := bytes.Clone(b)
-	*bp = b
-	bufPool.Put(bp)
-	return out, nil
+	return append(b, '}'), nil
 }
 
 func (envelope) ContentType(v any) string {

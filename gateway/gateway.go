@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -129,12 +128,12 @@ func New(cfg Config) (*Gateway, error) {
 // credentials dropped before it reads the new secret, so its next request
 // here verifies with it whatever the cache held; and the answer, which holds
 // the secret, is marked for no cache to keep.
-func (g *Gateway) afterCore(ctx context.Context, w http.ResponseWriter, m proto.Message) error {
+func (g *Gateway) afterCore(st *requestState, w http.ResponseWriter, m proto.Message) error {
 	if _, ok := m.(*authv1.RotatedSecretResponse); !ok {
 		return nil
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	if st, ok := ctx.Value(stateKey{}).(*requestState); ok && st.principal != nil {
+	if st.principal != nil {
 		g.creds.drop(st.principal.ClientID)
 	}
 	return nil

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
 
 	"github.com/mallplatform/partnerapi/gateway/iplimit"
 	"github.com/mallplatform/partnerapi/internal/apierr"
@@ -22,8 +24,8 @@ import (
 	"github.com/mallplatform/partnerapi/sdk"
 )
 
-// requestState travels in the request context from the pipeline to the
-// grpc-gateway metadata annotator.
+// requestState is what the pipeline verified and decided about a request,
+// for the call to core and the writing of its answer.
 type requestState struct {
 	requestID   string
 	principal   *principal.Principal
@@ -40,9 +42,11 @@ type requestState struct {
 	// ifNoneMatch is the request's If-None-Match, kept when the method's
 	// response has an entity tag field.
 	ifNoneMatch string
+	// header receives core's header metadata (the replay marks), through
+	// callOpts.
+	header   metadata.MD
+	callOpts [1]grpc.CallOption
 }
-
-type stateKey struct{}
 
 // ServeHTTP runs the request path of the design, in order: request id,
 // recovery, pre-authentication limiter, route lookup, body cap, HMAC v3,
@@ -186,7 +190,7 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 		st.fingerprint = requestFingerprint(r, body)
 	}
 
-	ctx, cancel := context.WithTimeout(context.WithValue(r.Context(), stateKey{}, st), g.cfg.RequestTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), g.cfg.RequestTimeout)
 	defer cancel()
 	in := coreRequest{path: r.URL.Path, body: body, optional: method.BodyOptional}
 	if method.RawBody {

@@ -90,7 +90,7 @@ func (g *Gateway) serveUnsigned(sw *statusWriter, r *http.Request, rid string, r
 			return
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.WithValue(r.Context(), stateKey{}, st), g.cfg.RequestTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), g.cfg.RequestTimeout)
 	defer cancel()
 	// These routes' bodies are optional: an empty one is an empty request.
 	g.callCore(ctx, sw, st, rt, call, req, coreRequest{path: r.URL.Path, body: body, optional: true})
@@ -256,14 +256,13 @@ func responseFieldPlans(routes []*policy.Route) (map[protoreflect.FullName]*poli
 // route's success status is its redirect, checked at start-up); each
 // session cookie field is sent as the consent cookie and left out of the
 // body.
-func (g *Gateway) applyResponseFields(ctx context.Context, w http.ResponseWriter, resp proto.Message) error {
+func (g *Gateway) applyResponseFields(st *requestState, w http.ResponseWriter, resp proto.Message) error {
 	m := resp.ProtoReflect()
 	rf := g.fields[m.Descriptor().FullName()]
 	if rf == nil {
 		return nil
 	}
-	st, _ := ctx.Value(stateKey{}).(*requestState)
-	if st == nil || st.base == nil {
+	if st.base == nil {
 		return errors.New("gateway: a response with a location or cookie field outside the request path")
 	}
 	if rf.Location != nil {
