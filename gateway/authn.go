@@ -271,13 +271,7 @@ func cutMiddle(s string, n int) string {
 // store gets AdmissionTimeout: a Redis that does not answer fails the
 // request at once with 503 rather than holding it.
 func (g *Gateway) admit(r *http.Request, creds *appCredentials, m *policy.Method, sh signedHeaders, now time.Time, out http.Header) (*principal.Principal, error) {
-	buckets := g.cfg.Limits.Buckets(admission.Subject{
-		AccountID:        creds.accountID,
-		AppID:            creds.appID,
-		AppPerMinute:     creds.appPerMinute,
-		AccountPerMinute: creds.accountPerMinute,
-		Sandbox:          m.Policy.GetSandbox(),
-	})
+	buckets := creds.bucketsFor(m.Policy.GetSandbox())
 	ctx, cancel := context.WithTimeout(r.Context(), g.cfg.AdmissionTimeout)
 	res, err := g.cfg.Admission.Admit(ctx, admission.Request{
 		NonceKey: admission.NonceKey(creds.accountID, creds.appID, sh.nonce),

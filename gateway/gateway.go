@@ -70,7 +70,7 @@ func New(cfg Config) (*Gateway, error) {
 		clock:     cfg.Clock,
 		window:    cfg.TimestampWindow,
 		table:     table,
-		creds:     newCredentialCache(credentialsv1.NewCredentialServiceClient(cfg.Core), cfg.CredentialTTL, cfg.CredentialTimeout),
+		creds:     newCredentialCache(credentialsv1.NewCredentialServiceClient(cfg.Core), cfg.CredentialTTL, cfg.CredentialTimeout, cfg.Limits),
 		ipLimiter: ipl,
 		queries:   map[string]queryShape{},
 	}
