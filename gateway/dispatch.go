@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
@@ -34,7 +36,7 @@ type coreCall struct {
 	input  protoreflect.MessageType
 	output protoreflect.MessageType
 	// vars are the fields the route's path variables fill, in path order.
-	vars []protoreflect.FieldDescriptor
+	vars []pathVar
 	// body is the field a named body fills (nil: no body, or "*").
 	body protoreflect.FieldDescriptor
 	// whole: the body fills the whole request (body "*").
@@ -91,7 +93,7 @@ func newCoreCall(rt *policy.Route) (*coreCall, error) {
 		if fd == nil || fd.Kind() != protoreflect.StringKind || fd.IsList() {
 			return nil, fmt.Errorf("gateway: %s %s: path variable %s is not a string field of %s", rt.HTTPMethod, rt.Template, name, m.Desc.Input().FullName())
 		}
-		c.vars = append(c.vars, fd)
+		c.vars = append(c.vars, pathVar{fd: fd, index: stringFieldIndex(reflect.TypeOf(in.Zero().Interface()), fd)})
 	}
 	if m.BodyField != "" && !c.whole {
 		fd := fields.ByName(protoreflect.Name(m.BodyField))
@@ -223,7 +225,7 @@ func (g *Gateway) callCore(ctx context.Context, w *statusWriter, st *requestStat
 	}
 	var buf [4]string
 	for i, v := range rt.Bind(in.path, buf[:0]) {
-		req.Set(c.vars[i], protoreflect.ValueOfString(v))
+		c.vars[i].set(req, v)
 	}
 	var kv [24]string
 	ctx = metadata.AppendToOutgoingContext(ctx, st.appendMetadata(kv[:0])...)
@@ -236,6 +238,48 @@ func (g *Gateway) callCore(ctx context.Context, w *statusWriter, st *requestStat
 		return
 	}
 	g.writeAnswer(w, st, c, resp)
+}
+
+// pathVar is a request field a path variable fills: a singular string
+// field, set in the generated Go struct directly when it is one of its
+// fields (setting it through protoreflect boxes the string twice).
+type pathVar struct {
+	fd    protoreflect.FieldDescriptor
+	index int // the Go struct field's index; -1: set through protoreflect
+}
+
+func (pv pathVar) set(m protoreflect.Message, v string) {
+	if pv.index >= 0 {
+		if rv := reflect.ValueOf(m.Interface()); rv.Kind() == reflect.Pointer && !rv.IsNil() {
+			rv.Elem().Field(pv.index).SetString(v)
+			return
+		}
+	}
+	m.Set(pv.fd, protoreflect.ValueOfString(v))
+}
+
+// stringFieldIndex is the index of the string field of the generated struct
+// *T whose protobuf tag carries fd's number, or -1 (a oneof member, an
+// optional field's pointer, or not a generated struct).
+func stringFieldIndex(t reflect.Type, fd protoreflect.FieldDescriptor) int {
+	if t == nil || t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct || fd.ContainingOneof() != nil {
+		return -1
+	}
+	t = t.Elem()
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		if sf.Type.Kind() != reflect.String || !sf.IsExported() {
+			continue
+		}
+		parts := strings.Split(sf.Tag.Get("protobuf"), ",")
+		if len(parts) < 2 {
+			continue
+		}
+		if num, err := strconv.Atoi(parts[1]); err == nil && protoreflect.FieldNumber(num) == fd.Number() {
+			return i
+		}
+	}
+	return -1
 }
 
 // decodeBody reads the body into the request message: the whole message,
