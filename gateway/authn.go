@@ -293,13 +293,16 @@ func (g *Gateway) admit(r *http.Request, creds *appCredentials, m *policy.Method
 	}
 	t := res.Tightest()
 	setRateHeaders(out, t.Limit, t.Remaining, t.Reset)
-	p := &principal.Principal{
+	// The principal and its buckets' states in one allocation.
+	a := &admitted{}
+	p := &a.principal
+	*p = principal.Principal{
 		AppID:       creds.appID,
 		ClientID:    creds.clientID,
 		AccountID:   creds.accountID,
 		Environment: creds.environment,
 		Scopes:      creds.scopes,
-		RateLimits:  make([]principal.RateLimit, 0, len(res.Buckets)),
+		RateLimits:  a.limits[:0],
 	}
 	for i, b := range res.Buckets {
 		p.RateLimits = append(p.RateLimits, principal.RateLimit{
@@ -311,6 +314,13 @@ func (g *Gateway) admit(r *http.Request, creds *appCredentials, m *policy.Method
 		return nil, &rateLimitedError{err: apierr.New(apierr.RateLimited, "rate limit exceeded; retry after the Retry-After delay"), retryAfter: res.RetryAfter(now), bucket: exceededBucket(res)}
 	}
 	return p, nil
+}
+
+// admitted is a verified request's principal with room for its buckets'
+// states (at most three).
+type admitted struct {
+	principal principal.Principal
+	limits    [3]principal.RateLimit
 }
 
 // forwardSeller puts the seller headers of a route that reads them

@@ -265,6 +265,13 @@ func setRateHeaders(h http.Header, limit, remaining int64, reset time.Time) {
 	r := len(b)
 	b = strconv.AppendInt(b, reset.Unix(), 10)
 	s := string(b)
+	// A request sets them twice (the address's bucket, then the app's):
+	// the second time the values this function made are overwritten in place.
+	limitV, remainingV, resetV := h[rateLimitKey], h[rateRemainingKey], h[rateResetKey]
+	if len(limitV) == 1 && len(remainingV) == 1 && len(resetV) == 1 {
+		limitV[0], remainingV[0], resetV[0] = s[:l], s[l:r], s[r:]
+		return
+	}
 	vals := make([]string, 3)
 	vals[0], vals[1], vals[2] = s[:l], s[l:r], s[r:]
 	h[rateLimitKey] = vals[0:1:1]
