@@ -163,7 +163,7 @@ func (p *Principal) AppendMetadata(kv []string) []string {
 		RateLimits:  rls,
 	}
 	var buf [512]byte
-	b := buf[:0]
+	var b []byte
 	if size := m.SizeVT(); size <= len(buf) {
 		b = buf[:size]
 	} else {
