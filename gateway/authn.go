@@ -271,13 +271,7 @@ func cutMiddle(s string, n int) string {
 // store gets AdmissionTimeout: a Redis that does not answer fails the
 // request at once with 503 rather than holding it.
 func (g *Gateway) admit(r *http.Request, creds *appCredentials, m *policy.Method, sh signedHeaders, now time.Time, out http.Header) (*principal.Principal, error) {
-	buckets := g.cfg.Limits.Buckets(admission.Subject{
-		AccountID:        creds.accountID,
-		AppID:            creds.appID,
-		AppPerMinute:     creds.appPerMinute,
-		AccountPerMinute: creds.accountPerMinute,
-		Sandbox:          m.Policy.GetSandbox(),
-	})
+	buckets := creds.bucketsFor(m.Policy.GetSandbox())
 	ctx, cancel := context.WithTimeout(r.Context(), g.cfg.AdmissionTimeout)
 	res, err := g.cfg.Admission.Admit(ctx, admission.Request{
 		NonceKey: admission.NonceKey(creds.accountID, creds.appID, sh.nonce),
@@ -299,12 +293,16 @@ func (g *Gateway) admit(r *http.Request, creds *appCredentials, m *policy.Method
 	}
 	t := res.Tightest()
 	setRateHeaders(out, t.Limit, t.Remaining, t.Reset)
-	p := &principal.Principal{
+	// The principal and its buckets' states in one allocation.
+	a := &admitted{}
+	p := &a.principal
+	*p = principal.Principal{
 		AppID:       creds.appID,
 		ClientID:    creds.clientID,
 		AccountID:   creds.accountID,
 		Environment: creds.environment,
 		Scopes:      creds.scopes,
+		RateLimits:  a.limits[:0],
 	}
 	for i, b := range res.Buckets {
 		p.RateLimits = append(p.RateLimits, principal.RateLimit{
@@ -316,6 +314,13 @@ func (g *Gateway) admit(r *http.Request, creds *appCredentials, m *policy.Method
 		return nil, &rateLimitedError{err: apierr.New(apierr.RateLimited, "rate limit exceeded; retry after the Retry-After delay"), retryAfter: res.RetryAfter(now), bucket: exceededBucket(res)}
 	}
 	return p, nil
+}
+
+// admitted is a verified request's principal with room for its buckets'
+// states (at most three).
+type admitted struct {
+	principal principal.Principal
+	limits    [3]principal.RateLimit
 }
 
 // forwardSeller puts the seller headers of a route that reads them

@@ -7,9 +7,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"go.uber.org/zap"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/mallplatform/partnerapi/gateway/admission"
 	developerv1 "github.com/mallplatform/partnerapi/gen/mp/developer/v1"
@@ -145,35 +143,32 @@ func consoleCookie(v string, secure bool, maxAge int) *http.Cookie {
 		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: secure}
 }
 
-// afterConsole runs on every successful answer of core (a grpc-gateway
-// forward-response option) and acts on console calls alone: the sign-out
-// and the account's deletion clear the cookie; an answer core gave a live session (its account in
-// the response metadata) renews the cookie's idle lifetime and tells the
+// afterConsole runs on every successful answer of core and acts on console
+// calls alone: the sign-out and the account's deletion clear the cookie; an
+// answer core gave a live session (its account in the response metadata)
+// renews the cookie's idle lifetime and tells the
 // gateway which account the session's calls are charged to. The account
 // never reaches the client (outgoingHeader drops it).
-func (g *Gateway) afterConsole(ctx context.Context, w http.ResponseWriter, _ proto.Message) error {
-	st, ok := ctx.Value(stateKey{}).(*requestState)
-	if !ok || st.console == nil {
-		return nil
-	}
+func (g *Gateway) afterConsole(st *requestState, w http.ResponseWriter) {
 	c := st.console
+	if c == nil {
+		return
+	}
 	w.Header().Set("Cache-Control", "no-store")
 	if c.signOut {
 		w.Header().Add("Set-Cookie", consoleCookie("", c.secure, -1).String())
 		if c.sessionKey != "" {
 			g.consoleAccounts.cache.Delete(c.sessionKey)
 		}
-		return nil
+		return
 	}
-	md, ok := runtime.ServerMetadataFromContext(ctx)
-	if !ok || c.session == "" || !c.renew {
-		return nil
+	if c.session == "" || !c.renew {
+		return
 	}
-	account := principal.First(md.HeaderMD, principal.KeyConsoleAccount)
+	account := principal.First(st.header, principal.KeyConsoleAccount)
 	if account == "" || !tokenChars(account, 64) {
-		return nil
+		return
 	}
 	g.consoleAccounts.cache.Put(c.sessionKey, account, g.clock.Now().Add(consoleAccountTTL))
 	w.Header().Add("Set-Cookie", consoleCookie(c.session, c.secure, consoleCookieMaxAge).String())
-	return nil
 }

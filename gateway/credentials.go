@@ -7,6 +7,7 @@ import (
 	"golang.org/x/sync/singleflight"
 	"google.golang.org/grpc/status"
 
+	"github.com/mallplatform/partnerapi/gateway/admission"
 	credentialsv1 "github.com/mallplatform/partnerapi/gen/mp/credentials/v1"
 	"github.com/mallplatform/partnerapi/internal/apierr"
 	"github.com/mallplatform/partnerapi/internal/ttlcache"
@@ -24,6 +25,18 @@ type appCredentials struct {
 	// refreshed is when a signature that did not verify had this entry
 	// fetched again (refresh); zero when it was fetched on a miss.
 	refreshed time.Time
+	// buckets are the app's rate buckets on a sandbox route (app, account,
+	// sandbox); other routes are charged the first two. Read-only: built
+	// with the entry, shared by its requests.
+	buckets []admission.Bucket
+}
+
+// bucketsFor returns the buckets a request of the app is charged against.
+func (c *appCredentials) bucketsFor(sandbox bool) []admission.Bucket {
+	if sandbox {
+		return c.buckets[:3:3]
+	}
+	return c.buckets[:2:2]
 }
 
 // credentialRefreshInterval is how often a signature that does not verify
@@ -49,11 +62,14 @@ type credentialCache struct {
 	group   singleflight.Group
 	// refreshEvery bounds refresh to one fetch per app per interval.
 	refreshEvery time.Duration
+	// limits are the platform's rate ceilings, which an app's buckets are
+	// made of.
+	limits admission.Limits
 }
 
-func newCredentialCache(client credentialsv1.CredentialServiceClient, ttl, timeout time.Duration) *credentialCache {
+func newCredentialCache(client credentialsv1.CredentialServiceClient, ttl, timeout time.Duration, limits admission.Limits) *credentialCache {
 	return &credentialCache{client: client, ttl: ttl, negTTL: 5 * time.Second, timeout: timeout,
-		entries: ttlcache.New[*appCredentials](100_000), refreshEvery: credentialRefreshInterval}
+		entries: ttlcache.New[*appCredentials](100_000), refreshEvery: credentialRefreshInterval, limits: limits}
 }
 
 // get returns the app's credentials, nil for an unknown client id, or an
@@ -154,6 +170,8 @@ func (c *credentialCache) fetch(ctx context.Context, clientID string) (*appCrede
 		appPerMinute:     d.GetAppRateLimitPerMinute(),
 		accountPerMinute: d.GetAccountRateLimitPerMinute(),
 	}
+	creds.buckets = c.limits.Buckets(admission.Subject{AccountID: creds.accountID, AppID: creds.appID,
+		AppPerMinute: creds.appPerMinute, AccountPerMinute: creds.accountPerMinute, Sandbox: true})
 	for _, s := range d.GetSecrets() {
 		creds.keys = append(creds.keys, signing.NewKey(s.GetSecret()))
 		var exp time.Time

@@ -1,16 +1,12 @@
 package gateway
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/url"
 	"time"
 
-	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
-	"github.com/grpc-ecosystem/grpc-gateway/v2/utilities"
 	"go.uber.org/zap"
-	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
@@ -19,23 +15,20 @@ import (
 	"github.com/mallplatform/partnerapi/gateway/iplimit"
 	authv1 "github.com/mallplatform/partnerapi/gen/mp/auth/v1"
 	credentialsv1 "github.com/mallplatform/partnerapi/gen/mp/credentials/v1"
-	"github.com/mallplatform/partnerapi/internal/apierr"
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/policy"
-	"github.com/mallplatform/partnerapi/internal/principal"
-	"github.com/mallplatform/partnerapi/internal/serviceset"
-	"github.com/mallplatform/partnerapi/internal/wirejson"
-	"github.com/mallplatform/partnerapi/sdk"
 )
 
 // Gateway is the HTTP handler of the gateway tier.
 type Gateway struct {
-	cfg       Config
-	log       *zap.Logger
-	clock     clock.Clock
-	window    time.Duration
-	table     *policy.Table
-	mux       *runtime.ServeMux
+	cfg    Config
+	log    *zap.Logger
+	clock  clock.Clock
+	window time.Duration
+	table  *policy.Table
+	// calls are the routes served by core, each with its request and
+	// answer types (dispatch.go).
+	calls     map[*policy.Route]*coreCall
 	creds     *credentialCache
 	ipLimiter *iplimit.Limiter
 	// queries holds, per method, what checking its query needs, resolved at
@@ -81,7 +74,7 @@ func New(cfg Config) (*Gateway, error) {
 		clock:     cfg.Clock,
 		window:    cfg.TimestampWindow,
 		table:     table,
-		creds:     newCredentialCache(credentialsv1.NewCredentialServiceClient(cfg.Core), cfg.CredentialTTL, cfg.CredentialTimeout),
+		creds:     newCredentialCache(credentialsv1.NewCredentialServiceClient(cfg.Core), cfg.CredentialTTL, cfg.CredentialTimeout, cfg.Limits),
 		ipLimiter: ipl,
 		queries:   map[string]queryShape{},
 
@@ -121,41 +114,13 @@ func New(cfg Config) (*Gateway, error) {
 		}
 		g.queries[m.FullMethod] = queryShape{input: mt, excluded: ex}
 	}
-	g.mux = runtime.NewServeMux(
-		runtime.WithMarshalerOption(runtime.MIMEWildcard, envelope{}),
-		// grpc-gateway picks the outbound marshaler by Accept; every answer
-		// is the platform's JSON whatever the client asks for.
-		runtime.WithMarshalerOption("application/json", envelope{}),
-		runtime.WithErrorHandler(g.handleCoreError),
-		runtime.WithRoutingErrorHandler(g.handleRoutingError),
-		// Nothing a client sends becomes gRPC metadata except what the
-		// gateway itself verified: a partner must not forge a principal.
-		runtime.WithIncomingHeaderMatcher(func(string) (string, bool) { return "", false }),
-		// Of core's response metadata only the idempotent replay mark
-		// reaches the client (outgoingHeader).
-		runtime.WithOutgoingHeaderMatcher(outgoingHeader),
-		runtime.WithOutgoingTrailerMatcher(func(string) (string, bool) { return "", false }),
-		runtime.WithMetadata(annotate),
-		runtime.WithForwardResponseOption(g.afterCore),
-		runtime.WithDisableHTTPMethodOverride(),
-		runtime.SetQueryParameterParser(queryParser{}),
-		runtime.WithForwardResponseOption(g.applyResponseFields),
-		runtime.WithForwardResponseOption(rawAnswerHeaders),
-		runtime.WithForwardResponseOption(g.afterConsole),
-	)
-	ctx := context.Background()
-	for _, svc := range serviceset.All() {
-		if svc.Gateway == nil {
-			continue // internal: no routes on the partner port
-		}
-		if err := svc.Gateway(ctx, g.mux, g.cfg.Core); err != nil {
-			return nil, fmt.Errorf("gateway: routes of %s: %w", svc.Name, err)
-		}
-	}
 	if g.owned, err = g.ownedRoutes(); err != nil {
 		return nil, err
 	}
 	if err := checkRoutes(table.Routes(), g.owned, g.fields); err != nil {
+		return nil, err
+	}
+	if g.calls, err = coreCalls(table.Routes(), g.owned, cfg.Core); err != nil {
 		return nil, err
 	}
 	if cfg.Tracing.Enabled() {
@@ -170,12 +135,12 @@ func New(cfg Config) (*Gateway, error) {
 // credentials dropped before it reads the new secret, so its next request
 // here verifies with it whatever the cache held; and the answer, which holds
 // the secret, is marked for no cache to keep.
-func (g *Gateway) afterCore(ctx context.Context, w http.ResponseWriter, m proto.Message) error {
+func (g *Gateway) afterCore(st *requestState, w http.ResponseWriter, m proto.Message) error {
 	if _, ok := m.(*authv1.RotatedSecretResponse); !ok {
 		return nil
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	if st, ok := ctx.Value(stateKey{}).(*requestState); ok && st.principal != nil {
+	if st.principal != nil {
 		g.creds.drop(st.principal.ClientID)
 	}
 	return nil
@@ -186,75 +151,4 @@ func (g *Gateway) afterCore(ctx context.Context, w http.ResponseWriter, m proto.
 type queryShape struct {
 	input    protoreflect.MessageType
 	excluded map[string]bool
-}
-
-// annotate turns the verified request state into gRPC metadata for core.
-func annotate(ctx context.Context, _ *http.Request) metadata.MD {
-	st, ok := ctx.Value(stateKey{}).(*requestState)
-	if !ok {
-		return nil
-	}
-	kv := make([]string, 0, 24)
-	kv = append(kv, principal.KeyRequestID, st.requestID)
-	if st.principal != nil {
-		kv = st.principal.AppendMetadata(kv)
-	}
-	if st.idempotency != "" {
-		kv = append(kv, principal.KeyIdempotency, st.idempotency, principal.KeyFingerprint, st.fingerprint)
-	}
-	if st.clientIP != "" {
-		kv = append(kv, principal.KeyClientIP, st.clientIP)
-	}
-	if st.consentSession != "" {
-		kv = append(kv, principal.KeyConsentSession, st.consentSession)
-	}
-	kv = st.console.appendMetadata(kv)
-	return metadata.Pairs(kv...)
-}
-
-func requestIDOf(r *http.Request) string {
-	if st, ok := r.Context().Value(stateKey{}).(*requestState); ok {
-		return st.requestID
-	}
-	return r.Header.Get(sdk.HeaderRequestID)
-}
-
-// handleCoreError renders an error from core (or from decoding the body on
-// the way to core) through the one error writer.
-func (g *Gateway) handleCoreError(ctx context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, r *http.Request, err error) {
-	if body, ok := r.Body.(*bodyReader); ok && body.decodeErr != nil {
-		writeAPIError(w, requestIDOf(r), body.decodeErr)
-		return
-	}
-	requestID := requestIDOf(r)
-	// A replayed error answer is marked like a replayed success, and its
-	// body is the first answer's, request id included; X-Request-Id still
-	// names this request.
-	if md, ok := runtime.ServerMetadataFromContext(ctx); ok && len(md.HeaderMD.Get(principal.KeyReplayed)) > 0 {
-		w.Header().Set(HeaderIdempotentReplayed, "true")
-		if first := principal.First(md.HeaderMD, principal.KeyReplayOf); first != "" {
-			requestID = first
-		}
-	}
-	code, msg, fields := apierr.FromStatusFields(statusOf(err))
-	if code == apierr.Internal {
-		g.log.Error("core call failed", zap.String("request_id", requestIDOf(r)), zap.Error(err))
-	}
-	writeErrorFields(w, requestID, code, msg, fields)
-}
-
-func (g *Gateway) handleRoutingError(_ context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, r *http.Request, status int) {
-	if status == http.StatusMethodNotAllowed {
-		writeError(w, requestIDOf(r), apierr.InvalidRequest, r.Method+" is not allowed here")
-		return
-	}
-	writeError(w, requestIDOf(r), apierr.NotFound, "no endpoint at "+r.Method+" "+r.URL.Path)
-}
-
-// queryParser lets grpc-gateway fill requests with the same strict parser
-// the gateway checked the query with.
-type queryParser struct{}
-
-func (queryParser) Parse(msg proto.Message, values url.Values, _ *utilities.DoubleArray) error {
-	return wirejson.ParseQuery(msg, values, nil)
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
 
 	"github.com/mallplatform/partnerapi/gateway/iplimit"
 	"github.com/mallplatform/partnerapi/internal/apierr"
@@ -22,8 +24,8 @@ import (
 	"github.com/mallplatform/partnerapi/sdk"
 )
 
-// requestState travels in the request context from the pipeline to the
-// grpc-gateway metadata annotator.
+// requestState is what the pipeline verified and decided about a request,
+// for the call to core and the writing of its answer.
 type requestState struct {
 	requestID   string
 	principal   *principal.Principal
@@ -42,9 +44,11 @@ type requestState struct {
 	// ifNoneMatch is the request's If-None-Match, kept when the method's
 	// response has an entity tag field.
 	ifNoneMatch string
+	// header receives core's header metadata (the replay marks), through
+	// callOpts.
+	header   metadata.MD
+	callOpts [1]grpc.CallOption
 }
-
-type stateKey struct{}
 
 // ServeHTTP runs the request path of the design, in order: request id,
 // recovery, pre-authentication limiter, route lookup, body cap, HMAC v3,
@@ -133,9 +137,15 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 		owned(sw, r)
 		return
 	}
+	call, ok := g.calls[rt]
+	if !ok {
+		// In the policy table, but no partner-facing service serves it.
+		writeError(sw, rid, apierr.NotFound, "no endpoint at "+r.Method+" "+r.URL.Path)
+		return
+	}
 	// The consent flow's unsigned and session routes.
 	if method.Unsigned() {
-		g.serveUnsigned(sw, r, rid, method, start, ip)
+		g.serveUnsigned(sw, r, rid, rt, call, start, ip)
 		return
 	}
 
@@ -165,7 +175,8 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	sw.clientID = p.ClientID
 
-	if err := g.checkQuery(r, method); err != nil {
+	req := call.input.New()
+	if err := g.queryInto(r, call, req); err != nil {
 		writeAPIError(sw, rid, err)
 		return
 	}
@@ -184,39 +195,24 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 		st.fingerprint = requestFingerprint(r, body)
 	}
 
-	ctx, cancel := context.WithTimeout(context.WithValue(r.Context(), stateKey{}, st), g.cfg.RequestTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), g.cfg.RequestTimeout)
 	defer cancel()
-	br := &bodyReader{data: body, optional: method.BodyOptional}
+	in := coreRequest{path: r.URL.Path, body: body, optional: method.BodyOptional}
 	if method.RawBody {
 		// Valid UTF-8, as a proto string must be: a mangled header is a
 		// type the service refuses, not a call that cannot be encoded.
-		br.contentType = strings.ToValidUTF8(r.Header.Get("Content-Type"), "\uFFFD")
+		in.contentType = strings.ToValidUTF8(r.Header.Get("Content-Type"), "\uFFFD")
 	}
-	g.mux.ServeHTTP(sw, forCore(r.WithContext(ctx), br))
-}
-
-// forCore is the request as grpc-gateway sees it: the checked method, path,
-// query and body, and none of the client's headers. Every header the
-// platform honours has been applied by now; left in place, grpc-gateway
-// would forward Authorization and X-Forwarded-* to core as metadata, take a
-// client's Grpc-Timeout, and pick a codec or a method override from
-// Content-Type and X-HTTP-Method-Override. r is already a copy
-// (WithContext), so the caller's request is untouched.
-func forCore(r *http.Request, body *bodyReader) *http.Request {
-	r.Header = http.Header{}
-	r.Host, r.RemoteAddr = "", ""
-	r.Body = body
-	r.ContentLength = int64(len(body.data))
-	return r
+	g.callCore(ctx, sw, st, rt, call, req, in)
 }
 
 // readBody reads the whole body under the route's cap: a declared length
 // over the cap is refused before reading, and a chunked body is cut off one
 // byte past it.
 func readBody(r *http.Request, max int64) ([]byte, error) {
-	tooLarge := apierr.Newf(apierr.PayloadTooLarge, "request body is larger than %d bytes", max)
+	tooLarge := func() error { return apierr.Newf(apierr.PayloadTooLarge, "request body is larger than %d bytes", max) }
 	if r.ContentLength > max {
-		return nil, tooLarge
+		return nil, tooLarge()
 	}
 	if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
 		return nil, nil
@@ -228,7 +224,7 @@ func readBody(r *http.Request, max int64) ([]byte, error) {
 	buf := make([]byte, 0, n+1)
 	for {
 		if int64(len(buf)) > max {
-			return nil, tooLarge
+			return nil, tooLarge()
 		}
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
@@ -241,13 +237,13 @@ func readBody(r *http.Request, max int64) ([]byte, error) {
 		if err != nil {
 			var mbe *http.MaxBytesError
 			if errors.As(err, &mbe) {
-				return nil, tooLarge
+				return nil, tooLarge()
 			}
 			return nil, apierr.New(apierr.BadRequest, "request body could not be read")
 		}
 	}
 	if int64(len(buf)) > max {
-		return nil, tooLarge
+		return nil, tooLarge()
 	}
 	return buf, nil
 }
@@ -255,15 +251,43 @@ func readBody(r *http.Request, max int64) ([]byte, error) {
 // bucketNames name Limits.Buckets' entries, in its order.
 var bucketNames = [...]string{"app", "account", "sandbox"}
 
+// The rate headers' names in their canonical form, so that writing them
+// does not canonicalize (and copy) the names on every request.
+var (
+	rateLimitKey     = http.CanonicalHeaderKey(sdk.HeaderRateLimitLimit)
+	rateRemainingKey = http.CanonicalHeaderKey(sdk.HeaderRateLimitRemaining)
+	rateResetKey     = http.CanonicalHeaderKey(sdk.HeaderRateLimitReset)
+)
+
+// setRateHeaders sets the three X-RateLimit-* headers (replacing earlier
+// values) from one string and one slice: the three numbers are written
+// into one buffer and each header's value is a part of it.
 func setRateHeaders(h http.Header, limit, remaining int64, reset time.Time) {
-	h.Set(sdk.HeaderRateLimitLimit, strconv.FormatInt(limit, 10))
-	h.Set(sdk.HeaderRateLimitRemaining, strconv.FormatInt(max(remaining, 0), 10))
-	h.Set(sdk.HeaderRateLimitReset, strconv.FormatInt(reset.Unix(), 10))
+	var buf [64]byte
+	b := strconv.AppendInt(buf[:0], limit, 10)
+	l := len(b)
+	b = strconv.AppendInt(b, max(remaining, 0), 10)
+	r := len(b)
+	b = strconv.AppendInt(b, reset.Unix(), 10)
+	s := string(b)
+	// A request sets them twice (the address's bucket, then the app's):
+	// the second time the values this function made are overwritten in place.
+	limitV, remainingV, resetV := h[rateLimitKey], h[rateRemainingKey], h[rateResetKey]
+	if len(limitV) == 1 && len(remainingV) == 1 && len(resetV) == 1 {
+		limitV[0], remainingV[0], resetV[0] = s[:l], s[l:r], s[r:]
+		return
+	}
+	vals := make([]string, 3)
+	vals[0], vals[1], vals[2] = s[:l], s[l:r], s[r:]
+	h[rateLimitKey] = vals[0:1:1]
+	h[rateRemainingKey] = vals[1:2:2]
+	h[rateResetKey] = vals[2:3:3]
 }
 
 // checkQuery parses the query strictly against the method's request type, so
 // unknown or malformed parameters get the spec's codes instead of being
-// dropped. grpc-gateway then parses the same query with the same parser.
+// dropped: for the routes the gateway answers itself, which take no request
+// message (core's routes parse theirs once, into the request: queryInto).
 func (g *Gateway) checkQuery(r *http.Request, m *policy.Method) error {
 	if r.URL.RawQuery == "" {
 		return nil

@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"context"
 	"net/http"
 
 	"google.golang.org/genproto/googleapis/api/httpbody"
@@ -27,15 +26,14 @@ func rawAnswer(v any) (*httpbody.HttpBody, bool) {
 	return hb, ok && hb != nil
 }
 
-// rawAnswerHeaders runs on every successful answer of core (a grpc-gateway
-// forward-response option): a raw answer (a shipping label) carries a
-// buyer's name, phone and address, so no shared cache may keep it
-// (private), the client revalidates its copy with the ETag (no-cache), and
-// a browser takes the declared media type as it is (nosniff).
-func rawAnswerHeaders(_ context.Context, w http.ResponseWriter, m proto.Message) error {
+// rawAnswerHeaders runs on every successful answer of core: a raw answer (a
+// shipping label) carries a buyer's name, phone and address, so no shared
+// cache may keep it (private), the client revalidates its copy with the ETag
+// (no-cache), and a browser takes the declared media type as it is
+// (nosniff).
+func rawAnswerHeaders(w http.ResponseWriter, m proto.Message) {
 	if _, raw := rawAnswer(m); raw {
 		w.Header().Set("Cache-Control", "private, no-cache")
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 	}
-	return nil
 }

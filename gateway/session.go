@@ -49,7 +49,8 @@ const signInTag = "{sv}"
 // cross-origin refusal, body cap, strict query, on AUTH_SESSION routes the
 // app's signature when the request carries one and the session cookie, on
 // the sign-in route its limits, then core with the client's address.
-func (g *Gateway) serveUnsigned(sw *statusWriter, r *http.Request, rid string, m *policy.Method, now time.Time, ip string) {
+func (g *Gateway) serveUnsigned(sw *statusWriter, r *http.Request, rid string, rt *policy.Route, call *coreCall, now time.Time, ip string) {
+	m := rt.Method
 	// A browser on another site must not drive a seller's session: refuse
 	// cross-origin unsafe requests (Sec-Fetch-Site, else Origin vs Host).
 	// Requests without either header (not from a browser) pass.
@@ -62,7 +63,8 @@ func (g *Gateway) serveUnsigned(sw *statusWriter, r *http.Request, rid string, m
 		writeAPIError(sw, rid, err)
 		return
 	}
-	if err := g.checkQuery(r, m); err != nil {
+	req := call.input.New()
+	if err := g.queryInto(r, call, req); err != nil {
 		writeAPIError(sw, rid, err)
 		return
 	}
@@ -94,10 +96,10 @@ func (g *Gateway) serveUnsigned(sw *statusWriter, r *http.Request, rid string, m
 			return
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.WithValue(r.Context(), stateKey{}, st), g.cfg.RequestTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), g.cfg.RequestTimeout)
 	defer cancel()
 	// These routes' bodies are optional: an empty one is an empty request.
-	g.mux.ServeHTTP(sw, forCore(r.WithContext(ctx), &bodyReader{data: body, optional: true}))
+	g.callCore(ctx, sw, st, rt, call, req, coreRequest{path: r.URL.Path, body: body, optional: true})
 }
 
 // writeRefusal answers a refused request, with Retry-After and the bucket
@@ -262,20 +264,19 @@ func responseFieldPlans(routes []*policy.Route) (map[protoreflect.FullName]*poli
 }
 
 // applyResponseFields runs on every successful answer before it is written
-// (a grpc-gateway forward-response option): the location field is made
+// (writeAnswer calls it): the location field is made
 // absolute on the public address and sent as the Location header (the
 // route's success status is its redirect, checked at start-up); each
 // session cookie field is sent as the route's session cookie (the
 // console's on console routes, the consent flow's otherwise) and left out
 // of the body.
-func (g *Gateway) applyResponseFields(ctx context.Context, w http.ResponseWriter, resp proto.Message) error {
+func (g *Gateway) applyResponseFields(st *requestState, w http.ResponseWriter, resp proto.Message) error {
 	m := resp.ProtoReflect()
 	rf := g.fields[m.Descriptor().FullName()]
 	if rf == nil {
 		return nil
 	}
-	st, _ := ctx.Value(stateKey{}).(*requestState)
-	if st == nil || st.base == nil {
+	if st.base == nil {
 		return errors.New("gateway: a response with a location or cookie field outside the request path")
 	}
 	if rf.Location != nil {

@@ -24,6 +24,9 @@ func TestWebhookDeliverySurvivesAWorkerKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and starts the binaries")
 	}
+	// Most of this test is waiting for River's rescuer (every 30 s) and a
+	// new leader: it waits beside the run below, on a platform of its own.
+	t.Parallel()
 	pl := startPlatform(t, "MP_WEBHOOK_ALLOW_CIDRS=127.0.0.0/8")
 	workerMetrics := freeAddr(t)
 
@@ -103,6 +106,8 @@ func TestWebhookRunSurvivesAWorkerKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and starts the binaries")
 	}
+	// Beside the test above; its platform, database and ports are its own.
+	t.Parallel()
 	const total = 10_000
 	pl := startPlatform(t, "MP_WEBHOOK_ALLOW_CIDRS=127.0.0.0/8")
 	ctx := context.Background()

@@ -35,7 +35,7 @@ func ClientIP(r *http.Request, trustedProxies []netip.Prefix) string {
 		return r.RemoteAddr
 	}
 	if !contains(trustedProxies, peer) {
-		return peer.String()
+		return addrString(peer, r.RemoteAddr)
 	}
 	hop := peer
 	values := r.Header.Values("X-Forwarded-For")
@@ -66,6 +66,13 @@ func ClientIP(r *http.Request, trustedProxies []netip.Prefix) string {
 // parseHost parses an address as it appears in RemoteAddr or in
 // X-Forwarded-For: bare, with a port, or bracketed IPv6.
 func parseHost(s string) (netip.Addr, bool) {
+	if strings.Count(s, ":") == 1 {
+		// IPv4 with a port, RemoteAddr's usual form: parsed as such
+		// directly rather than after a failed (and allocating) bare parse.
+		if ap, err := netip.ParseAddrPort(s); err == nil {
+			return ap.Addr().Unmap().WithZone(""), true
+		}
+	}
 	a, err := netip.ParseAddr(s)
 	if err != nil {
 		ap, err2 := netip.ParseAddrPort(s)
@@ -90,4 +97,18 @@ func contains(prefixes []netip.Prefix, a netip.Addr) bool {
 		}
 	}
 	return false
+}
+
+// addrString is a.String(), taken from s (the text a was parsed from) when s
+// starts with exactly that text: an IPv4 address in dotted decimal, as
+// parsed, has one spelling, so no new string is needed.
+func addrString(a netip.Addr, s string) string {
+	if a.Is4() {
+		var buf [15]byte
+		t := a.AppendTo(buf[:0])
+		if len(s) >= len(t) && s[:len(t)] == string(t) && (len(s) == len(t) || s[len(t)] == ':') {
+			return s[:len(t)]
+		}
+	}
+	return a.String()
 }

@@ -174,7 +174,7 @@ func New(cfg Config) (*Server, error) {
 		idempotency: cfg.Idempotency,
 	}
 	own := []grpc.ServerOption{
-		grpc.ChainUnaryInterceptor(chain.unary()...),
+		grpc.ChainUnaryInterceptor(chainUnary(chain.unary())),
 		grpc.ChainStreamInterceptor(chain.stream()...),
 		grpc.MaxRecvMsgSize(cfg.MaxRecvBytes),
 		grpc.ForceServerCodecV2(grpccodec.New()),

@@ -47,7 +47,10 @@ func NewRequestID() string {
 	var b [16]byte
 	binary.BigEndian.PutUint64(b[:8], uint64(time.Now().UnixNano()))
 	binary.BigEndian.PutUint64(b[8:], mrand.Uint64())
-	return "req_" + encoding.EncodeToString(b[:])
+	var out [4 + 26]byte // "req_" and 16 bytes in base32 without padding
+	copy(out[:], "req_")
+	encoding.Encode(out[4:], b[:])
+	return string(out[:4+encoding.EncodedLen(len(b))])
 }
 
 // Token returns n random bytes encoded the same way, for secrets and tokens.

@@ -38,20 +38,7 @@ var verifyLink = regexp.MustCompile(`verify\?token=(\S+)`)
 
 func (o *consoleOutbox) token(t *testing.T) string {
 	t.Helper()
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if len(o.sent) == 0 {
-		t.Fatal("no message sent")
-	}
-	m := verifyLink.FindStringSubmatch(o.sent[len(o.sent)-1].Text)
-	if m == nil {
-		t.Fatalf("no link in %q", o.sent[len(o.sent)-1].Text)
-	}
-	token, err := url.QueryUnescape(m[1])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return token
+	return o.link(t, verifyLink)
 }
 
 // TestConsoleConformance checks the developer console's document against
@@ -106,7 +93,7 @@ func TestConsoleConformance(t *testing.T) {
 	s.expect(t, "Verify", nil, `{"token":"`+token+`"}`, http.StatusOK, "")
 	s.expect(t, "Verify", nil, `{"token":"`+token+`"}`, http.StatusBadRequest, "VERIFICATION_LINK_USED")
 
-	for _, id := range []string{"GetSession", "GetAccount", "ListApps", "SignOut"} {
+	for _, id := range []string{"GetSession", "GetAccount", "ListApps", "ListTestShops", "ListMembers", "SignOut"} {
 		s.expect(t, id, nil, "", http.StatusUnauthorized, "UNAUTHORIZED")
 	}
 	s.expect(t, "SignIn", nil, `{"email":"ana.cruz@partner.example.ph","password":"not the password!"}`, http.StatusUnauthorized, "UNAUTHORIZED")
@@ -134,6 +121,7 @@ func TestConsoleConformance(t *testing.T) {
 	}
 	s.expect(t, "CreateApp", nil, `{"name":"Live","environment":"production"}`, http.StatusForbidden, "FORBIDDEN")
 	real := map[string]string{"id": made.Data.App.AppID}
+	s.testShopsAndMembers(t, box, made.Data.App.AppID)
 	for _, id := range []string{"GetApp", "UpdateApp", "RotateAppSecret", "GetAppCredentials", "DeactivateApp"} {
 		s.expect(t, id, nil, "", http.StatusNotFound, "APP_NOT_FOUND")
 		s.expect(t, id, real, "", http.StatusOK, "")
@@ -160,12 +148,106 @@ func TestConsoleConformance(t *testing.T) {
 	}
 }
 
+// testShopsAndMembers runs the test shops' and members' routes in the
+// signed-in example account, whose sandbox app is appID: a test shop
+// authorised for the app, a second person invited, accepting and limited
+// by the role, the role changed and the member removed. The example's
+// person is signed in again at the end.
+func (s *consoleSession) testShopsAndMembers(t *testing.T, box *consoleOutbox, appID string) {
+	t.Helper()
+	s.expect(t, "ListTestShops", nil, "", http.StatusOK, "")
+	s.expect(t, "CreateTestShop", nil, "", http.StatusForbidden, "FORBIDDEN", "", "-")
+	a := s.expect(t, "CreateTestShop", nil, "", http.StatusCreated, "")
+	var shop struct {
+		Data struct {
+			Shop struct {
+				ID string `json:"id"`
+			} `json:"shop"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(a.body, &shop); err != nil || shop.Data.Shop.ID == "" {
+		t.Fatalf("test shop: %v %s", err, a.body)
+	}
+	s.expect(t, "AuthorizeTestShop", nil, "", http.StatusNotFound, "NOT_FOUND")
+	shopID := map[string]string{"id": shop.Data.Shop.ID}
+	s.expect(t, "AuthorizeTestShop", shopID, "", http.StatusNotFound, "APP_NOT_FOUND")
+	s.expect(t, "AuthorizeTestShop", shopID, `{"appId":"`+appID+`"}`, http.StatusOK, "")
+
+	s.expect(t, "ListMembers", nil, "", http.StatusOK, "")
+	s.expect(t, "InviteMember", nil, `{"email":"ana.cruz@partner.example.ph","role":"ADMIN"}`, http.StatusConflict, "CONFLICT")
+	s.expect(t, "InviteMember", nil, "", http.StatusCreated, "")
+	invitation := box.link(t, invitationLink)
+	// The invitee signs up, verifies and signs in, then accepts.
+	const invitee = `{"email":"ben.reyes@partner.example.ph","password":"correct horse battery staple"}`
+	s.expect(t, "SignUp", nil, `{"email":"ben.reyes@partner.example.ph","password":"correct horse battery staple","name":"Ben Reyes","developerType":"INDIVIDUAL"}`,
+		http.StatusCreated, "")
+	s.expect(t, "Verify", nil, `{"token":"`+box.token(t)+`"}`, http.StatusOK, "")
+	s.signInAs(t, invitee)
+	s.expect(t, "AcceptInvitation", nil, "", http.StatusBadRequest, "INVALID_VERIFICATION_TOKEN")
+	s.expect(t, "AcceptInvitation", nil, `{"token":"`+invitation+`"}`, http.StatusOK, "")
+	a = s.expect(t, "ListMembers", nil, "", http.StatusOK, "")
+	var members struct {
+		Data []struct {
+			ID    string `json:"id"`
+			Email string `json:"email"`
+			Role  string `json:"role"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(a.body, &members); err != nil {
+		t.Fatal(err)
+	}
+	var ben string
+	for _, m := range members.Data {
+		if m.Email == "ben.reyes@partner.example.ph" && m.Role == "DEVELOPER" {
+			ben = m.ID
+		}
+	}
+	if len(members.Data) != 2 || ben == "" {
+		t.Fatalf("members after the acceptance: %s", a.body)
+	}
+	member := map[string]string{"id": ben}
+	s.expect(t, "UpdateMember", member, "", http.StatusForbidden, "MEMBER_PERMISSION_DENIED")
+
+	s.signIn(t)
+	s.expect(t, "UpdateMember", nil, "", http.StatusNotFound, "NOT_FOUND")
+	s.expect(t, "UpdateMember", member, "", http.StatusOK, "")
+	s.expect(t, "RemoveMember", nil, "", http.StatusNotFound, "NOT_FOUND")
+	s.expect(t, "RemoveMember", member, "", http.StatusOK, "")
+}
+
+var invitationLink = regexp.MustCompile(`invitations/accept\?token=(\S+)`)
+
+// link is the token of pattern's link in the last message sent.
+func (o *consoleOutbox) link(t *testing.T, pattern *regexp.Regexp) string {
+	t.Helper()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if len(o.sent) == 0 {
+		t.Fatal("no message sent")
+	}
+	m := pattern.FindStringSubmatch(o.sent[len(o.sent)-1].Text)
+	if m == nil {
+		t.Fatalf("no link in %q", o.sent[len(o.sent)-1].Text)
+	}
+	token, err := url.QueryUnescape(m[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return token
+}
+
 // signIn signs the example's person in and keeps the cookie and the CSRF
 // token.
 func (s *consoleSession) signIn(t *testing.T) {
 	t.Helper()
+	s.signInAs(t, "")
+}
+
+// signInAs signs a person in with body (the example's person when empty).
+func (s *consoleSession) signInAs(t *testing.T, body string) {
+	t.Helper()
 	s.cookie, s.csrf = "", ""
-	a := s.expect(t, "SignIn", nil, "", http.StatusOK, "")
+	a := s.expect(t, "SignIn", nil, body, http.StatusOK, "")
 	var signedIn struct {
 		Data struct {
 			CSRFToken string `json:"csrfToken"`

@@ -6,8 +6,13 @@ import (
 	developerv1 "github.com/mallplatform/partnerapi/gen/mp/developer/v1"
 )
 
-// exampleApp is an illustrative console app id.
-const exampleApp = "app_01JQ3ZK8D6W1Y4V9N2R5T7B0C3"
+// Illustrative console ids: an app, a test shop (its seller) and a
+// membership.
+const (
+	exampleApp      = "app_01JQ3ZK8D6W1Y4V9N2R5T7B0C3"
+	exampleTestShop = "slr_01kaq3m8v5yq6b7c9d0e1f2g3j"
+	exampleMember   = "dmem_01kaq3m8v5yq6b7c9d0e1f2g3k"
+)
 
 // The developer console's example requests (see examples).
 func init() {
@@ -32,6 +37,15 @@ func init() {
 		developerv1.DeveloperService_DeactivateApp_FullMethodName:     &developerv1.DeactivateAppRequest{Id: exampleApp},
 		developerv1.DeveloperService_DeleteApp_FullMethodName:         &developerv1.DeleteAppRequest{Id: exampleApp},
 		developerv1.DeveloperService_GetAppCredentials_FullMethodName: &developerv1.GetAppCredentialsRequest{Id: exampleApp},
+		developerv1.DeveloperService_CreateTestShop_FullMethodName:    &developerv1.CreateTestShopRequest{ShopName: "Cruz Gadgets (test)"},
+		developerv1.DeveloperService_AuthorizeTestShop_FullMethodName: &developerv1.AuthorizeTestShopRequest{Id: exampleTestShop,
+			AppId: exampleApp},
+		developerv1.DeveloperService_InviteMember_FullMethodName: &developerv1.InviteMemberRequest{Email: "ben.reyes@partner.example.ph",
+			Role: "DEVELOPER"},
+		developerv1.DeveloperService_UpdateMember_FullMethodName: &developerv1.UpdateMemberRequest{Id: exampleMember, Role: "VIEWER"},
+		developerv1.DeveloperService_RemoveMember_FullMethodName: &developerv1.RemoveMemberRequest{Id: exampleMember},
+		developerv1.DeveloperService_AcceptInvitation_FullMethodName: &developerv1.AcceptInvitationRequest{
+			Token: "Hk7s2Lp9Qw4Ez1Rt6Yu3Io8Pa5Sd0Fg_jK-lZ7xC2vB"},
 	} {
 		examples[name] = ex
 	}

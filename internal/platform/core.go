@@ -45,6 +45,9 @@ type CoreConfig struct {
 	// SecretRotationOverlap is how long a partner's rotated-out secret keeps
 	// verifying (MP_SECRET_ROTATION_OVERLAP; 0: auth.DefaultRotationOverlap).
 	SecretRotationOverlap time.Duration
+	// PasswordCost is the cost of new seller password hashes (zero: the
+	// production cost; auth.TestPasswordCost in test environments).
+	PasswordCost auth.PasswordCost
 	// Clock is security time: token and secret expiry, caches (default
 	// the wall clock).
 	Clock clock.Clock
@@ -156,7 +159,7 @@ func newCore(cfg CoreConfig, domains []serviceset.Domain) (*Core, error) {
 // partsConfig is the parts' share of cfg.
 func (c CoreConfig) partsConfig() PartsConfig {
 	return PartsConfig{DB: c.DB, SecretKey: c.SecretKey, SecretRotationOverlap: c.SecretRotationOverlap, Clock: c.Clock,
-		Business: c.Business, Logger: c.Logger, Callbacks: c.Callbacks, OTPSender: c.OTPSender, Uploads: c.Uploads,
+		PasswordCost: c.PasswordCost, Business: c.Business, Logger: c.Logger, Callbacks: c.Callbacks, OTPSender: c.OTPSender, Uploads: c.Uploads,
 		CalendarPoll: c.CalendarPoll, ConsoleMail: c.ConsoleMail, ConsoleURL: c.ConsoleURL,
 		ConsoleLimits: c.ConsoleLimits}
 }

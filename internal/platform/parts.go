@@ -42,6 +42,9 @@ type PartsConfig struct {
 	// SecretRotationOverlap is how long a partner's rotated-out secret keeps
 	// verifying (0: auth.DefaultRotationOverlap).
 	SecretRotationOverlap time.Duration
+	// PasswordCost is the cost of new seller password hashes (zero: the
+	// production cost).
+	PasswordCost auth.PasswordCost
 	// Clock is security time (default the wall clock).
 	Clock clock.Clock
 	// Business is business time (default: each sandbox test shop's own
@@ -108,7 +111,8 @@ func NewParts(cfg PartsConfig) (serviceset.Parts, error) {
 	if err != nil {
 		return serviceset.Parts{}, err
 	}
-	authSvc, err := auth.NewService(auth.Config{Store: auth.NewEntStore(cfg.DB.Ent), Sealer: sealer, Clock: cfg.Clock, RotationOverlap: cfg.SecretRotationOverlap})
+	authSvc, err := auth.NewService(auth.Config{Store: auth.NewEntStore(cfg.DB.Ent), Sealer: sealer, Clock: cfg.Clock, RotationOverlap: cfg.SecretRotationOverlap,
+		PasswordCost: cfg.PasswordCost})
 	if err != nil {
 		return serviceset.Parts{}, err
 	}

@@ -51,6 +51,9 @@ type Method struct {
 	// RawBody: the body fills a google.api.HttpBody field, so it travels
 	// as it was sent (bytes and declared Content-Type), not as JSON.
 	RawBody bool
+	// ResponseBody is the response field the HTTP answer is made of
+	// (google.api.http response_body); "" for the whole response.
+	ResponseBody string
 }
 
 // httpBody is the message a raw request body (or answer) travels in.
@@ -194,6 +197,9 @@ func newMethod(md protoreflect.MethodDescriptor) (*Method, error) {
 		if r.GetBody() != "" {
 			m.BodyField = r.GetBody()
 		}
+		if r.GetResponseBody() != "" {
+			m.ResponseBody = r.GetResponseBody()
+		}
 	}
 	if m.BodyField != "" && m.BodyField != "*" {
 		if fd := md.Input().Fields().ByName(protoreflect.Name(m.BodyField)); fd != nil {
@@ -267,6 +273,33 @@ func (r *Route) match(path string) bool {
 		}
 	}
 	return true
+}
+
+// Variables names the template's variables, in path order.
+func (r *Route) Variables() []string {
+	var out []string
+	for _, s := range r.segments {
+		if s.variable != "" {
+			out = append(out, s.variable)
+		}
+	}
+	return out
+}
+
+// Bind appends to dst the values of the template's variables in path (a
+// path the route matched), in the order Variables names them.
+func (r *Route) Bind(path string, dst []string) []string {
+	rest := path[1:]
+	for _, s := range r.segments {
+		part := rest
+		if j := strings.IndexByte(rest, '/'); j >= 0 {
+			part, rest = rest[:j], rest[j+1:]
+		}
+		if s.variable != "" {
+			dst = append(dst, part)
+		}
+	}
+	return dst
 }
 
 // Method returns the policy of a gRPC method.

@@ -134,20 +134,46 @@ func (p *Principal) WithGrant(granted []string) *Principal {
 
 // AppendMetadata adds p to outgoing metadata pairs.
 func (p *Principal) AppendMetadata(kv []string) []string {
+	// The buckets (a request has at most three) in one allocation, and the
+	// message marshalled into a stack buffer.
+	type bucketBlock struct {
+		vals [3]principalv1.RateLimit
+		ptrs [3]*principalv1.RateLimit
+	}
+	var rls []*principalv1.RateLimit
+	if n := len(p.RateLimits); n <= 3 {
+		blk := new(bucketBlock)
+		for i := range n {
+			blk.ptrs[i] = &blk.vals[i]
+		}
+		rls = blk.ptrs[:n:n]
+	} else {
+		rls = make([]*principalv1.RateLimit, n)
+		for i := range rls {
+			rls[i] = &principalv1.RateLimit{}
+		}
+	}
+	for i, r := range p.RateLimits {
+		rl := rls[i]
+		rl.Bucket, rl.Limit, rl.Remaining = r.Bucket, r.Limit, r.Remaining
+		rl.WindowSeconds, rl.ResetUnixMs = int64(r.Window/time.Second), r.Reset.UnixMilli()
+	}
 	m := &principalv1.Principal{
 		AppId:       p.AppID,
 		ClientId:    p.ClientID,
 		AccountId:   p.AccountID,
 		Environment: p.Environment,
 		Scopes:      p.Scopes,
-		RateLimits:  make([]*principalv1.RateLimit, len(p.RateLimits)),
+		RateLimits:  rls,
 	}
-	for i, r := range p.RateLimits {
-		m.RateLimits[i] = &principalv1.RateLimit{Bucket: r.Bucket, Limit: r.Limit, Remaining: r.Remaining,
-			WindowSeconds: int64(r.Window / time.Second), ResetUnixMs: r.Reset.UnixMilli()}
+	var buf [512]byte
+	var b []byte
+	if size := m.SizeVT(); size <= len(buf) {
+		b = buf[:size]
+	} else {
+		b = make([]byte, size)
 	}
-	b, err := m.MarshalVT()
-	if err != nil {
+	if _, err := m.MarshalToSizedBufferVT(b); err != nil {
 		// Strings and integers always marshal; nothing to send otherwise.
 		return kv
 	}

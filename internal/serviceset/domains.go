@@ -51,9 +51,6 @@ func Domains() []Domain {
 		{
 			// The developer console: gRPC on core for the gateway alone;
 			// its /console/v1 routes arrive with the gateway's console path.
-			// First: grpc-gateway's mux tries the routes registered last
-			// first, so the console's, registered first, cost the partner
-			// routes no failed matches.
 			Name: "developer",
 			Services: []Service{{
 				Name: "developer",

@@ -85,6 +85,8 @@ func NewFlow(cfg FlowConfig) (*Flow, error) {
 	if cfg.PasswordChecks <= 0 {
 		cfg.PasswordChecks = 4
 	}
+	// The first unknown username must not pay for making the dummy hash.
+	go dummyPasswordHash()
 	return &Flow{cfg: cfg, otpKey: cfg.Sealer.MACKey("one-time-code"), checking: make(chan struct{}, cfg.PasswordChecks)}, nil
 }
 
@@ -234,7 +236,7 @@ func (f *Flow) VerifySeller(ctx context.Context, sessionToken, username, passwor
 	if err != nil && !isNotFound(err) {
 		return nil, err
 	}
-	hash := dummyPasswordHash
+	hash := dummyPasswordHash()
 	if login != nil {
 		hash = login.PasswordHash
 	}

@@ -88,7 +88,11 @@ func newFlowEnv(t *testing.T, d *db.DB) *flowEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.svc, err = auth.NewService(auth.Config{Store: auth.NewEntStore(d.Ent), Sealer: sealer, Clock: e.clk}); err != nil {
+	// The sign-in steps are the point here, not the hash's cost: the logins
+	// are written at the test cost (TestSellerLoginPasswordCost holds the
+	// production one).
+	if e.svc, err = auth.NewService(auth.Config{Store: auth.NewEntStore(d.Ent), Sealer: sealer, Clock: e.clk,
+		PasswordCost: auth.TestPasswordCost}); err != nil {
 		t.Fatal(err)
 	}
 	if e.flow, err = auth.NewFlow(auth.FlowConfig{Store: auth.NewFlowEntStore(d.Ent), Sealer: sealer,

@@ -40,7 +40,7 @@ func (s *Service) CreateSellerLogin(ctx context.Context, in NewSellerLogin, test
 	case in.FixedOTP != "" && (!testShop || !sixDigit.MatchString(in.FixedOTP)):
 		return apierr.New(apierr.ValidationError, "only a test shop has a fixed one-time code, of 6 digits")
 	}
-	hash, err := HashPassword(in.Password)
+	hash, err := hashPassword(in.Password, s.cost)
 	if err != nil {
 		return err
 	}

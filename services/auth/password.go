@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"golang.org/x/crypto/argon2"
 )
@@ -22,27 +23,70 @@ const (
 	argonSaltLen   = 16
 )
 
-// HashPassword returns the PHC-format argon2id hash of password.
+// PasswordCost is the argon2id cost of the seller password hashes a
+// Service writes. The zero value is the production cost, OWASP's minimum
+// (19 MiB, 2 passes); a lower one is refused unless TestOnly is set, which
+// only test environments do: under the race detector one hash at the
+// production cost takes about half a second, and every seeded sandbox
+// hashes two passwords. Hashes carry their parameters, so checking one
+// costs what it was written with.
+type PasswordCost struct {
+	MemoryKiB uint32
+	Passes    uint32
+	TestOnly  bool
+}
+
+// TestPasswordCost is the cheap cost of test environments' seller logins.
+var TestPasswordCost = PasswordCost{MemoryKiB: 64, Passes: 1, TestOnly: true}
+
+func (c PasswordCost) validate() error {
+	switch {
+	case c.MemoryKiB == 0 && c.Passes == 0:
+		return nil
+	case c.MemoryKiB == 0 || c.Passes == 0:
+		return errors.New("auth: a password cost needs both memory and passes")
+	case (c.MemoryKiB < argonMemoryKiB || c.Passes < argonTime) && !c.TestOnly:
+		return fmt.Errorf("auth: a password cost below %d KiB and %d passes is for tests only", argonMemoryKiB, argonTime)
+	}
+	return nil
+}
+
+func (c PasswordCost) orDefault() PasswordCost {
+	if c.MemoryKiB == 0 {
+		return PasswordCost{MemoryKiB: argonMemoryKiB, Passes: argonTime}
+	}
+	return c
+}
+
+// HashPassword returns the PHC-format argon2id hash of password at the
+// production cost.
 func HashPassword(password string) (string, error) {
+	return hashPassword(password, PasswordCost{})
+}
+
+func hashPassword(password string, cost PasswordCost) (string, error) {
+	cost = cost.orDefault()
 	salt := make([]byte, argonSaltLen)
 	if _, err := rand.Read(salt); err != nil {
 		return "", err
 	}
-	key := argon2.IDKey([]byte(password), salt, argonTime, argonMemoryKiB, argonThreads, argonKeyLen)
+	key := argon2.IDKey([]byte(password), salt, cost.Passes, cost.MemoryKiB, argonThreads, argonKeyLen)
 	b64 := base64.RawStdEncoding
-	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, argonMemoryKiB, argonTime, argonThreads,
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, cost.MemoryKiB, cost.Passes, argonThreads,
 		b64.EncodeToString(salt), b64.EncodeToString(key)), nil
 }
 
 // dummyPasswordHash is checked against when no login matches, so that an
-// unknown username costs the same time as a wrong password.
-var dummyPasswordHash = func() string {
+// unknown username costs the same time as a wrong password. It is made on
+// first use (NewFlow starts that), not when a program that merely imports
+// the package starts.
+var dummyPasswordHash = sync.OnceValue(func() string {
 	h, err := HashPassword("no login has this password")
 	if err != nil {
 		panic(err)
 	}
 	return h
-}()
+})
 
 var errPasswordHash = errors.New("auth: stored password hash is malformed")
 

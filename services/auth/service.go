@@ -37,6 +37,9 @@ type Config struct {
 	// a partner rotates its secret (POST /open/v1/credentials/rotate):
 	// default DefaultRotationOverlap, at most MaxRotationGrace.
 	RotationOverlap time.Duration
+	// PasswordCost is the cost of new seller password hashes (zero: the
+	// production cost).
+	PasswordCost PasswordCost
 }
 
 // Validate reports missing dependencies and a rotation overlap out of range.
@@ -47,7 +50,7 @@ func (c Config) Validate() error {
 	if c.RotationOverlap < 0 || c.RotationOverlap > MaxRotationGrace {
 		return fmt.Errorf("auth: the secret rotation overlap must be positive and at most %s", MaxRotationGrace)
 	}
-	return nil
+	return c.PasswordCost.validate()
 }
 
 // Service implements the auth use cases.
@@ -56,6 +59,7 @@ type Service struct {
 	sealer  *Sealer
 	clock   clock.Clock
 	overlap time.Duration
+	cost    PasswordCost
 	tokens  *ttlcache.Cache[tokenEntry]
 	// callers holds verified internal callers by their token's hash.
 	callers *ttlcache.Cache[*InternalCaller]
@@ -72,7 +76,7 @@ func NewService(cfg Config) (*Service, error) {
 	if cfg.RotationOverlap == 0 {
 		cfg.RotationOverlap = DefaultRotationOverlap
 	}
-	return &Service{store: cfg.Store, sealer: cfg.Sealer, clock: cfg.Clock, overlap: cfg.RotationOverlap, tokens: ttlcache.New[tokenEntry](tokenCacheMax), callers: ttlcache.New[*InternalCaller](internalCallerCacheMax)}, nil
+	return &Service{store: cfg.Store, sealer: cfg.Sealer, clock: cfg.Clock, overlap: cfg.RotationOverlap, cost: cfg.PasswordCost, tokens: ttlcache.New[tokenEntry](tokenCacheMax), callers: ttlcache.New[*InternalCaller](internalCallerCacheMax)}, nil
 }
 
 // Credentials is what the gateway needs to verify and meter one app.

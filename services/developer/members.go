@@ -15,7 +15,7 @@ import (
 )
 
 // InvitationTTL is how long an invitation link can be accepted
-// (docs/decisions.md, "Developer console: members").
+// (docs/decisions.md, "Developer console: test shops, members and roles").
 const InvitationTTL = 7 * 24 * time.Hour
 
 // Members lists the actor's account's members.

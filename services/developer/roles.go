@@ -3,7 +3,7 @@ package developer
 import "github.com/mallplatform/partnerapi/services/auth"
 
 // action is something a member may or may not do in an account
-// (docs/decisions.md, "Developer console: roles").
+// (docs/decisions.md, "Developer console: test shops, members and roles").
 type action int
 
 const (

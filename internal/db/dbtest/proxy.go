@@ -13,20 +13,12 @@ import (
 // database going through a proxy the test can freeze or cut.
 func PostgresThroughProxy(t testing.TB) (*db.DB, *faultnet.Proxy) {
 	t.Helper()
-	dsn := EmptyPostgres(t)
+	dsn := MigratedPostgres(t)
 	u, err := url.Parse(dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	direct, err := db.Open(ctx, db.Config{Driver: db.DriverPostgres, DSN: dsn, MaxOpenConns: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Migrate(ctx, direct.SQL); err != nil {
-		t.Fatal(err)
-	}
-	_ = direct.Close()
 	proxy := faultnet.NewProxy(t, u.Host)
 	u.Host = proxy.Addr()
 	d, err := db.Open(ctx, db.Config{Driver: db.DriverPostgres, DSN: u.String(), MaxOpenConns: 8})

@@ -3169,7 +3169,7 @@ const file_mp_developer_v1_developer_proto_rawDesc = "" +
 	"\x02id\x18\x01 \x01(\tR\x02id\"\x16\n" +
 	"\x14RemoveMemberResponse\"/\n" +
 	"\x17AcceptInvitationRequest\x12\x14\n" +
-	"\x05token\x18\x01 \x01(\tR\x05token2\xf7\x1a\n" +
+	"\x05token\x18\x01 \x01(\tR\x05token2\xf9\x1a\n" +
 	"\x10DeveloperService\x12w\n" +
 	"\x06SignUp\x12\x1e.mp.developer.v1.SignUpRequest\x1a\x1f.mp.developer.v1.SignUpResponse\",\xa2\xbb\x18\x05\x18\xc9\x010\x03һ\x18\x02>C\x82\xd3\xe4\x93\x02\x17:\x01*\"\x12/console/v1/signup\x12u\n" +
 	"\x06Verify\x12\x1e.mp.developer.v1.VerifyRequest\x1a\x1f.mp.developer.v1.VerifyResponse\"*\xa2\xbb\x18\x020\x03һ\x18\x03@AB\x82\xd3\xe4\x93\x02\x17:\x01*\"\x12/console/v1/verify\x12\x9c\x01\n" +
@@ -3194,9 +3194,9 @@ const file_mp_developer_v1_developer_proto_rawDesc = "" +
 	"\x0eCreateTestShop\x12&.mp.developer.v1.CreateTestShopRequest\x1a'.mp.developer.v1.CreateTestShopResponse\"2\xa2\xbb\x18\x05\x18\xc9\x010\x03һ\x18\x04\x1d?F<\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/console/v1/test-shops\x12\xab\x01\n" +
 	"\x11AuthorizeTestShop\x12).mp.developer.v1.AuthorizeTestShopRequest\x1a*.mp.developer.v1.AuthorizeTestShopResponse\"?\xa2\xbb\x18\x020\x03һ\x18\x05\x1d?F\x159\x82\xd3\xe4\x93\x02*:\x01*\"%/console/v1/test-shops/{id}/authorize\x12\x80\x01\n" +
 	"\vListMembers\x12#.mp.developer.v1.ListMembersRequest\x1a$.mp.developer.v1.ListMembersResponse\"&\xa2\xbb\x18\x020\x03һ\x18\x01\x1d\x82\xd3\xe4\x93\x02\x15\x12\x13/console/v1/members\x12\x8c\x01\n" +
-	"\fInviteMember\x12$.mp.developer.v1.InviteMemberRequest\x1a%.mp.developer.v1.InviteMemberResponse\"/\xa2\xbb\x18\x05\x18\xc9\x010\x03һ\x18\x04\x1d?FQ\x82\xd3\xe4\x93\x02\x18:\x01*\"\x13/console/v1/members\x12\x88\x01\n" +
-	"\fUpdateMember\x12$.mp.developer.v1.UpdateMemberRequest\x1a\x1f.mp.developer.v1.MemberResponse\"1\xa2\xbb\x18\x020\x03һ\x18\x04\x1dF\x15Q\x82\xd3\xe4\x93\x02\x1d:\x01*\x1a\x18/console/v1/members/{id}\x12\x8b\x01\n" +
-	"\fRemoveMember\x12$.mp.developer.v1.RemoveMemberRequest\x1a%.mp.developer.v1.RemoveMemberResponse\".\xa2\xbb\x18\x020\x03һ\x18\x04\x1dF\x15Q\x82\xd3\xe4\x93\x02\x1a*\x18/console/v1/members/{id}\x12\x97\x01\n" +
+	"\fInviteMember\x12$.mp.developer.v1.InviteMemberRequest\x1a%.mp.developer.v1.InviteMemberResponse\"/\xa2\xbb\x18\x05\x18\xc9\x010\x03һ\x18\x04\x1d?FQ\x82\xd3\xe4\x93\x02\x18:\x01*\"\x13/console/v1/members\x12\x89\x01\n" +
+	"\fUpdateMember\x12$.mp.developer.v1.UpdateMemberRequest\x1a\x1f.mp.developer.v1.MemberResponse\"2\xa2\xbb\x18\x020\x03һ\x18\x05\x1d?F\x15Q\x82\xd3\xe4\x93\x02\x1d:\x01*\x1a\x18/console/v1/members/{id}\x12\x8c\x01\n" +
+	"\fRemoveMember\x12$.mp.developer.v1.RemoveMemberRequest\x1a%.mp.developer.v1.RemoveMemberResponse\"/\xa2\xbb\x18\x020\x03һ\x18\x05\x1d?F\x15Q\x82\xd3\xe4\x93\x02\x1a*\x18/console/v1/members/{id}\x12\x97\x01\n" +
 	"\x10AcceptInvitation\x12(.mp.developer.v1.AcceptInvitationRequest\x1a .mp.developer.v1.SessionResponse\"7\xa2\xbb\x18\x020\x03һ\x18\x04\x1d@AB\x82\xd3\xe4\x93\x02#:\x01*\"\x1e/console/v1/invitations/accept\x1a\x06ʻ\x18\x02\b\x02B\xc7\x01\n" +
 	"\x13com.mp.developer.v1B\x0eDeveloperProtoP\x01ZBgithub.com/mallplatform/partnerapi/gen/mp/developer/v1;developerv1\xa2\x02\x03MDX\xaa\x02\x0fMp.Developer.V1\xca\x02\x0fMp\\Developer\\V1\xe2\x02\x1bMp\\Developer\\V1\\GPBMetadata\xea\x02\x11Mp::Developer::V1b\x06proto3"
 
