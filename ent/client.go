@@ -35,6 +35,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/fulfillment"
 	"github.com/mallplatform/partnerapi/ent/idempotencykey"
 	"github.com/mallplatform/partnerapi/ent/internalcaller"
+	"github.com/mallplatform/partnerapi/ent/maintenancewindow"
 	"github.com/mallplatform/partnerapi/ent/order"
 	"github.com/mallplatform/partnerapi/ent/orderitem"
 	"github.com/mallplatform/partnerapi/ent/pickupaddress"
@@ -103,6 +104,8 @@ type Client struct {
 	IdempotencyKey *IdempotencyKeyClient
 	// InternalCaller is the client for interacting with the InternalCaller builders.
 	InternalCaller *InternalCallerClient
+	// MaintenanceWindow is the client for interacting with the MaintenanceWindow builders.
+	MaintenanceWindow *MaintenanceWindowClient
 	// Order is the client for interacting with the Order builders.
 	Order *OrderClient
 	// OrderItem is the client for interacting with the OrderItem builders.
@@ -172,6 +175,7 @@ func (c *Client) init() {
 	c.Fulfillment = NewFulfillmentClient(c.config)
 	c.IdempotencyKey = NewIdempotencyKeyClient(c.config)
 	c.InternalCaller = NewInternalCallerClient(c.config)
+	c.MaintenanceWindow = NewMaintenanceWindowClient(c.config)
 	c.Order = NewOrderClient(c.config)
 	c.OrderItem = NewOrderItemClient(c.config)
 	c.PickupAddress = NewPickupAddressClient(c.config)
@@ -303,6 +307,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Fulfillment:           NewFulfillmentClient(cfg),
 		IdempotencyKey:        NewIdempotencyKeyClient(cfg),
 		InternalCaller:        NewInternalCallerClient(cfg),
+		MaintenanceWindow:     NewMaintenanceWindowClient(cfg),
 		Order:                 NewOrderClient(cfg),
 		OrderItem:             NewOrderItemClient(cfg),
 		PickupAddress:         NewPickupAddressClient(cfg),
@@ -361,6 +366,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Fulfillment:           NewFulfillmentClient(cfg),
 		IdempotencyKey:        NewIdempotencyKeyClient(cfg),
 		InternalCaller:        NewInternalCallerClient(cfg),
+		MaintenanceWindow:     NewMaintenanceWindowClient(cfg),
 		Order:                 NewOrderClient(cfg),
 		OrderItem:             NewOrderItemClient(cfg),
 		PickupAddress:         NewPickupAddressClient(cfg),
@@ -414,9 +420,9 @@ func (c *Client) Use(hooks ...Hook) {
 		c.ConsoleSession, c.DeveloperAccount, c.DeveloperAuditEntry,
 		c.DeveloperEmailToken, c.DeveloperInvitation, c.DeveloperMember,
 		c.DeveloperTestShop, c.DeveloperUser, c.Event, c.Fulfillment, c.IdempotencyKey,
-		c.InternalCaller, c.Order, c.OrderItem, c.PickupAddress, c.Product,
-		c.ProductVariant, c.RetiredRefreshToken, c.ReturnDispute, c.ReturnItem,
-		c.ReturnRefund, c.ReturnRequest, c.SandboxFault, c.Seller,
+		c.InternalCaller, c.MaintenanceWindow, c.Order, c.OrderItem, c.PickupAddress,
+		c.Product, c.ProductVariant, c.RetiredRefreshToken, c.ReturnDispute,
+		c.ReturnItem, c.ReturnRefund, c.ReturnRequest, c.SandboxFault, c.Seller,
 		c.SellerAuthorization, c.SellerLogin, c.Shipment, c.ShipmentTrackingEvent,
 		c.ShippingChannel, c.WebhookDelivery, c.WebhookSubscription,
 	} {
@@ -433,9 +439,9 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.ConsoleSession, c.DeveloperAccount, c.DeveloperAuditEntry,
 		c.DeveloperEmailToken, c.DeveloperInvitation, c.DeveloperMember,
 		c.DeveloperTestShop, c.DeveloperUser, c.Event, c.Fulfillment, c.IdempotencyKey,
-		c.InternalCaller, c.Order, c.OrderItem, c.PickupAddress, c.Product,
-		c.ProductVariant, c.RetiredRefreshToken, c.ReturnDispute, c.ReturnItem,
-		c.ReturnRefund, c.ReturnRequest, c.SandboxFault, c.Seller,
+		c.InternalCaller, c.MaintenanceWindow, c.Order, c.OrderItem, c.PickupAddress,
+		c.Product, c.ProductVariant, c.RetiredRefreshToken, c.ReturnDispute,
+		c.ReturnItem, c.ReturnRefund, c.ReturnRequest, c.SandboxFault, c.Seller,
 		c.SellerAuthorization, c.SellerLogin, c.Shipment, c.ShipmentTrackingEvent,
 		c.ShippingChannel, c.WebhookDelivery, c.WebhookSubscription,
 	} {
@@ -486,6 +492,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.IdempotencyKey.mutate(ctx, m)
 	case *InternalCallerMutation:
 		return c.InternalCaller.mutate(ctx, m)
+	case *MaintenanceWindowMutation:
+		return c.MaintenanceWindow.mutate(ctx, m)
 	case *OrderMutation:
 		return c.Order.mutate(ctx, m)
 	case *OrderItemMutation:
@@ -3394,6 +3402,139 @@ func (c *InternalCallerClient) mutate(ctx context.Context, m *InternalCallerMuta
 		return (&InternalCallerDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown InternalCaller mutation op: %q", m.Op())
+	}
+}
+
+// MaintenanceWindowClient is a client for the MaintenanceWindow schema.
+type MaintenanceWindowClient struct {
+	config
+}
+
+// NewMaintenanceWindowClient returns a client for the MaintenanceWindow from the given config.
+func NewMaintenanceWindowClient(c config) *MaintenanceWindowClient {
+	return &MaintenanceWindowClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `maintenancewindow.Hooks(f(g(h())))`.
+func (c *MaintenanceWindowClient) Use(hooks ...Hook) {
+	c.hooks.MaintenanceWindow = append(c.hooks.MaintenanceWindow, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `maintenancewindow.Intercept(f(g(h())))`.
+func (c *MaintenanceWindowClient) Intercept(interceptors ...Interceptor) {
+	c.inters.MaintenanceWindow = append(c.inters.MaintenanceWindow, interceptors...)
+}
+
+// Create returns a builder for creating a MaintenanceWindow entity.
+func (c *MaintenanceWindowClient) Create() *MaintenanceWindowCreate {
+	mutation := newMaintenanceWindowMutation(c.config, OpCreate)
+	return &MaintenanceWindowCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of MaintenanceWindow entities.
+func (c *MaintenanceWindowClient) CreateBulk(builders ...*MaintenanceWindowCreate) *MaintenanceWindowCreateBulk {
+	return &MaintenanceWindowCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *MaintenanceWindowClient) MapCreateBulk(slice any, setFunc func(*MaintenanceWindowCreate, int)) *MaintenanceWindowCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &MaintenanceWindowCreateBulk{err: fmt.Errorf("calling to MaintenanceWindowClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*MaintenanceWindowCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &MaintenanceWindowCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for MaintenanceWindow.
+func (c *MaintenanceWindowClient) Update() *MaintenanceWindowUpdate {
+	mutation := newMaintenanceWindowMutation(c.config, OpUpdate)
+	return &MaintenanceWindowUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *MaintenanceWindowClient) UpdateOne(_m *MaintenanceWindow) *MaintenanceWindowUpdateOne {
+	mutation := newMaintenanceWindowMutation(c.config, OpUpdateOne, withMaintenanceWindow(_m))
+	return &MaintenanceWindowUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *MaintenanceWindowClient) UpdateOneID(id string) *MaintenanceWindowUpdateOne {
+	mutation := newMaintenanceWindowMutation(c.config, OpUpdateOne, withMaintenanceWindowID(id))
+	return &MaintenanceWindowUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for MaintenanceWindow.
+func (c *MaintenanceWindowClient) Delete() *MaintenanceWindowDelete {
+	mutation := newMaintenanceWindowMutation(c.config, OpDelete)
+	return &MaintenanceWindowDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *MaintenanceWindowClient) DeleteOne(_m *MaintenanceWindow) *MaintenanceWindowDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *MaintenanceWindowClient) DeleteOneID(id string) *MaintenanceWindowDeleteOne {
+	builder := c.Delete().Where(maintenancewindow.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &MaintenanceWindowDeleteOne{builder}
+}
+
+// Query returns a query builder for MaintenanceWindow.
+func (c *MaintenanceWindowClient) Query() *MaintenanceWindowQuery {
+	return &MaintenanceWindowQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeMaintenanceWindow},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a MaintenanceWindow entity by its id.
+func (c *MaintenanceWindowClient) Get(ctx context.Context, id string) (*MaintenanceWindow, error) {
+	return c.Query().Where(maintenancewindow.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *MaintenanceWindowClient) GetX(ctx context.Context, id string) *MaintenanceWindow {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *MaintenanceWindowClient) Hooks() []Hook {
+	return c.hooks.MaintenanceWindow
+}
+
+// Interceptors returns the client interceptors.
+func (c *MaintenanceWindowClient) Interceptors() []Interceptor {
+	return c.inters.MaintenanceWindow
+}
+
+func (c *MaintenanceWindowClient) mutate(ctx context.Context, m *MaintenanceWindowMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&MaintenanceWindowCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&MaintenanceWindowUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&MaintenanceWindowUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&MaintenanceWindowDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown MaintenanceWindow mutation op: %q", m.Op())
 	}
 }
 
@@ -6331,22 +6472,22 @@ type (
 		CancellationRequest, Category, CategoryAttribute, ConsoleSession,
 		DeveloperAccount, DeveloperAuditEntry, DeveloperEmailToken,
 		DeveloperInvitation, DeveloperMember, DeveloperTestShop, DeveloperUser, Event,
-		Fulfillment, IdempotencyKey, InternalCaller, Order, OrderItem, PickupAddress,
-		Product, ProductVariant, RetiredRefreshToken, ReturnDispute, ReturnItem,
-		ReturnRefund, ReturnRequest, SandboxFault, Seller, SellerAuthorization,
-		SellerLogin, Shipment, ShipmentTrackingEvent, ShippingChannel, WebhookDelivery,
-		WebhookSubscription []ent.Hook
+		Fulfillment, IdempotencyKey, InternalCaller, MaintenanceWindow, Order,
+		OrderItem, PickupAddress, Product, ProductVariant, RetiredRefreshToken,
+		ReturnDispute, ReturnItem, ReturnRefund, ReturnRequest, SandboxFault, Seller,
+		SellerAuthorization, SellerLogin, Shipment, ShipmentTrackingEvent,
+		ShippingChannel, WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		App, AuthorizationCode, AuthorizationSession, CalendarDay, CalendarRevision,
 		CancellationRequest, Category, CategoryAttribute, ConsoleSession,
 		DeveloperAccount, DeveloperAuditEntry, DeveloperEmailToken,
 		DeveloperInvitation, DeveloperMember, DeveloperTestShop, DeveloperUser, Event,
-		Fulfillment, IdempotencyKey, InternalCaller, Order, OrderItem, PickupAddress,
-		Product, ProductVariant, RetiredRefreshToken, ReturnDispute, ReturnItem,
-		ReturnRefund, ReturnRequest, SandboxFault, Seller, SellerAuthorization,
-		SellerLogin, Shipment, ShipmentTrackingEvent, ShippingChannel, WebhookDelivery,
-		WebhookSubscription []ent.Interceptor
+		Fulfillment, IdempotencyKey, InternalCaller, MaintenanceWindow, Order,
+		OrderItem, PickupAddress, Product, ProductVariant, RetiredRefreshToken,
+		ReturnDispute, ReturnItem, ReturnRefund, ReturnRequest, SandboxFault, Seller,
+		SellerAuthorization, SellerLogin, Shipment, ShipmentTrackingEvent,
+		ShippingChannel, WebhookDelivery, WebhookSubscription []ent.Interceptor
 	}
 )
 

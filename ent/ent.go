@@ -32,6 +32,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/fulfillment"
 	"github.com/mallplatform/partnerapi/ent/idempotencykey"
 	"github.com/mallplatform/partnerapi/ent/internalcaller"
+	"github.com/mallplatform/partnerapi/ent/maintenancewindow"
 	"github.com/mallplatform/partnerapi/ent/order"
 	"github.com/mallplatform/partnerapi/ent/orderitem"
 	"github.com/mallplatform/partnerapi/ent/pickupaddress"
@@ -131,6 +132,7 @@ func checkColumn(t, c string) error {
 			fulfillment.Table:           fulfillment.ValidColumn,
 			idempotencykey.Table:        idempotencykey.ValidColumn,
 			internalcaller.Table:        internalcaller.ValidColumn,
+			maintenancewindow.Table:     maintenancewindow.ValidColumn,
 			order.Table:                 order.ValidColumn,
 			orderitem.Table:             orderitem.ValidColumn,
 			pickupaddress.Table:         pickupaddress.ValidColumn,

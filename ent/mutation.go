@@ -32,6 +32,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/fulfillment"
 	"github.com/mallplatform/partnerapi/ent/idempotencykey"
 	"github.com/mallplatform/partnerapi/ent/internalcaller"
+	"github.com/mallplatform/partnerapi/ent/maintenancewindow"
 	"github.com/mallplatform/partnerapi/ent/order"
 	"github.com/mallplatform/partnerapi/ent/orderitem"
 	"github.com/mallplatform/partnerapi/ent/pickupaddress"
@@ -84,6 +85,7 @@ const (
 	TypeFulfillment           = "Fulfillment"
 	TypeIdempotencyKey        = "IdempotencyKey"
 	TypeInternalCaller        = "InternalCaller"
+	TypeMaintenanceWindow     = "MaintenanceWindow"
 	TypeOrder                 = "Order"
 	TypeOrderItem             = "OrderItem"
 	TypePickupAddress         = "PickupAddress"
@@ -16117,6 +16119,576 @@ func (m *InternalCallerMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *InternalCallerMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown InternalCaller edge %s", name)
+}
+
+// MaintenanceWindowMutation represents an operation that mutates the MaintenanceWindow nodes in the graph.
+type MaintenanceWindowMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	active        *bool
+	until         *time.Time
+	message       *string
+	set_by        *string
+	updated_at    *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*MaintenanceWindow, error)
+	predicates    []predicate.MaintenanceWindow
+}
+
+var _ ent.Mutation = (*MaintenanceWindowMutation)(nil)
+
+// maintenancewindowOption allows management of the mutation configuration using functional options.
+type maintenancewindowOption func(*MaintenanceWindowMutation)
+
+// newMaintenanceWindowMutation creates new mutation for the MaintenanceWindow entity.
+func newMaintenanceWindowMutation(c config, op Op, opts ...maintenancewindowOption) *MaintenanceWindowMutation {
+	m := &MaintenanceWindowMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeMaintenanceWindow,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withMaintenanceWindowID sets the ID field of the mutation.
+func withMaintenanceWindowID(id string) maintenancewindowOption {
+	return func(m *MaintenanceWindowMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *MaintenanceWindow
+		)
+		m.oldValue = func(ctx context.Context) (*MaintenanceWindow, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().MaintenanceWindow.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withMaintenanceWindow sets the old MaintenanceWindow of the mutation.
+func withMaintenanceWindow(node *MaintenanceWindow) maintenancewindowOption {
+	return func(m *MaintenanceWindowMutation) {
+		m.oldValue = func(context.Context) (*MaintenanceWindow, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m MaintenanceWindowMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m MaintenanceWindowMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of MaintenanceWindow entities.
+func (m *MaintenanceWindowMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *MaintenanceWindowMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *MaintenanceWindowMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().MaintenanceWindow.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetActive sets the "active" field.
+func (m *MaintenanceWindowMutation) SetActive(b bool) {
+	m.active = &b
+}
+
+// Active returns the value of the "active" field in the mutation.
+func (m *MaintenanceWindowMutation) Active() (r bool, exists bool) {
+	v := m.active
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActive returns the old "active" field's value of the MaintenanceWindow entity.
+// If the MaintenanceWindow object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MaintenanceWindowMutation) OldActive(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActive is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActive requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActive: %w", err)
+	}
+	return oldValue.Active, nil
+}
+
+// ResetActive resets all changes to the "active" field.
+func (m *MaintenanceWindowMutation) ResetActive() {
+	m.active = nil
+}
+
+// SetUntil sets the "until" field.
+func (m *MaintenanceWindowMutation) SetUntil(t time.Time) {
+	m.until = &t
+}
+
+// Until returns the value of the "until" field in the mutation.
+func (m *MaintenanceWindowMutation) Until() (r time.Time, exists bool) {
+	v := m.until
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUntil returns the old "until" field's value of the MaintenanceWindow entity.
+// If the MaintenanceWindow object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MaintenanceWindowMutation) OldUntil(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUntil is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUntil requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUntil: %w", err)
+	}
+	return oldValue.Until, nil
+}
+
+// ClearUntil clears the value of the "until" field.
+func (m *MaintenanceWindowMutation) ClearUntil() {
+	m.until = nil
+	m.clearedFields[maintenancewindow.FieldUntil] = struct{}{}
+}
+
+// UntilCleared returns if the "until" field was cleared in this mutation.
+func (m *MaintenanceWindowMutation) UntilCleared() bool {
+	_, ok := m.clearedFields[maintenancewindow.FieldUntil]
+	return ok
+}
+
+// ResetUntil resets all changes to the "until" field.
+func (m *MaintenanceWindowMutation) ResetUntil() {
+	m.until = nil
+	delete(m.clearedFields, maintenancewindow.FieldUntil)
+}
+
+// SetMessage sets the "message" field.
+func (m *MaintenanceWindowMutation) SetMessage(s string) {
+	m.message = &s
+}
+
+// Message returns the value of the "message" field in the mutation.
+func (m *MaintenanceWindowMutation) Message() (r string, exists bool) {
+	v := m.message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMessage returns the old "message" field's value of the MaintenanceWindow entity.
+// If the MaintenanceWindow object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MaintenanceWindowMutation) OldMessage(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMessage: %w", err)
+	}
+	return oldValue.Message, nil
+}
+
+// ResetMessage resets all changes to the "message" field.
+func (m *MaintenanceWindowMutation) ResetMessage() {
+	m.message = nil
+}
+
+// SetSetBy sets the "set_by" field.
+func (m *MaintenanceWindowMutation) SetSetBy(s string) {
+	m.set_by = &s
+}
+
+// SetBy returns the value of the "set_by" field in the mutation.
+func (m *MaintenanceWindowMutation) SetBy() (r string, exists bool) {
+	v := m.set_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSetBy returns the old "set_by" field's value of the MaintenanceWindow entity.
+// If the MaintenanceWindow object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MaintenanceWindowMutation) OldSetBy(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSetBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSetBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSetBy: %w", err)
+	}
+	return oldValue.SetBy, nil
+}
+
+// ResetSetBy resets all changes to the "set_by" field.
+func (m *MaintenanceWindowMutation) ResetSetBy() {
+	m.set_by = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *MaintenanceWindowMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *MaintenanceWindowMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the MaintenanceWindow entity.
+// If the MaintenanceWindow object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MaintenanceWindowMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *MaintenanceWindowMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// Where appends a list predicates to the MaintenanceWindowMutation builder.
+func (m *MaintenanceWindowMutation) Where(ps ...predicate.MaintenanceWindow) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the MaintenanceWindowMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *MaintenanceWindowMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.MaintenanceWindow, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *MaintenanceWindowMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *MaintenanceWindowMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (MaintenanceWindow).
+func (m *MaintenanceWindowMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *MaintenanceWindowMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.active != nil {
+		fields = append(fields, maintenancewindow.FieldActive)
+	}
+	if m.until != nil {
+		fields = append(fields, maintenancewindow.FieldUntil)
+	}
+	if m.message != nil {
+		fields = append(fields, maintenancewindow.FieldMessage)
+	}
+	if m.set_by != nil {
+		fields = append(fields, maintenancewindow.FieldSetBy)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, maintenancewindow.FieldUpdatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *MaintenanceWindowMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case maintenancewindow.FieldActive:
+		return m.Active()
+	case maintenancewindow.FieldUntil:
+		return m.Until()
+	case maintenancewindow.FieldMessage:
+		return m.Message()
+	case maintenancewindow.FieldSetBy:
+		return m.SetBy()
+	case maintenancewindow.FieldUpdatedAt:
+		return m.UpdatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *MaintenanceWindowMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case maintenancewindow.FieldActive:
+		return m.OldActive(ctx)
+	case maintenancewindow.FieldUntil:
+		return m.OldUntil(ctx)
+	case maintenancewindow.FieldMessage:
+		return m.OldMessage(ctx)
+	case maintenancewindow.FieldSetBy:
+		return m.OldSetBy(ctx)
+	case maintenancewindow.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown MaintenanceWindow field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MaintenanceWindowMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case maintenancewindow.FieldActive:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActive(v)
+		return nil
+	case maintenancewindow.FieldUntil:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUntil(v)
+		return nil
+	case maintenancewindow.FieldMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMessage(v)
+		return nil
+	case maintenancewindow.FieldSetBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSetBy(v)
+		return nil
+	case maintenancewindow.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MaintenanceWindow field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *MaintenanceWindowMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *MaintenanceWindowMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MaintenanceWindowMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown MaintenanceWindow numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *MaintenanceWindowMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(maintenancewindow.FieldUntil) {
+		fields = append(fields, maintenancewindow.FieldUntil)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *MaintenanceWindowMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *MaintenanceWindowMutation) ClearField(name string) error {
+	switch name {
+	case maintenancewindow.FieldUntil:
+		m.ClearUntil()
+		return nil
+	}
+	return fmt.Errorf("unknown MaintenanceWindow nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *MaintenanceWindowMutation) ResetField(name string) error {
+	switch name {
+	case maintenancewindow.FieldActive:
+		m.ResetActive()
+		return nil
+	case maintenancewindow.FieldUntil:
+		m.ResetUntil()
+		return nil
+	case maintenancewindow.FieldMessage:
+		m.ResetMessage()
+		return nil
+	case maintenancewindow.FieldSetBy:
+		m.ResetSetBy()
+		return nil
+	case maintenancewindow.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown MaintenanceWindow field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *MaintenanceWindowMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *MaintenanceWindowMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *MaintenanceWindowMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *MaintenanceWindowMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *MaintenanceWindowMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *MaintenanceWindowMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *MaintenanceWindowMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown MaintenanceWindow unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *MaintenanceWindowMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown MaintenanceWindow edge %s", name)
 }
 
 // OrderMutation represents an operation that mutates the Order nodes in the graph.

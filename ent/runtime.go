@@ -25,6 +25,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/fulfillment"
 	"github.com/mallplatform/partnerapi/ent/idempotencykey"
 	"github.com/mallplatform/partnerapi/ent/internalcaller"
+	"github.com/mallplatform/partnerapi/ent/maintenancewindow"
 	"github.com/mallplatform/partnerapi/ent/order"
 	"github.com/mallplatform/partnerapi/ent/orderitem"
 	"github.com/mallplatform/partnerapi/ent/pickupaddress"
@@ -936,6 +937,48 @@ func init() {
 	internalcallerDescID := internalcallerFields[0].Descriptor()
 	// internalcaller.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	internalcaller.IDValidator = internalcallerDescID.Validators[0].(func(string) error)
+	maintenancewindowFields := schema.MaintenanceWindow{}.Fields()
+	_ = maintenancewindowFields
+	// maintenancewindowDescActive is the schema descriptor for active field.
+	maintenancewindowDescActive := maintenancewindowFields[1].Descriptor()
+	// maintenancewindow.DefaultActive holds the default value on creation for the active field.
+	maintenancewindow.DefaultActive = maintenancewindowDescActive.Default.(bool)
+	// maintenancewindowDescMessage is the schema descriptor for message field.
+	maintenancewindowDescMessage := maintenancewindowFields[3].Descriptor()
+	// maintenancewindow.DefaultMessage holds the default value on creation for the message field.
+	maintenancewindow.DefaultMessage = maintenancewindowDescMessage.Default.(string)
+	// maintenancewindow.MessageValidator is a validator for the "message" field. It is called by the builders before save.
+	maintenancewindow.MessageValidator = maintenancewindowDescMessage.Validators[0].(func(string) error)
+	// maintenancewindowDescSetBy is the schema descriptor for set_by field.
+	maintenancewindowDescSetBy := maintenancewindowFields[4].Descriptor()
+	// maintenancewindow.DefaultSetBy holds the default value on creation for the set_by field.
+	maintenancewindow.DefaultSetBy = maintenancewindowDescSetBy.Default.(string)
+	// maintenancewindow.SetByValidator is a validator for the "set_by" field. It is called by the builders before save.
+	maintenancewindow.SetByValidator = maintenancewindowDescSetBy.Validators[0].(func(string) error)
+	// maintenancewindowDescUpdatedAt is the schema descriptor for updated_at field.
+	maintenancewindowDescUpdatedAt := maintenancewindowFields[5].Descriptor()
+	// maintenancewindow.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	maintenancewindow.DefaultUpdatedAt = maintenancewindowDescUpdatedAt.Default.(func() time.Time)
+	// maintenancewindow.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	maintenancewindow.UpdateDefaultUpdatedAt = maintenancewindowDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// maintenancewindowDescID is the schema descriptor for id field.
+	maintenancewindowDescID := maintenancewindowFields[0].Descriptor()
+	// maintenancewindow.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	maintenancewindow.IDValidator = func() func(string) error {
+		validators := maintenancewindowDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	orderMixin := schema.Order{}.Mixin()
 	orderMixinFields0 := orderMixin[0].Fields()
 	_ = orderMixinFields0

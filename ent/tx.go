@@ -54,6 +54,8 @@ type Tx struct {
 	IdempotencyKey *IdempotencyKeyClient
 	// InternalCaller is the client for interacting with the InternalCaller builders.
 	InternalCaller *InternalCallerClient
+	// MaintenanceWindow is the client for interacting with the MaintenanceWindow builders.
+	MaintenanceWindow *MaintenanceWindowClient
 	// Order is the client for interacting with the Order builders.
 	Order *OrderClient
 	// OrderItem is the client for interacting with the OrderItem builders.
@@ -243,6 +245,7 @@ func (tx *Tx) init() {
 	tx.Fulfillment = NewFulfillmentClient(tx.config)
 	tx.IdempotencyKey = NewIdempotencyKeyClient(tx.config)
 	tx.InternalCaller = NewInternalCallerClient(tx.config)
+	tx.MaintenanceWindow = NewMaintenanceWindowClient(tx.config)
 	tx.Order = NewOrderClient(tx.config)
 	tx.OrderItem = NewOrderItemClient(tx.config)
 	tx.PickupAddress = NewPickupAddressClient(tx.config)

@@ -94,6 +94,9 @@ type Config struct {
 	AdmissionTimeout time.Duration
 	// ReadyTimeout bounds each dependency check of Ready (default 1 s).
 	ReadyTimeout time.Duration
+	// Maintenance tunes how the gateway follows its environment's
+	// maintenance switch (gateway/maintenance.go).
+	Maintenance MaintenanceConfig
 	// Clock is security time (the signature window, rate windows, caches):
 	// the wall clock in every deployment, sandbox included; tests move it.
 	// The gateway has no business time: that is core's, per request.
@@ -137,6 +140,9 @@ func (c *Config) Validate() error {
 	if _, err := parsePublicURL(c.PublicURL); err != nil {
 		errs = append(errs, err)
 	}
+	if err := c.Maintenance.Validate(); err != nil {
+		errs = append(errs, err)
+	}
 	if c.RequestTimeout < 0 || c.CredentialTimeout < 0 || c.AdmissionTimeout < 0 || c.ReadyTimeout < 0 {
 		errs = append(errs, errors.New("gateway: timeouts must not be negative"))
 	}
@@ -168,6 +174,7 @@ func (c *Config) setDefaults() {
 	if c.ConsolePerMinute <= 0 {
 		c.ConsolePerMinute = policy.ConsolePerAccount
 	}
+	c.Maintenance.setDefaults()
 	// The pre-authentication limiter only catches floods: it sits above the
 	// developer-account ceiling (1,800/min), since an account's apps may all
 	// call from one address.

@@ -49,6 +49,8 @@ type Gateway struct {
 	attempts admission.AttemptStore
 	// consoleAccounts are console sessions' accounts (console.go).
 	consoleAccounts *consoleAccounts
+	// maint follows the environment's maintenance switch (maintenance.go).
+	maint maintenanceGate
 }
 
 // New builds the gateway. It fails when a routed method lacks a policy or a
@@ -124,6 +126,7 @@ func New(cfg Config) (*Gateway, error) {
 	if cfg.Tracing.Enabled() {
 		g.traced = cfg.Tracing.HTTPHandler(http.HandlerFunc(g.serve), "open/v1")
 	}
+	g.startMaintenance()
 	return g, nil
 }
 

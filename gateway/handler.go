@@ -122,6 +122,9 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 		span.SetName(r.Method + " " + route)
 	}
 	method := rt.Method
+	if g.refuseInMaintenance(sw, rid, method) {
+		return
+	}
 	sw.success = method.SuccessStatus()
 
 	// A route the gateway answers itself is unsigned (checkRoutes allows

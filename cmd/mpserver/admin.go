@@ -53,6 +53,9 @@ commands (each prints JSON; secrets and tokens are shown once):
   audit             --account ID   (the account's console changes: who, what, when, from which address)
   calendar set|delete|import FILE   (edits the shipping calendar through core's internal admin
                     service; mpserver admin calendar --help)
+  maintenance on|off --environment sandbox|production [--until TIME] [--message TEXT]
+                    (partner routes of the environment answer 503 MAINTENANCE while on, on every gateway
+                    within 5 s; through core's internal admin service; mpserver admin maintenance --help)
 
 common flags: --database-url ($MP_DATABASE_URL), --db-driver postgres|sqlite ($MP_DB_DRIVER), --secret-key ($MP_SECRET_KEY;
 not needed by the internal-caller commands)
@@ -84,6 +87,10 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if cmd == "calendar" {
 		// Over core's gRPC port, not the database: no database flags.
 		return runAdminCalendar(ctx, rest, stdout, stderr)
+	}
+	if cmd == "maintenance" {
+		// Over core's gRPC port too.
+		return runAdminMaintenance(ctx, rest, stdout, stderr)
 	}
 	var dsn, driver, secretKey, name, email, account, environment, scopes, shopName, appID, sellerID string
 	var username, otpDestination, otp string

@@ -177,6 +177,9 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	// Its follower of the maintenance switch stops before the
+	// connection to core closes.
+	defer gw.Close()
 	// The worker runs in-process on the same SQLite file; it stops and
 	// drains with the rest.
 	jobs, err := platform.WorkerJobs(parts)

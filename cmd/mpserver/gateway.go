@@ -111,6 +111,9 @@ func runGateway(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// Its follower of the maintenance switch stops before the
+	// connection to core closes.
+	defer gw.Close()
 	return serveGateway(ctx, log, gw, gf.httpAddr, gf.metricsAddr, reg, gf.shutdownDelay)
 }
 

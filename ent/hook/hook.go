@@ -249,6 +249,18 @@ func (f InternalCallerFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Val
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.InternalCallerMutation", m)
 }
 
+// The MaintenanceWindowFunc type is an adapter to allow the use of ordinary
+// function as MaintenanceWindow mutator.
+type MaintenanceWindowFunc func(context.Context, *ent.MaintenanceWindowMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f MaintenanceWindowFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.MaintenanceWindowMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MaintenanceWindowMutation", m)
+}
+
 // The OrderFunc type is an adapter to allow the use of ordinary
 // function as Order mutator.
 type OrderFunc func(context.Context, *ent.OrderMutation) (ent.Value, error)

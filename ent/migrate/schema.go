@@ -595,6 +595,21 @@ var (
 		Columns:    InternalCallersColumns,
 		PrimaryKey: []*schema.Column{InternalCallersColumns[0]},
 	}
+	// MaintenanceWindowsColumns holds the columns for the "maintenance_windows" table.
+	MaintenanceWindowsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 16},
+		{Name: "active", Type: field.TypeBool, Default: false},
+		{Name: "until", Type: field.TypeTime, Nullable: true},
+		{Name: "message", Type: field.TypeString, Size: 500, Default: ""},
+		{Name: "set_by", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "updated_at", Type: field.TypeTime},
+	}
+	// MaintenanceWindowsTable holds the schema information for the "maintenance_windows" table.
+	MaintenanceWindowsTable = &schema.Table{
+		Name:       "maintenance_windows",
+		Columns:    MaintenanceWindowsColumns,
+		PrimaryKey: []*schema.Column{MaintenanceWindowsColumns[0]},
+	}
 	// OrdersColumns holds the columns for the "orders" table.
 	OrdersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -1292,6 +1307,7 @@ var (
 		FulfillmentsTable,
 		IdempotencyKeysTable,
 		InternalCallersTable,
+		MaintenanceWindowsTable,
 		OrdersTable,
 		OrderItemsTable,
 		PickupAddressesTable,

@@ -66,6 +66,9 @@ type IdempotencyKey func(*sql.Selector)
 // InternalCaller is the predicate function for internalcaller builders.
 type InternalCaller func(*sql.Selector)
 
+// MaintenanceWindow is the predicate function for maintenancewindow builders.
+type MaintenanceWindow func(*sql.Selector)
+
 // Order is the predicate function for order builders.
 type Order func(*sql.Selector)
 

@@ -114,6 +114,8 @@ type view struct {
 	Session string
 	CSRF    string
 	Minutes int64
+	// Message and Until (shown, and in RFC 3339) on the maintenance page.
+	Message, Until, UntilISO string
 }
 
 // Page answers GET …/consent?session=…: the consent page of a live session,
@@ -157,6 +159,22 @@ func (p *Pages) Page(w http.ResponseWriter, r *http.Request) {
 		v.CSRF = p.cfg.CSRFToken(session)
 	}
 	p.render(w, http.StatusOK, v)
+}
+
+// philippineTime is the sellers' time zone (UTC+8 all year) the
+// maintenance page shows its end in.
+var philippineTime = time.FixedZone("PHT", 8*60*60)
+
+// Maintenance answers the consent page while the environment is in
+// maintenance: 503 with the operator's message and, when announced, the
+// expected end (the caller sets Retry-After). Nothing is asked of core.
+func (p *Pages) Maintenance(w http.ResponseWriter, message string, until time.Time) {
+	v := view{Kind: "maintenance", Message: message}
+	if !until.IsZero() {
+		v.Until = until.In(philippineTime).Format("3:04 PM, 2 January 2006") + " (Philippine time)"
+		v.UntilISO = until.UTC().Format(time.RFC3339)
+	}
+	p.render(w, http.StatusServiceUnavailable, v)
 }
 
 // failed renders the page for core's refusal: an unknown, used or expired

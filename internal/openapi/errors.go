@@ -45,6 +45,9 @@ var (
 	// refusal, body cap, then the call to core (availability, deadline;
 	// on the sign-in, the attempts' store).
 	consentRoute = []apierr.Code{apierr.Forbidden, apierr.PayloadTooLarge, apierr.ServiceUnavailable, apierr.UpstreamTimeout}
+	// Routes refused while the environment is in maintenance, right after
+	// the route lookup.
+	maintenanceRoute = []apierr.Code{apierr.Maintenance}
 )
 
 // RouteCodes lists the error codes a method's routes can answer, sorted by
@@ -57,6 +60,11 @@ func RouteCodes(m *policy.Method) []apierr.Code {
 		}
 	}
 	add(everyRoute)
+	if !m.GatewayOwned() {
+		// The environment's maintenance switch (gateway/maintenance.go):
+		// every route but those the gateway answers itself.
+		add(maintenanceRoute)
+	}
 	p := m.Policy
 	if m.Unsigned() && !m.GatewayOwned() {
 		add(consentRoute)

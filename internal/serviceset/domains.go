@@ -31,6 +31,7 @@ import (
 	"github.com/mallplatform/partnerapi/services/catalog/autoreview"
 	"github.com/mallplatform/partnerapi/services/developer"
 	"github.com/mallplatform/partnerapi/services/events"
+	"github.com/mallplatform/partnerapi/services/maintenance"
 	"github.com/mallplatform/partnerapi/services/orders"
 	"github.com/mallplatform/partnerapi/services/payouts"
 	"github.com/mallplatform/partnerapi/services/returns"
@@ -331,6 +332,22 @@ func Domains() []Domain {
 			}},
 		},
 		{
+			// An environment's maintenance switch: the operators' admin
+			// service and the gateway's read of it, both internal (no
+			// routes on the partner port).
+			Name: "maintenance",
+			Services: []Service{
+				{
+					Name: "maintenance-admin",
+					Core: func(p Parts) core.Registrar { return maintenance.NewAdminServer(maintenanceService(p)).Register },
+				},
+				{
+					Name: "maintenance",
+					Core: func(p Parts) core.Registrar { return maintenance.NewServer(maintenanceService(p)).Register },
+				},
+			},
+		},
+		{
 			// The keys of idempotent writes (core's guard on every domain's
 			// POSTs): no service of its own.
 			Name: "idempotency",
@@ -340,4 +357,13 @@ func Domains() []Domain {
 			},
 		},
 	}
+}
+
+// maintenanceService is the maintenance switch over parts' database.
+func maintenanceService(p Parts) *maintenance.Service {
+	svc, err := maintenance.New(maintenance.Config{Store: maintenance.NewEntStore(p.DB), Clock: p.Clock})
+	if err != nil {
+		panic(err) // the store is set: Validate cannot fail
+	}
+	return svc
 }

@@ -208,6 +208,7 @@ func Start(t testing.TB, opts Options) *Env {
 	creds.BaseURL = srv.URL
 	t.Cleanup(func() {
 		srv.Close()
+		gw.Close()
 		_ = conn.Close()
 		c.Server.GRPC.Stop()
 		_ = store.Close()
@@ -228,7 +229,10 @@ func (e *Env) AnotherGateway(t testing.TB, dialOpts ...grpc.DialOption) string {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(gw)
-	t.Cleanup(srv.Close)
+	t.Cleanup(func() {
+		srv.Close()
+		gw.Close()
+	})
 	return srv.URL
 }
 
