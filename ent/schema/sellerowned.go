@@ -16,11 +16,12 @@ import (
 // (TestSellerIDOnlyThroughMixin) fails on a schema that declares seller_id
 // by hand.
 //
-// Two schemas carry a seller_id without being owned by a seller, and keep
+// Three schemas carry a seller_id without being owned by a seller, and keep
 // their own field: AuthorizationSession (the seller is unknown until the
-// consent page's sign-in sets it: optional and mutable) and SellerLogin (a
+// consent page's sign-in sets it: optional and mutable), SellerLogin (a
 // seller's one sign-in, unique per seller: it identifies the seller rather
-// than belonging to it).
+// than belonging to it) and DeveloperTestShop (a developer account's row
+// naming the test shop it made, empty until the shop exists).
 type SellerOwned struct {
 	mixin.Schema
 	// Ref is the Seller edge this schema's rows hang from ("orders");
