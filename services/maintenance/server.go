@@ -76,15 +76,3 @@ func ToProto(st State) *maintenancev1.Maintenance {
 	}
 	return m
 }
-
-// FromProto is m as a State.
-func FromProto(m *maintenancev1.Maintenance) State {
-	st := State{Environment: m.GetEnvironment(), On: m.GetOn(), Message: m.GetMessage(), SetBy: m.GetSetBy()}
-	if m.GetUntil() != nil {
-		st.Until = m.GetUntil().AsTime()
-	}
-	if m.GetUpdatedAt() != nil {
-		st.UpdatedAt = m.GetUpdatedAt().AsTime()
-	}
-	return st
-}
