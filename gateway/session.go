@@ -304,11 +304,11 @@ func (g *Gateway) applyResponseFields(st *requestState, w http.ResponseWriter, r
 		if len(v) > maxCookieValue || !validCookieValue(v) {
 			return errors.New("gateway: core's session cookie value is not a valid cookie value")
 		}
-		c := &http.Cookie{Name: ConsentCookie, Value: v, Path: consentCookiePath, MaxAge: consentCookieMaxAge,
-			HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: st.base.Scheme == "https"}
-		if st.console != nil {
-			// The console's routes set the console's cookie.
-			c = consoleCookie(v, st.base.Scheme == "https", consoleCookieMaxAge)
+		secure := st.base.Scheme == "https"
+		c := consoleCookie(v, secure, consoleCookieMaxAge) // the console's routes set the console's cookie
+		if st.console == nil {
+			c = &http.Cookie{Name: ConsentCookie, Value: v, Path: consentCookiePath, MaxAge: consentCookieMaxAge,
+				HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: secure}
 		}
 		w.Header().Add("Set-Cookie", c.String())
 	}

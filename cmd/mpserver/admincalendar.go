@@ -13,8 +13,6 @@ import (
 
 	shippingv1 "github.com/mallplatform/partnerapi/gen/mp/shipping/v1"
 	"github.com/mallplatform/partnerapi/internal/apierr"
-	"github.com/mallplatform/partnerapi/internal/platform"
-	"github.com/mallplatform/partnerapi/internal/tlsfiles"
 	"github.com/mallplatform/partnerapi/services/shipping"
 	"github.com/mallplatform/partnerapi/services/shipping/calendar"
 )
@@ -48,16 +46,11 @@ func runAdminCalendar(ctx context.Context, args []string, stdout, stderr io.Writ
 		return nil
 	}
 	cmd, rest := args[0], args[1:]
-	var coreAddr, token, caFile, certFile, keyFile, serverName string
+	var core adminCore
 	var day calendar.FileDay
 	var kind string
 	fs := newFlagSet("admin calendar "+cmd, stderr)
-	fs.str(&coreAddr, "core-addr", "MP_CORE_ADDR", "127.0.0.1:9090", "gRPC target of the core tier")
-	fs.secret(&token, "token", "MP_INTERNAL_CALLER_TOKEN", "an internal caller's token that reaches mp.shipping.v1.CalendarAdminService")
-	fs.str(&caFile, "core-tls-ca", "MP_CORE_TLS_CA", "", "PEM CA bundle verifying core's certificate (set: TLS to core)")
-	fs.str(&certFile, "core-tls-cert", "MP_CORE_TLS_CERT", "", "PEM client certificate presented to core (mutual TLS)")
-	fs.str(&keyFile, "core-tls-key", "MP_CORE_TLS_KEY", "", "PEM private key of the client certificate")
-	fs.str(&serverName, "core-tls-server-name", "MP_CORE_TLS_SERVER_NAME", "", "name checked in core's certificate")
+	core.register(fs, "mp.shipping.v1.CalendarAdminService")
 	fs.StringVar(&day.Date, "date", "", "the day, YYYY-MM-DD")
 	fs.StringVar(&kind, "kind", "", "REGULAR_HOLIDAY, SPECIAL_NON_WORKING or SPECIAL_WORKING")
 	fs.StringVar(&day.Name, "name", "", "the day's name")
@@ -68,7 +61,7 @@ func runAdminCalendar(ctx context.Context, args []string, stdout, stderr io.Writ
 		return err
 	}
 	day.Kind = calendar.Kind(kind)
-	if token == "" {
+	if core.token == "" {
 		return errors.New("admin calendar needs --token (or MP_INTERNAL_CALLER_TOKEN): an internal caller's token")
 	}
 	var req func(context.Context, shippingv1.CalendarAdminServiceClient) (*shippingv1.CalendarEditResponse, error)
@@ -106,14 +99,7 @@ func runAdminCalendar(ctx context.Context, args []string, stdout, stderr io.Writ
 		fmt.Fprint(stderr, adminCalendarUsage)
 		return errors.New("unknown admin calendar command " + cmd)
 	}
-	tlsCfg, err := tlsfiles.Client(caFile, certFile, keyFile, serverName)
-	if err != nil {
-		return err
-	}
-	if tlsCfg != nil {
-		dial = append(dial, platform.CoreTLS(tlsCfg))
-	}
-	conn, err := platform.DialCore(coreAddr, token, dial...)
+	conn, err := core.dial(dial...)
 	if err != nil {
 		return err
 	}

@@ -14,8 +14,7 @@ import (
 
 	maintenancev1 "github.com/mallplatform/partnerapi/gen/mp/maintenance/v1"
 	"github.com/mallplatform/partnerapi/internal/apierr"
-	"github.com/mallplatform/partnerapi/internal/platform"
-	"github.com/mallplatform/partnerapi/internal/tlsfiles"
+	"github.com/mallplatform/partnerapi/services/maintenance"
 )
 
 const adminMaintenanceUsage = `usage: mpserver admin maintenance <on|off> --environment sandbox|production [flags]
@@ -47,14 +46,10 @@ func runAdminMaintenance(ctx context.Context, args []string, stdout, stderr io.W
 		return nil
 	}
 	cmd, rest := args[0], args[1:]
-	var coreAddr, token, caFile, certFile, keyFile, serverName, environment, untilFlag, message string
+	var core adminCore
+	var environment, untilFlag, message string
 	fs := newFlagSet("admin maintenance "+cmd, stderr)
-	fs.str(&coreAddr, "core-addr", "MP_CORE_ADDR", "127.0.0.1:9090", "gRPC target of the core tier")
-	fs.secret(&token, "token", "MP_INTERNAL_CALLER_TOKEN", "an internal caller's token that reaches mp.maintenance.v1.MaintenanceAdminService")
-	fs.str(&caFile, "core-tls-ca", "MP_CORE_TLS_CA", "", "PEM CA bundle verifying core's certificate (set: TLS to core)")
-	fs.str(&certFile, "core-tls-cert", "MP_CORE_TLS_CERT", "", "PEM client certificate presented to core (mutual TLS)")
-	fs.str(&keyFile, "core-tls-key", "MP_CORE_TLS_KEY", "", "PEM private key of the client certificate")
-	fs.str(&serverName, "core-tls-server-name", "MP_CORE_TLS_SERVER_NAME", "", "name checked in core's certificate")
+	core.register(fs, "mp.maintenance.v1.MaintenanceAdminService")
 	fs.StringVar(&environment, "environment", "", "sandbox or production")
 	fs.StringVar(&untilFlag, "until", "", "the expected end: an RFC 3339 time or a duration from now (on only)")
 	fs.StringVar(&message, "message", "", "what partners and sellers are told (on only)")
@@ -64,10 +59,10 @@ func runAdminMaintenance(ctx context.Context, args []string, stdout, stderr io.W
 	if fs.NArg() != 0 {
 		return fmt.Errorf("admin maintenance %s takes no arguments (got %q)", cmd, fs.Args())
 	}
-	if environment != "sandbox" && environment != "production" {
+	if environment != maintenance.Sandbox && environment != maintenance.Production {
 		return errors.New("admin maintenance needs --environment sandbox or --environment production")
 	}
-	if token == "" {
+	if core.token == "" {
 		return errors.New("admin maintenance needs --token (or MP_INTERNAL_CALLER_TOKEN): an internal caller's token")
 	}
 	var req func(context.Context, maintenancev1.MaintenanceAdminServiceClient) (*maintenancev1.MaintenanceResponse, error)
@@ -95,14 +90,7 @@ func runAdminMaintenance(ctx context.Context, args []string, stdout, stderr io.W
 		fmt.Fprint(stderr, adminMaintenanceUsage)
 		return errors.New("unknown admin maintenance command " + cmd)
 	}
-	tlsCfg, err := tlsfiles.Client(caFile, certFile, keyFile, serverName)
-	if err != nil {
-		return err
-	}
-	if tlsCfg != nil {
-		dial = append(dial, platform.CoreTLS(tlsCfg))
-	}
-	conn, err := platform.DialCore(coreAddr, token, dial...)
+	conn, err := core.dial(dial...)
 	if err != nil {
 		return err
 	}
