@@ -19,19 +19,17 @@ func TestAuthorize(t *testing.T) {
 	}
 	for role, envs := range allowed {
 		for _, env := range []string{auth.EnvSandbox, auth.EnvProduction} {
-			for _, act := range []action{appAction(env)} {
-				a := Actor{Member: Member{Role: role}}
-				err := authorize(a, act)
-				want := false
-				for _, e := range envs {
-					want = want || e == env
-				}
-				if (err == nil) != want {
-					t.Errorf("%s, %v: %v", role, act, err)
-				}
-				if err != nil && apierr.CodeOf(err) != errPermission.Code {
-					t.Errorf("%s, %v: %v, want MEMBER_PERMISSION_DENIED", role, act, err)
-				}
+			act := appAction(env)
+			err := authorize(Actor{Member: Member{Role: role}}, act)
+			want := false
+			for _, e := range envs {
+				want = want || e == env
+			}
+			if (err == nil) != want {
+				t.Errorf("%s, %v: %v", role, act, err)
+			}
+			if err != nil && apierr.CodeOf(err) != errPermission.Code {
+				t.Errorf("%s, %v: %v, want MEMBER_PERMISSION_DENIED", role, act, err)
 			}
 		}
 	}

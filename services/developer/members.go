@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/mallplatform/partnerapi/internal/ids"
+	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/developer/mail"
 )
 
@@ -53,7 +54,7 @@ func (s *Service) Invite(ctx context.Context, c Caller, a Actor, email, role str
 	now := s.business.Business(ctx)
 	token := ids.Token(tokenBytes)
 	inv := Invitation{ID: ids.NewAt("dinv", now), AccountID: a.Member.AccountID, Email: email, Role: role,
-		TokenHash: hashToken(token), InvitedBy: a.User.ID, ExpiresAt: now.Add(InvitationTTL), CreatedAt: now}
+		TokenHash: auth.HashToken(token), InvitedBy: a.User.ID, ExpiresAt: now.Add(InvitationTTL), CreatedAt: now}
 	var acct Account
 	err := s.store.InTx(ctx, func(ctx context.Context) error {
 		if u, err := s.store.UserByEmail(ctx, email); err == nil {
@@ -203,7 +204,7 @@ func (s *Service) AcceptInvitation(ctx context.Context, c Caller, a Actor, token
 	now := s.business.Business(ctx)
 	out := a
 	err := s.store.InTx(ctx, func(ctx context.Context) error {
-		inv, err := s.members.InvitationByHash(ctx, hashToken(token))
+		inv, err := s.members.InvitationByHash(ctx, auth.HashToken(token))
 		if errors.Is(err, ErrNotFound) {
 			return errInviteUnknown
 		}

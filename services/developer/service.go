@@ -5,8 +5,6 @@ package developer
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/url"
@@ -227,13 +225,8 @@ func plausibleEmail(s string) bool {
 // record (the token's hash) for the store.
 func (s *Service) newLink(userID string, now time.Time) (string, Link) {
 	token := ids.Token(tokenBytes)
-	return token, Link{ID: ids.NewAt("dlnk", now), Kind: LinkVerify, TokenHash: hashToken(token), UserID: userID,
+	return token, Link{ID: ids.NewAt("dlnk", now), Kind: LinkVerify, TokenHash: auth.HashToken(token), UserID: userID,
 		ExpiresAt: now.Add(VerificationTTL), CreatedAt: now}
-}
-
-func hashToken(token string) string {
-	sum := sha256.Sum256([]byte(token))
-	return hex.EncodeToString(sum[:])
 }
 
 // sendVerification mails the link after its transaction committed. A
@@ -259,7 +252,7 @@ func (s *Service) Verify(ctx context.Context, token string) error {
 	}
 	now := s.business.Business(ctx)
 	return s.store.InTx(ctx, func(ctx context.Context) error {
-		l, err := s.store.LinkByHash(ctx, hashToken(token))
+		l, err := s.store.LinkByHash(ctx, auth.HashToken(token))
 		if errors.Is(err, ErrNotFound) || (err == nil && l.Kind != LinkVerify) {
 			return errLinkUnknown
 		}

@@ -86,7 +86,7 @@ func (s *Service) SignIn(ctx context.Context, c Caller, email, password, account
 	}
 	now := s.clock.Now()
 	token := ids.Token(tokenBytes)
-	ss := Session{ID: ids.NewAt("dses", now), TokenHash: hashToken(token), UserID: u.ID, AccountID: m.AccountID,
+	ss := Session{ID: ids.NewAt("dses", now), TokenHash: auth.HashToken(token), UserID: u.ID, AccountID: m.AccountID,
 		ClientIP: c.ClientIP, LastSeenAt: now, CreatedAt: now}
 	if err := s.store.CreateSession(ctx, ss); err != nil {
 		return SignedIn{}, err
@@ -101,7 +101,7 @@ func (s *Service) Authenticate(ctx context.Context, token, csrf string, mutating
 	if token == "" || len(token) > 512 {
 		return Actor{}, errNoSession
 	}
-	ss, err := s.store.SessionByHash(ctx, hashToken(token))
+	ss, err := s.store.SessionByHash(ctx, auth.HashToken(token))
 	if errors.Is(err, ErrNotFound) {
 		return Actor{}, errNoSession
 	}

@@ -29,6 +29,18 @@ type Deps struct {
 	OrdersPerSeller int
 }
 
+// withDefaults fills the unset fields (30 orders per seller, the system
+// clock) and returns the generator Seed's value makes repeatable.
+func (d Deps) withDefaults() (Deps, *rand.Rand) {
+	if d.OrdersPerSeller == 0 {
+		d.OrdersPerSeller = 30
+	}
+	if d.Clock == nil {
+		d.Clock = clock.System{}
+	}
+	return d, rand.New(rand.NewPCG(d.Seed, d.Seed^0x5eed))
+}
+
 type appSpec struct {
 	name, environment string
 	scopes            []string
@@ -54,13 +66,7 @@ var shops = []struct{ name, shop, username, mobile string }{
 // Seed writes the sandbox and returns its credentials (base URL and gRPC
 // address are left for the caller). It must run on an empty database.
 func Seed(ctx context.Context, d Deps) (*sdk.Credentials, error) {
-	if d.OrdersPerSeller == 0 {
-		d.OrdersPerSeller = 30
-	}
-	if d.Clock == nil {
-		d.Clock = clock.System{}
-	}
-	rng := rand.New(rand.NewPCG(d.Seed, d.Seed^0x5eed))
+	d, rng := d.withDefaults()
 	shopProfiles := sellers.NewService(sellers.Config{Store: sellers.NewEntStore(d.DB), Business: clock.Uniform{C: d.Clock}})
 	creds := &sdk.Credentials{Environment: auth.EnvSandbox, Apps: map[string]sdk.AppCredentials{}}
 
@@ -121,13 +127,7 @@ type TestShop struct {
 // them): the seller, its login with a fixed one-time code, its two pickup
 // addresses, products and orders across every status.
 func NewTestShop(ctx context.Context, d Deps, spec ShopSpec) (*TestShop, error) {
-	if d.OrdersPerSeller == 0 {
-		d.OrdersPerSeller = 30
-	}
-	if d.Clock == nil {
-		d.Clock = clock.System{}
-	}
-	rng := rand.New(rand.NewPCG(d.Seed, d.Seed^0x5eed))
+	d, rng := d.withDefaults()
 	profiles := sellers.NewService(sellers.Config{Store: sellers.NewEntStore(d.DB), Business: clock.Uniform{C: d.Clock}})
 	seller, login, err := createShop(ctx, d, profiles, spec, rng)
 	if err != nil {
