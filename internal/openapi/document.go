@@ -234,7 +234,7 @@ func describe(m *policy.Method) string {
 	case optionsv1.Auth_AUTH_CONSOLE:
 		if consoleSessionRequired(m) {
 			line := "Console session: the " + principal.ConsoleCookie + " cookie; without a live one the answer is 401 UNAUTHORIZED."
-			if m.Routes[0].HTTPMethod != http.MethodGet {
+			if consoleCSRF(m) {
 				line += " The session's csrfToken goes in the X-CSRF-Token header: missing or wrong, the answer is 403 FORBIDDEN."
 			}
 			lines = append(lines, line+fmt.Sprintf(" Charged to the account's console rate limit (%d calls a minute by default).", policy.ConsolePerAccount))
@@ -316,7 +316,7 @@ func policyExtension(m *policy.Method) *node {
 	}
 	if m.Console() && consoleSessionRequired(m) {
 		x.set("consoleSession", true)
-		if m.Routes[0].HTTPMethod != http.MethodGet {
+		if consoleCSRF(m) {
 			x.set("csrf", true)
 		}
 	}
@@ -383,6 +383,10 @@ func consoleSessionRequired(m *policy.Method) bool {
 	return false
 }
 
+// consoleCSRF reports whether a console route that needs a session also
+// needs its CSRF token: every one that changes something (any verb but GET).
+func consoleCSRF(m *policy.Method) bool { return m.Routes[0].HTTPMethod != http.MethodGet }
+
 func security(m *policy.Method) []any {
 	switch m.Policy.GetAuth() {
 	case optionsv1.Auth_AUTH_NONE:
@@ -391,7 +395,7 @@ func security(m *policy.Method) []any {
 		if !consoleSessionRequired(m) {
 			return []any{}
 		}
-		if m.Routes[0].HTTPMethod == http.MethodGet {
+		if !consoleCSRF(m) {
 			return []any{obj(schemeConsoleSession, []any{})}
 		}
 		return []any{obj(schemeConsoleSession, []any{}, schemeConsoleCSRF, []any{})}

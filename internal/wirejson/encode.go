@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"math"
+	"reflect"
 	"sort"
 	"strconv"
 	"time"
@@ -67,19 +68,15 @@ func appendPlannedFields(b []byte, p *messagePlan, m protoreflect.Message, wrote
 	var err error
 	for _, fp := range p.fields {
 		fd := fp.fd
+		// A repeated string field of a generated message is read from its
+		// []string; any other list (dynamicpb's too) through protoreflect.
+		var strs reflect.Value
+		direct := false
+		if fp.stringList {
+			strs, direct = fp.goStrings(m)
+		}
 		switch {
-		case fp.stringList:
-			strs, direct := fp.goStrings(m)
-			if !direct {
-				l := m.Get(fd).List()
-				if l.Len() == 0 && fp.presence == presenceOmitEmpty {
-					continue
-				}
-				b = comma(b, &wroteAny)
-				b = append(b, fp.key...)
-				b, err = appendList(b, fp, l)
-				break
-			}
+		case direct:
 			if strs.Len() == 0 && fp.presence == presenceOmitEmpty {
 				continue
 			}

@@ -2,9 +2,9 @@ package auth
 
 import "github.com/mallplatform/partnerapi/internal/apierr"
 
-// CheckAppSettings checks an app's scopes and redirect URIs as app creation
-// does (known scopes; https redirect URIs, or http on a loopback address
-// for a sandbox app), for a caller that changes them on an existing app.
+// CheckAppSettings checks an app's scopes and redirect URIs (known scopes;
+// https redirect URIs, or http on a loopback address for a sandbox app),
+// when an app is created and when a caller changes them on an existing one.
 func CheckAppSettings(environment string, scopes, redirectURIs []string) error {
 	for _, sc := range scopes {
 		if !knownScope(sc) {

@@ -72,15 +72,8 @@ func (s *Service) CreateApp(ctx context.Context, in NewApp) (*CreatedApp, error)
 	if in.Environment != EnvSandbox && in.Environment != EnvProduction {
 		return nil, apierr.New(apierr.ValidationError, "environment must be sandbox or production")
 	}
-	for _, sc := range in.Scopes {
-		if !knownScope(sc) {
-			return nil, apierr.Newf(apierr.ValidationError, "unknown scope %q", sc)
-		}
-	}
-	for _, u := range in.RedirectURIs {
-		if err := checkRedirectURI(in.Environment, u); err != nil {
-			return nil, err
-		}
+	if err := CheckAppSettings(in.Environment, in.Scopes, in.RedirectURIs); err != nil {
+		return nil, err
 	}
 	if in.RateLimitPerMinute != nil && *in.RateLimitPerMinute <= 0 {
 		return nil, errors.New("auth: a rate-limit override must be positive")
