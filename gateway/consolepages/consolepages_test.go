@@ -22,9 +22,11 @@ import (
 // fakeDeveloper answers GetSession with err, or a session, and records the
 // metadata of every call.
 type fakeDeveloper struct {
-	err  error
-	apps []*developerv1.App
-	md   []metadata.MD
+	err     error
+	apps    []*developerv1.App
+	shops   []*developerv1.TestShop
+	members []*developerv1.Member
+	md      []metadata.MD
 }
 
 func (f *fakeDeveloper) record(ctx context.Context) {
@@ -62,12 +64,12 @@ func (f *fakeDeveloper) GetApp(ctx context.Context, in *developerv1.GetAppReques
 
 func (f *fakeDeveloper) ListTestShops(ctx context.Context, _ *developerv1.ListTestShopsRequest, _ ...grpc.CallOption) (*developerv1.ListTestShopsResponse, error) {
 	f.record(ctx)
-	return &developerv1.ListTestShopsResponse{}, nil
+	return &developerv1.ListTestShopsResponse{Data: f.shops}, nil
 }
 
 func (f *fakeDeveloper) ListMembers(ctx context.Context, _ *developerv1.ListMembersRequest, _ ...grpc.CallOption) (*developerv1.ListMembersResponse, error) {
 	f.record(ctx)
-	return &developerv1.ListMembersResponse{}, nil
+	return &developerv1.ListMembersResponse{Data: f.members}, nil
 }
 
 func newPages(t *testing.T, dev *fakeDeveloper, log *zap.Logger) *Pages {
