@@ -85,11 +85,11 @@ func TestConsolePages(t *testing.T) {
 	resp, body := anon.page(t, "/console/")
 	wantRedirect(t, "/console/", resp, "/console/signin")
 	for path, next := range map[string]string{
-		"/console/apps":             "%2Fconsole%2Fapps",
-		"/console/apps/app_unknown": "%2Fconsole%2Fapps%2Fapp_unknown",
-		"/console/test-shops":       "%2Fconsole%2Ftest-shops",
-		"/console/members":          "%2Fconsole%2Fmembers",
-		"/console/profile":          "%2Fconsole%2Fprofile",
+		"/console/apps":             "/console/apps",
+		"/console/apps/app_unknown": "/console/apps/app_unknown",
+		"/console/test-shops":       "/console/test-shops",
+		"/console/members":          "/console/members",
+		"/console/profile":          "/console/profile",
 	} {
 		resp, _ := anon.page(t, path)
 		wantRedirect(t, path, resp, "/console/signin?next="+next)
