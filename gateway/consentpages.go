@@ -28,7 +28,7 @@ func (g *Gateway) consentRoutes() (map[string]http.HandlerFunc, error) {
 	if err != nil {
 		return nil, err
 	}
-	g.maint.page = pages.Maintenance
+	g.maint.pages[consentv1.ConsentPageService_GetPage_FullMethodName] = pages.Maintenance
 	return map[string]http.HandlerFunc{
 		consentv1.ConsentPageService_GetPage_FullMethodName:  pages.Page,
 		consentv1.ConsentPageService_GetAsset_FullMethodName: pages.Asset,

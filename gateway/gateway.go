@@ -79,6 +79,7 @@ func New(cfg Config) (*Gateway, error) {
 		queries:   map[string]queryShape{},
 
 		consoleAccounts: newConsoleAccounts(),
+		maint:           maintenanceGate{pages: map[string]maintenancePage{}},
 	}
 	if g.publicURL, err = parsePublicURL(cfg.PublicURL); err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	consentv1 "github.com/mallplatform/partnerapi/gen/mp/consent/v1"
+	consolepagesv1 "github.com/mallplatform/partnerapi/gen/mp/consolepages/v1"
 	maintenancev1 "github.com/mallplatform/partnerapi/gen/mp/maintenance/v1"
 	openapiv1 "github.com/mallplatform/partnerapi/gen/mp/openapi/v1"
 	uploadsv1 "github.com/mallplatform/partnerapi/gen/mp/uploads/v1"
@@ -91,33 +92,36 @@ const (
 	_ maintenanceRule = iota
 	// maintenanceExempt: answered as usual.
 	maintenanceExempt
-	// maintenancePage: the consent page's maintenance page.
-	maintenancePage
 )
 
 // maintenanceRules are the routes maintenance does not refuse, by method.
 // Health, readiness and metrics are on the internal port and never reach
 // this handler. The OpenAPI documents (partners' and the developer
 // console's) are static; the console's JSON routes are refused like the
-// partner routes; the consent page's assets
-// (its stylesheet) and uploaded files ask nothing of core.
+// partner routes; the pages' assets (stylesheets and scripts) and uploaded
+// files ask nothing of core. The pages themselves (the consent page, the
+// console's pages) answer a maintenance page of their own (maintenanceGate.pages).
 var maintenanceRules = map[string]maintenanceRule{
 	openapiv1.OpenAPIService_GetDocument_FullMethodName:         maintenanceExempt,
 	openapiv1.OpenAPIService_GetConsoleDocument_FullMethodName:  maintenanceExempt,
 	consentv1.ConsentPageService_GetAsset_FullMethodName:        maintenanceExempt,
+	consolepagesv1.ConsolePageService_GetAsset_FullMethodName:   maintenanceExempt,
 	uploadsv1.UploadFilesService_GetUploadedFile_FullMethodName: maintenanceExempt,
-	consentv1.ConsentPageService_GetPage_FullMethodName:         maintenancePage,
 }
 
+// maintenancePage renders a page set's maintenance page: 503 with the
+// operator's message and the announced end.
+type maintenancePage func(w http.ResponseWriter, message string, until time.Time)
+
 // maintenanceGate is the gateway's side of maintenance: the state the
-// follower keeps current, the consent pages' maintenance page and the
-// follower's stop.
+// follower keeps current, the pages' maintenance pages and the follower's
+// stop.
 type maintenanceGate struct {
 	state *atomic.Pointer[maintenanceState]
-	// page renders the consent page's maintenance page (set with the
-	// consent routes).
-	page func(w http.ResponseWriter, message string, until time.Time)
-	stop func()
+	// pages render the maintenance page of a page route, by method (set
+	// with the pages' routes).
+	pages map[string]maintenancePage
+	stop  func()
 }
 
 // startMaintenance starts following the environment's switch: a first
@@ -154,8 +158,8 @@ func (g *Gateway) Close() {
 // refuseInMaintenance answers the request while the environment is in
 // maintenance, before any work (no body read, no signature checked, no
 // nonce claimed), and reports whether it did: 503 MAINTENANCE with
-// Retry-After through the one error writer, or the consent page's
-// maintenance page. Off, it costs one atomic load.
+// Retry-After through the one error writer, or, on a page's route, the
+// page's maintenance page. Off, it costs one atomic load.
 func (g *Gateway) refuseInMaintenance(w *statusWriter, rid string, m *policy.Method) bool {
 	st := g.maint.state.Load()
 	if !st.on {
@@ -166,9 +170,9 @@ func (g *Gateway) refuseInMaintenance(w *statusWriter, rid string, m *policy.Met
 		return false
 	}
 	w.Header().Set(sdk.HeaderRetryAfter, strconv.FormatInt(g.maintenanceRetryAfter(st), 10))
-	if rule == maintenancePage {
+	if page := g.maint.pages[m.FullMethod]; page != nil {
 		w.recordError(apierr.Maintenance)
-		g.maint.page(w, st.message, st.until)
+		page(w, st.message, st.until)
 		return true
 	}
 	msg := st.message

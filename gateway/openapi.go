@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"strconv"
 
@@ -50,6 +51,11 @@ func (g *Gateway) ownedRoutes() (map[string]http.HandlerFunc, error) {
 	if err != nil {
 		return nil, err
 	}
+	console, err := g.consolePageRoutes()
+	if err != nil {
+		return nil, err
+	}
+	maps.Copy(owned, console)
 	owned[uploadsv1.UploadFilesService_GetUploadedFile_FullMethodName] = g.serveUpload
 	owned[openapiv1.OpenAPIService_GetDocument_FullMethodName] = serveDocument(doc)
 	owned[openapiv1.OpenAPIService_GetConsoleDocument_FullMethodName] = serveDocument(consoleDoc)

@@ -25,8 +25,9 @@ import (
 // handler a gateway-owned method.
 //
 // A response with a location field (fields) is a redirect: its route must
-// declare a 3xx success status, and a 3xx route must have such a field to
-// send as the Location header.
+// declare a 3xx success status, and a 3xx route of core's must have such a
+// field to send as the Location header (a gateway-owned route's handler
+// writes its own).
 func checkRoutes(routes []*policy.Route, owned map[string]http.HandlerFunc, fields map[protoreflect.FullName]*policy.ResponseFields) error {
 	handled := map[string]bool{}
 	for _, rt := range routes {
@@ -64,7 +65,7 @@ func checkRoutes(routes []*policy.Route, owned map[string]http.HandlerFunc, fiel
 		switch {
 		case rf != nil && rf.Location != nil && !redirect:
 			return fmt.Errorf("gateway: route %s %s answers a location field but declares success status %d, not a redirect", rt.HTTPMethod, rt.Template, rt.Method.SuccessStatus())
-		case redirect && (rf == nil || rf.Location == nil):
+		case redirect && !rt.Method.GatewayOwned() && (rf == nil || rf.Location == nil):
 			return fmt.Errorf("gateway: route %s %s declares success status %d but its response has no location field for the Location header", rt.HTTPMethod, rt.Template, rt.Method.SuccessStatus())
 		}
 	}

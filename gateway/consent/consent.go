@@ -16,8 +16,6 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
-	"path"
-	"strconv"
 	"time"
 
 	"go.uber.org/zap"
@@ -25,17 +23,16 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
+	"github.com/mallplatform/partnerapi/gateway/pagekit"
 	authv1 "github.com/mallplatform/partnerapi/gen/mp/auth/v1"
 	errorsv1 "github.com/mallplatform/partnerapi/gen/mp/errors/v1"
 	"github.com/mallplatform/partnerapi/internal/apierr"
 	"github.com/mallplatform/partnerapi/internal/principal"
 )
 
-// ContentSecurityPolicy is the policy of every page this package answers:
-// this origin's script, style, images and fetches only, forms posting to
-// this origin, no <base>, and never inside a frame.
-const ContentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
-	"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+// ContentSecurityPolicy is the policy of every page this package answers
+// (the gateway's pages share it).
+const ContentSecurityPolicy = pagekit.ContentSecurityPolicy
 
 // maxSessionLen is the longest session token core accepts
 // (DescribeSessionRequest.session); a longer one is not a session.
@@ -69,13 +66,13 @@ type Config struct {
 type Pages struct {
 	cfg    Config
 	tmpl   *template.Template
-	assets map[string]*asset // by digest name
+	assets *pagekit.Assets
 	css    string
 	js     string
 }
 
-//go:embed web/page.html
-var pageFiles embed.FS
+//go:embed web/page.html web/consent.css web/consent.js
+var webFiles embed.FS
 
 // New builds the pages.
 func New(cfg Config) (*Pages, error) {
@@ -88,19 +85,15 @@ func New(cfg Config) (*Pages, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = zap.NewNop()
 	}
-	tmpl, err := template.ParseFS(pageFiles, "web/page.html")
+	tmpl, err := template.ParseFS(webFiles, "web/page.html")
 	if err != nil {
 		return nil, fmt.Errorf("consent: %w", err)
 	}
-	byFile, err := loadAssets()
+	assets, err := pagekit.LoadAssets(webFiles, "web/consent.css", "web/consent.js")
 	if err != nil {
 		return nil, err
 	}
-	p := &Pages{cfg: cfg, tmpl: tmpl, assets: map[string]*asset{}, css: byFile["consent.css"].name, js: byFile["consent.js"].name}
-	for _, a := range byFile {
-		p.assets[a.name] = a
-	}
-	return p, nil
+	return &Pages{cfg: cfg, tmpl: tmpl, assets: assets, css: assets.Name("consent.css"), js: assets.Name("consent.js")}, nil
 }
 
 // view is what the template renders.
@@ -161,19 +154,12 @@ func (p *Pages) Page(w http.ResponseWriter, r *http.Request) {
 	p.render(w, http.StatusOK, v)
 }
 
-// philippineTime is the sellers' time zone (UTC+8 all year) the
-// maintenance page shows its end in.
-var philippineTime = time.FixedZone("PHT", 8*60*60)
-
 // Maintenance answers the consent page while the environment is in
 // maintenance: 503 with the operator's message and, when announced, the
 // expected end (the caller sets Retry-After). Nothing is asked of core.
 func (p *Pages) Maintenance(w http.ResponseWriter, message string, until time.Time) {
 	v := view{Kind: "maintenance", Message: message}
-	if !until.IsZero() {
-		v.Until = until.In(philippineTime).Format("3:04 PM, 2 January 2006") + " (Philippine time)"
-		v.UntilISO = until.UTC().Format(time.RFC3339)
-	}
+	v.Until, v.UntilISO = pagekit.MaintenanceEnd(until)
 	p.render(w, http.StatusServiceUnavailable, v)
 }
 
@@ -207,36 +193,15 @@ func (p *Pages) render(w http.ResponseWriter, status int, v view) {
 			return
 		}
 	}
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Length", strconv.Itoa(buf.Len()))
-	h.Set("Content-Security-Policy", ContentSecurityPolicy)
 	// The session token is in the page's URL: no Referer may carry it
-	// elsewhere, and no cache may keep the page.
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Content-Type-Options", "nosniff")
-	// For browsers older than frame-ancestors.
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Cross-Origin-Opener-Policy", "same-origin")
-	w.WriteHeader(status)
-	_, _ = w.Write(buf.Bytes())
+	// elsewhere, and no cache may keep the page (pagekit's headers).
+	pagekit.WriteHTML(w, status, buf.Bytes())
 }
 
 // Asset answers GET …/assets/{name}: an embedded stylesheet or script under
 // its digest name, cacheable for a year.
 func (p *Pages) Asset(w http.ResponseWriter, r *http.Request) {
-	a, ok := p.assets[path.Base(r.URL.Path)]
-	if !ok {
+	p.assets.Serve(w, r, func(w http.ResponseWriter, r *http.Request) {
 		p.cfg.WriteError(w, r, apierr.NotFound, "no such asset")
-		return
-	}
-	h := w.Header()
-	h.Set("Content-Type", a.contentType)
-	h.Set("Content-Length", strconv.Itoa(len(a.body)))
-	h.Set("Cache-Control", "public, max-age=31536000, immutable")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Cross-Origin-Resource-Policy", "same-origin")
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(a.body)
+	})
 }

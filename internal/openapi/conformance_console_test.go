@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -66,7 +67,7 @@ func TestConsoleConformance(t *testing.T) {
 	}
 	c := newChecker(t, served, env)
 	for _, op := range c.operations() {
-		if !strings.HasPrefix(op.path, "/console/v1/") {
+		if !strings.HasPrefix(op.path, "/console/v1/") && !slices.Contains(op.op.Tags, "ConsolePage") {
 			t.Errorf("the console document lists %s %s", op.method, op.path)
 		}
 		if op.op.RequestBody != nil && op.op.RequestBody.Value.Content.Get("application/json").Example == nil {
@@ -81,6 +82,8 @@ func TestConsoleConformance(t *testing.T) {
 
 	s.expect(t, "GetConsoleDocument", nil, "", http.StatusOK, "")
 	s.expect(t, "GetConsoleDocument", nil, "", http.StatusBadRequest, "VALIDATION_ERROR", "?no_such_parameter=1")
+
+	s.pages(t, false)
 
 	s.expect(t, "SignUp", nil, "", http.StatusCreated, "")
 	s.expect(t, "SignUp", nil, "", http.StatusConflict, "EMAIL_ALREADY_EXISTS")
@@ -121,6 +124,8 @@ func TestConsoleConformance(t *testing.T) {
 	}
 	s.expect(t, "CreateApp", nil, `{"name":"Live","environment":"production"}`, http.StatusForbidden, "FORBIDDEN")
 	real := map[string]string{"id": made.Data.App.AppID}
+	s.pages(t, true)
+	s.expect(t, "GetAppPage", real, "", http.StatusOK, "")
 	s.testShopsAndMembers(t, box, made.Data.App.AppID)
 	for _, id := range []string{"GetApp", "UpdateApp", "RotateAppSecret", "GetAppCredentials", "DeactivateApp"} {
 		s.expect(t, id, nil, "", http.StatusNotFound, "APP_NOT_FOUND")
@@ -146,6 +151,49 @@ func TestConsoleConformance(t *testing.T) {
 			t.Errorf("%s: no error answer was validated", op.id)
 		}
 	}
+}
+
+// consolePages are the console's pages (gateway-owned, HTML) by whether
+// they need a session.
+var consolePages = map[string]bool{
+	"GetSignUpPage": false, "GetVerifyPage": false, "GetSignInPage": false, "GetInvitationPage": false,
+	"GetAppsPage": true, "GetAppPage": true, "GetTestShopsPage": true, "GetMembersPage": true, "GetProfilePage": true,
+}
+
+// pages requests every console page with its example, signed in or out:
+// a page that needs a session redirects to the sign-in without one; the
+// example app is nobody's (the "no such app" page). Their assets are
+// named by the pages.
+func (s *consoleSession) pages(t *testing.T, signedIn bool) {
+	t.Helper()
+	index := s.expect(t, "GetIndexPage", nil, "", http.StatusSeeOther, "")
+	if want := map[bool]string{false: "/console/signin", true: "/console/apps"}[signedIn]; index.header.Get("Location") != want {
+		t.Fatalf("GET /console/: to %q, want %q", index.header.Get("Location"), want)
+	}
+	s.expect(t, "GetIndexPage", nil, "", http.StatusBadRequest, "VALIDATION_ERROR", "?no_such_parameter=1")
+	var page answer
+	for id, needsSession := range consolePages {
+		status := http.StatusOK
+		switch {
+		case needsSession && !signedIn:
+			status = http.StatusSeeOther
+		case id == "GetAppPage":
+			status = http.StatusNotFound
+		}
+		if a := s.expect(t, id, nil, "", status, ""); status == http.StatusOK {
+			page = a
+		}
+		s.expect(t, id, nil, "", http.StatusBadRequest, "VALIDATION_ERROR", "?no_such_parameter=1")
+	}
+	if signedIn {
+		return
+	}
+	s.expect(t, "GetAsset", nil, "", http.StatusNotFound, "NOT_FOUND")
+	m := regexp.MustCompile(`/console/assets/([^"]+)"`).FindSubmatch(page.body)
+	if m == nil {
+		t.Fatalf("the page links no asset: %s", page.body)
+	}
+	s.expect(t, "GetAsset", map[string]string{"name": string(m[1])}, "", http.StatusOK, "")
 }
 
 // testShopsAndMembers runs the test shops' and members' routes in the

@@ -99,7 +99,7 @@ Every route is signed with HMAC-SHA256, signature version 3: the string {timesta
 
 Every answer carries X-Request-Id and the X-RateLimit-* headers of the most constrained bucket; 429, 409 and 503 carry Retry-After. A path no route has answers 404 NOT_FOUND; a path with another method answers 405 INVALID_REQUEST with an Allow header.`
 
-const consoleDescription = `JSON API of the developer console, through which partners sign up, verify their email address, sign in and manage their developer account and its apps without an operator. The console's pages call it from the person's browser; it is also usable with curl.
+const consoleDescription = `JSON API of the developer console, through which partners sign up, verify their email address, sign in and manage their developer account and its apps without an operator. The console's pages (GET /console/…, HTML the gateway renders itself, listed here too) call it from the person's browser; it is also usable with curl.
 
 Every answer that succeeds is {"success": true, "data": ...}; every failure is {"success": false, "error": {"code", "message"}, "requestId"}: clients branch on error.code, messages may change. Timestamps are ISO-8601 date-times in UTC.
 
@@ -215,7 +215,7 @@ func describe(m *policy.Method) string {
 			"checks requests as described, then answers 501 NOT_IMPLEMENTED. The success response below is the answer it will give once built.")
 	}
 	if m.GatewayOwned() && len(p.GetMediaTypes()) > 0 {
-		lines = append(lines, "Unsigned: the gateway answers it itself, for the seller's browser. The body is "+strings.Join(p.GetMediaTypes(), " or ")+", not the success envelope.")
+		lines = append(lines, "Unsigned: the gateway answers it itself, for a browser. The body is "+strings.Join(p.GetMediaTypes(), " or ")+", not the success envelope.")
 		return strings.Join(lines, "\n\n")
 	}
 	if !m.GatewayOwned() && m.RawAnswer() && len(p.GetMediaTypes()) > 0 {
@@ -645,7 +645,9 @@ func (b *builder) responses(m *policy.Method) *node {
 	resp := obj()
 	status := strconv.Itoa(m.SuccessStatus())
 	out := m.Desc.Output()
-	if m.RawAnswer() && len(m.Policy.GetMediaTypes()) > 0 {
+	if m.GatewayOwned() && isRedirect(m.SuccessStatus()) {
+		resp.set(status, redirectResponse(m))
+	} else if m.RawAnswer() && len(m.Policy.GetMediaTypes()) > 0 {
 		// A page or an asset for a browser, or a document (a label): its
 		// own media types, a string body, binary unless it is text.
 		content := obj()
@@ -749,19 +751,35 @@ func (b *builder) responses(m *policy.Method) *node {
 			break
 		}
 		key := strconv.Itoa(int(ps))
+		if isRedirect(int(ps)) {
+			resp.set(key, redirectResponse(m))
+			continue
+		}
 		page := obj("schema", obj("type", "string"))
 		if r, ok := resp.get(key).(*node); ok {
 			r.get("content").(*node).set(m.Policy.GetMediaTypes()[0], page)
-			r.set("description", r.get("description").(string)+"; or a page that says the link cannot be used")
+			r.set("description", r.get("description").(string)+"; or a page that says why")
 			continue
 		}
 		resp.set(key, obj(
-			"description", http.StatusText(int(ps))+": a page that says the link cannot be used",
+			"description", http.StatusText(int(ps))+": a page that says why",
 			"headers", commonHeaders(m),
 			"content", obj(m.Policy.GetMediaTypes()[0], page),
 		))
 	}
 	return resp
+}
+
+// isRedirect reports whether an HTTP status is a redirect.
+func isRedirect(status int) bool { return status >= 300 && status < 400 }
+
+// redirectResponse is a page's redirect to another page: a Location
+// header, no body.
+func redirectResponse(m *policy.Method) *node {
+	headers := commonHeaders(m)
+	headers.set("Location", obj("description", "The page to go to, a path on this origin.",
+		"required", true, "schema", obj("type", "string")))
+	return obj("description", http.StatusText(http.StatusSeeOther)+": to another page", "headers", headers)
 }
 
 // responseFields are the fields of m's response sent as HTTP (nil: none,

@@ -3,6 +3,7 @@ package openapi
 import (
 	"google.golang.org/protobuf/proto"
 
+	consolepagesv1 "github.com/mallplatform/partnerapi/gen/mp/consolepages/v1"
 	developerv1 "github.com/mallplatform/partnerapi/gen/mp/developer/v1"
 )
 
@@ -46,6 +47,14 @@ func init() {
 		developerv1.DeveloperService_RemoveMember_FullMethodName: &developerv1.RemoveMemberRequest{Id: exampleMember},
 		developerv1.DeveloperService_AcceptInvitation_FullMethodName: &developerv1.AcceptInvitationRequest{
 			Token: "Hk7s2Lp9Qw4Ez1Rt6Yu3Io8Pa5Sd0Fg_jK-lZ7xC2vB"},
+		// The console's pages: the links' pages and the sign-in's next.
+		consolepagesv1.ConsolePageService_GetVerifyPage_FullMethodName: &consolepagesv1.GetVerifyPageRequest{
+			Token: "Vq3n8uJk2mX0rT5yW7zA1cE4gH6iL9oP_bD-fN8sQ2w"},
+		consolepagesv1.ConsolePageService_GetInvitationPage_FullMethodName: &consolepagesv1.GetInvitationPageRequest{
+			Token: "Hk7s2Lp9Qw4Ez1Rt6Yu3Io8Pa5Sd0Fg_jK-lZ7xC2vB"},
+		consolepagesv1.ConsolePageService_GetSignInPage_FullMethodName: &consolepagesv1.GetSignInPageRequest{Next: "/console/apps"},
+		consolepagesv1.ConsolePageService_GetAppPage_FullMethodName:    &consolepagesv1.GetAppPageRequest{Id: exampleApp},
+		consolepagesv1.ConsolePageService_GetAsset_FullMethodName:      &consolepagesv1.GetAssetRequest{Name: "console.3f2a9c1b7d4e.css"},
 	} {
 		examples[name] = ex
 	}

@@ -29,5 +29,8 @@ const (
 func (m *Method) Console() bool { return m.Policy.GetAuth() == optionsv1.Auth_AUTH_CONSOLE }
 
 // OnConsole reports whether a route's path is the console's rather than
-// /open/v1's: each has its own OpenAPI document.
-func (r *Route) OnConsole() bool { return strings.HasPrefix(r.Template, ConsolePrefix) }
+// /open/v1's: each has its own OpenAPI document. The console's root
+// (ConsolePrefix) is the route "/console" (Table.Match).
+func (r *Route) OnConsole() bool {
+	return strings.HasPrefix(r.Template, ConsolePrefix) || r.Template == ConsolePrefix[:len(ConsolePrefix)-1]
+}

@@ -330,9 +330,15 @@ func (t *Table) Routes() []*Route { return t.routes }
 // the most specific ones (a literal at the first position where they differ)
 // own the path, so /orders/bulk-cancel is never an order id, whatever the
 // verb.
+//
+// The console's root, ConsolePrefix ("/console/"), is the route of
+// "/console": an HTTP rule's template cannot end in a slash.
 func (t *Table) Match(httpMethod, path string) (*Route, int, []string) {
 	if path == "" || path[0] != '/' {
 		return nil, http.StatusNotFound, nil
+	}
+	if path == ConsolePrefix {
+		path = ConsolePrefix[:len(ConsolePrefix)-1]
 	}
 	var owners []*Route
 	for _, r := range t.routes {

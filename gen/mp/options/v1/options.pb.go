@@ -279,7 +279,7 @@ type Policy struct {
 	MediaTypes []string `protobuf:"bytes,8,rep,name=media_types,json=mediaTypes,proto3" json:"media_types,omitempty"`
 	// Statuses at which a page (an HTML answer) answers with a page of its
 	// own rather than the error body, e.g. 410 for a link that can no longer
-	// be used.
+	// be used, or (a 3xx) a redirect to another page.
 	PageStatuses []int32 `protobuf:"varint,9,rep,packed,name=page_statuses,json=pageStatuses,proto3" json:"page_statuses,omitempty"`
 	// The route accepts a gzip-compressed body (Content-Encoding: gzip). The
 	// signature and max_body_bytes cover the bytes as sent; the gateway
