@@ -147,6 +147,26 @@ func (b *Browser) WaitText(t testing.TB, sel, want string) {
 	}
 }
 
+// WaitPath waits until the tab is on a page whose path is path (a script
+// navigating, a redirect) and that page has loaded.
+func (b *Browser) WaitPath(t testing.TB, path string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(b.Ctx, Timeout)
+	defer cancel()
+	for {
+		// Asked again on every try: a navigation under way ends an
+		// evaluation with an error, and the next one sees the new page.
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.readyState === "complete" ? location.pathname : ""`))
+		if err == nil && v == path {
+			return
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("the page never reached %s (last %q, %v)\nconsole:\n%s", path, v, err, b.ConsoleText())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // JSString quotes s as a JavaScript string literal.
 func JSString(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`, "\r", `\r`).Replace(s) + "'"
