@@ -77,8 +77,8 @@ func serving(r *sdk.Response) bool { return r.Status == http.StatusBadRequest }
 // standard error body with MAINTENANCE and a Retry-After counted to until,
 // before any work: a signed request's nonce is not claimed (the same
 // request succeeds after maintenance) and an oversized body is not read.
-// The OpenAPI document and the consent page's stylesheet keep answering;
-// the consent page is a maintenance page.
+// The OpenAPI document and the pages' assets keep answering; the consent
+// page and the console's pages are maintenance pages.
 func TestMaintenanceAcrossReplicas(t *testing.T) {
 	env, replicas, admin := maintenanceEnv(t)
 	for _, base := range replicas {
@@ -152,6 +152,22 @@ func TestMaintenanceAcrossReplicas(t *testing.T) {
 		}
 		if a := get(t, base+"/open/v1/auth/"+css[1]); a.Status != 200 {
 			t.Errorf("%s: the page's stylesheet during maintenance: %d", base, a.Status)
+		}
+		// The developer console's pages answer their own maintenance
+		// page; their assets stay up.
+		for _, path := range []string{"/console/", "/console/signin", "/console/apps"} {
+			page := get(t, base+path)
+			if page.Status != http.StatusServiceUnavailable || !strings.HasPrefix(page.Header.Get("Content-Type"), "text/html") ||
+				page.Header.Get("Retry-After") != "150" || !bytes.Contains(page.Body, []byte("Database upgrade in progress")) {
+				t.Fatalf("%s: console page %s during maintenance: %d %v %s", base, path, page.Status, page.Header, page.Body)
+			}
+			js := regexp.MustCompile(`src="(/console/assets/[^"]+)"`).FindSubmatch(page.Body)
+			if js == nil {
+				t.Fatalf("no script on the console's maintenance page")
+			}
+			if a := get(t, base+string(js[1])); a.Status != 200 {
+				t.Errorf("%s: the console's script during maintenance: %d", base, a.Status)
+			}
 		}
 	}
 

@@ -282,7 +282,7 @@ func (p *Pages) signedIn(w http.ResponseWriter, r *http.Request, kind string, lo
 	}
 	switch {
 	case signedOut(err):
-		redirect(w, Prefix+"signin?next="+url.QueryEscape(r.URL.RequestURI()))
+		redirect(w, Prefix+"signin?next="+nextParam(r.URL.RequestURI()))
 	case kind == "app" && noSuchApp(err):
 		p.render(w, http.StatusNotFound, view{Kind: "noapp", Session: sess.GetData()})
 	default:
@@ -317,6 +317,13 @@ func consoleNext(next string) string {
 		return ""
 	}
 	return next
+}
+
+// nextParam is a page's path and query as the sign-in's next parameter:
+// query-escaped, its slashes kept (a query may hold them), so the common
+// case reads /console/signin?next=/console/apps.
+func nextParam(page string) string {
+	return strings.ReplaceAll(url.QueryEscape(page), "%2F", "/")
 }
 
 // redirect answers 303 to a console page.

@@ -123,7 +123,7 @@ func TestPagesAnswerCoreFailures(t *testing.T) {
 		if strings.Contains(w.Body.String(), "pq:") || strings.Contains(w.Body.String(), "refused") {
 			t.Fatalf("internal error text on the page: %s", w.Body)
 		}
-		if tc.status == http.StatusSeeOther && w.Header().Get("Location") != "/console/signin?next=%2Fconsole%2Fapps" {
+		if tc.status == http.StatusSeeOther && w.Header().Get("Location") != "/console/signin?next=/console/apps" {
 			t.Fatalf("redirect to %q", w.Header().Get("Location"))
 		}
 	}
@@ -183,6 +183,12 @@ func TestSignInNextStaysOnTheConsole(t *testing.T) {
 		if got := consoleNext(next); got != want {
 			t.Errorf("next %q: %q, want %q", next, got, want)
 		}
+	}
+}
+
+func TestNextParamKeepsTheQuery(t *testing.T) {
+	if got := nextParam("/console/apps/app_1?a=1&b=x y"); got != "/console/apps/app_1%3Fa%3D1%26b%3Dx+y" {
+		t.Fatalf("next %q", got)
 	}
 }
 
