@@ -18,6 +18,7 @@ import (
 
 	"github.com/mallplatform/partnerapi/gateway/consent"
 	authv1 "github.com/mallplatform/partnerapi/gen/mp/auth/v1"
+	"github.com/mallplatform/partnerapi/internal/browsertest"
 )
 
 // flowStub answers the flow's JSON routes as the contract
@@ -227,55 +228,55 @@ func startStubFlow(t *testing.T, csrf string) (base string, stub *flowStub, app 
 
 func TestConsentPageInBrowserAllowsFewerScopes(t *testing.T) {
 	base, stub, app := startStubFlow(t, "csrf-token-1")
-	b := newBrowser(t)
+	b := browsertest.New(t)
 
-	b.do(t, chromedp.Navigate(base+"/open/v1/auth/consent?session="+session))
-	if got := b.text(t, "h1"); got != "Acme OMS wants to use your shop" {
+	b.Do(t, chromedp.Navigate(base+"/open/v1/auth/consent?session="+session))
+	if got := b.Text(t, "h1"); got != "Acme OMS wants to use your shop" {
 		t.Fatalf("heading %q", got)
 	}
-	b.do(t, chromedp.WaitEnabled(chromedp.CSS("#signin button")))
-	b.shot(t, "1-sign-in")
-	b.checkAccessibility(t, "1-sign-in")
+	b.Do(t, chromedp.WaitEnabled(chromedp.CSS("#signin button")))
+	b.Shot(t, "1-sign-in")
+	b.CheckAccessibility(t, "1-sign-in")
 
 	// A wrong password is read out in the live region; the page stays.
-	b.do(t,
+	b.Do(t,
 		chromedp.SendKeys(chromedp.CSS("#username"), stubUser),
 		chromedp.SendKeys(chromedp.CSS("#password"), "wrong password"),
 		chromedp.Click(chromedp.CSS("#signin button")),
 	)
-	b.waitText(t, "#message", "The username or password is not right.")
-	b.shot(t, "1b-sign-in-refused")
-	b.checkAccessibility(t, "1b-sign-in-refused")
+	b.WaitText(t, "#message", "The username or password is not right.")
+	b.Shot(t, "1b-sign-in-refused")
+	b.CheckAccessibility(t, "1b-sign-in-refused")
 
-	b.do(t,
+	b.Do(t,
 		clearField("password"),
 		chromedp.SendKeys(chromedp.CSS("#password"), stubPassword),
 		chromedp.Click(chromedp.CSS("#signin button")),
 	)
-	b.waitText(t, "#code-sent", "+63 9** *** 4567")
-	if focused := run(t, b, chromedp.Evaluate[string](`document.activeElement.id`)); focused != "code" {
+	b.WaitText(t, "#code-sent", "+63 9** *** 4567")
+	if focused := browsertest.Run(t, b, chromedp.Evaluate[string](`document.activeElement.id`)); focused != "code" {
 		t.Errorf("focus after sign-in is on %q, want the code field", focused)
 	}
-	if run(t, b, chromedp.Evaluate[bool](`!document.getElementById("message").hidden`)) {
+	if browsertest.Run(t, b, chromedp.Evaluate[bool](`!document.getElementById("message").hidden`)) {
 		t.Errorf("the refusal stays on screen after a successful sign-in")
 	}
-	b.shot(t, "2-code")
-	b.checkAccessibility(t, "2-code")
+	b.Shot(t, "2-code")
+	b.CheckAccessibility(t, "2-code")
 
-	b.do(t, chromedp.SendKeys(chromedp.CSS("#code"), "000000"), chromedp.Click(chromedp.CSS("#code-form button")))
-	b.waitText(t, "#message", "That code is not right.")
-	b.do(t, clearField("code"), chromedp.SendKeys(chromedp.CSS("#code"), stubCode), chromedp.Click(chromedp.CSS("#code-form button")))
-	b.waitText(t, "#step-consent legend", "Acme OMS asks to:")
+	b.Do(t, chromedp.SendKeys(chromedp.CSS("#code"), "000000"), chromedp.Click(chromedp.CSS("#code-form button")))
+	b.WaitText(t, "#message", "That code is not right.")
+	b.Do(t, clearField("code"), chromedp.SendKeys(chromedp.CSS("#code"), stubCode), chromedp.Click(chromedp.CSS("#code-form button")))
+	b.WaitText(t, "#step-consent legend", "Acme OMS asks to:")
 	for _, words := range []string{"See your products and categories", "Create and change your products", "See your orders, shipping and returns",
 		"Cancel and ship your orders", "See your buyers' e-mail addresses"} {
-		b.waitText(t, "#consent-form", words)
+		b.WaitText(t, "#consent-form", words)
 	}
-	b.shot(t, "3-consent")
-	b.checkAccessibility(t, "3-consent")
+	b.Shot(t, "3-consent")
+	b.CheckAccessibility(t, "3-consent")
 
 	// Unticking one permission grants the others, named in the body.
-	b.do(t, chromedp.Click(chromedp.CSS(`input[value="customer:email:read"]`)), chromedp.Click(chromedp.CSS("#consent-form button[type=submit]")))
-	b.do(t, chromedp.WaitVisible(chromedp.CSS("body > p")))
+	b.Do(t, chromedp.Click(chromedp.CSS(`input[value="customer:email:read"]`)), chromedp.Click(chromedp.CSS("#consent-form button[type=submit]")))
+	b.Do(t, chromedp.WaitVisible(chromedp.CSS("body > p")))
 	got := app.last()
 	if got.Get("code") != "ac_stub" || got.Get("state") != "st-7f3a 9&x" {
 		t.Fatalf("the app received %v", got)
@@ -295,37 +296,37 @@ func TestConsentPageInBrowserAllowsFewerScopes(t *testing.T) {
 			t.Errorf("%s: X-CSRF-Token %q, body %s", c.route, c.csrf, c.body)
 		}
 	}
-	b.checkConsole(t)
+	b.CheckConsole(t)
 }
 
 func TestConsentPageInBrowserAllWithEmptyBody(t *testing.T) {
 	base, stub, app := startStubFlow(t, "")
-	b := newBrowser(t)
+	b := browsertest.New(t)
 	signInAndCode(t, b, base)
-	b.do(t, chromedp.Click(chromedp.CSS("#consent-form button[type=submit]")), chromedp.WaitVisible(chromedp.CSS("body > p")))
+	b.Do(t, chromedp.Click(chromedp.CSS("#consent-form button[type=submit]")), chromedp.WaitVisible(chromedp.CSS("body > p")))
 	if app.last().Get("code") != "ac_stub" {
 		t.Fatalf("the app received %v", app.last())
 	}
 	if c := stub.callsTo("seller-consent"); len(c) != 1 || c[0].body != "" || c[0].csrf != "" {
 		t.Errorf("consenting to everything sends an empty body and no token the page does not carry: %+v", c)
 	}
-	b.checkConsole(t)
+	b.CheckConsole(t)
 }
 
 func TestConsentPageInBrowserDenies(t *testing.T) {
 	base, stub, app := startStubFlow(t, "")
-	b := newBrowser(t)
+	b := browsertest.New(t)
 	signInAndCode(t, b, base)
 	// Nothing ticked is not a consent.
 	for _, s := range sampleSessions().views[session].Scopes {
-		b.do(t, chromedp.Click(chromedp.CSS(`input[value="`+s+`"]`)))
+		b.Do(t, chromedp.Click(chromedp.CSS(`input[value="`+s+`"]`)))
 	}
-	b.do(t, chromedp.Click(chromedp.CSS("#consent-form button[type=submit]")))
-	b.waitText(t, "#message", "Tick at least one permission")
+	b.Do(t, chromedp.Click(chromedp.CSS("#consent-form button[type=submit]")))
+	b.WaitText(t, "#message", "Tick at least one permission")
 	if len(stub.callsTo("seller-consent")) != 0 {
 		t.Errorf("a consent to nothing was sent")
 	}
-	b.do(t, chromedp.Click(chromedp.CSS("#deny")), chromedp.WaitVisible(chromedp.CSS("body > p")))
+	b.Do(t, chromedp.Click(chromedp.CSS("#deny")), chromedp.WaitVisible(chromedp.CSS("body > p")))
 	got := app.last()
 	if got.Get("error") != "access_denied" || got.Get("state") != "st-7f3a 9&x" || got.Has("code") {
 		t.Fatalf("the app received %v", got)
@@ -333,49 +334,49 @@ func TestConsentPageInBrowserDenies(t *testing.T) {
 	if c := stub.callsTo("deny"); len(c) != 1 || c[0].body != "" {
 		t.Errorf("deny calls: %+v", c)
 	}
-	b.checkConsole(t)
+	b.CheckConsole(t)
 }
 
 func TestConsentPageInBrowserRefusals(t *testing.T) {
 	base, stub, _ := startStubFlow(t, "")
-	b := newBrowser(t)
+	b := browsertest.New(t)
 	stub.refuseNext("seller-verify", http.StatusTooManyRequests, "RATE_LIMITED", "Too many sign-in attempts.", "540")
-	b.do(t, chromedp.Navigate(base+"/open/v1/auth/consent?session="+session), chromedp.WaitEnabled(chromedp.CSS("#signin button")),
+	b.Do(t, chromedp.Navigate(base+"/open/v1/auth/consent?session="+session), chromedp.WaitEnabled(chromedp.CSS("#signin button")),
 		chromedp.SendKeys(chromedp.CSS("#username"), stubUser),
 		chromedp.SendKeys(chromedp.CSS("#password"), stubPassword),
 		chromedp.Click(chromedp.CSS("#signin button")))
-	b.waitText(t, "#message", "Too many sign-in attempts. Try again in 9 minutes.")
+	b.WaitText(t, "#message", "Too many sign-in attempts. Try again in 9 minutes.")
 
 	// Too many wrong codes: the page says so and offers nothing more.
-	b.do(t, chromedp.Click(chromedp.CSS("#signin button")), chromedp.WaitVisible(chromedp.CSS("#code")))
+	b.Do(t, chromedp.Click(chromedp.CSS("#signin button")), chromedp.WaitVisible(chromedp.CSS("#code")))
 	stub.refuseNext("seller-verify-otp", http.StatusForbidden, "ACCOUNT_LOCKED", "Too many wrong codes: the account is locked for 15 minutes.", "")
-	b.do(t, chromedp.SendKeys(chromedp.CSS("#code"), stubCode), chromedp.Click(chromedp.CSS("#code-form button")))
-	b.waitText(t, "#message", "Too many wrong codes: the account is locked for 15 minutes.")
-	if !run(t, b, chromedp.Evaluate[bool](`document.querySelector("#code-form button").disabled`)) {
+	b.Do(t, chromedp.SendKeys(chromedp.CSS("#code"), stubCode), chromedp.Click(chromedp.CSS("#code-form button")))
+	b.WaitText(t, "#message", "Too many wrong codes: the account is locked for 15 minutes.")
+	if !browsertest.Run(t, b, chromedp.Evaluate[bool](`document.querySelector("#code-form button").disabled`)) {
 		t.Errorf("a locked account can still submit codes")
 	}
 
 	// An expired session ends the page's steps.
-	b.do(t, chromedp.Navigate(base+"/open/v1/auth/consent?session="+session), chromedp.WaitEnabled(chromedp.CSS("#signin button")),
+	b.Do(t, chromedp.Navigate(base+"/open/v1/auth/consent?session="+session), chromedp.WaitEnabled(chromedp.CSS("#signin button")),
 		chromedp.SendKeys(chromedp.CSS("#username"), stubUser),
 		chromedp.SendKeys(chromedp.CSS("#password"), stubPassword),
 		chromedp.Click(chromedp.CSS("#signin button")),
 		chromedp.WaitVisible(chromedp.CSS("#code")))
 	stub.refuseNext("seller-verify-otp", http.StatusUnauthorized, "SESSION_EXPIRED", "The sign-in has expired.", "")
-	b.do(t, chromedp.SendKeys(chromedp.CSS("#code"), stubCode), chromedp.Click(chromedp.CSS("#code-form button")))
-	b.waitText(t, "#message", "The sign-in has expired.")
-	b.waitText(t, "#step-ended", "Go back to the app and start again.")
-	if run(t, b, chromedp.Evaluate[bool](`!document.getElementById("step-code").hidden`)) {
+	b.Do(t, chromedp.SendKeys(chromedp.CSS("#code"), stubCode), chromedp.Click(chromedp.CSS("#code-form button")))
+	b.WaitText(t, "#message", "The sign-in has expired.")
+	b.WaitText(t, "#step-ended", "Go back to the app and start again.")
+	if browsertest.Run(t, b, chromedp.Evaluate[bool](`!document.getElementById("step-code").hidden`)) {
 		t.Errorf("the code step is still offered after the session expired")
 	}
-	b.checkConsole(t)
+	b.CheckConsole(t)
 }
 
 // signInAndCode opens the page and goes through sign-in and code from the
 // keyboard alone: Enter in a field submits its step.
-func signInAndCode(t *testing.T, b *browser, base string) {
+func signInAndCode(t *testing.T, b *browsertest.Browser, base string) {
 	t.Helper()
-	b.do(t, chromedp.Navigate(base+"/open/v1/auth/consent?session="+session), chromedp.WaitEnabled(chromedp.CSS("#signin button")),
+	b.Do(t, chromedp.Navigate(base+"/open/v1/auth/consent?session="+session), chromedp.WaitEnabled(chromedp.CSS("#signin button")),
 		chromedp.SendKeys(chromedp.CSS("#username"), stubUser),
 		chromedp.SendKeys(chromedp.CSS("#password"), stubPassword+kb.Enter),
 		chromedp.WaitVisible(chromedp.CSS("#code")),
@@ -385,31 +386,31 @@ func signInAndCode(t *testing.T, b *browser, base string) {
 
 func TestExpiredLinkInBrowser(t *testing.T) {
 	base, _, _ := startStubFlow(t, "")
-	b := newBrowser(t)
-	b.do(t, chromedp.Navigate(base+"/open/v1/auth/consent?session=cs_gone"))
-	if got := b.text(t, "h1"); got != "This link has expired" {
+	b := browsertest.New(t)
+	b.Do(t, chromedp.Navigate(base+"/open/v1/auth/consent?session=cs_gone"))
+	if got := b.Text(t, "h1"); got != "This link has expired" {
 		t.Fatalf("heading %q", got)
 	}
-	b.waitText(t, "main", "Go back to the app and start again.")
-	b.shot(t, "4-expired-link")
-	b.checkAccessibility(t, "4-expired-link")
-	b.checkConsole(t)
+	b.WaitText(t, "main", "Go back to the app and start again.")
+	b.Shot(t, "4-expired-link")
+	b.CheckAccessibility(t, "4-expired-link")
+	b.CheckConsole(t)
 }
 
 // At 320 px nothing needs scrolling sideways.
 func TestConsentPageAt320Pixels(t *testing.T) {
 	base, _, _ := startStubFlow(t, "")
-	b := newBrowser(t)
-	b.do(t, chromedp.EmulateViewport(320, 640, chromedp.EmulatePortrait, chromedp.EmulateMobile),
+	b := browsertest.New(t)
+	b.Do(t, chromedp.EmulateViewport(320, 640, chromedp.EmulatePortrait, chromedp.EmulateMobile),
 		chromedp.Navigate(base+"/open/v1/auth/consent?session="+session), chromedp.WaitEnabled(chromedp.CSS("#signin button")))
-	if w := run(t, b, chromedp.Evaluate[int](`document.documentElement.scrollWidth`)); w > 320 {
+	if w := browsertest.Run(t, b, chromedp.Evaluate[int](`document.documentElement.scrollWidth`)); w > 320 {
 		t.Errorf("the page is %d px wide at 320 px", w)
 	}
 }
 
 // clearField empties an input (as selecting its text and deleting it would).
 func clearField(id string) chromedp.Action[chromedp.Void] {
-	return chromedp.Evaluate[chromedp.Void](`void (document.getElementById(` + jsString(id) + `).value = "")`)
+	return chromedp.Evaluate[chromedp.Void](`void (document.getElementById(` + browsertest.JSString(id) + `).value = "")`)
 }
 
 // The console check sees what the policy refuses: a page with an inline
@@ -421,20 +422,20 @@ func TestBrowserReportsPolicyViolations(t *testing.T) {
 		_, _ = io.WriteString(w, `<!doctype html><html lang="en"><title>t</title><p style="color:red">x</p><script>document.title="ran"</script>`)
 	}))
 	t.Cleanup(srv.Close)
-	b := newBrowser(t)
-	b.do(t, chromedp.Navigate(srv.URL))
-	if title := run(t, b, chromedp.Title()); title == "ran" {
+	b := browsertest.New(t)
+	b.Do(t, chromedp.Navigate(srv.URL))
+	if title := browsertest.Run(t, b, chromedp.Title()); title == "ran" {
 		t.Fatalf("the policy let an inline script run")
 	}
-	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(b.Ctx, 10*time.Second)
 	defer cancel()
 	for ctx.Err() == nil {
-		if n := b.violations(); n >= 2 {
+		if n := b.Violations(); n >= 2 {
 			return
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	t.Fatalf("the console check saw %d of the 2 violations:\n%s", b.violations(), b.consoleText())
+	t.Fatalf("the console check saw %d of the 2 violations:\n%s", b.Violations(), b.ConsoleText())
 }
 
 // The page leaves only for a web address: a redirect_url of another kind
@@ -444,11 +445,11 @@ func TestConsentPageInBrowserFollowsOnlyWebAddresses(t *testing.T) {
 	stub.mu.Lock()
 	stub.redirectURL = "javascript:document.title='ran'"
 	stub.mu.Unlock()
-	b := newBrowser(t)
+	b := browsertest.New(t)
 	signInAndCode(t, b, base)
-	b.do(t, chromedp.Click(chromedp.CSS("#consent-form button[type=submit]")))
-	b.waitText(t, "#message", "Something went wrong. Go back to the app and start again.")
-	if title := run(t, b, chromedp.Title()); title == "ran" {
+	b.Do(t, chromedp.Click(chromedp.CSS("#consent-form button[type=submit]")))
+	b.WaitText(t, "#message", "Something went wrong. Go back to the app and start again.")
+	if title := browsertest.Run(t, b, chromedp.Title()); title == "ran" {
 		t.Fatal("the page ran the redirect_url as a script")
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/mallplatform/partnerapi/internal/browsertest"
 	"github.com/mallplatform/partnerapi/internal/testenv"
 	"github.com/mallplatform/partnerapi/sdk"
 	"github.com/mallplatform/partnerapi/services/auth"
@@ -82,19 +83,19 @@ func (p *partner) authorize(t *testing.T, state string) string {
 	return loc
 }
 
-func (b *browser) signInWithCode(t *testing.T, location string) {
+func signInWithCode(t *testing.T, b *browsertest.Browser, location string) {
 	t.Helper()
-	b.do(t, chromedp.Navigate(location), chromedp.WaitEnabled(chromedp.CSS("#signin button")))
-	if got := b.text(t, "h1"); got != "Acme OMS wants to use your shop" {
+	b.Do(t, chromedp.Navigate(location), chromedp.WaitEnabled(chromedp.CSS("#signin button")))
+	if got := b.Text(t, "h1"); got != "Acme OMS wants to use your shop" {
 		t.Fatalf("heading %q", got)
 	}
-	b.do(t,
+	b.Do(t,
 		chromedp.SendKeys(chromedp.CSS("#username"), flowUser),
 		chromedp.SendKeys(chromedp.CSS("#password"), flowPassword),
 		chromedp.Click(chromedp.CSS("#signin button")))
-	b.waitText(t, "#code-sent", "+63 9")
-	b.do(t, chromedp.SendKeys(chromedp.CSS("#code"), flowOTP), chromedp.Click(chromedp.CSS("#code-form button")))
-	b.waitText(t, "#step-consent legend", "Acme OMS asks to:")
+	b.WaitText(t, "#code-sent", "+63 9")
+	b.Do(t, chromedp.SendKeys(chromedp.CSS("#code"), flowOTP), chromedp.Click(chromedp.CSS("#code-form button")))
+	b.WaitText(t, "#step-consent legend", "Acme OMS asks to:")
 }
 
 // TestConsentFlowInBrowser: authorize → the consent page in Debian's
@@ -103,16 +104,16 @@ func (b *browser) signInWithCode(t *testing.T, location string) {
 // exchanged for tokens → a signed seller call with the new token.
 func TestConsentFlowInBrowser(t *testing.T) {
 	p := startPartner(t)
-	b := newBrowser(t)
+	b := browsertest.New(t)
 	location := p.authorize(t, "st-allow 1")
-	b.signInWithCode(t, location)
-	b.do(t, chromedp.Click(chromedp.CSS(`input[value="customer:email:read"]`)), chromedp.Click(chromedp.CSS("#consent-form button[type=submit]")))
-	b.do(t, chromedp.WaitVisible(chromedp.CSS("body > p")))
+	signInWithCode(t, b, location)
+	b.Do(t, chromedp.Click(chromedp.CSS(`input[value="customer:email:read"]`)), chromedp.Click(chromedp.CSS("#consent-form button[type=submit]")))
+	b.Do(t, chromedp.WaitVisible(chromedp.CSS("body > p")))
 	got := p.app.last()
 	if got.Get("state") != "st-allow 1" || got.Get("code") == "" || got.Has("error") {
 		t.Fatalf("the app received %v", got)
 	}
-	b.checkConsole(t)
+	b.CheckConsole(t)
 
 	var tokens struct {
 		AccessToken  string   `json:"access_token"`
@@ -136,8 +137,8 @@ func TestConsentFlowInBrowser(t *testing.T) {
 	}
 
 	// The link worked once: the consent ended the session.
-	b.do(t, chromedp.Navigate(location))
-	if got := b.text(t, "h1"); got != "This link has expired" {
+	b.Do(t, chromedp.Navigate(location))
+	if got := b.Text(t, "h1"); got != "This link has expired" {
 		t.Errorf("the used link shows %q", got)
 	}
 }
@@ -146,19 +147,19 @@ func TestConsentFlowInBrowser(t *testing.T) {
 // receives error=access_denied and the state, and no code.
 func TestConsentFlowInBrowserDeny(t *testing.T) {
 	p := startPartner(t)
-	b := newBrowser(t)
+	b := browsertest.New(t)
 	location := p.authorize(t, "st-deny 2")
-	b.signInWithCode(t, location)
-	b.do(t, chromedp.Click(chromedp.CSS("#deny")), chromedp.WaitVisible(chromedp.CSS("body > p")))
+	signInWithCode(t, b, location)
+	b.Do(t, chromedp.Click(chromedp.CSS("#deny")), chromedp.WaitVisible(chromedp.CSS("body > p")))
 	got := p.app.last()
 	if got.Get("error") != "access_denied" || got.Get("state") != "st-deny 2" || got.Has("code") {
 		t.Fatalf("the app received %v", got)
 	}
-	b.checkConsole(t)
+	b.CheckConsole(t)
 
 	// The session ended: the same link now shows the expired page.
-	b.do(t, chromedp.Navigate(location))
-	if got := b.text(t, "h1"); got != "This link has expired" {
+	b.Do(t, chromedp.Navigate(location))
+	if got := b.Text(t, "h1"); got != "This link has expired" {
 		t.Errorf("the used link shows %q", got)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/mallplatform/partnerapi/internal/browsertest"
 )
 
 // The maintenance page: 503, the page headers of every consent page, no
@@ -49,13 +51,13 @@ func TestMaintenancePageInBrowser(t *testing.T) {
 	mux.HandleFunc("GET /open/v1/auth/assets/{name}", p.Asset)
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	b := newBrowser(t)
-	b.do(t, chromedp.Navigate(srv.URL+"/open/v1/auth/consent?session="+session))
-	if got := b.text(t, "h1"); got != "Sign-in is paused for maintenance" {
+	b := browsertest.New(t)
+	b.Do(t, chromedp.Navigate(srv.URL+"/open/v1/auth/consent?session="+session))
+	if got := b.Text(t, "h1"); got != "Sign-in is paused for maintenance" {
 		t.Fatalf("heading %q", got)
 	}
-	b.waitText(t, "main", "The platform is being upgraded.")
-	b.shot(t, "5-maintenance")
-	b.checkAccessibility(t, "5-maintenance")
-	b.checkConsole(t)
+	b.WaitText(t, "main", "The platform is being upgraded.")
+	b.Shot(t, "5-maintenance")
+	b.CheckAccessibility(t, "5-maintenance")
+	b.CheckConsole(t)
 }

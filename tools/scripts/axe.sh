@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs axe-core (npm), pinned by tools/axe/package-lock.json, into .cache/
 # (gitignored), once per lock file, and prints the path of axe.min.js. The
-# consent pages' browser tests (gateway/consent) run its accessibility rules
-# on each step of the page.
+# browser tests (internal/browsertest: the consent pages, the developer
+# console) run its accessibility rules on each step of a page.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs Debian's chromium when it is missing and prints its path. The
-# consent pages' browser test (gateway/consent) drives it headless from Go
-# (chromedp); under CI=true that test fails rather than skips without it.
+# browser tests (the consent pages, the developer console) drive it headless
+# from Go through internal/browsertest (chromedp); under CI=true they fail
+# rather than skip without it.
 set -euo pipefail
 
 as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
