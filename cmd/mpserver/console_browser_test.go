@@ -198,6 +198,10 @@ func TestConsoleInBrowser(t *testing.T) {
 	if clientID == "" || len(secret) < 32 || appID == "" || strings.Contains(appID, "/") || href != "/console/v1/apps/"+appID+"/credentials" {
 		t.Fatalf("the new app: client id %q, secret of %d characters, download %q", clientID, len(secret), href)
 	}
+	// The new app is listed at once, as the server lists it.
+	if got := b.Text(t, `table#apps a[href="/console/apps/`+appID+`"]`); got != consoleAppName {
+		t.Errorf("after the creation, the apps table names the app %q", got)
+	}
 	page("07-app-created")
 
 	// Download the credentials file through the browser.
@@ -213,7 +217,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	partnerctl(t, nil, "--credentials", file, "--app", appID, "--no-seller", "GET", "/open/v1/credentials")
 	b.Do(t, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("table#apps")))
 	if got := b.Text(t, `table#apps a[href="/console/apps/`+appID+`"]`); got != consoleAppName {
-		t.Errorf("the apps table names the app %q", got)
+		t.Errorf("after a reload, the apps table names the app %q", got)
 	}
 
 	// A test shop, authorised for the app.
@@ -231,7 +235,7 @@ func TestConsoleInBrowser(t *testing.T) {
 		}
 	}
 	page("09-test-shop-created")
-	b.Do(t, chromedp.Reload())
+	// The new shop's row, with its authorise form, is on the page at once.
 	authorize := `table#test-shops form.authorize-test-shop[data-shop-id="` + shopID + `"]`
 	b.Do(t, chromedp.WaitVisible(chromedp.CSS(authorize)),
 		chromedp.SetValue(chromedp.CSS(authorize+` select[name=appId]`), appID),

@@ -179,6 +179,9 @@
       }
       showError(form, res);
       if (res.body && res.body.error && res.body.error.code === "VERIFICATION_TOKEN_EXPIRED") {
+        // The error's message names the API route; on the page, the
+        // resend form below is the way to a new link.
+        alertOf(form).textContent = "This verification link has expired. Send yourself a new one with the form below.";
         byId("resend").hidden = false;
       }
     });
@@ -249,8 +252,49 @@
       var d = res.body.data;
       form.reset();
       showSecret(d.app.clientId, d.clientSecret, d.app.appId);
+      addAppRow(d.app);
     });
   });
+
+  // addRow appends a row to a table's body, in place of its "none yet" row.
+  function addRow(table, row) {
+    var body = table.tBodies[0];
+    var empty = body.querySelector("tr.empty");
+    if (empty) {
+      body.removeChild(empty);
+    }
+    body.appendChild(row);
+  }
+
+  function cell(row, text, asCode) {
+    var td = document.createElement("td");
+    var el = td;
+    if (asCode) {
+      el = document.createElement("code");
+      td.appendChild(el);
+    }
+    el.textContent = text;
+    row.appendChild(td);
+    return td;
+  }
+
+  // addAppRow lists an app created on this page, as the server renders it.
+  function addAppRow(app) {
+    var table = byId("apps");
+    if (!table) {
+      return;
+    }
+    var row = document.createElement("tr");
+    var name = cell(row, "");
+    var link = document.createElement("a");
+    link.setAttribute("href", "/console/apps/" + encodeURIComponent(app.appId));
+    link.textContent = app.name;
+    name.appendChild(link);
+    cell(row, app.environment);
+    cell(row, app.active ? "active" : "deactivated");
+    cell(row, app.clientId, true);
+    addRow(table, row);
+  }
 
   onSubmit(byId("update-app"), function (form) {
     var id = form.getAttribute("data-app-id");
@@ -309,10 +353,39 @@
       byId("test-shop-password").textContent = d.password;
       byId("test-shop-otp").textContent = d.otp;
       byId("new-test-shop").hidden = false;
+      addShopRow(d.shop);
     });
   });
 
-  document.querySelectorAll("form.authorize-test-shop").forEach(function (form) {
+  // addShopRow lists a shop created on this page with its authorise form,
+  // from the page's row template.
+  var newShops = 0;
+  function addShopRow(shop) {
+    var table = byId("test-shops");
+    var tmpl = byId("test-shop-row");
+    if (!table || !tmpl) {
+      return;
+    }
+    var row = tmpl.content.firstElementChild.cloneNode(true);
+    var cells = row.children;
+    cells[0].textContent = shop.shopName;
+    cells[1].firstElementChild.textContent = shop.id;
+    cells[2].firstElementChild.textContent = shop.username;
+    var form = row.querySelector("form");
+    form.setAttribute("data-shop-id", shop.id);
+    newShops += 1;
+    var id = "authorize-app-new-" + newShops;
+    form.querySelector("select").id = id;
+    var label = form.querySelector("label");
+    label.setAttribute("for", id);
+    label.textContent = "Sandbox app for " + shop.shopName;
+    addRow(table, row);
+    bindAuthorize(form);
+  }
+
+  document.querySelectorAll("form.authorize-test-shop").forEach(bindAuthorize);
+
+  function bindAuthorize(form) {
     onSubmit(form, function (form) {
       var id = form.getAttribute("data-shop-id");
       return call("POST", "test-shops/" + encodeURIComponent(id) + "/authorize", { appId: value(form, "appId") }).then(function (res) {
@@ -326,7 +399,7 @@
         byId("test-shop-tokens").hidden = false;
       });
     });
-  });
+  }
 
   var members = byId("members-section");
   if (members) {
