@@ -2,6 +2,7 @@ package dbtest
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -195,7 +196,7 @@ func TestTemplateFailureIsRemembered(t *testing.T) {
 	if first == nil {
 		t.Fatal("a template from an unreachable server")
 	}
-	if _, err := c.get(adminDSN); err != first {
+	if _, err := c.get(adminDSN); !errors.Is(err, first) {
 		t.Fatalf("second attempt: %v, want the first error %v", err, first)
 	}
 }
