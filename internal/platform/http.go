@@ -42,7 +42,12 @@ func ServeUntilDone(ctx context.Context, srv *http.Server, lis net.Listener, gra
 // opens its next one elsewhere), so that when the server finally stops no
 // client is caught sending on a connection as it is closed. The zero Drain
 // is not draining.
-type Drain struct{ on atomic.Bool }
+type Drain struct {
+	on atomic.Bool
+	// after times the drain in ServeDraining (nil: time.After); a test
+	// sets it to learn when the drain begins and to choose when it ends.
+	after func(time.Duration) <-chan time.Time
+}
 
 // Begin starts draining; it cannot be undone.
 func (d *Drain) Begin() { d.on.Store(true) }
@@ -91,11 +96,13 @@ func ServeDraining(ctx context.Context, srv *http.Server, lis net.Listener, d *D
 	}
 	if d != nil {
 		d.Begin()
-		t := time.NewTimer(delay)
+		after := d.after
+		if after == nil {
+			after = time.After
+		}
 		select {
-		case <-t.C:
+		case <-after(delay):
 		case err := <-errc:
-			t.Stop()
 			return err
 		}
 	}

@@ -10,7 +10,7 @@ import (
 
 // CreateInternalCaller inserts a caller (its token's hash, never the token).
 func (s *EntStore) CreateInternalCaller(ctx context.Context, c *InternalCaller) error {
-	return s.client.InternalCaller.Create().
+	return s.db(ctx).InternalCaller.Create().
 		SetID(c.ID).SetName(c.Name).SetTokenHash(c.TokenHash).
 		SetServices(nonNil(c.Services)).SetCreatedAt(c.CreatedAt).
 		Exec(ctx)
@@ -18,7 +18,7 @@ func (s *EntStore) CreateInternalCaller(ctx context.Context, c *InternalCaller) 
 
 // InternalCallerByTokenHash finds a caller by its token's hash.
 func (s *EntStore) InternalCallerByTokenHash(ctx context.Context, hash string) (*InternalCaller, error) {
-	row, err := s.client.InternalCaller.Query().Where(internalcaller.TokenHash(hash)).Only(ctx)
+	row, err := s.db(ctx).InternalCaller.Query().Where(internalcaller.TokenHash(hash)).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, notFoundError{"internal caller"}
 	}
@@ -30,13 +30,13 @@ func (s *EntStore) InternalCallerByTokenHash(ctx context.Context, hash string) (
 
 // RevokeInternalCaller sets revoked_at unless it is already set.
 func (s *EntStore) RevokeInternalCaller(ctx context.Context, id string, now time.Time) (*InternalCaller, error) {
-	_, err := s.client.InternalCaller.Update().
+	_, err := s.db(ctx).InternalCaller.Update().
 		Where(internalcaller.ID(id), internalcaller.RevokedAtIsNil()).
 		SetRevokedAt(now).Save(ctx)
 	if err != nil {
 		return nil, err
 	}
-	row, err := s.client.InternalCaller.Get(ctx, id)
+	row, err := s.db(ctx).InternalCaller.Get(ctx, id)
 	if ent.IsNotFound(err) {
 		return nil, notFoundError{"internal caller"}
 	}
@@ -48,7 +48,7 @@ func (s *EntStore) RevokeInternalCaller(ctx context.Context, id string, now time
 
 // ListInternalCallers lists callers, oldest first.
 func (s *EntStore) ListInternalCallers(ctx context.Context) ([]*InternalCaller, error) {
-	rows, err := s.client.InternalCaller.Query().Order(ent.Asc(internalcaller.FieldCreatedAt), ent.Asc(internalcaller.FieldID)).All(ctx)
+	rows, err := s.db(ctx).InternalCaller.Query().Order(ent.Asc(internalcaller.FieldCreatedAt), ent.Asc(internalcaller.FieldID)).All(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -2,10 +2,13 @@ package dbtest
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -181,5 +184,91 @@ func TestSQLiteDatabasesAreIndependentAndHoldTheSchema(t *testing.T) {
 	var mode string
 	if err := b.SQL.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
 		t.Errorf("journal_mode %q (%v), want wal", mode, err)
+	}
+}
+
+// A template that could not be had is not tried again: later tests of the
+// process fail at once with the first error, even once the server answers.
+func TestTemplateFailureIsRemembered(t *testing.T) {
+	adminDSN := RequirePostgres(t)
+	var c templateCache
+	_, first := c.get("postgres://nobody@127.0.0.1:1/postgres?connect_timeout=1&sslmode=disable")
+	if first == nil {
+		t.Fatal("a template from an unreachable server")
+	}
+	if _, err := c.get(adminDSN); !errors.Is(err, first) {
+		t.Fatalf("second attempt: %v, want the first error %v", err, first)
+	}
+}
+
+// A build drops the templates of other migrations unused for a day, marks
+// those without a mark, and keeps those used within the day.
+func TestUnusedTemplatesAreDropped(t *testing.T) {
+	adminDSN := RequirePostgres(t)
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, adminDSN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	now := time.Now()
+	// Templates of the test's own prefix: the server's real ones are not
+	// the test's to drop.
+	prefix := templatePrefix + "t" + strconv.FormatInt(now.UnixNano(), 36) + "_"
+	stale, fresh, unmarked := prefix+"stale", prefix+"fresh", prefix+"unmarked"
+	for _, name := range []string{stale, fresh, unmarked} {
+		ident := pgx.Identifier{name}.Sanitize()
+		if _, err := admin.Exec(ctx, "CREATE DATABASE "+ident); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			c, err := pgx.Connect(ctx, adminDSN)
+			if err != nil {
+				t.Errorf("drop %s: %v", name, err)
+				return
+			}
+			defer c.Close(ctx)
+			_, _ = c.Exec(ctx, "ALTER DATABASE "+ident+" WITH IS_TEMPLATE false")
+			if _, err := c.Exec(ctx, "DROP DATABASE IF EXISTS "+ident+" WITH (FORCE)"); err != nil {
+				t.Errorf("drop %s: %v", name, err)
+			}
+		})
+		if _, err := admin.Exec(ctx, "ALTER DATABASE "+ident+" WITH IS_TEMPLATE true ALLOW_CONNECTIONS false"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := markUsed(ctx, admin, stale, now.Add(-unusedTemplateAge-time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if err := markUsed(ctx, admin, fresh, now.Add(-unusedTemplateAge+time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if err := dropUnusedTemplates(ctx, admin, prefix, prefix+"kept", now); err != nil {
+		t.Fatal(err)
+	}
+	comments := map[string]string{}
+	rows, err := admin.Query(ctx, "SELECT datname, coalesce(shobj_description(oid, 'pg_database'), '') FROM pg_database WHERE datname = ANY($1)",
+		[]string{stale, fresh, unmarked})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var name, comment string
+		if err := rows.Scan(&name, &comment); err != nil {
+			t.Fatal(err)
+		}
+		comments[name] = comment
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := comments[stale]; ok {
+		t.Error("a template unused for more than a day was kept")
+	}
+	if _, ok := comments[fresh]; !ok {
+		t.Error("a template used within the day was dropped")
+	}
+	if c, ok := comments[unmarked]; !ok || c != usedComment+now.UTC().Format(time.RFC3339) {
+		t.Errorf("an unmarked template: kept %v, comment %q", ok, c)
 	}
 }

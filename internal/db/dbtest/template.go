@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -28,23 +29,47 @@ const templateLock int64 = 0x6462746573747470 // "dbtesttp"
 // of its own and an old one is never used for new code.
 const templatePrefix = "dbtest_tpl_"
 
-var pgTemplate struct {
+// pgTemplate is the process's template: its name once found or built, or
+// the error of the one attempt, which every later test then fails with at
+// once instead of trying the build again.
+var pgTemplate templateCache
+
+type templateCache struct {
 	mu   sync.Mutex
+	done bool
 	name string
+	err  error
 }
+
+// unusedTemplateAge is how long a template of other migrations (an older
+// branch's, a changed migration's) is kept after its last use.
+const unusedTemplateAge = 24 * time.Hour
+
+// usedComment is the comment a test process leaves on the template it uses
+// (COMMENT ON DATABASE), so that a build can tell which templates nobody
+// has used for a day.
+const usedComment = "dbtest template, last used "
 
 // migratedTemplate returns the name of a database that holds every embedded
 // migration, applied by db.Migrate, and that accepts no connections, so
 // CREATE DATABASE can copy it at any time. It is built once per set of
 // migrations on the server and kept: later test processes, of this run or
 // the next, only copy it. A build that failed half way is not marked as a
-// template and is dropped and built again.
-func migratedTemplate(adminDSN string) (string, error) {
-	pgTemplate.mu.Lock()
-	defer pgTemplate.mu.Unlock()
-	if pgTemplate.name != "" {
-		return pgTemplate.name, nil
+// template and is dropped and built again. A build also drops the templates
+// of other migrations that no test process has used for a day.
+func migratedTemplate(adminDSN string) (string, error) { return pgTemplate.get(adminDSN) }
+
+func (c *templateCache) get(adminDSN string) (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.done {
+		c.name, c.err = findOrBuildTemplate(adminDSN)
+		c.done = true
 	}
+	return c.name, c.err
+}
+
+func findOrBuildTemplate(adminDSN string) (string, error) {
 	digest, err := migrationsDigest()
 	if err != nil {
 		return "", err
@@ -75,8 +100,77 @@ func migratedTemplate(adminDSN string) (string, error) {
 			return "", err
 		}
 	}
-	pgTemplate.name = name
+	now := time.Now()
+	if err := markUsed(ctx, admin, name, now); err != nil {
+		return "", err
+	}
+	if !ready {
+		if err := dropUnusedTemplates(ctx, admin, templatePrefix, name, now); err != nil {
+			return "", err
+		}
+	}
 	return name, nil
+}
+
+func markUsed(ctx context.Context, admin *pgx.Conn, name string, now time.Time) error {
+	// COMMENT takes no parameters: the text is a literal of digits and
+	// letters of a formatted time.
+	_, err := admin.Exec(ctx, "COMMENT ON DATABASE "+pgx.Identifier{name}.Sanitize()+
+		" IS '"+usedComment+now.UTC().Format(time.RFC3339)+"'")
+	if err != nil {
+		return fmt.Errorf("template: mark %s used: %w", name, err)
+	}
+	return nil
+}
+
+// dropUnusedTemplates drops the templates (names starting with prefix)
+// other than keep whose last use
+// is more than unusedTemplateAge before now. Run under templateLock, which
+// every process holds while it marks the template it uses: a process that
+// marked one within the day keeps it. A template without the mark (built
+// before marks were left) gets one now, and goes a day later if nobody
+// uses it meanwhile. A template that cannot be dropped (being copied) is
+// left for a later build.
+func dropUnusedTemplates(ctx context.Context, admin *pgx.Conn, prefix, keep string, now time.Time) error {
+	rows, err := admin.Query(ctx, `SELECT datname, coalesce(shobj_description(oid, 'pg_database'), '')
+		FROM pg_database WHERE starts_with(datname, $1) AND datname <> $2`, prefix, keep)
+	if err != nil {
+		return fmt.Errorf("template: list templates: %w", err)
+	}
+	type template struct{ name, comment string }
+	var all []template
+	for rows.Next() {
+		var t template
+		if err := rows.Scan(&t.name, &t.comment); err != nil {
+			rows.Close()
+			return fmt.Errorf("template: list templates: %w", err)
+		}
+		all = append(all, t)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("template: list templates: %w", err)
+	}
+	for _, t := range all {
+		used, err := time.Parse(time.RFC3339, strings.TrimPrefix(t.comment, usedComment))
+		if err != nil || !strings.HasPrefix(t.comment, usedComment) {
+			if err := markUsed(ctx, admin, t.name, now); err != nil {
+				return err
+			}
+			continue
+		}
+		if now.Sub(used) <= unusedTemplateAge {
+			continue
+		}
+		ident := pgx.Identifier{t.name}.Sanitize()
+		if _, err := admin.Exec(ctx, "ALTER DATABASE "+ident+" WITH IS_TEMPLATE false"); err != nil {
+			continue
+		}
+		if _, err := admin.Exec(ctx, "DROP DATABASE "+ident); err != nil {
+			_, _ = admin.Exec(ctx, "ALTER DATABASE "+ident+" WITH IS_TEMPLATE true")
+		}
+	}
+	return nil
 }
 
 func buildTemplate(ctx context.Context, admin *pgx.Conn, adminDSN, name string, exists bool) error {
