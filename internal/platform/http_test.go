@@ -1,6 +1,7 @@
 package platform
 
 import (
+	"net/http/httptrace"
 	"context"
 	"io"
 	"net"
@@ -51,6 +52,13 @@ func TestDrainBeforeShutdown(t *testing.T) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		_, _ = w.Write([]byte("ok"))
 	})))
+	// The only connections the server may close while the clients send are
+	// those its drain answers close. Its own timeouts would close others:
+	// a spare connection the transport dialled and kept idle gets no
+	// request within ReadHeaderTimeout on a loaded machine, and a POST
+	// sent on it as the server closes it fails, which is not the drain's
+	// doing.
+	srv.ReadHeaderTimeout, srv.IdleTimeout = time.Hour, time.Hour
 	ready := d.Ready(func(context.Context) error { return nil })
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
@@ -77,10 +85,20 @@ func TestDrainBeforeShutdown(t *testing.T) {
 			defer warmed()
 			defer toldOnce()
 			for !shut.Load() {
-				resp, err := client.Post(url, "text/plain", strings.NewReader("x"))
+				// Which connection a failed request went out on tells a
+				// connection the drain closed from one closed otherwise.
+				var conn httptrace.GotConnInfo
+				trace := &httptrace.ClientTrace{GotConn: func(i httptrace.GotConnInfo) { conn = i }}
+				req, err := http.NewRequestWithContext(httptrace.WithClientTrace(context.Background(), trace), http.MethodPost, url, strings.NewReader("x"))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				resp, err := client.Do(req)
 				if err != nil {
 					if !shut.Load() {
-						t.Errorf("request failed before the server shut down: %v (draining %v, answered %d)", err, d.Draining(), answered.Load())
+						t.Errorf("request failed before the server shut down: %v (draining %v, answered %d; connection reused %v, idle %v for %v)",
+							err, d.Draining(), answered.Load(), conn.Reused, conn.WasIdle, conn.IdleTime)
 					}
 					return
 				}
