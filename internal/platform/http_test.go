@@ -1,11 +1,11 @@
 package platform
 
 import (
-	"net/http/httptrace"
 	"context"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"strings"
 	"sync"
 	"sync/atomic"
