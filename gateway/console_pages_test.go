@@ -133,6 +133,10 @@ func TestConsolePages(t *testing.T) {
 		if !strings.Contains(body, `<nav aria-label="Console">`) || !strings.Contains(body, `id="sign-out"`) {
 			t.Fatalf("GET %s: no console navigation", path)
 		}
+		// A page read keeps the session's cookie alive, as a JSON call does.
+		if c := resp.Header.Get("Set-Cookie"); !strings.HasPrefix(c, gateway.ConsoleCookie+"=") || !strings.Contains(c, "Max-Age=43200") {
+			t.Fatalf("GET %s: Set-Cookie %q, want the session's renewed", path, c)
+		}
 	}
 	_, body = ana.page(t, "/console/apps")
 	if strings.Contains(body, "<b>Ana's</b>") || !strings.Contains(body, "&lt;b&gt;Ana&#39;s&lt;/b&gt; &#34;app&#34;") ||

@@ -26,6 +26,9 @@ func (g *Gateway) consolePageRoutes() (map[string]http.HandlerFunc, error) {
 				console:  &consoleCall{session: consoleSession(r)}}
 			return st.appendMetadata(nil)
 		},
+		Renew: func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Add("Set-Cookie", consoleCookie(consoleSession(r), g.publicBase(r).Scheme == "https", consoleCookieMaxAge).String())
+		},
 		Scopes: auth.KnownScopes,
 		WriteError: func(w http.ResponseWriter, _ *http.Request, code apierr.Code, message string) {
 			writeError(w, w.Header().Get(sdk.HeaderRequestID), code, message)

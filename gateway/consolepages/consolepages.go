@@ -57,6 +57,10 @@ type Config struct {
 	// request id, the client's address and the console cookie's session,
 	// as the console's JSON routes send them.
 	Metadata func(w http.ResponseWriter, r *http.Request) []string
+	// Renew, when set, renews the console cookie on a page answered to a
+	// live session, as every JSON answer to one does: a person who only
+	// reads pages keeps the session as long as core does.
+	Renew func(w http.ResponseWriter, r *http.Request)
 	// Scopes are the scopes an app may ask for, one checkbox each.
 	Scopes []string
 	// WriteError answers a failure of an asset request with the platform's
@@ -276,6 +280,9 @@ func (p *Pages) signedIn(w http.ResponseWriter, r *http.Request, kind string, lo
 	if err == nil {
 		v := view{Kind: kind, Session: sess.GetData(), CSRF: sess.GetData().GetCsrfToken()}
 		if err = load(ctx, &v); err == nil {
+			if p.cfg.Renew != nil {
+				p.cfg.Renew(w, r)
+			}
 			p.render(w, http.StatusOK, v)
 			return
 		}
