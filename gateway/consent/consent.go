@@ -9,7 +9,6 @@
 package consent
 
 import (
-	"bytes"
 	"context"
 	"embed"
 	"errors"
@@ -183,19 +182,9 @@ func (p *Pages) failed(w http.ResponseWriter, r *http.Request, err error) {
 
 func (p *Pages) render(w http.ResponseWriter, status int, v view) {
 	v.CSS, v.JS = p.css, p.js
-	var buf bytes.Buffer
-	if err := p.tmpl.ExecuteTemplate(&buf, "page", v); err != nil {
-		p.cfg.Logger.Error("consent page: rendering failed", zap.Error(err))
-		status, v = http.StatusInternalServerError, view{Kind: "failed", CSS: p.css, JS: p.js}
-		buf.Reset()
-		if err := p.tmpl.ExecuteTemplate(&buf, "page", v); err != nil {
-			http.Error(w, "internal error", http.StatusInternalServerError)
-			return
-		}
-	}
 	// The session token is in the page's URL: no Referer may carry it
 	// elsewhere, and no cache may keep the page (pagekit's headers).
-	pagekit.WriteHTML(w, status, buf.Bytes())
+	pagekit.Render(w, p.cfg.Logger, "consent page", p.tmpl, status, v, view{Kind: "failed", CSS: p.css, JS: p.js})
 }
 
 // Asset answers GET …/assets/{name}: an embedded stylesheet or script under

@@ -10,7 +10,6 @@
 package consolepages
 
 import (
-	"bytes"
 	"context"
 	"embed"
 	"errors"
@@ -360,15 +359,6 @@ func (p *Pages) failed(w http.ResponseWriter, r *http.Request, err error) {
 
 func (p *Pages) render(w http.ResponseWriter, status int, v view) {
 	v.CSS, v.JS = p.css, p.js
-	var buf bytes.Buffer
-	if err := p.tmpl.ExecuteTemplate(&buf, "page", &v); err != nil {
-		p.cfg.Logger.Error("console page: rendering failed", zap.String("page", v.Kind), zap.Error(err))
-		status, v = http.StatusInternalServerError, view{Kind: "failed", CSS: p.css, JS: p.js}
-		buf.Reset()
-		if err := p.tmpl.ExecuteTemplate(&buf, "page", &v); err != nil {
-			http.Error(w, "internal error", http.StatusInternalServerError)
-			return
-		}
-	}
-	pagekit.WriteHTML(w, status, buf.Bytes())
+	pagekit.Render(w, p.cfg.Logger, "console page", p.tmpl, status, &v, &view{Kind: "failed", CSS: p.css, JS: p.js},
+		zap.String("page", v.Kind))
 }

@@ -6,15 +6,19 @@
 package pagekit
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"html/template"
 	"io/fs"
 	"net/http"
 	"path"
 	"strconv"
 	"strings"
 	"time"
+
+	"go.uber.org/zap"
 )
 
 // ContentSecurityPolicy is the policy of every page: this origin's script,
@@ -39,6 +43,24 @@ func WriteHTML(w http.ResponseWriter, status int, body []byte) {
 	h.Set("Cross-Origin-Opener-Policy", "same-origin")
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
+}
+
+// Render answers tmpl's "page" template executed with data, with status.
+// A page that fails to render is logged (what names the page set) and
+// answered as the set's failed page (failed, with 500), or as a plain 500
+// when even that fails: a half-written page never goes out.
+func Render(w http.ResponseWriter, log *zap.Logger, what string, tmpl *template.Template, status int, data, failed any, fields ...zap.Field) {
+	var buf bytes.Buffer
+	if err := tmpl.ExecuteTemplate(&buf, "page", data); err != nil {
+		log.Error(what+": rendering failed", append(fields, zap.Error(err))...)
+		status = http.StatusInternalServerError
+		buf.Reset()
+		if err := tmpl.ExecuteTemplate(&buf, "page", failed); err != nil {
+			http.Error(w, "internal error", http.StatusInternalServerError)
+			return
+		}
+	}
+	WriteHTML(w, status, buf.Bytes())
 }
 
 // Asset is one embedded file, served under a name that carries a digest
