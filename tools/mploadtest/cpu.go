@@ -13,10 +13,12 @@ import (
 	"time"
 )
 
-// The CPU accounting reads /proc: mpserver exposes no profiling endpoint,
-// and on a 2-core machine the first question about any figure is which
-// process had the cores. Per-process CPU time before and after a run says
-// how the load generator, gateway, core, PostgreSQL and Redis shared them.
+// The CPU accounting reads /proc: on a 2-core machine the first question
+// about any figure is which process had the cores. Per-process CPU time
+// before and after a run says how the load generator, gateway, core,
+// PostgreSQL and Redis shared them; per-process context switches say how
+// often each was put to sleep or off a core, which on a virtual machine
+// costs more than most of what a request computes (docs/performance.md).
 
 // userHZ is the unit of the CPU times in /proc (USER_HZ, 100 on Linux).
 const userHZ = 100
@@ -24,6 +26,9 @@ const userHZ = 100
 type procTicks struct {
 	comm  string
 	ticks uint64
+	// switches is the context switches, voluntary and not, of every
+	// thread of the process.
+	switches uint64
 }
 
 // cpuSnapshot is the CPU time of every process and of the machine.
@@ -60,9 +65,41 @@ func takeCPUSnapshot() (cpuSnapshot, error) {
 		if err != nil {
 			continue
 		}
-		s.procs[pid] = procTicks{comm: comm, ticks: ticks}
+		s.procs[pid] = procTicks{comm: comm, ticks: ticks, switches: processSwitches(pid)}
 	}
 	return s, nil
+}
+
+// processSwitches sums voluntary_ctxt_switches and
+// nonvoluntary_ctxt_switches over the process's threads (the process's own
+// status file counts its first thread only); 0 when it cannot be read.
+func processSwitches(pid int) uint64 {
+	tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/[0-9]*/status")
+	var n uint64
+	for _, path := range tasks {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			continue // the thread ended in between
+		}
+		n += parseStatusSwitches(b)
+	}
+	return n
+}
+
+// parseStatusSwitches reads both context-switch counts of a status file.
+func parseStatusSwitches(b []byte) uint64 {
+	var n uint64
+	for line := range bytes.SplitSeq(b, []byte{'\n'}) {
+		name, value, ok := bytes.Cut(line, []byte{':'})
+		if !ok || (string(name) != "voluntary_ctxt_switches" && string(name) != "nonvoluntary_ctxt_switches") {
+			continue
+		}
+		v, err := strconv.ParseUint(string(bytes.TrimSpace(value)), 10, 64)
+		if err == nil {
+			n += v
+		}
+	}
+	return n
 }
 
 // parseProcStat reads the command name and utime+stime of /proc/PID/stat.
@@ -114,6 +151,8 @@ func parseSystemStat(b []byte) (busy, total uint64, err error) {
 type cpuShare struct {
 	Group   string  `json:"group"`
 	Seconds float64 `json:"cpu_seconds"`
+	// Switches is the group's context switches over the interval.
+	Switches uint64 `json:"context_switches,omitempty"`
 }
 
 // cpuReport is how the machine's CPU was spent between two snapshots.
@@ -133,17 +172,22 @@ type cpuReport struct {
 // are recognised by name; everything else is "other" (other work on a
 // shared machine shows up there). A process that ended before b is missing.
 func cpuBetween(a, b cpuSnapshot, named map[int]string) cpuReport {
-	groups, other := map[string]uint64{}, map[string]uint64{}
+	groups, other, switches := map[string]uint64{}, map[string]uint64{}, map[string]uint64{}
 	for pid, p := range b.procs {
-		d := p.ticks
+		d, sw := p.ticks, p.switches
 		if old, ok := a.procs[pid]; ok && old.comm == p.comm && old.ticks <= p.ticks {
 			d = p.ticks - old.ticks
+			sw = 0
+			if old.switches <= p.switches {
+				sw = p.switches - old.switches
+			}
 		}
 		if d == 0 {
 			continue
 		}
 		g := groupOf(pid, p.comm, named)
 		groups[g] += d
+		switches[g] += sw
 		if g == "other" {
 			other[p.comm] += d
 		}
@@ -153,6 +197,9 @@ func cpuBetween(a, b cpuSnapshot, named map[int]string) cpuReport {
 		r.Busy = float64(b.busy-a.busy) / float64(dt)
 	}
 	r.Groups = shares(groups)
+	for i := range r.Groups {
+		r.Groups[i].Switches = switches[r.Groups[i].Group]
+	}
 	r.Other = shares(other)
 	if len(r.Other) > 3 {
 		r.Other = r.Other[:3]
@@ -207,6 +254,9 @@ func (r cpuReport) write(w io.Writer, requests int) {
 		per := ""
 		if requests > 0 {
 			per = fmt.Sprintf(", %.3f ms/request", 1000*g.Seconds/float64(requests))
+			if g.Switches > 0 && g.Group != "other" {
+				per += fmt.Sprintf(", %.1f switches/request", float64(g.Switches)/float64(requests))
+			}
 		}
 		fmt.Fprintf(w, "              %-16s %6.2f cpu-s (%4.0f%% of one core%s)\n", g.Group, g.Seconds, 100*g.Seconds/r.Wall, per)
 	}

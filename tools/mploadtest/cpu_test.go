@@ -33,12 +33,12 @@ func TestParseSystemStat(t *testing.T) {
 func TestCPUBetweenGroupsProcesses(t *testing.T) {
 	t0 := time.Unix(0, 0)
 	a := cpuSnapshot{at: t0, busy: 0, total: 0, procs: map[int]procTicks{
-		1: {"mpserver", 100}, 2: {"mpserver", 50}, 3: {"postgres", 10}, 4: {"redis-server", 5}, 5: {"go", 7}, 9: {"old", 3},
+		1: {"mpserver", 100, 1000}, 2: {"mpserver", 50, 10}, 3: {"postgres", 10, 0}, 4: {"redis-server", 5, 0}, 5: {"go", 7, 0}, 9: {"old", 3, 0},
 	}}
 	b := cpuSnapshot{at: t0.Add(2 * time.Second), busy: 300, total: 400, procs: map[int]procTicks{
-		1: {"mpserver", 200}, 2: {"mpserver", 80}, 3: {"postgres", 30}, 4: {"redis-server", 6}, 5: {"go", 7},
-		6: {"postgres", 40}, // a backend that connected during the run
-		7: {"make", 11},
+		1: {"mpserver", 200, 3500}, 2: {"mpserver", 80, 20}, 3: {"postgres", 30, 0}, 4: {"redis-server", 6, 0}, 5: {"go", 7, 0},
+		6: {"postgres", 40, 0}, // a backend that connected during the run
+		7: {"make", 11, 0},
 	}}
 	r := cpuBetween(a, b, map[int]string{1: "gateway", 2: "core"})
 	want := map[string]float64{"gateway": 1, "core": 0.3, "postgresql": 0.6, "redis": 0.01, "other": 0.11}
@@ -55,8 +55,18 @@ func TestCPUBetweenGroupsProcesses(t *testing.T) {
 	}
 	var out bytes.Buffer
 	r.write(&out, 1000)
-	if !strings.Contains(out.String(), "gateway") || !strings.Contains(out.String(), "1.000 ms/request") {
+	if g := r.Groups[0]; g.Switches != 2500 {
+		t.Errorf("gateway switches %d, want 2500", g.Switches)
+	}
+	if !strings.Contains(out.String(), "gateway") || !strings.Contains(out.String(), "1.000 ms/request, 2.5 switches/request") {
 		t.Fatalf("report:\n%s", out.String())
+	}
+}
+
+func TestParseStatusSwitches(t *testing.T) {
+	status := "Name:\tmpserver\nThreads:\t7\nvoluntary_ctxt_switches:\t150\nnonvoluntary_ctxt_switches:\t25\n"
+	if n := parseStatusSwitches([]byte(status)); n != 175 {
+		t.Fatalf("%d, want 175", n)
 	}
 }
 
@@ -68,8 +78,12 @@ func TestTakeCPUSnapshotSeesThisProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := s.procs[os.Getpid()]; !ok || s.total == 0 {
+	own, ok := s.procs[os.Getpid()]
+	if !ok || s.total == 0 {
 		t.Fatalf("own pid missing or no totals: %d procs, total %d", len(s.procs), s.total)
+	}
+	if own.switches == 0 {
+		t.Fatal("no context switches counted for this process")
 	}
 }
 
