@@ -244,6 +244,21 @@ func (r cpuReport) seconds(group string) float64 {
 	return 0
 }
 
+// switchesPerRequest is the context switches of every process but "other"
+// (the machine's own threads and unrelated work) per successful request.
+func (r cpuReport) switchesPerRequest(requests int) float64 {
+	if requests == 0 {
+		return 0
+	}
+	var n uint64
+	for _, g := range r.Groups {
+		if g.Group != "other" {
+			n += g.Switches
+		}
+	}
+	return float64(n) / float64(requests)
+}
+
 // write prints the report with CPU milliseconds per successful request.
 func (r cpuReport) write(w io.Writer, requests int) {
 	fmt.Fprintf(w, "  cpu         machine %.0f%% busy over %.1fs (%d cores)\n", 100*r.Busy, r.Wall, numCPU())
