@@ -65,6 +65,14 @@ type credentialCache struct {
 	// limits are the platform's rate ceilings, which an app's buckets are
 	// made of.
 	limits admission.Limits
+	// waiting and stopped, when set, are told of each request that begins
+	// waiting on a fetch of clientID (its own or one it joined) and of each
+	// that stops, with what ended its wait (its own context, or the fetch);
+	// tests learn from them that requests share a lookup and that the
+	// gateway saw one hang up, instead of waiting for time to pass. Nil in
+	// every deployment.
+	waiting func(clientID string)
+	stopped func(clientID string, err error)
 }
 
 func newCredentialCache(client credentialsv1.CredentialServiceClient, ttl, timeout time.Duration, limits admission.Limits) *credentialCache {
@@ -97,7 +105,7 @@ func (c *credentialCache) get(ctx context.Context, clientID string, now time.Tim
 		c.entries.Put(clientID, creds, now.Add(ttl))
 		return creds, nil
 	})
-	return wait(ctx, ch)
+	return c.wait(ctx, clientID, ch)
 }
 
 // refresh fetches clientID's credentials again because a signature did not
@@ -130,7 +138,7 @@ func (c *credentialCache) refresh(ctx context.Context, clientID string, stale *a
 		c.entries.Put(clientID, creds, now.Add(c.ttl))
 		return creds, nil
 	})
-	return wait(ctx, ch)
+	return c.wait(ctx, clientID, ch)
 }
 
 // drop forgets clientID's credentials: the app's secret changed.
@@ -138,7 +146,13 @@ func (c *credentialCache) drop(clientID string) { c.entries.Delete(clientID) }
 
 // wait returns a shared fetch's credentials, or ctx's error when it ends
 // first.
-func wait(ctx context.Context, ch <-chan singleflight.Result) (*appCredentials, error) {
+func (c *credentialCache) wait(ctx context.Context, clientID string, ch <-chan singleflight.Result) (creds *appCredentials, err error) {
+	if c.waiting != nil {
+		c.waiting(clientID)
+	}
+	if c.stopped != nil {
+		defer func() { c.stopped(clientID, err) }()
+	}
 	select {
 	case res := <-ch:
 		if res.Err != nil {

@@ -163,6 +163,8 @@ func TestCredentialLookupOutlivesTheRequestThatStartedIt(t *testing.T) {
 		ordersv1.RegisterOrdersServiceServer(s, core)
 	})
 	gw := newGateway(t, gateway.Config{Core: conn})
+	waiting, stopped := make(chan struct{}, 4), make(chan struct{}, 4)
+	gateway.OnCredentialWait(gw, func(string) { waiting <- struct{}{} }, func(string, error) { stopped <- struct{}{} })
 	srv := httptest.NewServer(gw)
 	defer srv.Close()
 	c := signedClient(t, srv.URL, "test_held", core.secret).WithSeller("slr_1", "mpat_heldheldheldheld")
@@ -175,18 +177,20 @@ func TestCredentialLookupOutlivesTheRequestThatStartedIt(t *testing.T) {
 		first <- err
 	}()
 	<-core.called // the first request's lookup is in core
+	<-waiting     // and the first request waits on it
 	second := make(chan *sdk.Response, 1)
 	go func() {
 		r, _ := timedSend(t, c, order)
 		second <- r
 	}()
-	// Let the second request join the lookup, then hang up the first.
-	time.Sleep(200 * time.Millisecond)
+	<-waiting // the second request waits on the lookup the first started
 	hangUp()
 	if err := <-first; !errors.Is(err, context.Canceled) {
 		t.Fatalf("first request: %v, want it cancelled", err)
 	}
-	time.Sleep(100 * time.Millisecond)
+	// The gateway has seen the hang-up (the first request no longer waits):
+	// whatever the hang-up does to the lookup is done before core answers.
+	<-stopped
 	close(core.release)
 	r := <-second
 	if r == nil {
@@ -194,6 +198,9 @@ func TestCredentialLookupOutlivesTheRequestThatStartedIt(t *testing.T) {
 	}
 	if r.Status != http.StatusOK {
 		t.Fatalf("the request sharing the lookup: %d %s", r.Status, r.Body)
+	}
+	if n := len(core.called); n != 0 {
+		t.Errorf("core was asked %d more times, want the one shared lookup", n)
 	}
 }
 

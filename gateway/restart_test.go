@@ -40,17 +40,16 @@ func TestReplayAfterEmptyRedisRestart(t *testing.T) {
 	server.Restart(t)
 	env.Clock.Set(time.Now())
 	// The store's connection died with the server: until it has redialled,
-	// requests answer 503 (fail closed).
+	// requests answer 503 (fail closed). Give it 10 s.
 	untilConnected := func(send func() *sdk.Response) *sdk.Response {
 		t.Helper()
-		var r *sdk.Response
-		for range 100 {
-			if r = send(); r.Status != http.StatusServiceUnavailable {
-				break
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			if r := send(); r.Status != http.StatusServiceUnavailable || time.Now().After(deadline) {
+				return r
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
-		return r
 	}
 	r := untilConnected(func() *sdk.Response { return do(t, captured.Clone(context.Background())) })
 	expectError(t, r, 401, "TIMESTAMP_EXPIRED")

@@ -41,6 +41,9 @@ type listener struct {
 	out      io.Writer
 	// seen holds the ids forwarded from the current created_after window.
 	seen map[string]bool
+	// polled, when set, is called after each poll that completed: a test
+	// counts polls instead of waiting for time to pass.
+	polled func()
 }
 
 func runListen(o *options, args []string, stdout, stderr io.Writer) int {
@@ -98,6 +101,9 @@ func (l *listener) run(ctx context.Context) error {
 				return nil
 			}
 			return err
+		}
+		if l.polled != nil {
+			l.polled()
 		}
 		select {
 		case <-ctx.Done():

@@ -36,11 +36,32 @@ func TestListenForwardsTheFeed(t *testing.T) {
 	defer srv.Close()
 	var out bytes.Buffer
 	client := env.Client(t, "full", 0)
-	l := &listener{client: client, forward: srv.URL + "/hooks", secret: secret, typ: "order.cancelled",
-		since: env.Clock.Now().Add(-time.Second), interval: 20 * time.Millisecond, http: srv.Client(), out: &out, seen: map[string]bool{}}
 	ctx, cancel := context.WithCancel(context.Background())
+	polls := make(chan struct{})
+	l := &listener{client: client, forward: srv.URL + "/hooks", secret: secret, typ: "order.cancelled",
+		since: env.Clock.Now().Add(-time.Second), interval: 20 * time.Millisecond, http: srv.Client(), out: &out, seen: map[string]bool{},
+		polled: func() {
+			select {
+			case polls <- struct{}{}:
+			case <-ctx.Done():
+			}
+		}}
 	done := make(chan error, 1)
 	go func() { done <- l.run(ctx) }()
+	// awaitPolls returns once the listener has completed n more polls.
+	awaitPolls := func(n int) {
+		t.Helper()
+		timeout := time.After(10 * time.Second)
+		for range n {
+			select {
+			case <-polls:
+			case err := <-done:
+				t.Fatalf("listen stopped: %v", err)
+			case <-timeout:
+				t.Fatal("the listener stopped polling")
+			}
+		}
+	}
 
 	o, err := env.DB.Ent.Order.Query().Where(order.SellerID(env.Creds.Sellers[0].SellerID),
 		order.StatusIn(order.StatusPending, order.StatusPaid, order.StatusReadyToShip)).Order(ent.Asc(order.FieldID)).First(ctx)
@@ -50,17 +71,13 @@ func TestListenForwardsTheFeed(t *testing.T) {
 	if r, err := client.DoSigned(ctx, sdk.Request{Method: "POST", Path: "/open/v1/orders/" + o.ID + "/cancel"}); err != nil || r.Status != 200 {
 		t.Fatalf("cancel: %v %v", err, r)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		mu.Lock()
-		n := len(got)
-		mu.Unlock()
-		if n > 0 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	time.Sleep(200 * time.Millisecond) // more polls: nothing is forwarded twice
+	// The event is in the feed once the cancel is answered (it is written in
+	// the cancel's transaction). Of the next two polls to complete, the
+	// second began after the answer, so the event has been forwarded.
+	awaitPolls(2)
+	// Two more polls that each read the event again: it is not forwarded
+	// twice.
+	awaitPolls(2)
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)

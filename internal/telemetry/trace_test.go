@@ -21,13 +21,31 @@ import (
 // A partner's traceparent: the gateway links it but does not adopt it.
 const partnerTraceID = "4bf92f3577b34da6a3ce929d0e0e4736"
 
+// endSignal holds a value once a span has ended since it was last read.
+// Registered after the recorder, it fires once the recorder has the span,
+// so a test waiting for one looks again when something ended, not on a timer.
+type endSignal chan struct{}
+
+func (e endSignal) OnStart(context.Context, sdktrace.ReadWriteSpan) {}
+
+func (e endSignal) OnEnd(sdktrace.ReadOnlySpan) {
+	select {
+	case e <- struct{}{}:
+	default:
+	}
+}
+
+func (e endSignal) Shutdown(context.Context) error   { return nil }
+func (e endSignal) ForceFlush(context.Context) error { return nil }
+
 // One signed request is one trace: the gateway's server span, its gRPC
 // client span, core's server span under it, and the PostgreSQL statements
 // core ran, under core's span; the request id the partner sees is an
 // attribute of both tiers' spans.
 func TestOneTraceSpansGatewayCoreAndDatabase(t *testing.T) {
 	rec := tracetest.NewSpanRecorder()
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
+	ends := make(endSignal, 1)
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec), sdktrace.WithSpanProcessor(ends))
 	t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
 	env := testenv.Start(t, testenv.Options{Postgres: true, Tracing: telemetry.New(tp, nil)})
 	client := env.Client(t, "full", 0)
@@ -49,20 +67,24 @@ func TestOneTraceSpansGatewayCoreAndDatabase(t *testing.T) {
 	}
 	rid := resp.Header.Get("X-Request-Id")
 
-	// The gateway's span ends after the answer is written: wait for it.
+	// The gateway's span ends after the answer is written: wait for it,
+	// looking again each time a span ends.
 	var gw sdktrace.ReadOnlySpan
-	for i := 0; i < 200 && gw == nil; i++ {
+	timeout := time.After(10 * time.Second)
+	for gw == nil {
 		for _, s := range rec.Ended() {
 			if s.SpanKind() == trace.SpanKindServer && attr(s, telemetry.AttrRequestID) == rid && strings.Contains(s.InstrumentationScope().Name, "otelhttp") {
 				gw = s
 			}
 		}
-		if gw == nil {
-			time.Sleep(10 * time.Millisecond)
+		if gw != nil {
+			break
 		}
-	}
-	if gw == nil {
-		t.Fatalf("no gateway span with request id %s among %d spans", rid, len(rec.Ended()))
+		select {
+		case <-ends:
+		case <-timeout:
+			t.Fatalf("no gateway span with request id %s among %d spans", rid, len(rec.Ended()))
+		}
 	}
 	if gw.Name() != "GET /open/v1/orders" || attr(gw, "http.route") != "/open/v1/orders" {
 		t.Errorf("gateway span %q, route %q", gw.Name(), attr(gw, "http.route"))
