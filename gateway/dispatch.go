@@ -204,9 +204,9 @@ func (g *Gateway) queryInto(r *http.Request, c *coreCall, req protoreflect.Messa
 	return wirejson.ParseQuery(req.Interface(), values, g.queries[c.method.FullMethod].excluded)
 }
 
-// coreRequest is what callCore needs of the request besides its message.
+// coreRequest is what callCore needs of the request besides its message
+// and its route's match.
 type coreRequest struct {
-	path string
 	body []byte
 	// optional: an empty body means "not sent" rather than malformed JSON.
 	optional bool
@@ -217,14 +217,15 @@ type coreRequest struct {
 // callCore fills the request message's body and path fields, calls core
 // with the verified request state as metadata and writes the answer: as
 // grpc-gateway's generated handlers did, the body first, then the path's
-// variables (which win over a whole body's fields of the same name).
-func (g *Gateway) callCore(ctx context.Context, w *statusWriter, st *requestState, rt *policy.Route, c *coreCall, req protoreflect.Message, in coreRequest) {
+// variables (which win over a whole body's fields of the same name), as
+// the route's match found them.
+func (g *Gateway) callCore(ctx context.Context, w *statusWriter, st *requestState, match *policy.Matched, c *coreCall, req protoreflect.Message, in coreRequest) {
 	if err := c.decodeBody(req, in); err != nil {
 		writeAPIError(w, st.requestID, err)
 		return
 	}
 	var buf [4]string
-	for i, v := range rt.Bind(in.path, buf[:0]) {
+	for i, v := range match.Bind(buf[:0]) {
 		c.vars[i].set(req, v)
 	}
 	var kv [24]string

@@ -38,7 +38,8 @@ func TestSpecEndpointPolicies(t *testing.T) {
 		{"POST", "/open/v1/orders/bulk-cancel", "orders:write", true, 200},
 	}
 	for _, c := range cases {
-		r, status, _ := table.Match(c.verb, c.path)
+		match := table.Match(c.verb, c.path)
+		r, status := match.Route, match.Status
 		if status != http.StatusOK || r == nil {
 			t.Errorf("%s %s: no route (status %d)", c.verb, c.path, status)
 			continue
@@ -70,7 +71,7 @@ func TestMatchMisses(t *testing.T) {
 		{"POST", "/open/v1/categories", 405},
 		{"GET", "open/v1/orders", 404},
 	} {
-		if _, status, _ := table.Match(c.verb, c.path); status != c.status {
+		if status := table.Match(c.verb, c.path).Status; status != c.status {
 			t.Errorf("%s %s: status %d, want %d", c.verb, c.path, status, c.status)
 		}
 	}
@@ -97,7 +98,8 @@ func TestLiteralSegmentsWin(t *testing.T) {
 		{"GET", "/open/v1/orders/ord_1", "/mp.orders.v1.OrdersService/GetOrder", 200, ""},
 		{"POST", "/open/v1/orders/ord_1", "", 405, "GET"},
 	} {
-		r, status, allowed := table.Match(c.verb, c.path)
+		match := table.Match(c.verb, c.path)
+		r, status, allowed := match.Route, match.Status, match.Allowed
 		if status != c.status {
 			t.Errorf("%s %s: status %d, want %d", c.verb, c.path, status, c.status)
 			continue
