@@ -64,7 +64,7 @@ func coreCalls(routes []*policy.Route, owned map[string]http.HandlerFunc, conn *
 		if !ok {
 			continue
 		}
-		if want := grpcGatewayPattern(rt.Template); pattern != want {
+		if want := grpcGatewayPattern(rt); pattern != want {
 			return nil, fmt.Errorf("gateway: %s %s: the generated routes serve the path as %s, not %s", rt.HTTPMethod, rt.Template, pattern, want)
 		}
 		c, err := newCoreCall(rt)
@@ -143,7 +143,7 @@ func registeredPatterns(conn *grpc.ClientConn, routes []*policy.Route) (map[*pol
 	out := map[*policy.Route]string{}
 	for _, rt := range routes {
 		var pattern string
-		req, err := http.NewRequestWithContext(context.WithValue(context.Background(), probeKey{}, &pattern), rt.HTTPMethod, samplePath(rt.Template), nil)
+		req, err := http.NewRequestWithContext(context.WithValue(context.Background(), probeKey{}, &pattern), rt.HTTPMethod, samplePath(rt), nil)
 		if err != nil {
 			return nil, fmt.Errorf("gateway: route %s %s: %w", rt.HTTPMethod, rt.Template, err)
 		}
@@ -162,28 +162,16 @@ func (d discard) Header() http.Header       { return d.header }
 func (discard) Write(b []byte) (int, error) { return len(b), nil }
 func (discard) WriteHeader(int)             {}
 
-// samplePath is a path the template matches, each variable a segment no
+// samplePath is a path the route matches, each variable a segment no
 // template has as a literal.
-func samplePath(template string) string {
-	parts := strings.Split(template, "/")
-	for i, p := range parts {
-		if strings.HasPrefix(p, "{") {
-			parts[i] = "_"
-		}
-	}
-	return strings.Join(parts, "/")
+func samplePath(rt *policy.Route) string {
+	return rt.Path(func(string) string { return "_" })
 }
 
-// grpcGatewayPattern is a template as grpc-gateway's Pattern.String writes
-// it: "/open/v1/orders/{id=*}".
-func grpcGatewayPattern(template string) string {
-	parts := strings.Split(template, "/")
-	for i, p := range parts {
-		if strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}") {
-			parts[i] = p[:len(p)-1] + "=*}"
-		}
-	}
-	return strings.Join(parts, "/")
+// grpcGatewayPattern is a route's template as grpc-gateway's
+// Pattern.String writes it: "/open/v1/orders/{id=*}".
+func grpcGatewayPattern(rt *policy.Route) string {
+	return rt.Path(func(name string) string { return "{" + name + "=*}" })
 }
 
 // queryInto parses the query strictly into the request message about to go

@@ -273,6 +273,22 @@ func (r *Route) match(segs []string) bool {
 	return true
 }
 
+// Path writes the template with each variable replaced by what variable
+// answers for its name: a path the route matches, or the template in
+// another router's syntax.
+func (r *Route) Path(variable func(name string) string) string {
+	var b strings.Builder
+	for _, s := range r.segments {
+		b.WriteByte('/')
+		if s.variable != "" {
+			b.WriteString(variable(s.variable))
+		} else {
+			b.WriteString(s.literal)
+		}
+	}
+	return b.String()
+}
+
 // Variables names the template's variables, in path order.
 func (r *Route) Variables() []string {
 	var out []string

@@ -123,3 +123,32 @@ func TestInternalMethodsHaveEmptyPolicy(t *testing.T) {
 		t.Fatalf("internal method: %+v %v", m, ok)
 	}
 }
+
+// TestPathRoutesBack: a route's template with each variable written as a
+// segment no template has as a literal is a path the table routes to that
+// route, with those segments as its variables' values.
+func TestPathRoutesBack(t *testing.T) {
+	table, err := policy.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rt := range table.Routes() {
+		path := rt.Path(func(name string) string { return "_" + name })
+		match := table.Match(rt.HTTPMethod, path)
+		if match.Route != rt {
+			t.Errorf("%s %s: %s routes to %v (%d)", rt.HTTPMethod, rt.Template, path, match.Route, match.Status)
+			continue
+		}
+		vars := rt.Variables()
+		got := match.Bind(nil)
+		if len(got) != len(vars) {
+			t.Errorf("%s %s: bound %q for %q", rt.HTTPMethod, rt.Template, got, vars)
+			continue
+		}
+		for i, name := range vars {
+			if got[i] != "_"+name {
+				t.Errorf("%s %s: variable %s bound %q", rt.HTTPMethod, rt.Template, name, got[i])
+			}
+		}
+	}
+}
