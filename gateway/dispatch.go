@@ -328,12 +328,11 @@ func (g *Gateway) writeAnswer(w *statusWriter, st *requestState, c *coreCall, re
 	}
 	bp := bufPool.Get().(*[]byte)
 	defer bufPool.Put(bp)
-	b, err := envelope{}.append((*bp)[:0], body)
+	b, err := envelope{}.render(bp, body)
 	if err != nil {
 		g.writeCoreError(w, st.requestID, st.header, fmt.Errorf("gateway: answer: %w", err))
 		return
 	}
-	*bp = b[:0]
 	if _, err := w.Write(b); err != nil && !errors.Is(err, http.ErrBodyNotAllowed) {
 		g.log.Debug("answer not written", zap.String("request_id", st.requestID), zap.Error(err))
 	}
