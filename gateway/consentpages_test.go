@@ -168,9 +168,9 @@ func TestConsentScriptRoutesExist(t *testing.T) {
 		t.Errorf("the script calls %d routes, want %d", len(called), len(want))
 	}
 	for _, c := range called {
-		rt, status, _ := table.Match(http.MethodPost, "/open/v1/auth/"+string(c[1]))
-		if status != http.StatusOK || rt.Method.FullMethod != want[string(c[1])] {
-			t.Errorf("the script's %q is not %s (%d)", c[1], want[string(c[1])], status)
+		match := table.Match(http.MethodPost, "/open/v1/auth/"+string(c[1]))
+		if match.Status != http.StatusOK || match.Route.Method.FullMethod != want[string(c[1])] {
+			t.Errorf("the script's %q is not %s (%d)", c[1], want[string(c[1])], match.Status)
 		}
 	}
 }

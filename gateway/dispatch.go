@@ -64,7 +64,7 @@ func coreCalls(routes []*policy.Route, owned map[string]http.HandlerFunc, conn *
 		if !ok {
 			continue
 		}
-		if want := grpcGatewayPattern(rt.Template); pattern != want {
+		if want := grpcGatewayPattern(rt); pattern != want {
 			return nil, fmt.Errorf("gateway: %s %s: the generated routes serve the path as %s, not %s", rt.HTTPMethod, rt.Template, pattern, want)
 		}
 		c, err := newCoreCall(rt)
@@ -143,7 +143,7 @@ func registeredPatterns(conn *grpc.ClientConn, routes []*policy.Route) (map[*pol
 	out := map[*policy.Route]string{}
 	for _, rt := range routes {
 		var pattern string
-		req, err := http.NewRequestWithContext(context.WithValue(context.Background(), probeKey{}, &pattern), rt.HTTPMethod, samplePath(rt.Template), nil)
+		req, err := http.NewRequestWithContext(context.WithValue(context.Background(), probeKey{}, &pattern), rt.HTTPMethod, samplePath(rt), nil)
 		if err != nil {
 			return nil, fmt.Errorf("gateway: route %s %s: %w", rt.HTTPMethod, rt.Template, err)
 		}
@@ -162,28 +162,16 @@ func (d discard) Header() http.Header       { return d.header }
 func (discard) Write(b []byte) (int, error) { return len(b), nil }
 func (discard) WriteHeader(int)             {}
 
-// samplePath is a path the template matches, each variable a segment no
+// samplePath is a path the route matches, each variable a segment no
 // template has as a literal.
-func samplePath(template string) string {
-	parts := strings.Split(template, "/")
-	for i, p := range parts {
-		if strings.HasPrefix(p, "{") {
-			parts[i] = "_"
-		}
-	}
-	return strings.Join(parts, "/")
+func samplePath(rt *policy.Route) string {
+	return rt.Path(func(string) string { return "_" })
 }
 
-// grpcGatewayPattern is a template as grpc-gateway's Pattern.String writes
-// it: "/open/v1/orders/{id=*}".
-func grpcGatewayPattern(template string) string {
-	parts := strings.Split(template, "/")
-	for i, p := range parts {
-		if strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}") {
-			parts[i] = p[:len(p)-1] + "=*}"
-		}
-	}
-	return strings.Join(parts, "/")
+// grpcGatewayPattern is a route's template as grpc-gateway's
+// Pattern.String writes it: "/open/v1/orders/{id=*}".
+func grpcGatewayPattern(rt *policy.Route) string {
+	return rt.Path(func(name string) string { return "{" + name + "=*}" })
 }
 
 // queryInto parses the query strictly into the request message about to go
@@ -204,9 +192,9 @@ func (g *Gateway) queryInto(r *http.Request, c *coreCall, req protoreflect.Messa
 	return wirejson.ParseQuery(req.Interface(), values, g.queries[c.method.FullMethod].excluded)
 }
 
-// coreRequest is what callCore needs of the request besides its message.
+// coreRequest is what callCore needs of the request besides its message
+// and its route's match.
 type coreRequest struct {
-	path string
 	body []byte
 	// optional: an empty body means "not sent" rather than malformed JSON.
 	optional bool
@@ -217,14 +205,15 @@ type coreRequest struct {
 // callCore fills the request message's body and path fields, calls core
 // with the verified request state as metadata and writes the answer: as
 // grpc-gateway's generated handlers did, the body first, then the path's
-// variables (which win over a whole body's fields of the same name).
-func (g *Gateway) callCore(ctx context.Context, w *statusWriter, st *requestState, rt *policy.Route, c *coreCall, req protoreflect.Message, in coreRequest) {
+// variables (which win over a whole body's fields of the same name), as
+// the route's match found them.
+func (g *Gateway) callCore(ctx context.Context, w *statusWriter, st *requestState, match *policy.Matched, c *coreCall, req protoreflect.Message, in coreRequest) {
 	if err := c.decodeBody(req, in); err != nil {
 		writeAPIError(w, st.requestID, err)
 		return
 	}
 	var buf [4]string
-	for i, v := range rt.Bind(in.path, buf[:0]) {
+	for i, v := range match.Bind(buf[:0]) {
 		c.vars[i].set(req, v)
 	}
 	var kv [24]string
@@ -339,12 +328,11 @@ func (g *Gateway) writeAnswer(w *statusWriter, st *requestState, c *coreCall, re
 	}
 	bp := bufPool.Get().(*[]byte)
 	defer bufPool.Put(bp)
-	b, err := envelope{}.append((*bp)[:0], body)
+	b, err := envelope{}.render(bp, body)
 	if err != nil {
 		g.writeCoreError(w, st.requestID, st.header, fmt.Errorf("gateway: answer: %w", err))
 		return
 	}
-	*bp = b[:0]
 	if _, err := w.Write(b); err != nil && !errors.Is(err, http.ErrBodyNotAllowed) {
 		g.log.Debug("answer not written", zap.String("request_id", st.requestID), zap.Error(err))
 	}

@@ -65,11 +65,11 @@ func TestBindReadsVariablesInPathOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rt, status, _ := table.Match("GET", "/open/v1/orders/ord_42")
-	if status != 200 {
-		t.Fatalf("status %d", status)
+	match := table.Match("GET", "/open/v1/orders/ord_42")
+	if match.Status != 200 {
+		t.Fatalf("status %d", match.Status)
 	}
-	if got := rt.Bind("/open/v1/orders/ord_42", nil); len(got) != 1 || got[0] != "ord_42" {
+	if got := match.Bind(nil); len(got) != 1 || got[0] != "ord_42" {
 		t.Errorf("Bind = %q", got)
 	}
 }

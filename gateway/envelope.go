@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"bytes"
 	"errors"
 	"sync"
 
@@ -15,19 +14,19 @@ import (
 // "success" ({data, meta}), so marshalling writes {"success":true,<fields>}.
 type envelope struct{}
 
+// bufPool holds the buffers answers are rendered into (writeAnswer).
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
 
-func (e envelope) Marshal(v any) ([]byte, error) {
-	bp := bufPool.Get().(*[]byte)
+// render renders v into *bp, a buffer of bufPool, and keeps the grown
+// buffer there for its next use: the bytes are valid until bp goes back to
+// the pool.
+func (e envelope) render(bp *[]byte, v any) ([]byte, error) {
 	b, err := e.append((*bp)[:0], v)
 	if err != nil {
-		bufPool.Put(bp)
 		return nil, err
 	}
-	out := bytes.Clone(b)
 	*bp = b[:0]
-	bufPool.Put(bp)
-	return out, nil
+	return b, nil
 }
 
 // append appends the answer's rendering to b.

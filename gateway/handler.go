@@ -107,16 +107,17 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 		writeError(sw, rid, apierr.NotFound, "no endpoint at this path (paths have no empty, . or .. segments)")
 		return
 	}
-	rt, status, allowed := g.table.Match(r.Method, r.URL.Path)
-	switch status {
+	match := g.table.Match(r.Method, r.URL.Path)
+	switch match.Status {
 	case http.StatusNotFound:
 		writeError(sw, rid, apierr.NotFound, "no endpoint at "+r.Method+" "+r.URL.Path)
 		return
 	case http.StatusMethodNotAllowed:
-		sw.Header().Set("Allow", strings.Join(allowed, ", "))
-		writeError(sw, rid, apierr.InvalidRequest, r.Method+" is not allowed here; allowed: "+strings.Join(allowed, ", "))
+		sw.Header().Set("Allow", strings.Join(match.Allowed, ", "))
+		writeError(sw, rid, apierr.InvalidRequest, r.Method+" is not allowed here; allowed: "+strings.Join(match.Allowed, ", "))
 		return
 	}
+	rt := match.Route
 	route = rt.Template
 	if traced {
 		span.SetName(r.Method + " " + route)
@@ -145,7 +146,7 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	// The consent flow's unsigned and session routes.
 	if method.Unsigned() {
-		g.serveUnsigned(sw, r, rid, rt, call, start, ip)
+		g.serveUnsigned(sw, r, rid, &match, call, start, ip)
 		return
 	}
 
@@ -197,13 +198,13 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 
 	ctx, cancel := context.WithTimeout(r.Context(), g.cfg.RequestTimeout)
 	defer cancel()
-	in := coreRequest{path: r.URL.Path, body: body, optional: method.BodyOptional}
+	in := coreRequest{body: body, optional: method.BodyOptional}
 	if method.RawBody {
 		// Valid UTF-8, as a proto string must be: a mangled header is a
 		// type the service refuses, not a call that cannot be encoded.
 		in.contentType = strings.ToValidUTF8(r.Header.Get("Content-Type"), "\uFFFD")
 	}
-	g.callCore(ctx, sw, st, rt, call, req, in)
+	g.callCore(ctx, sw, st, &match, call, req, in)
 }
 
 // readBody reads the whole body under the route's cap: a declared length

@@ -49,8 +49,8 @@ const signInTag = "{sv}"
 // cross-origin refusal, body cap, strict query, on AUTH_SESSION routes the
 // app's signature when the request carries one and the session cookie, on
 // the sign-in route its limits, then core with the client's address.
-func (g *Gateway) serveUnsigned(sw *statusWriter, r *http.Request, rid string, rt *policy.Route, call *coreCall, now time.Time, ip string) {
-	m := rt.Method
+func (g *Gateway) serveUnsigned(sw *statusWriter, r *http.Request, rid string, match *policy.Matched, call *coreCall, now time.Time, ip string) {
+	m := match.Route.Method
 	// A browser on another site must not drive a seller's session: refuse
 	// cross-origin unsafe requests (Sec-Fetch-Site, else Origin vs Host).
 	// Requests without either header (not from a browser) pass.
@@ -99,7 +99,7 @@ func (g *Gateway) serveUnsigned(sw *statusWriter, r *http.Request, rid string, r
 	ctx, cancel := context.WithTimeout(r.Context(), g.cfg.RequestTimeout)
 	defer cancel()
 	// These routes' bodies are optional: an empty one is an empty request.
-	g.callCore(ctx, sw, st, rt, call, req, coreRequest{path: r.URL.Path, body: body, optional: true})
+	g.callCore(ctx, sw, st, match, call, req, coreRequest{body: body, optional: true})
 }
 
 // writeRefusal answers a refused request, with Retry-After and the bucket

@@ -563,11 +563,7 @@ func (b *builder) parameters(rt *policy.Route, ex map[string]json.RawMessage) []
 		byProtoName[string(f.Desc.Name())] = f
 	}
 	// Path parameters, in the template's order.
-	for _, part := range strings.Split(rt.Template, "/") {
-		if !strings.HasPrefix(part, "{") {
-			continue
-		}
-		name := strings.Trim(part, "{}")
+	for _, name := range rt.Variables() {
 		f := byProtoName[name]
 		sch, _ := b.schemas.field(f, input)
 		params = append(params, obj("name", name, "in", "path", "required", true, "schema", sch, "example", exampleValue(ex[f.Name])))

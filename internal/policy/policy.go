@@ -227,9 +227,16 @@ func ruleVerb(r *annotations.HttpRule) (string, string) {
 	return "", ""
 }
 
+// MaxSegments bounds a template's segments: Table.Match splits a path once
+// into an array of this size, so a path with more segments fits no route.
+const MaxSegments = 16
+
 func newRoute(m *Method, verb, tmpl string) (*Route, error) {
 	if !strings.HasPrefix(tmpl, "/") {
 		return nil, fmt.Errorf("%s: template %q must start with /", m.FullMethod, tmpl)
+	}
+	if n := strings.Count(tmpl, "/"); n > MaxSegments {
+		return nil, fmt.Errorf("%s: template %q has %d segments, more than %d", m.FullMethod, tmpl, n, MaxSegments)
 	}
 	r := &Route{HTTPMethod: verb, Template: tmpl, Method: m}
 	for _, part := range strings.Split(tmpl[1:], "/") {
@@ -247,32 +254,39 @@ func newRoute(m *Method, verb, tmpl string) (*Route, error) {
 	return r, nil
 }
 
-// match reports whether path (decoded, leading slash) fits the template. A
-// trailing slash or an empty variable segment never matches.
-func (r *Route) match(path string) bool {
-	rest := path[1:]
+// match reports whether a path, split into segs, fits the template: as
+// many segments, each literal equal, each variable not empty (so a trailing
+// slash or an empty variable segment never matches).
+func (r *Route) match(segs []string) bool {
+	if len(segs) != len(r.segments) {
+		return false
+	}
 	for i, s := range r.segments {
-		part := rest
-		if j := strings.IndexByte(rest, '/'); j >= 0 {
-			if i == len(r.segments)-1 {
-				return false
-			}
-			part, rest = rest[:j], rest[j+1:]
-		} else {
-			if i != len(r.segments)-1 {
-				return false
-			}
-			rest = ""
-		}
 		if s.variable != "" {
-			if part == "" {
+			if segs[i] == "" {
 				return false
 			}
-		} else if part != s.literal {
+		} else if segs[i] != s.literal {
 			return false
 		}
 	}
 	return true
+}
+
+// Path writes the template with each variable replaced by what variable
+// answers for its name: a path the route matches, or the template in
+// another router's syntax.
+func (r *Route) Path(variable func(name string) string) string {
+	var b strings.Builder
+	for _, s := range r.segments {
+		b.WriteByte('/')
+		if s.variable != "" {
+			b.WriteString(variable(s.variable))
+		} else {
+			b.WriteString(s.literal)
+		}
+	}
+	return b.String()
 }
 
 // Variables names the template's variables, in path order.
@@ -284,22 +298,6 @@ func (r *Route) Variables() []string {
 		}
 	}
 	return out
-}
-
-// Bind appends to dst the values of the template's variables in path (a
-// path the route matched), in the order Variables names them.
-func (r *Route) Bind(path string, dst []string) []string {
-	rest := path[1:]
-	for _, s := range r.segments {
-		part := rest
-		if j := strings.IndexByte(rest, '/'); j >= 0 {
-			part, rest = rest[:j], rest[j+1:]
-		}
-		if s.variable != "" {
-			dst = append(dst, part)
-		}
-	}
-	return dst
 }
 
 // Method returns the policy of a gRPC method.
@@ -321,10 +319,54 @@ func (t *Table) Methods() []*Method {
 // Routes lists every HTTP binding.
 func (t *Table) Routes() []*Route { return t.routes }
 
-// Match finds the route for an HTTP request. It returns the route, or a nil
-// route and http.StatusNotFound (no template fits the path) or
-// http.StatusMethodNotAllowed (a template fits, not with this verb) together
-// with the verbs allowed on the path.
+// Matched is Table.Match's answer: the route, or why there is none, and
+// the path's segments the route matched, which Bind reads the variables
+// from (the path is split once, by Match).
+type Matched struct {
+	// Route is the route found; nil unless Status is http.StatusOK.
+	Route *Route
+	// Status is http.StatusOK, http.StatusNotFound (no template fits the
+	// path) or http.StatusMethodNotAllowed (a template fits, not with this
+	// verb: Allowed lists the verbs allowed on the path).
+	Status  int
+	Allowed []string
+
+	segs [MaxSegments]string
+	n    int
+}
+
+// Bind appends to dst the values of the matched route's variables, in the
+// order Variables names them.
+func (m *Matched) Bind(dst []string) []string {
+	if m.Route == nil {
+		return dst
+	}
+	for i, s := range m.Route.segments {
+		if s.variable != "" {
+			dst = append(dst, m.segs[i])
+		}
+	}
+	return dst
+}
+
+// split cuts path (leading slash) into m's segments; false when it has more
+// than MaxSegments, which no template has.
+func (m *Matched) split(path string) bool {
+	rest := path[1:]
+	for m.n = 0; m.n < MaxSegments; m.n++ {
+		j := strings.IndexByte(rest, '/')
+		if j < 0 {
+			m.segs[m.n] = rest
+			m.n++
+			return true
+		}
+		m.segs[m.n], rest = rest[:j], rest[j+1:]
+	}
+	return false
+}
+
+// Match finds the route for an HTTP request (Matched.Status says whether
+// and why not).
 //
 // Literal segments win over variables: among the templates that fit, only
 // the most specific ones (a literal at the first position where they differ)
@@ -333,16 +375,21 @@ func (t *Table) Routes() []*Route { return t.routes }
 //
 // The console's root, ConsolePrefix ("/console/"), is the route of
 // "/console": an HTTP rule's template cannot end in a slash.
-func (t *Table) Match(httpMethod, path string) (*Route, int, []string) {
+func (t *Table) Match(httpMethod, path string) Matched {
+	m := Matched{Status: http.StatusNotFound}
 	if path == "" || path[0] != '/' {
-		return nil, http.StatusNotFound, nil
+		return m
 	}
 	if path == ConsolePrefix {
 		path = ConsolePrefix[:len(ConsolePrefix)-1]
 	}
+	if !m.split(path) {
+		return m
+	}
+	segs := m.segs[:m.n]
 	var owners []*Route
 	for _, r := range t.routes {
-		if !r.match(path) {
+		if !r.match(segs) {
 			continue
 		}
 		switch {
@@ -355,16 +402,18 @@ func (t *Table) Match(httpMethod, path string) (*Route, int, []string) {
 		}
 	}
 	if len(owners) == 0 {
-		return nil, http.StatusNotFound, nil
+		return m
 	}
 	allowed := make([]string, 0, len(owners))
 	for _, r := range owners {
 		if r.HTTPMethod == httpMethod {
-			return r, http.StatusOK, nil
+			m.Route, m.Status = r, http.StatusOK
+			return m
 		}
 		allowed = append(allowed, r.HTTPMethod)
 	}
-	return nil, http.StatusMethodNotAllowed, allowed
+	m.Status, m.Allowed = http.StatusMethodNotAllowed, allowed
+	return m
 }
 
 // moreSpecificThan compares two templates that fit the same path: at the

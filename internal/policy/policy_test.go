@@ -38,7 +38,8 @@ func TestSpecEndpointPolicies(t *testing.T) {
 		{"POST", "/open/v1/orders/bulk-cancel", "orders:write", true, 200},
 	}
 	for _, c := range cases {
-		r, status, _ := table.Match(c.verb, c.path)
+		match := table.Match(c.verb, c.path)
+		r, status := match.Route, match.Status
 		if status != http.StatusOK || r == nil {
 			t.Errorf("%s %s: no route (status %d)", c.verb, c.path, status)
 			continue
@@ -70,7 +71,7 @@ func TestMatchMisses(t *testing.T) {
 		{"POST", "/open/v1/categories", 405},
 		{"GET", "open/v1/orders", 404},
 	} {
-		if _, status, _ := table.Match(c.verb, c.path); status != c.status {
+		if status := table.Match(c.verb, c.path).Status; status != c.status {
 			t.Errorf("%s %s: status %d, want %d", c.verb, c.path, status, c.status)
 		}
 	}
@@ -97,7 +98,8 @@ func TestLiteralSegmentsWin(t *testing.T) {
 		{"GET", "/open/v1/orders/ord_1", "/mp.orders.v1.OrdersService/GetOrder", 200, ""},
 		{"POST", "/open/v1/orders/ord_1", "", 405, "GET"},
 	} {
-		r, status, allowed := table.Match(c.verb, c.path)
+		match := table.Match(c.verb, c.path)
+		r, status, allowed := match.Route, match.Status, match.Allowed
 		if status != c.status {
 			t.Errorf("%s %s: status %d, want %d", c.verb, c.path, status, c.status)
 			continue
@@ -119,5 +121,34 @@ func TestInternalMethodsHaveEmptyPolicy(t *testing.T) {
 	m, ok := table.Method("/mp.credentials.v1.CredentialService/GetAppCredentials")
 	if !ok || len(m.Routes) != 0 || m.Policy == nil {
 		t.Fatalf("internal method: %+v %v", m, ok)
+	}
+}
+
+// TestPathRoutesBack: a route's template with each variable written as a
+// segment no template has as a literal is a path the table routes to that
+// route, with those segments as its variables' values.
+func TestPathRoutesBack(t *testing.T) {
+	table, err := policy.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rt := range table.Routes() {
+		path := rt.Path(func(name string) string { return "_" + name })
+		match := table.Match(rt.HTTPMethod, path)
+		if match.Route != rt {
+			t.Errorf("%s %s: %s routes to %v (%d)", rt.HTTPMethod, rt.Template, path, match.Route, match.Status)
+			continue
+		}
+		vars := rt.Variables()
+		got := match.Bind(nil)
+		if len(got) != len(vars) {
+			t.Errorf("%s %s: bound %q for %q", rt.HTTPMethod, rt.Template, got, vars)
+			continue
+		}
+		for i, name := range vars {
+			if got[i] != "_"+name {
+				t.Errorf("%s %s: variable %s bound %q", rt.HTTPMethod, rt.Template, name, got[i])
+			}
+		}
 	}
 }

@@ -54,7 +54,7 @@ func (s *Service) Book(ctx context.Context, sellerID, orderID string, b Booked) 
 				return err
 			}
 			if moved {
-				if err := s.record(ctx, eventOf[StatusReadyToShip], partnerView(o, now), now); err != nil {
+				if err := s.record(ctx, eventOf[StatusReadyToShip], o, now); err != nil {
 					return err
 				}
 			}

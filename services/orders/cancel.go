@@ -146,7 +146,7 @@ func (s *Service) BulkCancel(ctx context.Context, items []BulkItem) (BulkResult,
 		}
 		moved := make(map[string]bool, len(movedIDs))
 		restock := map[string]int64{}
-		changes := make([]events.Change, 0, len(movedIDs))
+		cancelled := make([]*Order, 0, len(movedIDs))
 		for _, id := range movedIDs {
 			moved[id] = true
 			o := byID[id]
@@ -155,8 +155,16 @@ func (s *Service) BulkCancel(ctx context.Context, items []BulkItem) (BulkResult,
 					restock[*it.VariantID] += it.Quantity
 				}
 			}
-			changes = append(changes, events.Change{SellerID: seller, Type: eventOf[StatusCancelled], ResourceID: id, At: now,
-				View: OrderToProto(partnerView(o, now))})
+			cancelled = append(cancelled, o)
+		}
+		views, err := s.eventViews(ctx, seller, cancelled, now)
+		if err != nil {
+			return err
+		}
+		changes := make([]events.Change, len(views))
+		for i, v := range views {
+			changes[i] = events.Change{SellerID: seller, Type: eventOf[StatusCancelled], ResourceID: v.Order.ID, At: now,
+				View: OrderToProto(v)}
 		}
 		reported := make(map[string]bool, len(items))
 		for _, it := range items {

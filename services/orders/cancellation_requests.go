@@ -30,6 +30,12 @@ type CancellationRequests interface {
 	// order through Cancel. moved names the orders whose request moved, so
 	// the caller reads them again.
 	ForOrders(ctx context.Context, sellerID string, orderIDs []string, now time.Time) (requests map[string]CancellationRequest, moved []string, err error)
+	// Latest reads the latest request of each of seller's orders named, as
+	// the transaction ctx carries it, settling nothing: what the order
+	// events carry. They are rendered inside the change's transaction,
+	// where a settlement (which cancels its order) would move the very
+	// order the event records.
+	Latest(ctx context.Context, sellerID string, orderIDs []string) (map[string]CancellationRequest, error)
 }
 
 // CancellationRequested is the orders' step for a buyer's request to cancel
@@ -55,17 +61,7 @@ func (s *Service) UseCancellationRequests(c CancellationRequests) { s.cancellati
 // the orders whose request the settlement moved (an automatic approval
 // cancelled them). views are the seller's, rendered at now.
 func (s *Service) withCancellationRequests(ctx context.Context, seller string, views []View, now time.Time) error {
-	if s.cancellations == nil || len(views) == 0 {
-		return nil
-	}
-	// Only orders a buyer asked about have a request (the stamp
-	// CancellationRequested leaves): the others cost no query.
-	var ids []string
-	for _, v := range views {
-		if v.Order.CancellationRequestedAt != nil {
-			ids = append(ids, v.Order.ID)
-		}
-	}
+	ids := s.requestedOrders(views)
 	if len(ids) == 0 {
 		return nil
 	}
@@ -88,10 +84,63 @@ func (s *Service) withCancellationRequests(ctx context.Context, seller string, v
 			}
 		}
 	}
+	carryRequests(views, requests)
+	return nil
+}
+
+// eventViews are what the order events of os (the seller's, just changed
+// in the transaction ctx carries) show at now: the partner view, with each
+// order's cancellationRequest as the reads show it, read without settling
+// (CancellationRequests.Latest).
+func (s *Service) eventViews(ctx context.Context, seller string, os []*Order, now time.Time) ([]View, error) {
+	views := make([]View, len(os))
+	for i, o := range os {
+		views[i] = partnerView(o, now)
+	}
+	ids := s.requestedOrders(views)
+	if len(ids) == 0 {
+		return views, nil
+	}
+	requests, err := s.cancellations.Latest(ctx, seller, ids)
+	if err != nil {
+		return nil, err
+	}
+	carryRequests(views, requests)
+	return views, nil
+}
+
+// eventView is eventViews of one order.
+func (s *Service) eventView(ctx context.Context, o *Order, now time.Time) (View, error) {
+	vs, err := s.eventViews(ctx, o.SellerID, []*Order{o}, now)
+	if err != nil {
+		return View{}, err
+	}
+	return vs[0], nil
+}
+
+// requestedOrders names the orders of views the cancellations domain is
+// asked about: only orders a buyer asked about have a request (the stamp
+// CancellationRequested leaves), so the others cost no query; none when
+// the platform wired no cancellations.
+func (s *Service) requestedOrders(views []View) []string {
+	if s.cancellations == nil {
+		return nil
+	}
+	var ids []string
+	for _, v := range views {
+		if v.Order.CancellationRequestedAt != nil {
+			ids = append(ids, v.Order.ID)
+		}
+	}
+	return ids
+}
+
+// carryRequests sets each view's cancellationRequest from requests, keyed
+// by order id.
+func carryRequests(views []View, requests map[string]CancellationRequest) {
 	for i, v := range views {
 		if r, ok := requests[v.Order.ID]; ok {
 			views[i].CancellationRequest = &r
 		}
 	}
-	return nil
 }

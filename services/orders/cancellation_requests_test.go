@@ -25,6 +25,11 @@ func (c *countingRequests) ForOrders(_ context.Context, _ string, ids []string, 
 	return out, nil, nil
 }
 
+func (c *countingRequests) Latest(ctx context.Context, seller string, ids []string) (map[string]orders.CancellationRequest, error) {
+	out, _, err := c.ForOrders(ctx, seller, ids, time.Now())
+	return out, err
+}
+
 // The order reads ask the cancellations domain only about orders the
 // CancellationRequested step stamped: an order nobody asked about costs no
 // second query, and a stamped one shows its request. The step is the

@@ -119,9 +119,12 @@ func (s *Service) Create(ctx context.Context, o *Order) (View, error) {
 		if err != nil {
 			return err
 		}
-		v := partnerView(stored, now)
+		v, err := s.eventView(ctx, stored, now)
+		if err != nil {
+			return err
+		}
 		for _, t := range append([]events.Type{eventsv1.EventType_EVENT_TYPE_ORDER_CREATED}, steps...) {
-			if err := s.record(ctx, t, v, now); err != nil {
+			if err := s.recordView(ctx, t, v, now); err != nil {
 				return err
 			}
 		}
@@ -150,14 +153,24 @@ func (s *Service) move(ctx context.Context, seller, id string, m Move, refuse fu
 	if !moved {
 		return nil, now, refuse(o.Status)
 	}
-	if err := s.record(ctx, eventOf[m.To], partnerView(o, now), now); err != nil {
+	if err := s.record(ctx, eventOf[m.To], o, now); err != nil {
 		return nil, now, err
 	}
 	return o, now, nil
 }
 
-// record writes an order event on the transaction ctx carries.
-func (s *Service) record(ctx context.Context, t events.Type, v View, at time.Time) error {
+// record writes an order event of o on the transaction ctx carries, the
+// order as the events show it (eventView).
+func (s *Service) record(ctx context.Context, t events.Type, o *Order, at time.Time) error {
+	v, err := s.eventView(ctx, o, at)
+	if err != nil {
+		return err
+	}
+	return s.recordView(ctx, t, v, at)
+}
+
+// recordView writes an order event of v, rendered by eventViews.
+func (s *Service) recordView(ctx context.Context, t events.Type, v View, at time.Time) error {
 	_, err := s.events.Record(ctx, events.Change{SellerID: v.Order.SellerID, Type: t, ResourceID: v.Order.ID, At: at,
 		View: OrderToProto(v)})
 	return err

@@ -56,7 +56,10 @@ func CheckFault(kind string) error {
 
 // injected consumes one of the shop's queued failures, if any, and answers
 // it; the consumption commits on its own (ctx carries no transaction here),
-// so the failed move still counts against the queue.
+// so the failed move still counts against the queue. Callers take it only
+// once they have found the record the request acts on among the shop's own
+// (an unknown id, or another shop's, answers 404 and leaves the queue as it
+// was): see injectedOn.
 func (s *Service) injected(ctx context.Context, seller string) error {
 	if s.faults == nil {
 		return nil
@@ -72,4 +75,18 @@ func (s *Service) injected(ctx context.Context, seller string) error {
 		return e()
 	}
 	return faultErrors[FaultUpstreamError]()
+}
+
+// injectedOn is injected for a seller's move on return id: the return is
+// looked up first, and its 404 is the answer when it is not the shop's.
+// Without a fault queue (production) nothing is read here: the move's own
+// transaction finds the return.
+func (s *Service) injectedOn(ctx context.Context, seller, id string) error {
+	if s.faults == nil {
+		return nil
+	}
+	if _, err := s.store.Get(ctx, seller, id); err != nil {
+		return err
+	}
+	return s.injected(ctx, seller)
 }

@@ -92,9 +92,10 @@ func (s *Service) Dispute(ctx context.Context, id string, in DisputeInput) (*Vie
 	})
 }
 
-// sellerMove is one seller action on a return: an injected failure first
-// (consumed in a statement of its own, so it counts even though the move
-// fails), then, in one transaction, the return settled, the expected
+// sellerMove is one seller action on a return: an injected failure first,
+// once the return is found to be the seller's (consumed in a statement of
+// its own, so it counts even though the move fails), then, in one
+// transaction, the return settled, the expected
 // status compared, the machine's move, shape's details, the conditional
 // update, the refund and the event.
 func (s *Service) sellerMove(ctx context.Context, id string, a Action, expected *Status,
@@ -107,7 +108,7 @@ func (s *Service) sellerMove(ctx context.Context, id string, a Action, expected 
 	if s.events == nil {
 		return nil, errors.New("returns: a read-only service makes no moves")
 	}
-	if err := s.injected(ctx, seller); err != nil {
+	if err := s.injectedOn(ctx, seller, id); err != nil {
 		return nil, err
 	}
 	now := s.clock.Business(ctx)

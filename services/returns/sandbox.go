@@ -35,11 +35,13 @@ func (s *Service) CreateTest(ctx context.Context, in TestReturn) (*View, error) 
 	if s.events == nil {
 		return nil, errors.New("returns: a read-only service makes no moves")
 	}
-	if err := s.injected(ctx, seller); err != nil {
-		return nil, err
-	}
 	ov, err := s.orders.GetOrder(ctx, in.OrderID)
 	if err != nil {
+		return nil, err
+	}
+	// The order is the shop's: now the queued failure, if any, is this
+	// request's (an unknown order, or another shop's, left it queued).
+	if err := s.injected(ctx, seller); err != nil {
 		return nil, err
 	}
 	o := ov.Order

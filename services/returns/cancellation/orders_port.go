@@ -35,8 +35,27 @@ func (o OrderRequests) ForOrders(ctx context.Context, sellerID string, orderIDs 
 			r = settled
 			moved = append(moved, orderID)
 		}
-		out[orderID] = orders.CancellationRequest{Status: statusToProto[r.Status], Reason: r.Reason,
-			RequestedAt: r.RequestedAt, RespondBy: r.RespondBy}
+		out[orderID] = orderRequest(r)
 	}
 	return out, moved, nil
+}
+
+// Latest implements orders.CancellationRequests: the same query, nothing
+// settled.
+func (o OrderRequests) Latest(ctx context.Context, sellerID string, orderIDs []string) (map[string]orders.CancellationRequest, error) {
+	latest, err := o.s.store.LatestForOrders(ctx, sellerID, orderIDs)
+	if err != nil || len(latest) == 0 {
+		return nil, err
+	}
+	out := make(map[string]orders.CancellationRequest, len(latest))
+	for orderID, r := range latest {
+		out[orderID] = orderRequest(r)
+	}
+	return out, nil
+}
+
+// orderRequest is r as the order carries it.
+func orderRequest(r *Request) orders.CancellationRequest {
+	return orders.CancellationRequest{Status: statusToProto[r.Status], Reason: r.Reason,
+		RequestedAt: r.RequestedAt, RespondBy: r.RespondBy}
 }
