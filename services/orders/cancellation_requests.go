@@ -97,16 +97,27 @@ func (s *Service) eventViews(ctx context.Context, seller string, os []*Order, no
 	for i, o := range os {
 		views[i] = partnerView(o, now)
 	}
+	if err := s.withLatestRequests(ctx, seller, views); err != nil {
+		return nil, err
+	}
+	return views, nil
+}
+
+// withLatestRequests sets the cancellationRequest of views of orders just
+// changed in the transaction ctx carries, read without settling
+// (CancellationRequests.Latest): settling may cancel the order in the
+// middle of the change being recorded.
+func (s *Service) withLatestRequests(ctx context.Context, seller string, views []View) error {
 	ids := s.requestedOrders(views)
 	if len(ids) == 0 {
-		return views, nil
+		return nil
 	}
 	requests, err := s.cancellations.Latest(ctx, seller, ids)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	carryRequests(views, requests)
-	return views, nil
+	return nil
 }
 
 // eventView is eventViews of one order.

@@ -64,10 +64,16 @@ func (s *Service) Transition(ctx context.Context, id string, to Status, ship Shi
 		o, now, err := s.move(ctx, seller, id, m, func(current Status) error {
 			return apierr.Newf(apierr.InvalidTransition, "an order in %s cannot move to %s", current, to)
 		})
-		if err == nil {
-			out = s.view(ctx, o, now)
+		if err != nil {
+			return err
 		}
-		return err
+		// The answer shows the buyer's request as the move's event does.
+		views := []View{s.view(ctx, o, now)}
+		if err := s.withLatestRequests(ctx, seller, views); err != nil {
+			return err
+		}
+		out = views[0]
+		return nil
 	})
 	return out, err
 }

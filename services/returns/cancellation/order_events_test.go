@@ -79,8 +79,9 @@ func testOrderEventsCarryTheRequest(t *testing.T, pg bool) {
 		t.Errorf("order.created, before the buyer asked, carries %v", r)
 	}
 
-	data[wireOrder](t, send(t, c, http.MethodPost, "/open/v1/sandbox/orders/"+shipped+"/transition", "", `{"to":"SHIPPED"}`), http.StatusOK)
+	moved := data[json.RawMessage](t, send(t, c, http.MethodPost, "/open/v1/sandbox/orders/"+shipped+"/transition", "", `{"to":"SHIPPED"}`), http.StatusOK)
 	same("order.shipped", recorded(shipped, "order.shipped"), got(shipped), "PENDING")
+	same("the transition's answer", requestOf("the transition's answer", moved), got(shipped), "PENDING")
 
 	env.Business.Advance(time.Hour)
 	data[wireRequest](t, approve(t, c, approved, ""), http.StatusOK)
