@@ -14,6 +14,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/db/dbtest"
+	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/developer"
 	"github.com/mallplatform/partnerapi/services/developer/mail"
 )
@@ -77,7 +78,7 @@ func newFixture(t *testing.T, d *db.DB) *fixture {
 	c := clock.NewManual(start)
 	o := &outbox{}
 	svc, err := developer.NewService(developer.Config{Store: developer.NewEntStore(d), Clock: c, Business: c, Mail: o,
-		ConsoleURL: "https://console.example/console/"})
+		ConsoleURL: "https://console.example/console/", PasswordCost: auth.TestPasswordCost})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"errors"
-	"sync"
 
 	"github.com/mallplatform/partnerapi/internal/ids"
 	"github.com/mallplatform/partnerapi/services/auth"
@@ -16,16 +15,6 @@ import (
 // csrfLabel separates the CSRF token's HMAC from any other use of the
 // session token.
 const csrfLabel = "mp-console-csrf-v1"
-
-// dummyHash is checked against when no person has the address, so an
-// unknown address costs the same time as a wrong password.
-var dummyHash = sync.OnceValue(func() string {
-	h, err := auth.HashPassword("no console user has this password")
-	if err != nil {
-		panic(err)
-	}
-	return h
-})
 
 // SignedIn is a new session: the token goes into the cookie, the CSRF token
 // to the page.
@@ -56,7 +45,7 @@ func CSRFToken(sessionToken string) string {
 func (s *Service) SignIn(ctx context.Context, c Caller, email, password, accountID string) (SignedIn, error) {
 	u, err := s.store.UserByEmail(ctx, NormalizeEmail(email))
 	if errors.Is(err, ErrNotFound) {
-		_, _ = auth.CheckPassword(dummyHash(), password)
+		_, _ = auth.CheckPassword(s.dummyHash(), password)
 		return SignedIn{}, errSignIn
 	}
 	if err != nil {
