@@ -269,13 +269,28 @@ func TestConsoleInBrowser(t *testing.T) {
 	b.WaitText(t, "main", "o such app")
 	page("13-no-such-app")
 
-	// Members: invite a colleague.
+	// Members: invite a colleague, who is listed as pending at once, and
+	// revoke a mistyped invitation.
 	b.Do(t, chromedp.Navigate(d.base+"/console/members"), chromedp.WaitVisible(chromedp.CSS("table#members")))
 	b.WaitText(t, "table#members", consoleEmail)
-	b.Do(t, chromedp.SendKeys(chromedp.CSS(`#invite input[name=email]`), colleagueEmail),
-		chromedp.SetValue(chromedp.CSS(`#invite select[name=role]`), "DEVELOPER"),
-		chromedp.Click(chromedp.CSS(`#invite button[type=submit]`)),
-		chromedp.WaitVisible(chromedp.CSS("#invited")))
+	b.WaitText(t, "table#invitations", "No pending invitations.")
+	invitePerson := func(email, role string) {
+		t.Helper()
+		b.Do(t, chromedp.SendKeys(chromedp.CSS(`#invite input[name=email]`), email),
+			chromedp.SetValue(chromedp.CSS(`#invite select[name=role]`), role),
+			chromedp.Click(chromedp.CSS(`#invite button[type=submit]`)))
+		b.WaitText(t, "#invited", email)
+	}
+	invitePerson("jun@acme.exmaple", "VIEWER")
+	b.Do(t, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("table#invitations")))
+	b.WaitText(t, "table#invitations", "jun@acme.exmaple")
+	b.Do(t, chromedp.Click(chromedp.CSS(`table#invitations button.revoke-invitation`)))
+	b.WaitText(t, "table#invitations", "No pending invitations.")
+	invitePerson(colleagueEmail, "DEVELOPER")
+	b.WaitText(t, "table#invitations", colleagueEmail)
+	if got := b.Text(t, "table#invitations tbody tr td:nth-child(2)"); got != "DEVELOPER" {
+		t.Errorf("the pending invitation's role is %q", got)
+	}
 	page("14-members")
 
 	// The profile of an individual.

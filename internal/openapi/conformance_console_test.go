@@ -96,7 +96,7 @@ func TestConsoleConformance(t *testing.T) {
 	s.expect(t, "Verify", nil, `{"token":"`+token+`"}`, http.StatusOK, "")
 	s.expect(t, "Verify", nil, `{"token":"`+token+`"}`, http.StatusBadRequest, "VERIFICATION_LINK_USED")
 
-	for _, id := range []string{"GetSession", "GetAccount", "ListApps", "ListTestShops", "ListMembers", "SignOut"} {
+	for _, id := range []string{"GetSession", "GetAccount", "ListApps", "ListTestShops", "ListMembers", "ListInvitations", "SignOut"} {
 		s.expect(t, id, nil, "", http.StatusUnauthorized, "UNAUTHORIZED")
 	}
 	s.expect(t, "SignIn", nil, `{"email":"ana.cruz@partner.example.ph","password":"not the password!"}`, http.StatusUnauthorized, "UNAUTHORIZED")
@@ -225,6 +225,30 @@ func (s *consoleSession) testShopsAndMembers(t *testing.T, box *consoleOutbox, a
 	s.expect(t, "InviteMember", nil, `{"email":"ana.cruz@partner.example.ph","role":"ADMIN"}`, http.StatusConflict, "CONFLICT")
 	s.expect(t, "InviteMember", nil, "", http.StatusCreated, "")
 	invitation := box.link(t, invitationLink)
+	// A second invitation, pending until revoked.
+	s.expect(t, "InviteMember", nil, `{"email":"carla.diaz@partner.example.ph","role":"VIEWER"}`, http.StatusCreated, "")
+	a = s.expect(t, "ListInvitations", nil, "", http.StatusOK, "")
+	var invitations struct {
+		Data []struct {
+			ID    string `json:"id"`
+			Email string `json:"email"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(a.body, &invitations); err != nil || len(invitations.Data) != 2 {
+		t.Fatalf("pending invitations: %v %s", err, a.body)
+	}
+	carla := map[string]string{}
+	for _, inv := range invitations.Data {
+		if inv.Email == "carla.diaz@partner.example.ph" {
+			carla["id"] = inv.ID
+		}
+	}
+	if carla["id"] == "" {
+		t.Fatalf("the second invitation is not pending: %s", a.body)
+	}
+	s.expect(t, "RevokeInvitation", nil, "", http.StatusNotFound, "NOT_FOUND")
+	s.expect(t, "RevokeInvitation", carla, "", http.StatusOK, "")
+	s.expect(t, "RevokeInvitation", carla, "", http.StatusConflict, "CONFLICT")
 	// The invitee signs up, verifies and signs in, then accepts.
 	const invitee = `{"email":"ben.reyes@partner.example.ph","password":"correct horse battery staple"}`
 	s.expect(t, "SignUp", nil, `{"email":"ben.reyes@partner.example.ph","password":"correct horse battery staple","name":"Ben Reyes","developerType":"INDIVIDUAL"}`,
