@@ -110,7 +110,7 @@ var Roles = []string{"OWNER", "ADMIN", "DEVELOPER", "VIEWER"}
 // view is what the template renders.
 type view struct {
 	// Kind names the page ("apps", "signin", …) or the page shown instead:
-	// "noapp", "unavailable", "failed", "maintenance".
+	// "noapp", "unavailable", "failed", "maintenance", "refused".
 	Kind    string
 	CSS, JS string
 	// CSRF is the session's token, for the script's calls.
@@ -288,6 +288,13 @@ func (p *Pages) Maintenance(w http.ResponseWriter, message string, until time.Ti
 	v := view{Kind: "maintenance", Message: message}
 	v.Until, v.UntilISO = pagekit.MaintenanceEnd(until)
 	p.render(w, http.StatusServiceUnavailable, v)
+}
+
+// Refused answers a page the gateway refused before it was asked for (a
+// query parameter the page does not take): the console's error page with
+// the refusal's status and message. Nothing is asked of core.
+func (p *Pages) Refused(w http.ResponseWriter, status int, message string) {
+	p.render(w, status, view{Kind: "refused", Message: message})
 }
 
 // signedIn renders a page that needs a live session: the session (its
