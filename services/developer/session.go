@@ -90,13 +90,14 @@ func (s *Service) Authenticate(ctx context.Context, token, csrf string, mutating
 	if token == "" || len(token) > 512 {
 		return Actor{}, errNoSession
 	}
-	ss, err := s.store.SessionByHash(ctx, auth.HashToken(token))
+	found, err := s.store.SessionActor(ctx, auth.HashToken(token))
 	if errors.Is(err, ErrNotFound) {
 		return Actor{}, errNoSession
 	}
 	if err != nil {
 		return Actor{}, err
 	}
+	ss := found.Session
 	now := s.clock.Now()
 	if now.Sub(ss.LastSeenAt) >= SessionIdle {
 		if err := s.store.DeleteSession(ctx, ss.ID); err != nil {
@@ -107,17 +108,9 @@ func (s *Service) Authenticate(ctx context.Context, token, csrf string, mutating
 	if mutating && subtle.ConstantTimeCompare([]byte(csrf), []byte(CSRFToken(token))) != 1 {
 		return Actor{}, errCSRF
 	}
-	u, err := s.store.User(ctx, ss.UserID)
-	if err != nil {
-		return Actor{}, err
-	}
-	m, err := s.store.Member(ctx, ss.AccountID, ss.UserID)
-	if errors.Is(err, ErrNotFound) {
+	if found.Member == nil {
 		// Removed from the account since signing in.
 		return Actor{}, errNoSession
-	}
-	if err != nil {
-		return Actor{}, err
 	}
 	if now.Sub(ss.LastSeenAt) >= sessionTouchEvery {
 		if err := s.store.TouchSession(ctx, ss.ID, now); err != nil {
@@ -125,7 +118,7 @@ func (s *Service) Authenticate(ctx context.Context, token, csrf string, mutating
 		}
 		ss.LastSeenAt = now
 	}
-	return Actor{Session: ss, User: u, Member: m}, nil
+	return Actor{Session: ss, User: found.User, Member: *found.Member}, nil
 }
 
 // SignOut ends the actor's session.
