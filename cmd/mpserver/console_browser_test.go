@@ -246,6 +246,7 @@ func TestConsoleInBrowser(t *testing.T) {
 		t.Fatalf("the tokens shown: seller %q (want %q), access token %q", got, shopID, accessToken)
 	}
 	page("10-test-shop-authorised")
+	stacked(t, b, "table#test-shops")
 	// A signed seller call as the test shop, as the README's variables make
 	// it.
 	var orders []json.RawMessage
@@ -292,6 +293,8 @@ func TestConsoleInBrowser(t *testing.T) {
 		t.Errorf("the pending invitation's role is %q", got)
 	}
 	page("14-members")
+	stacked(t, b, "table#members")
+	stacked(t, b, "table#invitations")
 
 	// The profile of an individual.
 	b.Do(t, chromedp.Navigate(d.base+"/console/profile"), chromedp.WaitVisible(chromedp.CSS("dl#account")),
@@ -325,6 +328,21 @@ func TestConsoleInBrowser(t *testing.T) {
 		t.Errorf("the resend wrote no new link")
 	}
 	b.CheckConsole(t)
+}
+
+// stacked checks that a table of several columns is stacked on the
+// phone's 360 px: each cell on a line of its own, named by its column, and
+// the table no wider than the page's main column.
+func stacked(t *testing.T, b *browsertest.Browser, table string) {
+	t.Helper()
+	got := browsertest.Run(t, b, chromedp.Evaluate[string](`(function(){var t=document.querySelector(`+browsertest.JSString(table)+
+		`),td=t.querySelector('tbody td[data-label]');if(!td)return "no labelled cell";`+
+		`if(getComputedStyle(td).display!=="grid")return "cells in columns";`+
+		`if(getComputedStyle(td,"::before").content!==JSON.stringify(td.dataset.label))return "a cell without its column's name";`+
+		`return t.scrollWidth<=document.querySelector("main").clientWidth?"":"wider than the page"})()`))
+	if got != "" {
+		t.Errorf("%s at 360 px: %s", table, got)
+	}
 }
 
 // expireVerification moves the link's expiry a day into the past in dev's

@@ -227,8 +227,8 @@ func TestMembersPageListsPendingInvitations(t *testing.T) {
 		t.Fatalf("%d %s", w.Code, body)
 	}
 	for _, want := range []string{
-		`<table id="invitations">`,
-		`<td>&lt;b&gt;ben&lt;/b&gt;@example.ph</td><td>OWNER</td>`,
+		`<table id="invitations" class="stack">`,
+		`<td data-label="Email">&lt;b&gt;ben&lt;/b&gt;@example.ph</td><td data-label="Role">OWNER</td>`,
 		`<time datetime="2026-11-27T01:05:00Z">9:05 AM, 27 November 2026</time>`,
 		`<time datetime="2026-12-04T01:05:00Z">9:05 AM, 4 December 2026</time>`,
 		`data-invitation-id="dinv_2"`,
