@@ -109,9 +109,20 @@ func TestConsolePages(t *testing.T) {
 	if !strings.Contains(body, `name="next" value=""`) {
 		t.Fatalf("an off-console next was kept: %s", body)
 	}
-	resp, body = anon.page(t, "/console/signup?utm=1")
-	if resp.StatusCode != http.StatusBadRequest {
-		t.Fatalf("unknown parameter: %d %s", resp.StatusCode, body)
+	// A query parameter a page does not take is refused with the
+	// console's error page (HTML, as the page set's other failures), never
+	// the JSON error body, whether or not the page needs a session; the
+	// assets keep the JSON body.
+	for _, path := range []string{"/console/signup?utm=1", "/console/apps?utm=1", "/console/?utm=1", "/console/apps/app_1?%3Cb%3E=1"} {
+		resp, body = anon.page(t, path)
+		wantPage(t, path, resp, body, http.StatusBadRequest)
+		if !strings.Contains(body, "unknown query parameter") || strings.Contains(body, "<b>") || strings.Contains(body, `"success"`) {
+			t.Fatalf("GET %s: %s", path, body)
+		}
+	}
+	resp, _ = anon.page(t, "/console/assets/console.000000000000.js?utm=1")
+	if resp.StatusCode != http.StatusBadRequest || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+		t.Fatalf("an asset with an unknown parameter: %d %v", resp.StatusCode, resp.Header)
 	}
 
 	ana, _ := signedUp(t, env, box, "ana.pages@partner.example.ph")

@@ -40,6 +40,7 @@ func (g *Gateway) consolePageRoutes() (map[string]http.HandlerFunc, error) {
 	}
 	for _, m := range consolePageMethods {
 		g.maint.pages[m] = pages.Maintenance
+		g.pageRefusals[m] = pages.Refused
 	}
 	return map[string]http.HandlerFunc{
 		consolepagesv1.ConsolePageService_GetIndexPage_FullMethodName:      pages.Index,
@@ -57,7 +58,8 @@ func (g *Gateway) consolePageRoutes() (map[string]http.HandlerFunc, error) {
 }
 
 // consolePageMethods are the console's pages (not their assets): under
-// maintenance each answers the console's maintenance page.
+// maintenance each answers the console's maintenance page, and a query it
+// does not take the console's error page.
 var consolePageMethods = []string{
 	consolepagesv1.ConsolePageService_GetIndexPage_FullMethodName,
 	consolepagesv1.ConsolePageService_GetSignUpPage_FullMethodName,

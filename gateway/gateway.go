@@ -51,6 +51,9 @@ type Gateway struct {
 	consoleAccounts *consoleAccounts
 	// maint follows the environment's maintenance switch (maintenance.go).
 	maint maintenanceGate
+	// pageRefusals answer a page route's refused query with its page
+	// set's error page rather than the JSON error body, by method.
+	pageRefusals map[string]pageRefusal
 }
 
 // New builds the gateway. It fails when a routed method lacks a policy or a
@@ -80,6 +83,7 @@ func New(cfg Config) (*Gateway, error) {
 
 		consoleAccounts: newConsoleAccounts(),
 		maint:           maintenanceGate{pages: map[string]maintenancePage{}},
+		pageRefusals:    map[string]pageRefusal{},
 	}
 	if g.publicURL, err = parsePublicURL(cfg.PublicURL); err != nil {
 		return nil, err

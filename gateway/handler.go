@@ -132,7 +132,7 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 	// nothing else): no body, signature or app bucket applies.
 	if owned, ok := g.owned[method.FullMethod]; ok {
 		if err := g.checkQuery(r, method); err != nil {
-			writeAPIError(sw, rid, err)
+			g.refuseQuery(sw, rid, method, err)
 			return
 		}
 		owned(sw, r)
@@ -299,6 +299,26 @@ func (g *Gateway) checkQuery(r *http.Request, m *policy.Method) error {
 	}
 	q := g.queries[m.FullMethod]
 	return wirejson.ParseQuery(q.input.New().Interface(), values, q.excluded)
+}
+
+// pageRefusal renders a page set's error page for a refused request: its
+// status and the refusal's message, which the platform wrote (never
+// core's).
+type pageRefusal func(w http.ResponseWriter, status int, message string)
+
+// refuseQuery answers a query an owned route does not take: a page (HTML)
+// route with its page set's error page, at the error's status and with its
+// code recorded for the access log and metrics; any other with the error
+// body.
+func (g *Gateway) refuseQuery(w http.ResponseWriter, rid string, m *policy.Method, err error) {
+	page, isPage := g.pageRefusals[m.FullMethod]
+	e, ok := apierr.As(err)
+	if !isPage || !ok {
+		writeAPIError(w, rid, err)
+		return
+	}
+	recordError(w, e.Code)
+	page(w, apierr.HTTPStatus(e.Code), e.Message)
 }
 
 func writeAPIError(w http.ResponseWriter, rid string, err error) {

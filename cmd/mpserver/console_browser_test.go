@@ -246,6 +246,7 @@ func TestConsoleInBrowser(t *testing.T) {
 		t.Fatalf("the tokens shown: seller %q (want %q), access token %q", got, shopID, accessToken)
 	}
 	page("10-test-shop-authorised")
+	stacked(t, b, "table#test-shops")
 	// A signed seller call as the test shop, as the README's variables make
 	// it.
 	var orders []json.RawMessage
@@ -269,14 +270,31 @@ func TestConsoleInBrowser(t *testing.T) {
 	b.WaitText(t, "main", "o such app")
 	page("13-no-such-app")
 
-	// Members: invite a colleague.
+	// Members: invite a colleague, who is listed as pending at once, and
+	// revoke a mistyped invitation.
 	b.Do(t, chromedp.Navigate(d.base+"/console/members"), chromedp.WaitVisible(chromedp.CSS("table#members")))
 	b.WaitText(t, "table#members", consoleEmail)
-	b.Do(t, chromedp.SendKeys(chromedp.CSS(`#invite input[name=email]`), colleagueEmail),
-		chromedp.SetValue(chromedp.CSS(`#invite select[name=role]`), "DEVELOPER"),
-		chromedp.Click(chromedp.CSS(`#invite button[type=submit]`)),
-		chromedp.WaitVisible(chromedp.CSS("#invited")))
+	b.WaitText(t, "table#invitations", "No pending invitations.")
+	invitePerson := func(email, role string) {
+		t.Helper()
+		b.Do(t, chromedp.SendKeys(chromedp.CSS(`#invite input[name=email]`), email),
+			chromedp.SetValue(chromedp.CSS(`#invite select[name=role]`), role),
+			chromedp.Click(chromedp.CSS(`#invite button[type=submit]`)))
+		b.WaitText(t, "#invited", email)
+	}
+	invitePerson("jun@acme.exmaple", "VIEWER")
+	b.Do(t, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("table#invitations")))
+	b.WaitText(t, "table#invitations", "jun@acme.exmaple")
+	b.Do(t, chromedp.Click(chromedp.CSS(`table#invitations button.revoke-invitation`)))
+	b.WaitText(t, "table#invitations", "No pending invitations.")
+	invitePerson(colleagueEmail, "DEVELOPER")
+	b.WaitText(t, "table#invitations", colleagueEmail)
+	if got := b.Text(t, "table#invitations tbody tr td:nth-child(2)"); got != "DEVELOPER" {
+		t.Errorf("the pending invitation's role is %q", got)
+	}
 	page("14-members")
+	stacked(t, b, "table#members")
+	stacked(t, b, "table#invitations")
 
 	// The profile of an individual.
 	b.Do(t, chromedp.Navigate(d.base+"/console/profile"), chromedp.WaitVisible(chromedp.CSS("dl#account")),
@@ -310,6 +328,21 @@ func TestConsoleInBrowser(t *testing.T) {
 		t.Errorf("the resend wrote no new link")
 	}
 	b.CheckConsole(t)
+}
+
+// stacked checks that a table of several columns is stacked on the
+// phone's 360 px: each cell on a line of its own, named by its column, and
+// the table no wider than the page's main column.
+func stacked(t *testing.T, b *browsertest.Browser, table string) {
+	t.Helper()
+	got := browsertest.Run(t, b, chromedp.Evaluate[string](`(function(){var t=document.querySelector(`+browsertest.JSString(table)+
+		`),td=t.querySelector('tbody td[data-label]');if(!td)return "no labelled cell";`+
+		`if(getComputedStyle(td).display!=="grid")return "cells in columns";`+
+		`if(getComputedStyle(td,"::before").content!==JSON.stringify(td.dataset.label))return "a cell without its column's name";`+
+		`return t.scrollWidth<=document.querySelector("main").clientWidth?"":"wider than the page"})()`))
+	if got != "" {
+		t.Errorf("%s at 360 px: %s", table, got)
+	}
 }
 
 // expireVerification moves the link's expiry a day into the past in dev's

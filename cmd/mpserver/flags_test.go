@@ -3,11 +3,16 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 	"time"
 
 	"go.uber.org/zap/zapcore"
+
+	"github.com/mallplatform/partnerapi/gateway"
+	"github.com/mallplatform/partnerapi/gateway/admission"
+	"github.com/mallplatform/partnerapi/gateway/iplimit"
 )
 
 // TestHelpNeverShowsSecrets: flag defaults come from the environment, and
@@ -40,8 +45,9 @@ func TestHelpNeverShowsSecrets(t *testing.T) {
 // error at start-up, not a silent fall back to the default.
 func TestMalformedEnvironmentRefusesToStart(t *testing.T) {
 	for env, value := range map[string]string{
-		"MP_TIMESTAMP_WINDOW":    "90",
-		"MP_APP_RATE_PER_MINUTE": "lots",
+		"MP_TIMESTAMP_WINDOW":        "90",
+		"MP_APP_RATE_PER_MINUTE":     "lots",
+		"MP_CONSOLE_RATE_PER_MINUTE": "lots",
 	} {
 		t.Run(env, func(t *testing.T) {
 			t.Setenv(env, value)
@@ -51,6 +57,35 @@ func TestMalformedEnvironmentRefusesToStart(t *testing.T) {
 				t.Fatalf("started with %s=%s: %v", env, value, err)
 			}
 		})
+	}
+}
+
+// Every ceiling of the gateway role reaches the gateway's config, from its
+// flag or its MP_ variable (docs/operations.md's configuration table), the
+// developer console's per-account limit among them.
+func TestGatewayCeilingsReachTheGateway(t *testing.T) {
+	t.Setenv("MP_CONSOLE_RATE_PER_MINUTE", "120")
+	t.Setenv("MP_IP_RATE_PER_MINUTE", "900")
+	var gf gatewayFlags
+	fs := newFlagSet("gateway", io.Discard)
+	gf.register(fs)
+	if err := fs.Parse([]string{"--app-rate-per-minute", "70", "--account-rate-per-minute", "80", "--sandbox-rate-per-minute", "9"}); err != nil {
+		t.Fatal(err)
+	}
+	var c gateway.Config
+	gf.ceilings(&c)
+	want := gateway.Config{ConsolePerMinute: 120, IPLimit: iplimit.Config{RatePerMinute: 900},
+		Limits: admission.Limits{AppPerMinute: 70, AccountPerMinute: 80, SandboxPerMinute: 9}}
+	if c.ConsolePerMinute != want.ConsolePerMinute || c.IPLimit != want.IPLimit || c.Limits != want.Limits {
+		t.Fatalf("ceilings = console %d, %+v, %+v; want console %d, %+v, %+v", c.ConsolePerMinute, c.IPLimit, c.Limits,
+			want.ConsolePerMinute, want.IPLimit, want.Limits)
+	}
+	if err := fs.Parse([]string{"--console-rate-per-minute", "45"}); err != nil {
+		t.Fatal(err)
+	}
+	gf.ceilings(&c)
+	if c.ConsolePerMinute != 45 {
+		t.Fatalf("--console-rate-per-minute 45 gave %d", c.ConsolePerMinute)
 	}
 }
 

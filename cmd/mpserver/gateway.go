@@ -12,6 +12,7 @@ import (
 	"github.com/mallplatform/partnerapi/gateway/admission"
 	"github.com/mallplatform/partnerapi/gateway/iplimit"
 	"github.com/mallplatform/partnerapi/internal/platform"
+	"github.com/mallplatform/partnerapi/internal/policy"
 	"github.com/mallplatform/partnerapi/internal/tlsfiles"
 )
 
@@ -19,7 +20,7 @@ type gatewayFlags struct {
 	httpAddr, metricsAddr, coreAddr, gatewayToken, environment, redisAddr, trustedProxies string
 	coreTLSCA, coreTLSCert, coreTLSKey, coreTLSServerName                                 string
 	window                                                                                time.Duration
-	ipRate, appRate, accountRate, sandboxRate                                             int
+	ipRate, appRate, accountRate, sandboxRate, consoleRate                                int
 	log                                                                                   logFlags
 	// Redis by URL, and how long a stopping gateway drains.
 	redisURL      string
@@ -48,6 +49,7 @@ func (g *gatewayFlags) register(f *flagSet) {
 	f.integer(&g.appRate, "app-rate-per-minute", "MP_APP_RATE_PER_MINUTE", 0, "per-app ceiling unless the app has an override (0: default 600)")
 	f.integer(&g.accountRate, "account-rate-per-minute", "MP_ACCOUNT_RATE_PER_MINUTE", 0, "per-developer-account ceiling unless the account has an override (0: default 1800)")
 	f.integer(&g.sandboxRate, "sandbox-rate-per-minute", "MP_SANDBOX_RATE_PER_MINUTE", 0, "sandbox-route ceiling per app (0: default 60)")
+	f.integer(&g.consoleRate, "console-rate-per-minute", "MP_CONSOLE_RATE_PER_MINUTE", 0, fmt.Sprintf("developer console calls per account (0: default %d)", policy.ConsolePerAccount))
 	g.log.register(f)
 }
 
@@ -94,7 +96,7 @@ func runGateway(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	gw, err := gateway.New(gateway.Config{
+	cfg := gateway.Config{
 		Environment:     gf.environment,
 		Core:            conn,
 		GatewayToken:    gf.gatewayToken,
@@ -102,12 +104,12 @@ func runGateway(ctx context.Context, args []string, stderr io.Writer) error {
 		Admission:       store,
 		TrustedProxies:  proxies,
 		PublicURL:       gf.publicURL,
-		IPLimit:         iplimit.Config{RatePerMinute: gf.ipRate},
-		Limits:          admission.Limits{AppPerMinute: int64(gf.appRate), AccountPerMinute: int64(gf.accountRate), SandboxPerMinute: int64(gf.sandboxRate)},
 		Logger:          log,
 		Metrics:         gateway.NewMetrics(reg),
 		Tracing:         tracing,
-	})
+	}
+	gf.ceilings(&cfg)
+	gw, err := gateway.New(cfg)
 	if err != nil {
 		return err
 	}
@@ -115,6 +117,14 @@ func runGateway(ctx context.Context, args []string, stderr io.Writer) error {
 	// connection to core closes.
 	defer gw.Close()
 	return serveGateway(ctx, log, gw, gf.httpAddr, gf.metricsAddr, reg, gf.shutdownDelay)
+}
+
+// ceilings sets the rate limits the flags name on the gateway's config
+// (zero: the gateway's defaults).
+func (g *gatewayFlags) ceilings(c *gateway.Config) {
+	c.IPLimit = iplimit.Config{RatePerMinute: g.ipRate}
+	c.Limits = admission.Limits{AppPerMinute: int64(g.appRate), AccountPerMinute: int64(g.accountRate), SandboxPerMinute: int64(g.sandboxRate)}
+	c.ConsolePerMinute = g.consoleRate
 }
 
 func parsePrefixes(s string) ([]netip.Prefix, error) {

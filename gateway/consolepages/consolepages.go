@@ -26,6 +26,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/mallplatform/partnerapi/gateway/pagekit"
 	developerv1 "github.com/mallplatform/partnerapi/gen/mp/developer/v1"
@@ -44,6 +45,7 @@ type Developer interface {
 	GetApp(ctx context.Context, in *developerv1.GetAppRequest, opts ...grpc.CallOption) (*developerv1.AppResponse, error)
 	ListTestShops(ctx context.Context, in *developerv1.ListTestShopsRequest, opts ...grpc.CallOption) (*developerv1.ListTestShopsResponse, error)
 	ListMembers(ctx context.Context, in *developerv1.ListMembersRequest, opts ...grpc.CallOption) (*developerv1.ListMembersResponse, error)
+	ListInvitations(ctx context.Context, in *developerv1.ListInvitationsRequest, opts ...grpc.CallOption) (*developerv1.ListInvitationsResponse, error)
 }
 
 // Config configures the pages.
@@ -90,7 +92,8 @@ func New(cfg Config) (*Pages, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = zap.NewNop()
 	}
-	tmpl, err := template.New("").Funcs(template.FuncMap{"has": slices.Contains[[]string]}).ParseFS(webFiles, "web/page.html")
+	tmpl, err := template.New("").Funcs(template.FuncMap{"has": slices.Contains[[]string], "shownTime": shownTime, "isoTime": isoTime}).
+		ParseFS(webFiles, "web/page.html")
 	if err != nil {
 		return nil, fmt.Errorf("consolepages: %w", err)
 	}
@@ -107,25 +110,27 @@ var Roles = []string{"OWNER", "ADMIN", "DEVELOPER", "VIEWER"}
 // view is what the template renders.
 type view struct {
 	// Kind names the page ("apps", "signin", …) or the page shown instead:
-	// "noapp", "unavailable", "failed", "maintenance".
+	// "noapp", "unavailable", "failed", "maintenance", "refused".
 	Kind    string
 	CSS, JS string
 	// CSRF is the session's token, for the script's calls.
-	CSRF     string
-	Session  *developerv1.Session
-	Account  *developerv1.Account
-	Apps     []*developerv1.App
-	App      *developerv1.App
-	Shops    []*developerv1.TestShop
-	Members  []*developerv1.Member
-	Scopes   []string
-	Roles    []string
-	Token    string
-	Next     string
-	Self     string
-	Message  string
-	Until    string
-	UntilISO string
+	CSRF    string
+	Session *developerv1.Session
+	Account *developerv1.Account
+	Apps    []*developerv1.App
+	App     *developerv1.App
+	Shops   []*developerv1.TestShop
+	Members []*developerv1.Member
+	// Invitations are the account's pending invitations.
+	Invitations []*developerv1.Invitation
+	Scopes      []string
+	Roles       []string
+	Token       string
+	Next        string
+	Self        string
+	Message     string
+	Until       string
+	UntilISO    string
 }
 
 // SignedIn reports whether the page shows the console's navigation.
@@ -235,13 +240,29 @@ func (p *Pages) TestShops(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// Members answers the account's members.
+// Members answers the account's members and pending invitations.
 func (p *Pages) Members(w http.ResponseWriter, r *http.Request) {
 	p.signedIn(w, r, "members", func(ctx context.Context, v *view) error {
-		resp, err := p.cfg.Developer.ListMembers(ctx, &developerv1.ListMembersRequest{})
-		v.Members, v.Roles = resp.GetData(), Roles
+		members, err := p.cfg.Developer.ListMembers(ctx, &developerv1.ListMembersRequest{})
+		if err != nil {
+			return err
+		}
+		invitations, err := p.cfg.Developer.ListInvitations(ctx, &developerv1.ListInvitationsRequest{})
+		v.Members, v.Invitations, v.Roles = members.GetData(), invitations.GetData(), Roles
 		return err
 	})
+}
+
+// shownTime and isoTime are a time of core's answer as a page shows it and
+// as its <time> element's datetime (pagekit.PhilippineTime).
+func shownTime(ts *timestamppb.Timestamp) string {
+	shown, _ := pagekit.PhilippineTime(ts.AsTime())
+	return shown
+}
+
+func isoTime(ts *timestamppb.Timestamp) string {
+	_, iso := pagekit.PhilippineTime(ts.AsTime())
+	return iso
 }
 
 // Profile answers the account and its profile.
@@ -267,6 +288,13 @@ func (p *Pages) Maintenance(w http.ResponseWriter, message string, until time.Ti
 	v := view{Kind: "maintenance", Message: message}
 	v.Until, v.UntilISO = pagekit.MaintenanceEnd(until)
 	p.render(w, http.StatusServiceUnavailable, v)
+}
+
+// Refused answers a page the gateway refused before it was asked for (a
+// query parameter the page does not take): the console's error page with
+// the refusal's status and message. Nothing is asked of core.
+func (p *Pages) Refused(w http.ResponseWriter, status int, message string) {
+	p.render(w, status, view{Kind: "refused", Message: message})
 }
 
 // signedIn renders a page that needs a live session: the session (its

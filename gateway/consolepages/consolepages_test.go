@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/timestamppb"
 
 	developerv1 "github.com/mallplatform/partnerapi/gen/mp/developer/v1"
 	"github.com/mallplatform/partnerapi/internal/apierr"
@@ -26,6 +27,7 @@ type fakeDeveloper struct {
 	apps    []*developerv1.App
 	shops   []*developerv1.TestShop
 	members []*developerv1.Member
+	invited []*developerv1.Invitation
 	md      []metadata.MD
 }
 
@@ -70,6 +72,11 @@ func (f *fakeDeveloper) ListTestShops(ctx context.Context, _ *developerv1.ListTe
 func (f *fakeDeveloper) ListMembers(ctx context.Context, _ *developerv1.ListMembersRequest, _ ...grpc.CallOption) (*developerv1.ListMembersResponse, error) {
 	f.record(ctx)
 	return &developerv1.ListMembersResponse{Data: f.members}, nil
+}
+
+func (f *fakeDeveloper) ListInvitations(ctx context.Context, _ *developerv1.ListInvitationsRequest, _ ...grpc.CallOption) (*developerv1.ListInvitationsResponse, error) {
+	f.record(ctx)
+	return &developerv1.ListInvitationsResponse{Data: f.invited}, nil
 }
 
 func newPages(t *testing.T, dev *fakeDeveloper, log *zap.Logger) *Pages {
@@ -199,5 +206,39 @@ func TestMaintenancePage(t *testing.T) {
 	if w.Code != http.StatusServiceUnavailable || !strings.Contains(w.Body.String(), "Database &lt;b&gt;upgrade&lt;/b&gt;") ||
 		!strings.Contains(w.Body.String(), `datetime="2026-12-01T02:00:00Z"`) {
 		t.Fatalf("%d %s", w.Code, w.Body)
+	}
+}
+
+// The members page lists the pending invitations with when each was sent
+// and expires (Philippine time), escaped, and a revoke button on those the
+// session's role may revoke: an owner's, all of them.
+func TestMembersPageListsPendingInvitations(t *testing.T) {
+	sent := time.Date(2026, 11, 27, 1, 5, 0, 0, time.UTC)
+	dev := &fakeDeveloper{
+		members: []*developerv1.Member{{Id: "dmem_1", Email: "ana@example.ph", Name: "Ana", Role: "OWNER"}},
+		invited: []*developerv1.Invitation{
+			{Id: "dinv_2", Email: "<b>ben</b>@example.ph", Role: "OWNER", InvitedAt: timestamppb.New(sent),
+				ExpiresAt: timestamppb.New(sent.Add(7 * 24 * time.Hour))},
+		},
+	}
+	w := serve(newPages(t, dev, nil).Members, "/console/members")
+	body := w.Body.String()
+	if w.Code != http.StatusOK {
+		t.Fatalf("%d %s", w.Code, body)
+	}
+	for _, want := range []string{
+		`<table id="invitations" class="stack">`,
+		`<td data-label="Email">&lt;b&gt;ben&lt;/b&gt;@example.ph</td><td data-label="Role">OWNER</td>`,
+		`<time datetime="2026-11-27T01:05:00Z">9:05 AM, 27 November 2026</time>`,
+		`<time datetime="2026-12-04T01:05:00Z">9:05 AM, 4 December 2026</time>`,
+		`data-invitation-id="dinv_2"`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the members page lacks %s: %s", want, body)
+		}
+	}
+	dev.invited = nil
+	if body := serve(newPages(t, dev, nil).Members, "/console/members").Body.String(); !strings.Contains(body, "No pending invitations.") {
+		t.Errorf("no pending invitation, and the page does not say so: %s", body)
 	}
 }

@@ -131,9 +131,15 @@ func (a *Assets) Serve(w http.ResponseWriter, r *http.Request, notFound http.Han
 	_, _ = w.Write(as.Body)
 }
 
-// philippineTime is the platform's time zone (UTC+8 all year) a
-// maintenance page shows its end in.
+// philippineTime is the platform's time zone (UTC+8 all year) pages show
+// times in.
 var philippineTime = time.FixedZone("PHT", 8*60*60)
+
+// PhilippineTime is a time as pages show it ("3:04 PM, 2 January 2006" in
+// Philippine time) and in RFC 3339 (for a <time> element's datetime).
+func PhilippineTime(t time.Time) (shown, iso string) {
+	return t.In(philippineTime).Format("3:04 PM, 2 January 2006"), t.UTC().Format(time.RFC3339)
+}
 
 // MaintenanceEnd is a maintenance's announced end as a page shows it and
 // in RFC 3339 (for a <time> element); both "" when none was announced.
@@ -141,5 +147,6 @@ func MaintenanceEnd(until time.Time) (shown, iso string) {
 	if until.IsZero() {
 		return "", ""
 	}
-	return until.In(philippineTime).Format("3:04 PM, 2 January 2006") + " (Philippine time)", until.UTC().Format(time.RFC3339)
+	shown, iso = PhilippineTime(until)
+	return shown + " (Philippine time)", iso
 }

@@ -96,7 +96,7 @@ func TestConsoleConformance(t *testing.T) {
 	s.expect(t, "Verify", nil, `{"token":"`+token+`"}`, http.StatusOK, "")
 	s.expect(t, "Verify", nil, `{"token":"`+token+`"}`, http.StatusBadRequest, "VERIFICATION_LINK_USED")
 
-	for _, id := range []string{"GetSession", "GetAccount", "ListApps", "ListTestShops", "ListMembers", "SignOut"} {
+	for _, id := range []string{"GetSession", "GetAccount", "ListApps", "ListTestShops", "ListMembers", "ListInvitations", "SignOut"} {
 		s.expect(t, id, nil, "", http.StatusUnauthorized, "UNAUTHORIZED")
 	}
 	s.expect(t, "SignIn", nil, `{"email":"ana.cruz@partner.example.ph","password":"not the password!"}`, http.StatusUnauthorized, "UNAUTHORIZED")
@@ -170,7 +170,8 @@ func (s *consoleSession) pages(t *testing.T, signedIn bool) {
 	if want := map[bool]string{false: "/console/signin", true: "/console/apps"}[signedIn]; index.header.Get("Location") != want {
 		t.Fatalf("GET /console/: to %q, want %q", index.header.Get("Location"), want)
 	}
-	s.expect(t, "GetIndexPage", nil, "", http.StatusBadRequest, "VALIDATION_ERROR", "?no_such_parameter=1")
+	// A page refuses a query it does not take with a page of its own.
+	s.expect(t, "GetIndexPage", nil, "", http.StatusBadRequest, "", "?no_such_parameter=1")
 	var page answer
 	for id, needsSession := range consolePages {
 		status := http.StatusOK
@@ -183,7 +184,7 @@ func (s *consoleSession) pages(t *testing.T, signedIn bool) {
 		if a := s.expect(t, id, nil, "", status, ""); status == http.StatusOK {
 			page = a
 		}
-		s.expect(t, id, nil, "", http.StatusBadRequest, "VALIDATION_ERROR", "?no_such_parameter=1")
+		s.expect(t, id, nil, "", http.StatusBadRequest, "", "?no_such_parameter=1")
 	}
 	if signedIn {
 		return
@@ -225,6 +226,30 @@ func (s *consoleSession) testShopsAndMembers(t *testing.T, box *consoleOutbox, a
 	s.expect(t, "InviteMember", nil, `{"email":"ana.cruz@partner.example.ph","role":"ADMIN"}`, http.StatusConflict, "CONFLICT")
 	s.expect(t, "InviteMember", nil, "", http.StatusCreated, "")
 	invitation := box.link(t, invitationLink)
+	// A second invitation, pending until revoked.
+	s.expect(t, "InviteMember", nil, `{"email":"carla.diaz@partner.example.ph","role":"VIEWER"}`, http.StatusCreated, "")
+	a = s.expect(t, "ListInvitations", nil, "", http.StatusOK, "")
+	var invitations struct {
+		Data []struct {
+			ID    string `json:"id"`
+			Email string `json:"email"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(a.body, &invitations); err != nil || len(invitations.Data) != 2 {
+		t.Fatalf("pending invitations: %v %s", err, a.body)
+	}
+	carla := map[string]string{}
+	for _, inv := range invitations.Data {
+		if inv.Email == "carla.diaz@partner.example.ph" {
+			carla["id"] = inv.ID
+		}
+	}
+	if carla["id"] == "" {
+		t.Fatalf("the second invitation is not pending: %s", a.body)
+	}
+	s.expect(t, "RevokeInvitation", nil, "", http.StatusNotFound, "NOT_FOUND")
+	s.expect(t, "RevokeInvitation", carla, "", http.StatusOK, "")
+	s.expect(t, "RevokeInvitation", carla, "", http.StatusConflict, "CONFLICT")
 	// The invitee signs up, verifies and signs in, then accepts.
 	const invitee = `{"email":"ben.reyes@partner.example.ph","password":"correct horse battery staple"}`
 	s.expect(t, "SignUp", nil, `{"email":"ben.reyes@partner.example.ph","password":"correct horse battery staple","name":"Ben Reyes","developerType":"INDIVIDUAL"}`,

@@ -7,12 +7,13 @@ import (
 	developerv1 "github.com/mallplatform/partnerapi/gen/mp/developer/v1"
 )
 
-// Illustrative console ids: an app, a test shop (its seller) and a
-// membership.
+// Illustrative console ids: an app, a test shop (its seller), a
+// membership and an invitation.
 const (
-	exampleApp      = "app_01JQ3ZK8D6W1Y4V9N2R5T7B0C3"
-	exampleTestShop = "slr_01kaq3m8v5yq6b7c9d0e1f2g3j"
-	exampleMember   = "dmem_01kaq3m8v5yq6b7c9d0e1f2g3k"
+	exampleApp        = "app_01JQ3ZK8D6W1Y4V9N2R5T7B0C3"
+	exampleTestShop   = "slr_01kaq3m8v5yq6b7c9d0e1f2g3j"
+	exampleMember     = "dmem_01kaq3m8v5yq6b7c9d0e1f2g3k"
+	exampleInvitation = "dinv_01kaq3m8v5yq6b7c9d0e1f2g3m"
 )
 
 // The developer console's example requests (see examples).
@@ -43,8 +44,9 @@ func init() {
 			AppId: exampleApp},
 		developerv1.DeveloperService_InviteMember_FullMethodName: &developerv1.InviteMemberRequest{Email: "ben.reyes@partner.example.ph",
 			Role: "DEVELOPER"},
-		developerv1.DeveloperService_UpdateMember_FullMethodName: &developerv1.UpdateMemberRequest{Id: exampleMember, Role: "VIEWER"},
-		developerv1.DeveloperService_RemoveMember_FullMethodName: &developerv1.RemoveMemberRequest{Id: exampleMember},
+		developerv1.DeveloperService_UpdateMember_FullMethodName:     &developerv1.UpdateMemberRequest{Id: exampleMember, Role: "VIEWER"},
+		developerv1.DeveloperService_RemoveMember_FullMethodName:     &developerv1.RemoveMemberRequest{Id: exampleMember},
+		developerv1.DeveloperService_RevokeInvitation_FullMethodName: &developerv1.RevokeInvitationRequest{Id: exampleInvitation},
 		developerv1.DeveloperService_AcceptInvitation_FullMethodName: &developerv1.AcceptInvitationRequest{
 			Token: "Hk7s2Lp9Qw4Ez1Rt6Yu3Io8Pa5Sd0Fg_jK-lZ7xC2vB"},
 		// The console's pages: the links' pages and the sign-in's next.

@@ -45,8 +45,9 @@ type CoreConfig struct {
 	// SecretRotationOverlap is how long a partner's rotated-out secret keeps
 	// verifying (MP_SECRET_ROTATION_OVERLAP; 0: auth.DefaultRotationOverlap).
 	SecretRotationOverlap time.Duration
-	// PasswordCost is the cost of new seller password hashes (zero: the
-	// production cost; auth.TestPasswordCost in test environments).
+	// PasswordCost is the cost of new seller and console developer password
+	// hashes (zero: the production cost; auth.TestPasswordCost in test
+	// environments).
 	PasswordCost auth.PasswordCost
 	// Clock is security time: token and secret expiry, caches (default
 	// the wall clock).

@@ -42,8 +42,8 @@ type PartsConfig struct {
 	// SecretRotationOverlap is how long a partner's rotated-out secret keeps
 	// verifying (0: auth.DefaultRotationOverlap).
 	SecretRotationOverlap time.Duration
-	// PasswordCost is the cost of new seller password hashes (zero: the
-	// production cost).
+	// PasswordCost is the cost of new seller and console developer password
+	// hashes (zero: the production cost).
 	PasswordCost auth.PasswordCost
 	// Clock is security time (default the wall clock).
 	Clock clock.Clock
@@ -189,7 +189,7 @@ func NewParts(cfg PartsConfig) (serviceset.Parts, error) {
 	}
 	console, err := developer.NewService(developer.Config{Store: developer.NewEntStore(cfg.DB), Clock: cfg.Clock,
 		Business: cfg.Business, Mail: cfg.ConsoleMail, ConsoleURL: cfg.ConsoleURL, Logger: cfg.Logger.Named("developer"), Apps: authSvc,
-		Limits: cfg.ConsoleLimits, ShopMaker: testShopMaker(cfg.DB, authSvc, cfg.Clock)})
+		Limits: cfg.ConsoleLimits, ShopMaker: testShopMaker(cfg.DB, authSvc, cfg.Clock), PasswordCost: cfg.PasswordCost})
 	if err != nil {
 		return serviceset.Parts{}, err
 	}

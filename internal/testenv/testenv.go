@@ -140,8 +140,9 @@ func Start(t testing.TB, opts Options) *Env {
 	ccfg := platform.CoreConfig{DB: d, GatewayToken: token, SecretKey: secretKey, Clock: clk, Tracing: opts.Tracing, Logger: opts.CoreLogger,
 		Callbacks:             callback.Policy{Resolver: exampleResolver{}, Allow: opts.WebhookAllow},
 		SecretRotationOverlap: opts.SecretRotationOverlap, ConsoleMail: opts.ConsoleMail,
-		// Seeding hashes a password per test shop: at the production cost
-		// that is most of a second per environment under the race detector.
+		// Seeding hashes a password per test shop, and every console
+		// sign-up one more: at the production cost each is a fifth of a
+		// second, most of a second under the race detector.
 		PasswordCost: auth.TestPasswordCost,
 		ConsoleURL:   "https://console.example/console/"}
 	dialOpts := opts.Tracing.DialOptions()

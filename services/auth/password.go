@@ -23,8 +23,9 @@ const (
 	argonSaltLen   = 16
 )
 
-// PasswordCost is the argon2id cost of the seller password hashes a
-// Service writes. The zero value is the production cost, OWASP's minimum
+// PasswordCost is the argon2id cost of the password hashes a service
+// writes: the sellers' logins here, the console's developers in
+// services/developer. The zero value is the production cost, OWASP's minimum
 // (19 MiB, 2 passes); a lower one is refused unless TestOnly is set, which
 // only test environments do: under the race detector one hash at the
 // production cost takes about half a second, and every seeded sandbox
@@ -36,10 +37,13 @@ type PasswordCost struct {
 	TestOnly  bool
 }
 
-// TestPasswordCost is the cheap cost of test environments' seller logins.
+// TestPasswordCost is the cheap cost of test environments' password
+// hashes.
 var TestPasswordCost = PasswordCost{MemoryKiB: 64, Passes: 1, TestOnly: true}
 
-func (c PasswordCost) validate() error {
+// Validate refuses a cost that names only one of memory and passes, or one
+// below the production cost without TestOnly.
+func (c PasswordCost) Validate() error {
 	switch {
 	case c.MemoryKiB == 0 && c.Passes == 0:
 		return nil
@@ -62,6 +66,13 @@ func (c PasswordCost) orDefault() PasswordCost {
 // production cost.
 func HashPassword(password string) (string, error) {
 	return hashPassword(password, PasswordCost{})
+}
+
+// Hash returns the PHC-format argon2id hash of password at the cost (the
+// zero cost: the production one). The cost is not validated here: the
+// service that holds it validated it when it was configured.
+func (c PasswordCost) Hash(password string) (string, error) {
+	return hashPassword(password, c)
 }
 
 func hashPassword(password string, cost PasswordCost) (string, error) {

@@ -50,7 +50,7 @@ func (c Config) Validate() error {
 	if c.RotationOverlap < 0 || c.RotationOverlap > MaxRotationGrace {
 		return fmt.Errorf("auth: the secret rotation overlap must be positive and at most %s", MaxRotationGrace)
 	}
-	return c.PasswordCost.validate()
+	return c.PasswordCost.Validate()
 }
 
 // Service implements the auth use cases.

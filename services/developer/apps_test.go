@@ -26,7 +26,7 @@ func newAppsFixture(t *testing.T, d *db.DB) *fixture {
 		t.Fatal(err)
 	}
 	f.svc, err = developer.NewService(developer.Config{Store: developer.NewEntStore(d), Clock: f.clock, Business: f.clock,
-		Mail: f.mail, ConsoleURL: "https://console.example/console/", Apps: apps})
+		Mail: f.mail, ConsoleURL: "https://console.example/console/", Apps: apps, PasswordCost: auth.TestPasswordCost})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -59,7 +59,10 @@ var (
 	errInviteExpired = apierr.New(errorsv1.ErrorCode_ERROR_CODE_VERIFICATION_TOKEN_EXPIRED,
 		"this invitation has expired: ask the account's owner or an admin to invite you again")
 	errInviteUsed = apierr.New(errorsv1.ErrorCode_ERROR_CODE_VERIFICATION_LINK_USED,
-		"this invitation was already used")
+		"this invitation was already used, revoked or replaced by a newer one")
+	errInvitationNotFound   = apierr.New(apierr.NotFound, "no invitation with this id in your account")
+	errInvitationNotPending = apierr.New(apierr.Conflict,
+		"this invitation is no longer pending: it was accepted, revoked, replaced by a newer one or has expired")
 	errInviteOtherPerson = apierr.New(apierr.Forbidden,
 		"this invitation is for another email address: sign in as the invited person")
 	errRole = validation("role must be OWNER, ADMIN, DEVELOPER or VIEWER")

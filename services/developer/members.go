@@ -194,6 +194,49 @@ func (s *Service) keepsAnOwner(ctx context.Context, accountID string) error {
 	return nil
 }
 
+// Invitations lists the actor's account's pending invitations, newest
+// first: what a member may read, as the members are.
+func (s *Service) Invitations(ctx context.Context, a Actor) ([]Invitation, error) {
+	if err := authorize(a, actRead); err != nil {
+		return nil, err
+	}
+	return s.members.PendingInvitations(ctx, a.Member.AccountID, s.business.Business(ctx))
+}
+
+// RevokeInvitation ends a pending invitation of the actor's account, as a
+// newer invitation to the address would: its link answers
+// VERIFICATION_LINK_USED. Revoking takes what sending it with its role
+// takes.
+func (s *Service) RevokeInvitation(ctx context.Context, c Caller, a Actor, id string) error {
+	if err := requireVerified(a); err != nil {
+		return err
+	}
+	now := s.business.Business(ctx)
+	return s.store.InTx(ctx, func(ctx context.Context) error {
+		inv, err := s.members.InvitationByID(ctx, a.Member.AccountID, id)
+		if errors.Is(err, ErrNotFound) {
+			return errInvitationNotFound
+		}
+		if err != nil {
+			return err
+		}
+		if err := authorize(a, roleAction(inv.Role)); err != nil {
+			return err
+		}
+		if inv.UsedAt != nil || !now.Before(inv.ExpiresAt) {
+			return errInvitationNotPending
+		}
+		// Conditional: of a revocation and an acceptance at once, one
+		// wins and the other is told.
+		if err := s.members.UseInvitation(ctx, inv.ID, now); errors.Is(err, ErrLinkUsed) {
+			return errInvitationNotPending
+		} else if err != nil {
+			return err
+		}
+		return s.audit(ctx, c, a.Member.AccountID, a.User.ID, "member.invitation_revoked", inv.ID, now)
+	})
+}
+
 // AcceptInvitation makes the signed-in person a member of the inviting
 // account, as invited, and moves the session there. The invitation must be
 // for the person's address.

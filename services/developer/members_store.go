@@ -54,11 +54,18 @@ type MemberStore interface {
 	// AddInvitation inserts an invitation and ends (marks used) the
 	// account's earlier unused invitations to the same address.
 	AddInvitation(ctx context.Context, inv Invitation) error
+	// PendingInvitations lists the account's invitations neither used
+	// (accepted, revoked or replaced) nor expired at now, newest first.
+	PendingInvitations(ctx context.Context, accountID string, now time.Time) ([]Invitation, error)
+	// InvitationByID reads one of the account's invitations (ErrNotFound
+	// for another account's).
+	InvitationByID(ctx context.Context, accountID, id string) (Invitation, error)
 	// InvitationByHash finds an invitation by its token's hash
 	// (ErrNotFound).
 	InvitationByHash(ctx context.Context, tokenHash string) (Invitation, error)
-	// UseInvitation marks an unused invitation used (ErrLinkUsed when
-	// another request used it first).
+	// UseInvitation marks an unused invitation used, which accepting and
+	// revoking it both do (ErrLinkUsed when another request used it
+	// first).
 	UseInvitation(ctx context.Context, id string, at time.Time) error
 	// SwitchSession moves a session to another account of its person.
 	SwitchSession(ctx context.Context, sessionID, accountID string) error

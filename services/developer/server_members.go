@@ -36,8 +36,41 @@ func (s *Server) InviteMember(ctx context.Context, in *developerv1.InviteMemberR
 	if err != nil {
 		return nil, err
 	}
-	return &developerv1.InviteMemberResponse{Data: &developerv1.Invitation{Id: inv.ID, Email: inv.Email, Role: inv.Role,
-		ExpiresAt: timestamppb.New(inv.ExpiresAt)}}, nil
+	return &developerv1.InviteMemberResponse{Data: invitationProto(inv)}, nil
+}
+
+// ListInvitations implements DeveloperServiceServer.
+func (s *Server) ListInvitations(ctx context.Context, _ *developerv1.ListInvitationsRequest) (*developerv1.ListInvitationsResponse, error) {
+	a, err := s.actor(ctx, reads)
+	if err != nil {
+		return nil, err
+	}
+	invs, err := s.svc.Invitations(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	out := &developerv1.ListInvitationsResponse{Data: make([]*developerv1.Invitation, len(invs))}
+	for i, inv := range invs {
+		out.Data[i] = invitationProto(inv)
+	}
+	return out, nil
+}
+
+// RevokeInvitation implements DeveloperServiceServer.
+func (s *Server) RevokeInvitation(ctx context.Context, in *developerv1.RevokeInvitationRequest) (*developerv1.RevokeInvitationResponse, error) {
+	a, err := s.actor(ctx, changes)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.svc.RevokeInvitation(ctx, caller(ctx), a, in.GetId()); err != nil {
+		return nil, err
+	}
+	return &developerv1.RevokeInvitationResponse{}, nil
+}
+
+func invitationProto(inv Invitation) *developerv1.Invitation {
+	return &developerv1.Invitation{Id: inv.ID, Email: inv.Email, Role: inv.Role, ExpiresAt: timestamppb.New(inv.ExpiresAt),
+		InvitedAt: timestamppb.New(inv.CreatedAt)}
 }
 
 // UpdateMember implements DeveloperServiceServer.

@@ -14,6 +14,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/db/dbtest"
+	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/developer"
 	"github.com/mallplatform/partnerapi/services/developer/mail"
 )
@@ -77,7 +78,7 @@ func newFixture(t *testing.T, d *db.DB) *fixture {
 	c := clock.NewManual(start)
 	o := &outbox{}
 	svc, err := developer.NewService(developer.Config{Store: developer.NewEntStore(d), Clock: c, Business: c, Mail: o,
-		ConsoleURL: "https://console.example/console/"})
+		ConsoleURL: "https://console.example/console/", PasswordCost: auth.TestPasswordCost})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,6 +249,17 @@ func TestSessions(t *testing.T) {
 			_, err = f.svc.Authenticate(ctx, in.Token, developer.CSRFToken("another session"), true)
 			wantCode(t, err, apierr.Forbidden)
 		})
+		t.Run("the session names its person and membership", func(t *testing.T) {
+			a, err := f.svc.Authenticate(ctx, in.Token, "", false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Session.ID != in.Actor.Session.ID || a.User.ID != in.Actor.User.ID || a.User.Email != "ana@example.com" ||
+				a.User.Name != "Ana Cruz" || a.User.PasswordHash == "" || a.User.Verified() != in.Actor.User.Verified() ||
+				a.Member != in.Actor.Member {
+				t.Fatalf("authenticated %+v, signed in %+v", a, in.Actor)
+			}
+		})
 		t.Run("no session, an unknown one", func(t *testing.T) {
 			_, err := f.svc.Authenticate(ctx, "", "", false)
 			wantCode(t, err, apierr.Unauthorized)
@@ -265,6 +277,20 @@ func TestSessions(t *testing.T) {
 			}
 			f.clock.Advance(developer.SessionIdle)
 			_, err := f.svc.Authenticate(ctx, in.Token, "", false)
+			wantCode(t, err, apierr.Unauthorized)
+		})
+		t.Run("a membership gone ends its sessions", func(t *testing.T) {
+			other := f.signUp(t, "ben@example.com", developer.TypeIndividual)
+			b, err := f.svc.SignIn(ctx, caller, "ben@example.com", password, other.AccountID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The row alone, behind the service's back: the session's
+			// read must notice the membership missing by itself.
+			if _, err := d.SQL.ExecContext(ctx, "DELETE FROM developer_members WHERE id = '"+b.Actor.Member.ID+"'"); err != nil {
+				t.Fatal(err)
+			}
+			_, err = f.svc.Authenticate(ctx, b.Token, "", false)
 			wantCode(t, err, apierr.Unauthorized)
 		})
 		t.Run("sign-out ends it", func(t *testing.T) {

@@ -7,7 +7,6 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"errors"
-	"sync"
 
 	"github.com/mallplatform/partnerapi/internal/ids"
 	"github.com/mallplatform/partnerapi/services/auth"
@@ -16,16 +15,6 @@ import (
 // csrfLabel separates the CSRF token's HMAC from any other use of the
 // session token.
 const csrfLabel = "mp-console-csrf-v1"
-
-// dummyHash is checked against when no person has the address, so an
-// unknown address costs the same time as a wrong password.
-var dummyHash = sync.OnceValue(func() string {
-	h, err := auth.HashPassword("no console user has this password")
-	if err != nil {
-		panic(err)
-	}
-	return h
-})
 
 // SignedIn is a new session: the token goes into the cookie, the CSRF token
 // to the page.
@@ -56,7 +45,7 @@ func CSRFToken(sessionToken string) string {
 func (s *Service) SignIn(ctx context.Context, c Caller, email, password, accountID string) (SignedIn, error) {
 	u, err := s.store.UserByEmail(ctx, NormalizeEmail(email))
 	if errors.Is(err, ErrNotFound) {
-		_, _ = auth.CheckPassword(dummyHash(), password)
+		_, _ = auth.CheckPassword(s.dummyHash(), password)
 		return SignedIn{}, errSignIn
 	}
 	if err != nil {
@@ -101,13 +90,14 @@ func (s *Service) Authenticate(ctx context.Context, token, csrf string, mutating
 	if token == "" || len(token) > 512 {
 		return Actor{}, errNoSession
 	}
-	ss, err := s.store.SessionByHash(ctx, auth.HashToken(token))
+	found, err := s.store.SessionActor(ctx, auth.HashToken(token))
 	if errors.Is(err, ErrNotFound) {
 		return Actor{}, errNoSession
 	}
 	if err != nil {
 		return Actor{}, err
 	}
+	ss := found.Session
 	now := s.clock.Now()
 	if now.Sub(ss.LastSeenAt) >= SessionIdle {
 		if err := s.store.DeleteSession(ctx, ss.ID); err != nil {
@@ -118,17 +108,9 @@ func (s *Service) Authenticate(ctx context.Context, token, csrf string, mutating
 	if mutating && subtle.ConstantTimeCompare([]byte(csrf), []byte(CSRFToken(token))) != 1 {
 		return Actor{}, errCSRF
 	}
-	u, err := s.store.User(ctx, ss.UserID)
-	if err != nil {
-		return Actor{}, err
-	}
-	m, err := s.store.Member(ctx, ss.AccountID, ss.UserID)
-	if errors.Is(err, ErrNotFound) {
+	if found.Member == nil {
 		// Removed from the account since signing in.
 		return Actor{}, errNoSession
-	}
-	if err != nil {
-		return Actor{}, err
 	}
 	if now.Sub(ss.LastSeenAt) >= sessionTouchEvery {
 		if err := s.store.TouchSession(ctx, ss.ID, now); err != nil {
@@ -136,7 +118,7 @@ func (s *Service) Authenticate(ctx context.Context, token, csrf string, mutating
 		}
 		ss.LastSeenAt = now
 	}
-	return Actor{Session: ss, User: u, Member: m}, nil
+	return Actor{Session: ss, User: found.User, Member: *found.Member}, nil
 }
 
 // SignOut ends the actor's session.

@@ -99,6 +99,15 @@ type Session struct {
 	CreatedAt  time.Time
 }
 
+// SessionActor is a session with what acting in it takes: its person, and
+// the person's membership in the session's account (nil when the person was
+// removed from it since signing in).
+type SessionActor struct {
+	Session Session
+	User    User
+	Member  *Member
+}
+
 // AuditEntry is one change made from the console (or by an operator, with
 // no user).
 type AuditEntry struct {
@@ -162,8 +171,10 @@ type Store interface {
 
 	// CreateSession inserts a session.
 	CreateSession(ctx context.Context, s Session) error
-	// SessionByHash finds a session by its token's hash (ErrNotFound).
-	SessionByHash(ctx context.Context, tokenHash string) (Session, error)
+	// SessionActor finds a session by its token's hash with its person and
+	// the person's membership in the session's account, in one read
+	// (ErrNotFound: no such session).
+	SessionActor(ctx context.Context, tokenHash string) (SessionActor, error)
 	// TouchSession moves a session's last call time.
 	TouchSession(ctx context.Context, id string, at time.Time) error
 	// DeleteSession ends a session.

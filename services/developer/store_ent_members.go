@@ -9,6 +9,7 @@ import (
 	"github.com/mallplatform/partnerapi/ent/consolesession"
 	"github.com/mallplatform/partnerapi/ent/developerinvitation"
 	"github.com/mallplatform/partnerapi/ent/developermember"
+	"github.com/mallplatform/partnerapi/ent/predicate"
 )
 
 var _ MemberStore = (*EntStore)(nil)
@@ -129,17 +130,45 @@ func (s *EntStore) AddInvitation(ctx context.Context, inv Invitation) error {
 	})
 }
 
+// PendingInvitations implements MemberStore.
+func (s *EntStore) PendingInvitations(ctx context.Context, accountID string, now time.Time) ([]Invitation, error) {
+	rows, err := s.db(ctx).DeveloperInvitation.Query().
+		Where(developerinvitation.AccountID(accountID), developerinvitation.UsedAtIsNil(), developerinvitation.ExpiresAtGT(now)).
+		Order(ent.Desc(developerinvitation.FieldCreatedAt), ent.Desc(developerinvitation.FieldID)).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("developer: pending invitations: %w", err)
+	}
+	out := make([]Invitation, len(rows))
+	for i, r := range rows {
+		out[i] = invitation(r)
+	}
+	return out, nil
+}
+
+// InvitationByID implements MemberStore.
+func (s *EntStore) InvitationByID(ctx context.Context, accountID, id string) (Invitation, error) {
+	return s.invitation(ctx, developerinvitation.AccountID(accountID), developerinvitation.ID(id))
+}
+
 // InvitationByHash implements MemberStore.
 func (s *EntStore) InvitationByHash(ctx context.Context, tokenHash string) (Invitation, error) {
-	r, err := s.db(ctx).DeveloperInvitation.Query().Where(developerinvitation.TokenHash(tokenHash)).Only(ctx)
+	return s.invitation(ctx, developerinvitation.TokenHash(tokenHash))
+}
+
+func (s *EntStore) invitation(ctx context.Context, where ...predicate.DeveloperInvitation) (Invitation, error) {
+	r, err := s.db(ctx).DeveloperInvitation.Query().Where(where...).Only(ctx)
 	if ent.IsNotFound(err) {
 		return Invitation{}, ErrNotFound
 	}
 	if err != nil {
 		return Invitation{}, fmt.Errorf("developer: invitation: %w", err)
 	}
+	return invitation(r), nil
+}
+
+func invitation(r *ent.DeveloperInvitation) Invitation {
 	return Invitation{ID: r.ID, AccountID: r.AccountID, Email: r.Email, Role: string(r.Role), TokenHash: r.TokenHash,
-		InvitedBy: r.InvitedBy, ExpiresAt: r.ExpiresAt, UsedAt: r.UsedAt, CreatedAt: r.CreatedAt}, nil
+		InvitedBy: r.InvitedBy, ExpiresAt: r.ExpiresAt, UsedAt: r.UsedAt, CreatedAt: r.CreatedAt}
 }
 
 // UseInvitation implements MemberStore: one conditional UPDATE, so of two

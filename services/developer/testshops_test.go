@@ -13,6 +13,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/db/dbtest"
 	"github.com/mallplatform/partnerapi/internal/ids"
+	"github.com/mallplatform/partnerapi/services/auth"
 	"github.com/mallplatform/partnerapi/services/developer"
 )
 
@@ -43,7 +44,8 @@ func newShopsFixture(t *testing.T, d *db.DB, limits developer.Limits) (*fixture,
 	maker := &stubShops{}
 	var err error
 	f.svc, err = developer.NewService(developer.Config{Store: developer.NewEntStore(d), Clock: f.clock, Business: f.clock,
-		Mail: f.mail, ConsoleURL: "https://console.example/console/", Limits: limits, ShopMaker: maker})
+		Mail: f.mail, ConsoleURL: "https://console.example/console/", Limits: limits, ShopMaker: maker,
+		PasswordCost: auth.TestPasswordCost})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -427,6 +427,70 @@
     });
   }
 
+  var months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+    "November", "December"];
+
+  // philippineTime shows an RFC 3339 time as the server's pages do:
+  // "3:04 PM, 2 January 2006" in Philippine time (UTC+8 all year).
+  function philippineTime(iso) {
+    var t = new Date(new Date(iso).getTime() + 8 * 3600 * 1000);
+    var h = t.getUTCHours();
+    var m = t.getUTCMinutes();
+    return (h % 12 || 12) + ":" + (m < 10 ? "0" : "") + m + " " + (h < 12 ? "AM" : "PM") + ", " +
+      t.getUTCDate() + " " + months[t.getUTCMonth()] + " " + t.getUTCFullYear();
+  }
+
+  function setTime(el, iso) {
+    el.setAttribute("datetime", new Date(iso).toISOString().replace(/\.\d{3}Z$/, "Z"));
+    el.textContent = philippineTime(iso);
+  }
+
+  var invitations = byId("invitations-section");
+
+  function bindRevoke(btn) {
+    btn.addEventListener("click", function () {
+      clearError(invitations);
+      call("DELETE", "invitations/" + encodeURIComponent(btn.getAttribute("data-invitation-id"))).then(function (res) {
+        if (!res.ok) {
+          return showError(invitations, res);
+        }
+        window.location.reload();
+      });
+    });
+  }
+
+  if (invitations) {
+    invitations.querySelectorAll("button.revoke-invitation").forEach(bindRevoke);
+  }
+
+  // addInvitation puts an invitation just sent at the top of the pending
+  // ones (newest first, as the server lists them).
+  function addInvitation(inv) {
+    var table = byId("invitations");
+    var tmpl = byId("invitation-row");
+    if (!table || !tmpl) {
+      return;
+    }
+    var row = tmpl.content.firstElementChild.cloneNode(true);
+    var cells = row.children;
+    cells[0].textContent = inv.email;
+    cells[1].textContent = inv.role;
+    setTime(cells[2].firstElementChild, inv.invitedAt);
+    setTime(cells[3].firstElementChild, inv.expiresAt);
+    var btn = row.querySelector("button.revoke-invitation");
+    if (btn) {
+      btn.setAttribute("data-invitation-id", inv.id);
+      btn.setAttribute("aria-label", "Revoke the invitation of " + inv.email);
+      bindRevoke(btn);
+    }
+    var body = table.tBodies[0];
+    var empty = body.querySelector("tr.empty");
+    if (empty) {
+      body.removeChild(empty);
+    }
+    body.insertBefore(row, body.firstChild);
+  }
+
   onSubmit(byId("invite"), function (form) {
     var email = value(form, "email");
     return call("POST", "members", { email: email, role: value(form, "role") }).then(function (res) {
@@ -434,6 +498,16 @@
         return showError(form, res);
       }
       form.reset();
+      // A newer invitation to the address ends the earlier one.
+      var inv = res.body.data;
+      if (invitations) {
+        invitations.querySelectorAll("tbody tr").forEach(function (tr) {
+          if (tr.firstElementChild && tr.firstElementChild.textContent === inv.email) {
+            tr.parentNode.removeChild(tr);
+          }
+        });
+      }
+      addInvitation(inv);
       var done = byId("invited");
       done.textContent = "Invitation sent to " + email + ".";
       done.hidden = false;

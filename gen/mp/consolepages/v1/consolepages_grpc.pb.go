@@ -46,7 +46,8 @@ const (
 // are unsigned, HTML and assets rather than the JSON envelope. A page that
 // needs a session answers 303 to the sign-in page (with the page in next)
 // without a live one; 503 when the platform is briefly unavailable or in
-// maintenance; 500 otherwise.
+// maintenance; 500 otherwise. A query parameter a page does not take is a
+// 400 page (the assets answer the JSON error body).
 type ConsolePageServiceClient interface {
 	// The console's root, /console/: 303 to the apps page with a live
 	// session, else to the sign-in page.
@@ -213,7 +214,8 @@ func (c *consolePageServiceClient) GetAsset(ctx context.Context, in *GetAssetReq
 // are unsigned, HTML and assets rather than the JSON envelope. A page that
 // needs a session answers 303 to the sign-in page (with the page in next)
 // without a live one; 503 when the platform is briefly unavailable or in
-// maintenance; 500 otherwise.
+// maintenance; 500 otherwise. A query parameter a page does not take is a
+// 400 page (the assets answer the JSON error body).
 type ConsolePageServiceServer interface {
 	// The console's root, /console/: 303 to the apps page with a live
 	// session, else to the sign-in page.

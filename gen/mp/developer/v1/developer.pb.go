@@ -2691,11 +2691,13 @@ func (x *InviteMemberResponse) GetData() *Invitation {
 
 // Invitation is a sent invitation (never its link).
 type Invitation struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
-	Email         string                 `protobuf:"bytes,2,opt,name=email,proto3" json:"email,omitempty"`
-	Role          string                 `protobuf:"bytes,3,opt,name=role,proto3" json:"role,omitempty"`
-	ExpiresAt     *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=expires_at,json=expiresAt,proto3" json:"expires_at,omitempty"`
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Id        string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Email     string                 `protobuf:"bytes,2,opt,name=email,proto3" json:"email,omitempty"`
+	Role      string                 `protobuf:"bytes,3,opt,name=role,proto3" json:"role,omitempty"`
+	ExpiresAt *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=expires_at,json=expiresAt,proto3" json:"expires_at,omitempty"`
+	// When it was sent.
+	InvitedAt     *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=invited_at,json=invitedAt,proto3" json:"invited_at,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2758,6 +2760,173 @@ func (x *Invitation) GetExpiresAt() *timestamppb.Timestamp {
 	return nil
 }
 
+func (x *Invitation) GetInvitedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.InvitedAt
+	}
+	return nil
+}
+
+type ListInvitationsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListInvitationsRequest) Reset() {
+	*x = ListInvitationsRequest{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[51]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListInvitationsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListInvitationsRequest) ProtoMessage() {}
+
+func (x *ListInvitationsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[51]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListInvitationsRequest.ProtoReflect.Descriptor instead.
+func (*ListInvitationsRequest) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{51}
+}
+
+type ListInvitationsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Data          []*Invitation          `protobuf:"bytes,1,rep,name=data,proto3" json:"data,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListInvitationsResponse) Reset() {
+	*x = ListInvitationsResponse{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[52]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListInvitationsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListInvitationsResponse) ProtoMessage() {}
+
+func (x *ListInvitationsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[52]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListInvitationsResponse.ProtoReflect.Descriptor instead.
+func (*ListInvitationsResponse) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{52}
+}
+
+func (x *ListInvitationsResponse) GetData() []*Invitation {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+type RevokeInvitationRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RevokeInvitationRequest) Reset() {
+	*x = RevokeInvitationRequest{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[53]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RevokeInvitationRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RevokeInvitationRequest) ProtoMessage() {}
+
+func (x *RevokeInvitationRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[53]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RevokeInvitationRequest.ProtoReflect.Descriptor instead.
+func (*RevokeInvitationRequest) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{53}
+}
+
+func (x *RevokeInvitationRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+type RevokeInvitationResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RevokeInvitationResponse) Reset() {
+	*x = RevokeInvitationResponse{}
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[54]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RevokeInvitationResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RevokeInvitationResponse) ProtoMessage() {}
+
+func (x *RevokeInvitationResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[54]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RevokeInvitationResponse.ProtoReflect.Descriptor instead.
+func (*RevokeInvitationResponse) Descriptor() ([]byte, []int) {
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{54}
+}
+
 type UpdateMemberRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
@@ -2768,7 +2937,7 @@ type UpdateMemberRequest struct {
 
 func (x *UpdateMemberRequest) Reset() {
 	*x = UpdateMemberRequest{}
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[51]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2780,7 +2949,7 @@ func (x *UpdateMemberRequest) String() string {
 func (*UpdateMemberRequest) ProtoMessage() {}
 
 func (x *UpdateMemberRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[51]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2793,7 +2962,7 @@ func (x *UpdateMemberRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateMemberRequest.ProtoReflect.Descriptor instead.
 func (*UpdateMemberRequest) Descriptor() ([]byte, []int) {
-	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{51}
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *UpdateMemberRequest) GetId() string {
@@ -2819,7 +2988,7 @@ type MemberResponse struct {
 
 func (x *MemberResponse) Reset() {
 	*x = MemberResponse{}
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[52]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2831,7 +3000,7 @@ func (x *MemberResponse) String() string {
 func (*MemberResponse) ProtoMessage() {}
 
 func (x *MemberResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[52]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2844,7 +3013,7 @@ func (x *MemberResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MemberResponse.ProtoReflect.Descriptor instead.
 func (*MemberResponse) Descriptor() ([]byte, []int) {
-	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{52}
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *MemberResponse) GetData() *Member {
@@ -2863,7 +3032,7 @@ type RemoveMemberRequest struct {
 
 func (x *RemoveMemberRequest) Reset() {
 	*x = RemoveMemberRequest{}
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[53]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2875,7 +3044,7 @@ func (x *RemoveMemberRequest) String() string {
 func (*RemoveMemberRequest) ProtoMessage() {}
 
 func (x *RemoveMemberRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[53]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2888,7 +3057,7 @@ func (x *RemoveMemberRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RemoveMemberRequest.ProtoReflect.Descriptor instead.
 func (*RemoveMemberRequest) Descriptor() ([]byte, []int) {
-	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{53}
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *RemoveMemberRequest) GetId() string {
@@ -2906,7 +3075,7 @@ type RemoveMemberResponse struct {
 
 func (x *RemoveMemberResponse) Reset() {
 	*x = RemoveMemberResponse{}
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[54]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2918,7 +3087,7 @@ func (x *RemoveMemberResponse) String() string {
 func (*RemoveMemberResponse) ProtoMessage() {}
 
 func (x *RemoveMemberResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[54]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2931,7 +3100,7 @@ func (x *RemoveMemberResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RemoveMemberResponse.ProtoReflect.Descriptor instead.
 func (*RemoveMemberResponse) Descriptor() ([]byte, []int) {
-	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{54}
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{58}
 }
 
 type AcceptInvitationRequest struct {
@@ -2943,7 +3112,7 @@ type AcceptInvitationRequest struct {
 
 func (x *AcceptInvitationRequest) Reset() {
 	*x = AcceptInvitationRequest{}
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[55]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2955,7 +3124,7 @@ func (x *AcceptInvitationRequest) String() string {
 func (*AcceptInvitationRequest) ProtoMessage() {}
 
 func (x *AcceptInvitationRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mp_developer_v1_developer_proto_msgTypes[55]
+	mi := &file_mp_developer_v1_developer_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2968,7 +3137,7 @@ func (x *AcceptInvitationRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AcceptInvitationRequest.ProtoReflect.Descriptor instead.
 func (*AcceptInvitationRequest) Descriptor() ([]byte, []int) {
-	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{55}
+	return file_mp_developer_v1_developer_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *AcceptInvitationRequest) GetToken() string {
@@ -3152,14 +3321,22 @@ const file_mp_developer_v1_developer_proto_rawDesc = "" +
 	"\x05email\x18\x01 \x01(\tR\x05email\x12\x12\n" +
 	"\x04role\x18\x02 \x01(\tR\x04role\"G\n" +
 	"\x14InviteMemberResponse\x12/\n" +
-	"\x04data\x18\x01 \x01(\v2\x1b.mp.developer.v1.InvitationR\x04data\"\x81\x01\n" +
+	"\x04data\x18\x01 \x01(\v2\x1b.mp.developer.v1.InvitationR\x04data\"\xbc\x01\n" +
 	"\n" +
 	"Invitation\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
 	"\x05email\x18\x02 \x01(\tR\x05email\x12\x12\n" +
 	"\x04role\x18\x03 \x01(\tR\x04role\x129\n" +
 	"\n" +
-	"expires_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\texpiresAt\"9\n" +
+	"expires_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\texpiresAt\x129\n" +
+	"\n" +
+	"invited_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\tinvitedAt\"\x18\n" +
+	"\x16ListInvitationsRequest\"J\n" +
+	"\x17ListInvitationsResponse\x12/\n" +
+	"\x04data\x18\x01 \x03(\v2\x1b.mp.developer.v1.InvitationR\x04data\")\n" +
+	"\x17RevokeInvitationRequest\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\"\x1a\n" +
+	"\x18RevokeInvitationResponse\"9\n" +
 	"\x13UpdateMemberRequest\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04role\x18\x02 \x01(\tR\x04role\"=\n" +
@@ -3169,7 +3346,7 @@ const file_mp_developer_v1_developer_proto_rawDesc = "" +
 	"\x02id\x18\x01 \x01(\tR\x02id\"\x16\n" +
 	"\x14RemoveMemberResponse\"/\n" +
 	"\x17AcceptInvitationRequest\x12\x14\n" +
-	"\x05token\x18\x01 \x01(\tR\x05token2\xf9\x1a\n" +
+	"\x05token\x18\x01 \x01(\tR\x05token2\xab\x1d\n" +
 	"\x10DeveloperService\x12w\n" +
 	"\x06SignUp\x12\x1e.mp.developer.v1.SignUpRequest\x1a\x1f.mp.developer.v1.SignUpResponse\",\xa2\xbb\x18\x05\x18\xc9\x010\x03һ\x18\x02>C\x82\xd3\xe4\x93\x02\x17:\x01*\"\x12/console/v1/signup\x12u\n" +
 	"\x06Verify\x12\x1e.mp.developer.v1.VerifyRequest\x1a\x1f.mp.developer.v1.VerifyResponse\"*\xa2\xbb\x18\x020\x03һ\x18\x03@AB\x82\xd3\xe4\x93\x02\x17:\x01*\"\x12/console/v1/verify\x12\x9c\x01\n" +
@@ -3197,7 +3374,9 @@ const file_mp_developer_v1_developer_proto_rawDesc = "" +
 	"\fInviteMember\x12$.mp.developer.v1.InviteMemberRequest\x1a%.mp.developer.v1.InviteMemberResponse\"/\xa2\xbb\x18\x05\x18\xc9\x010\x03һ\x18\x04\x1d?FQ\x82\xd3\xe4\x93\x02\x18:\x01*\"\x13/console/v1/members\x12\x89\x01\n" +
 	"\fUpdateMember\x12$.mp.developer.v1.UpdateMemberRequest\x1a\x1f.mp.developer.v1.MemberResponse\"2\xa2\xbb\x18\x020\x03һ\x18\x05\x1d?F\x15Q\x82\xd3\xe4\x93\x02\x1d:\x01*\x1a\x18/console/v1/members/{id}\x12\x8c\x01\n" +
 	"\fRemoveMember\x12$.mp.developer.v1.RemoveMemberRequest\x1a%.mp.developer.v1.RemoveMemberResponse\"/\xa2\xbb\x18\x020\x03һ\x18\x05\x1d?F\x15Q\x82\xd3\xe4\x93\x02\x1a*\x18/console/v1/members/{id}\x12\x97\x01\n" +
-	"\x10AcceptInvitation\x12(.mp.developer.v1.AcceptInvitationRequest\x1a .mp.developer.v1.SessionResponse\"7\xa2\xbb\x18\x020\x03һ\x18\x04\x1d@AB\x82\xd3\xe4\x93\x02#:\x01*\"\x1e/console/v1/invitations/accept\x1a\x06ʻ\x18\x02\b\x02B\xc7\x01\n" +
+	"\x10AcceptInvitation\x12(.mp.developer.v1.AcceptInvitationRequest\x1a .mp.developer.v1.SessionResponse\"7\xa2\xbb\x18\x020\x03һ\x18\x04\x1d@AB\x82\xd3\xe4\x93\x02#:\x01*\"\x1e/console/v1/invitations/accept\x12\x90\x01\n" +
+	"\x0fListInvitations\x12'.mp.developer.v1.ListInvitationsRequest\x1a(.mp.developer.v1.ListInvitationsResponse\"*\xa2\xbb\x18\x020\x03һ\x18\x01\x1d\x82\xd3\xe4\x93\x02\x19\x12\x17/console/v1/invitations\x12\x9c\x01\n" +
+	"\x10RevokeInvitation\x12(.mp.developer.v1.RevokeInvitationRequest\x1a).mp.developer.v1.RevokeInvitationResponse\"3\xa2\xbb\x18\x020\x03һ\x18\x05\x1d?F\x15Q\x82\xd3\xe4\x93\x02\x1e*\x1c/console/v1/invitations/{id}\x1a\x06ʻ\x18\x02\b\x02B\xc7\x01\n" +
 	"\x13com.mp.developer.v1B\x0eDeveloperProtoP\x01ZBgithub.com/mallplatform/partnerapi/gen/mp/developer/v1;developerv1\xa2\x02\x03MDX\xaa\x02\x0fMp.Developer.V1\xca\x02\x0fMp\\Developer\\V1\xe2\x02\x1bMp\\Developer\\V1\\GPBMetadata\xea\x02\x11Mp::Developer::V1b\x06proto3"
 
 var (
@@ -3212,7 +3391,7 @@ func file_mp_developer_v1_developer_proto_rawDescGZIP() []byte {
 	return file_mp_developer_v1_developer_proto_rawDescData
 }
 
-var file_mp_developer_v1_developer_proto_msgTypes = make([]protoimpl.MessageInfo, 56)
+var file_mp_developer_v1_developer_proto_msgTypes = make([]protoimpl.MessageInfo, 60)
 var file_mp_developer_v1_developer_proto_goTypes = []any{
 	(*SignUpRequest)(nil),              // 0: mp.developer.v1.SignUpRequest
 	(*SignUpResponse)(nil),             // 1: mp.developer.v1.SignUpResponse
@@ -3265,97 +3444,107 @@ var file_mp_developer_v1_developer_proto_goTypes = []any{
 	(*InviteMemberRequest)(nil),        // 48: mp.developer.v1.InviteMemberRequest
 	(*InviteMemberResponse)(nil),       // 49: mp.developer.v1.InviteMemberResponse
 	(*Invitation)(nil),                 // 50: mp.developer.v1.Invitation
-	(*UpdateMemberRequest)(nil),        // 51: mp.developer.v1.UpdateMemberRequest
-	(*MemberResponse)(nil),             // 52: mp.developer.v1.MemberResponse
-	(*RemoveMemberRequest)(nil),        // 53: mp.developer.v1.RemoveMemberRequest
-	(*RemoveMemberResponse)(nil),       // 54: mp.developer.v1.RemoveMemberResponse
-	(*AcceptInvitationRequest)(nil),    // 55: mp.developer.v1.AcceptInvitationRequest
-	(*timestamppb.Timestamp)(nil),      // 56: google.protobuf.Timestamp
-	(*httpbody.HttpBody)(nil),          // 57: google.api.HttpBody
+	(*ListInvitationsRequest)(nil),     // 51: mp.developer.v1.ListInvitationsRequest
+	(*ListInvitationsResponse)(nil),    // 52: mp.developer.v1.ListInvitationsResponse
+	(*RevokeInvitationRequest)(nil),    // 53: mp.developer.v1.RevokeInvitationRequest
+	(*RevokeInvitationResponse)(nil),   // 54: mp.developer.v1.RevokeInvitationResponse
+	(*UpdateMemberRequest)(nil),        // 55: mp.developer.v1.UpdateMemberRequest
+	(*MemberResponse)(nil),             // 56: mp.developer.v1.MemberResponse
+	(*RemoveMemberRequest)(nil),        // 57: mp.developer.v1.RemoveMemberRequest
+	(*RemoveMemberResponse)(nil),       // 58: mp.developer.v1.RemoveMemberResponse
+	(*AcceptInvitationRequest)(nil),    // 59: mp.developer.v1.AcceptInvitationRequest
+	(*timestamppb.Timestamp)(nil),      // 60: google.protobuf.Timestamp
+	(*httpbody.HttpBody)(nil),          // 61: google.api.HttpBody
 }
 var file_mp_developer_v1_developer_proto_depIdxs = []int32{
 	2,  // 0: mp.developer.v1.SignUpResponse.data:type_name -> mp.developer.v1.SignedUp
 	9,  // 1: mp.developer.v1.SessionResponse.data:type_name -> mp.developer.v1.Session
 	17, // 2: mp.developer.v1.AccountResponse.data:type_name -> mp.developer.v1.Account
-	56, // 3: mp.developer.v1.Account.profile_submitted_at:type_name -> google.protobuf.Timestamp
-	56, // 4: mp.developer.v1.Account.created_at:type_name -> google.protobuf.Timestamp
+	60, // 3: mp.developer.v1.Account.profile_submitted_at:type_name -> google.protobuf.Timestamp
+	60, // 4: mp.developer.v1.Account.created_at:type_name -> google.protobuf.Timestamp
 	19, // 5: mp.developer.v1.SubmitProfileRequest.address:type_name -> mp.developer.v1.ProfileAddress
-	56, // 6: mp.developer.v1.App.secret_created_at:type_name -> google.protobuf.Timestamp
-	56, // 7: mp.developer.v1.App.previous_secret_expires_at:type_name -> google.protobuf.Timestamp
-	56, // 8: mp.developer.v1.App.created_at:type_name -> google.protobuf.Timestamp
+	60, // 6: mp.developer.v1.App.secret_created_at:type_name -> google.protobuf.Timestamp
+	60, // 7: mp.developer.v1.App.previous_secret_expires_at:type_name -> google.protobuf.Timestamp
+	60, // 8: mp.developer.v1.App.created_at:type_name -> google.protobuf.Timestamp
 	20, // 9: mp.developer.v1.ListAppsResponse.data:type_name -> mp.developer.v1.App
 	25, // 10: mp.developer.v1.CreateAppResponse.data:type_name -> mp.developer.v1.CreatedApp
 	20, // 11: mp.developer.v1.CreatedApp.app:type_name -> mp.developer.v1.App
 	20, // 12: mp.developer.v1.AppResponse.data:type_name -> mp.developer.v1.App
 	30, // 13: mp.developer.v1.RotateAppSecretResponse.data:type_name -> mp.developer.v1.RotatedSecret
-	56, // 14: mp.developer.v1.RotatedSecret.previous_secret_expires_at:type_name -> google.protobuf.Timestamp
-	56, // 15: mp.developer.v1.TestShop.created_at:type_name -> google.protobuf.Timestamp
+	60, // 14: mp.developer.v1.RotatedSecret.previous_secret_expires_at:type_name -> google.protobuf.Timestamp
+	60, // 15: mp.developer.v1.TestShop.created_at:type_name -> google.protobuf.Timestamp
 	36, // 16: mp.developer.v1.ListTestShopsResponse.data:type_name -> mp.developer.v1.TestShop
 	41, // 17: mp.developer.v1.CreateTestShopResponse.data:type_name -> mp.developer.v1.CreatedTestShop
 	36, // 18: mp.developer.v1.CreatedTestShop.shop:type_name -> mp.developer.v1.TestShop
 	44, // 19: mp.developer.v1.AuthorizeTestShopResponse.data:type_name -> mp.developer.v1.TestShopTokens
-	56, // 20: mp.developer.v1.TestShopTokens.access_token_expires_at:type_name -> google.protobuf.Timestamp
-	56, // 21: mp.developer.v1.TestShopTokens.refresh_token_expires_at:type_name -> google.protobuf.Timestamp
-	56, // 22: mp.developer.v1.Member.created_at:type_name -> google.protobuf.Timestamp
+	60, // 20: mp.developer.v1.TestShopTokens.access_token_expires_at:type_name -> google.protobuf.Timestamp
+	60, // 21: mp.developer.v1.TestShopTokens.refresh_token_expires_at:type_name -> google.protobuf.Timestamp
+	60, // 22: mp.developer.v1.Member.created_at:type_name -> google.protobuf.Timestamp
 	45, // 23: mp.developer.v1.ListMembersResponse.data:type_name -> mp.developer.v1.Member
 	50, // 24: mp.developer.v1.InviteMemberResponse.data:type_name -> mp.developer.v1.Invitation
-	56, // 25: mp.developer.v1.Invitation.expires_at:type_name -> google.protobuf.Timestamp
-	45, // 26: mp.developer.v1.MemberResponse.data:type_name -> mp.developer.v1.Member
-	0,  // 27: mp.developer.v1.DeveloperService.SignUp:input_type -> mp.developer.v1.SignUpRequest
-	3,  // 28: mp.developer.v1.DeveloperService.Verify:input_type -> mp.developer.v1.VerifyRequest
-	5,  // 29: mp.developer.v1.DeveloperService.ResendVerification:input_type -> mp.developer.v1.ResendVerificationRequest
-	7,  // 30: mp.developer.v1.DeveloperService.SignIn:input_type -> mp.developer.v1.SignInRequest
-	10, // 31: mp.developer.v1.DeveloperService.GetSession:input_type -> mp.developer.v1.GetSessionRequest
-	11, // 32: mp.developer.v1.DeveloperService.SignOut:input_type -> mp.developer.v1.SignOutRequest
-	13, // 33: mp.developer.v1.DeveloperService.GetAccount:input_type -> mp.developer.v1.GetAccountRequest
-	14, // 34: mp.developer.v1.DeveloperService.DeleteAccount:input_type -> mp.developer.v1.DeleteAccountRequest
-	18, // 35: mp.developer.v1.DeveloperService.SubmitProfile:input_type -> mp.developer.v1.SubmitProfileRequest
-	21, // 36: mp.developer.v1.DeveloperService.ListApps:input_type -> mp.developer.v1.ListAppsRequest
-	23, // 37: mp.developer.v1.DeveloperService.CreateApp:input_type -> mp.developer.v1.CreateAppRequest
-	26, // 38: mp.developer.v1.DeveloperService.GetApp:input_type -> mp.developer.v1.GetAppRequest
-	28, // 39: mp.developer.v1.DeveloperService.RotateAppSecret:input_type -> mp.developer.v1.RotateAppSecretRequest
-	31, // 40: mp.developer.v1.DeveloperService.UpdateApp:input_type -> mp.developer.v1.UpdateAppRequest
-	32, // 41: mp.developer.v1.DeveloperService.DeactivateApp:input_type -> mp.developer.v1.DeactivateAppRequest
-	33, // 42: mp.developer.v1.DeveloperService.DeleteApp:input_type -> mp.developer.v1.DeleteAppRequest
-	35, // 43: mp.developer.v1.DeveloperService.GetAppCredentials:input_type -> mp.developer.v1.GetAppCredentialsRequest
-	37, // 44: mp.developer.v1.DeveloperService.ListTestShops:input_type -> mp.developer.v1.ListTestShopsRequest
-	39, // 45: mp.developer.v1.DeveloperService.CreateTestShop:input_type -> mp.developer.v1.CreateTestShopRequest
-	42, // 46: mp.developer.v1.DeveloperService.AuthorizeTestShop:input_type -> mp.developer.v1.AuthorizeTestShopRequest
-	46, // 47: mp.developer.v1.DeveloperService.ListMembers:input_type -> mp.developer.v1.ListMembersRequest
-	48, // 48: mp.developer.v1.DeveloperService.InviteMember:input_type -> mp.developer.v1.InviteMemberRequest
-	51, // 49: mp.developer.v1.DeveloperService.UpdateMember:input_type -> mp.developer.v1.UpdateMemberRequest
-	53, // 50: mp.developer.v1.DeveloperService.RemoveMember:input_type -> mp.developer.v1.RemoveMemberRequest
-	55, // 51: mp.developer.v1.DeveloperService.AcceptInvitation:input_type -> mp.developer.v1.AcceptInvitationRequest
-	1,  // 52: mp.developer.v1.DeveloperService.SignUp:output_type -> mp.developer.v1.SignUpResponse
-	4,  // 53: mp.developer.v1.DeveloperService.Verify:output_type -> mp.developer.v1.VerifyResponse
-	6,  // 54: mp.developer.v1.DeveloperService.ResendVerification:output_type -> mp.developer.v1.ResendVerificationResponse
-	8,  // 55: mp.developer.v1.DeveloperService.SignIn:output_type -> mp.developer.v1.SessionResponse
-	8,  // 56: mp.developer.v1.DeveloperService.GetSession:output_type -> mp.developer.v1.SessionResponse
-	12, // 57: mp.developer.v1.DeveloperService.SignOut:output_type -> mp.developer.v1.SignOutResponse
-	16, // 58: mp.developer.v1.DeveloperService.GetAccount:output_type -> mp.developer.v1.AccountResponse
-	15, // 59: mp.developer.v1.DeveloperService.DeleteAccount:output_type -> mp.developer.v1.DeleteAccountResponse
-	16, // 60: mp.developer.v1.DeveloperService.SubmitProfile:output_type -> mp.developer.v1.AccountResponse
-	22, // 61: mp.developer.v1.DeveloperService.ListApps:output_type -> mp.developer.v1.ListAppsResponse
-	24, // 62: mp.developer.v1.DeveloperService.CreateApp:output_type -> mp.developer.v1.CreateAppResponse
-	27, // 63: mp.developer.v1.DeveloperService.GetApp:output_type -> mp.developer.v1.AppResponse
-	29, // 64: mp.developer.v1.DeveloperService.RotateAppSecret:output_type -> mp.developer.v1.RotateAppSecretResponse
-	27, // 65: mp.developer.v1.DeveloperService.UpdateApp:output_type -> mp.developer.v1.AppResponse
-	27, // 66: mp.developer.v1.DeveloperService.DeactivateApp:output_type -> mp.developer.v1.AppResponse
-	34, // 67: mp.developer.v1.DeveloperService.DeleteApp:output_type -> mp.developer.v1.DeleteAppResponse
-	57, // 68: mp.developer.v1.DeveloperService.GetAppCredentials:output_type -> google.api.HttpBody
-	38, // 69: mp.developer.v1.DeveloperService.ListTestShops:output_type -> mp.developer.v1.ListTestShopsResponse
-	40, // 70: mp.developer.v1.DeveloperService.CreateTestShop:output_type -> mp.developer.v1.CreateTestShopResponse
-	43, // 71: mp.developer.v1.DeveloperService.AuthorizeTestShop:output_type -> mp.developer.v1.AuthorizeTestShopResponse
-	47, // 72: mp.developer.v1.DeveloperService.ListMembers:output_type -> mp.developer.v1.ListMembersResponse
-	49, // 73: mp.developer.v1.DeveloperService.InviteMember:output_type -> mp.developer.v1.InviteMemberResponse
-	52, // 74: mp.developer.v1.DeveloperService.UpdateMember:output_type -> mp.developer.v1.MemberResponse
-	54, // 75: mp.developer.v1.DeveloperService.RemoveMember:output_type -> mp.developer.v1.RemoveMemberResponse
-	8,  // 76: mp.developer.v1.DeveloperService.AcceptInvitation:output_type -> mp.developer.v1.SessionResponse
-	52, // [52:77] is the sub-list for method output_type
-	27, // [27:52] is the sub-list for method input_type
-	27, // [27:27] is the sub-list for extension type_name
-	27, // [27:27] is the sub-list for extension extendee
-	0,  // [0:27] is the sub-list for field type_name
+	60, // 25: mp.developer.v1.Invitation.expires_at:type_name -> google.protobuf.Timestamp
+	60, // 26: mp.developer.v1.Invitation.invited_at:type_name -> google.protobuf.Timestamp
+	50, // 27: mp.developer.v1.ListInvitationsResponse.data:type_name -> mp.developer.v1.Invitation
+	45, // 28: mp.developer.v1.MemberResponse.data:type_name -> mp.developer.v1.Member
+	0,  // 29: mp.developer.v1.DeveloperService.SignUp:input_type -> mp.developer.v1.SignUpRequest
+	3,  // 30: mp.developer.v1.DeveloperService.Verify:input_type -> mp.developer.v1.VerifyRequest
+	5,  // 31: mp.developer.v1.DeveloperService.ResendVerification:input_type -> mp.developer.v1.ResendVerificationRequest
+	7,  // 32: mp.developer.v1.DeveloperService.SignIn:input_type -> mp.developer.v1.SignInRequest
+	10, // 33: mp.developer.v1.DeveloperService.GetSession:input_type -> mp.developer.v1.GetSessionRequest
+	11, // 34: mp.developer.v1.DeveloperService.SignOut:input_type -> mp.developer.v1.SignOutRequest
+	13, // 35: mp.developer.v1.DeveloperService.GetAccount:input_type -> mp.developer.v1.GetAccountRequest
+	14, // 36: mp.developer.v1.DeveloperService.DeleteAccount:input_type -> mp.developer.v1.DeleteAccountRequest
+	18, // 37: mp.developer.v1.DeveloperService.SubmitProfile:input_type -> mp.developer.v1.SubmitProfileRequest
+	21, // 38: mp.developer.v1.DeveloperService.ListApps:input_type -> mp.developer.v1.ListAppsRequest
+	23, // 39: mp.developer.v1.DeveloperService.CreateApp:input_type -> mp.developer.v1.CreateAppRequest
+	26, // 40: mp.developer.v1.DeveloperService.GetApp:input_type -> mp.developer.v1.GetAppRequest
+	28, // 41: mp.developer.v1.DeveloperService.RotateAppSecret:input_type -> mp.developer.v1.RotateAppSecretRequest
+	31, // 42: mp.developer.v1.DeveloperService.UpdateApp:input_type -> mp.developer.v1.UpdateAppRequest
+	32, // 43: mp.developer.v1.DeveloperService.DeactivateApp:input_type -> mp.developer.v1.DeactivateAppRequest
+	33, // 44: mp.developer.v1.DeveloperService.DeleteApp:input_type -> mp.developer.v1.DeleteAppRequest
+	35, // 45: mp.developer.v1.DeveloperService.GetAppCredentials:input_type -> mp.developer.v1.GetAppCredentialsRequest
+	37, // 46: mp.developer.v1.DeveloperService.ListTestShops:input_type -> mp.developer.v1.ListTestShopsRequest
+	39, // 47: mp.developer.v1.DeveloperService.CreateTestShop:input_type -> mp.developer.v1.CreateTestShopRequest
+	42, // 48: mp.developer.v1.DeveloperService.AuthorizeTestShop:input_type -> mp.developer.v1.AuthorizeTestShopRequest
+	46, // 49: mp.developer.v1.DeveloperService.ListMembers:input_type -> mp.developer.v1.ListMembersRequest
+	48, // 50: mp.developer.v1.DeveloperService.InviteMember:input_type -> mp.developer.v1.InviteMemberRequest
+	55, // 51: mp.developer.v1.DeveloperService.UpdateMember:input_type -> mp.developer.v1.UpdateMemberRequest
+	57, // 52: mp.developer.v1.DeveloperService.RemoveMember:input_type -> mp.developer.v1.RemoveMemberRequest
+	59, // 53: mp.developer.v1.DeveloperService.AcceptInvitation:input_type -> mp.developer.v1.AcceptInvitationRequest
+	51, // 54: mp.developer.v1.DeveloperService.ListInvitations:input_type -> mp.developer.v1.ListInvitationsRequest
+	53, // 55: mp.developer.v1.DeveloperService.RevokeInvitation:input_type -> mp.developer.v1.RevokeInvitationRequest
+	1,  // 56: mp.developer.v1.DeveloperService.SignUp:output_type -> mp.developer.v1.SignUpResponse
+	4,  // 57: mp.developer.v1.DeveloperService.Verify:output_type -> mp.developer.v1.VerifyResponse
+	6,  // 58: mp.developer.v1.DeveloperService.ResendVerification:output_type -> mp.developer.v1.ResendVerificationResponse
+	8,  // 59: mp.developer.v1.DeveloperService.SignIn:output_type -> mp.developer.v1.SessionResponse
+	8,  // 60: mp.developer.v1.DeveloperService.GetSession:output_type -> mp.developer.v1.SessionResponse
+	12, // 61: mp.developer.v1.DeveloperService.SignOut:output_type -> mp.developer.v1.SignOutResponse
+	16, // 62: mp.developer.v1.DeveloperService.GetAccount:output_type -> mp.developer.v1.AccountResponse
+	15, // 63: mp.developer.v1.DeveloperService.DeleteAccount:output_type -> mp.developer.v1.DeleteAccountResponse
+	16, // 64: mp.developer.v1.DeveloperService.SubmitProfile:output_type -> mp.developer.v1.AccountResponse
+	22, // 65: mp.developer.v1.DeveloperService.ListApps:output_type -> mp.developer.v1.ListAppsResponse
+	24, // 66: mp.developer.v1.DeveloperService.CreateApp:output_type -> mp.developer.v1.CreateAppResponse
+	27, // 67: mp.developer.v1.DeveloperService.GetApp:output_type -> mp.developer.v1.AppResponse
+	29, // 68: mp.developer.v1.DeveloperService.RotateAppSecret:output_type -> mp.developer.v1.RotateAppSecretResponse
+	27, // 69: mp.developer.v1.DeveloperService.UpdateApp:output_type -> mp.developer.v1.AppResponse
+	27, // 70: mp.developer.v1.DeveloperService.DeactivateApp:output_type -> mp.developer.v1.AppResponse
+	34, // 71: mp.developer.v1.DeveloperService.DeleteApp:output_type -> mp.developer.v1.DeleteAppResponse
+	61, // 72: mp.developer.v1.DeveloperService.GetAppCredentials:output_type -> google.api.HttpBody
+	38, // 73: mp.developer.v1.DeveloperService.ListTestShops:output_type -> mp.developer.v1.ListTestShopsResponse
+	40, // 74: mp.developer.v1.DeveloperService.CreateTestShop:output_type -> mp.developer.v1.CreateTestShopResponse
+	43, // 75: mp.developer.v1.DeveloperService.AuthorizeTestShop:output_type -> mp.developer.v1.AuthorizeTestShopResponse
+	47, // 76: mp.developer.v1.DeveloperService.ListMembers:output_type -> mp.developer.v1.ListMembersResponse
+	49, // 77: mp.developer.v1.DeveloperService.InviteMember:output_type -> mp.developer.v1.InviteMemberResponse
+	56, // 78: mp.developer.v1.DeveloperService.UpdateMember:output_type -> mp.developer.v1.MemberResponse
+	58, // 79: mp.developer.v1.DeveloperService.RemoveMember:output_type -> mp.developer.v1.RemoveMemberResponse
+	8,  // 80: mp.developer.v1.DeveloperService.AcceptInvitation:output_type -> mp.developer.v1.SessionResponse
+	52, // 81: mp.developer.v1.DeveloperService.ListInvitations:output_type -> mp.developer.v1.ListInvitationsResponse
+	54, // 82: mp.developer.v1.DeveloperService.RevokeInvitation:output_type -> mp.developer.v1.RevokeInvitationResponse
+	56, // [56:83] is the sub-list for method output_type
+	29, // [29:56] is the sub-list for method input_type
+	29, // [29:29] is the sub-list for extension type_name
+	29, // [29:29] is the sub-list for extension extendee
+	0,  // [0:29] is the sub-list for field type_name
 }
 
 func init() { file_mp_developer_v1_developer_proto_init() }
@@ -3372,7 +3561,7 @@ func file_mp_developer_v1_developer_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mp_developer_v1_developer_proto_rawDesc), len(file_mp_developer_v1_developer_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   56,
+			NumMessages:   60,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -45,6 +45,8 @@ const (
 	DeveloperService_UpdateMember_FullMethodName       = "/mp.developer.v1.DeveloperService/UpdateMember"
 	DeveloperService_RemoveMember_FullMethodName       = "/mp.developer.v1.DeveloperService/RemoveMember"
 	DeveloperService_AcceptInvitation_FullMethodName   = "/mp.developer.v1.DeveloperService/AcceptInvitation"
+	DeveloperService_ListInvitations_FullMethodName    = "/mp.developer.v1.DeveloperService/ListInvitations"
+	DeveloperService_RevokeInvitation_FullMethodName   = "/mp.developer.v1.DeveloperService/RevokeInvitation"
 )
 
 // DeveloperServiceClient is the client API for DeveloperService service.
@@ -132,6 +134,14 @@ type DeveloperServiceClient interface {
 	// Accepts an invitation for the signed-in person's address, and switches
 	// the session to the inviting account.
 	AcceptInvitation(ctx context.Context, in *AcceptInvitationRequest, opts ...grpc.CallOption) (*SessionResponse, error)
+	// The account's pending invitations, newest first: sent, neither
+	// accepted, revoked nor replaced by a newer one to the same address, and
+	// not expired.
+	ListInvitations(ctx context.Context, in *ListInvitationsRequest, opts ...grpc.CallOption) (*ListInvitationsResponse, error)
+	// Revokes a pending invitation: its link no longer joins the account.
+	// Whoever may send an invitation with its role may revoke it; one that
+	// is no longer pending answers CONFLICT.
+	RevokeInvitation(ctx context.Context, in *RevokeInvitationRequest, opts ...grpc.CallOption) (*RevokeInvitationResponse, error)
 }
 
 type developerServiceClient struct {
@@ -392,6 +402,26 @@ func (c *developerServiceClient) AcceptInvitation(ctx context.Context, in *Accep
 	return out, nil
 }
 
+func (c *developerServiceClient) ListInvitations(ctx context.Context, in *ListInvitationsRequest, opts ...grpc.CallOption) (*ListInvitationsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListInvitationsResponse)
+	err := c.cc.Invoke(ctx, DeveloperService_ListInvitations_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *developerServiceClient) RevokeInvitation(ctx context.Context, in *RevokeInvitationRequest, opts ...grpc.CallOption) (*RevokeInvitationResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RevokeInvitationResponse)
+	err := c.cc.Invoke(ctx, DeveloperService_RevokeInvitation_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // DeveloperServiceServer is the server API for DeveloperService service.
 // All implementations must embed UnimplementedDeveloperServiceServer
 // for forward compatibility.
@@ -477,6 +507,14 @@ type DeveloperServiceServer interface {
 	// Accepts an invitation for the signed-in person's address, and switches
 	// the session to the inviting account.
 	AcceptInvitation(context.Context, *AcceptInvitationRequest) (*SessionResponse, error)
+	// The account's pending invitations, newest first: sent, neither
+	// accepted, revoked nor replaced by a newer one to the same address, and
+	// not expired.
+	ListInvitations(context.Context, *ListInvitationsRequest) (*ListInvitationsResponse, error)
+	// Revokes a pending invitation: its link no longer joins the account.
+	// Whoever may send an invitation with its role may revoke it; one that
+	// is no longer pending answers CONFLICT.
+	RevokeInvitation(context.Context, *RevokeInvitationRequest) (*RevokeInvitationResponse, error)
 	mustEmbedUnimplementedDeveloperServiceServer()
 }
 
@@ -561,6 +599,12 @@ func (UnimplementedDeveloperServiceServer) RemoveMember(context.Context, *Remove
 }
 func (UnimplementedDeveloperServiceServer) AcceptInvitation(context.Context, *AcceptInvitationRequest) (*SessionResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method AcceptInvitation not implemented")
+}
+func (UnimplementedDeveloperServiceServer) ListInvitations(context.Context, *ListInvitationsRequest) (*ListInvitationsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListInvitations not implemented")
+}
+func (UnimplementedDeveloperServiceServer) RevokeInvitation(context.Context, *RevokeInvitationRequest) (*RevokeInvitationResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RevokeInvitation not implemented")
 }
 func (UnimplementedDeveloperServiceServer) mustEmbedUnimplementedDeveloperServiceServer() {}
 func (UnimplementedDeveloperServiceServer) testEmbeddedByValue()                          {}
@@ -1033,6 +1077,42 @@ func _DeveloperService_AcceptInvitation_Handler(srv interface{}, ctx context.Con
 	return interceptor(ctx, in, info, handler)
 }
 
+func _DeveloperService_ListInvitations_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListInvitationsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DeveloperServiceServer).ListInvitations(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DeveloperService_ListInvitations_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DeveloperServiceServer).ListInvitations(ctx, req.(*ListInvitationsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _DeveloperService_RevokeInvitation_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RevokeInvitationRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DeveloperServiceServer).RevokeInvitation(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DeveloperService_RevokeInvitation_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DeveloperServiceServer).RevokeInvitation(ctx, req.(*RevokeInvitationRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // DeveloperService_ServiceDesc is the grpc.ServiceDesc for DeveloperService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1139,6 +1219,14 @@ var DeveloperService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "AcceptInvitation",
 			Handler:    _DeveloperService_AcceptInvitation_Handler,
+		},
+		{
+			MethodName: "ListInvitations",
+			Handler:    _DeveloperService_ListInvitations_Handler,
+		},
+		{
+			MethodName: "RevokeInvitation",
+			Handler:    _DeveloperService_RevokeInvitation_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
