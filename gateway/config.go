@@ -35,12 +35,6 @@ const (
 	MaxTimestampWindow     = 300 * time.Second
 )
 
-// Pre-authentication limiter defaults per source address.
-const (
-	DefaultIPRatePerMinute = 3000
-	DefaultIPBurst         = 300
-)
-
 // Config configures the gateway.
 type Config struct {
 	// Environment is the kind of credentials this deployment accepts.
@@ -175,15 +169,6 @@ func (c *Config) setDefaults() {
 		c.ConsolePerMinute = policy.ConsolePerAccount
 	}
 	c.Maintenance.setDefaults()
-	// The pre-authentication limiter only catches floods: it sits above the
-	// developer-account ceiling (1,800/min), since an account's apps may all
-	// call from one address.
-	if c.IPLimit.RatePerMinute == 0 {
-		c.IPLimit.RatePerMinute = DefaultIPRatePerMinute
-	}
-	if c.IPLimit.Burst == 0 {
-		c.IPLimit.Burst = DefaultIPBurst
-	}
 	if c.Logger == nil {
 		c.Logger = zap.NewNop()
 	}

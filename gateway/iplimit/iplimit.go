@@ -28,9 +28,9 @@ import (
 
 // Config configures a Limiter. Zero fields take the defaults.
 type Config struct {
-	// RatePerMinute is the sustained rate per address (default 1200).
+	// RatePerMinute is the sustained rate per address (default 3000).
 	RatePerMinute int
-	// Burst is how many requests an address may send at once (default 200).
+	// Burst is how many requests an address may send at once (default 300).
 	Burst int
 	// MaxEntries bounds the number of addresses tracked (default 100000).
 	MaxEntries int
@@ -38,10 +38,12 @@ type Config struct {
 	IPv6PrefixLen int
 }
 
-// Defaults.
+// Defaults. The limiter only catches floods before anything is verified: it
+// sits above the developer-account ceiling (1,800/min), since all of an
+// account's apps may call from one address.
 const (
-	DefaultRatePerMinute = 1200
-	DefaultBurst         = 200
+	DefaultRatePerMinute = 3000
+	DefaultBurst         = 300
 	DefaultMaxEntries    = 100_000
 	DefaultIPv6PrefixLen = 64
 )

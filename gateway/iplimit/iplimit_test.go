@@ -43,29 +43,29 @@ func TestConfigValidate(t *testing.T) {
 
 func TestDefaultsBurstThenRefuse(t *testing.T) {
 	l := newLimiter(t, iplimit.Config{})
-	for i := range 200 {
+	for i := range 300 {
 		d := l.Take("198.51.100.7", t0)
-		if !d.Allowed || d.Limit != 200 || d.Remaining != 199-i {
-			t.Fatalf("request %d: %+v, want allowed with %d remaining of 200", i+1, d, 199-i)
+		if !d.Allowed || d.Limit != 300 || d.Remaining != 299-i {
+			t.Fatalf("request %d: %+v, want allowed with %d remaining of 300", i+1, d, 299-i)
 		}
 	}
 	d := l.Take("198.51.100.7", t0)
 	if d.Allowed || d.Remaining != 0 {
-		t.Fatalf("request 201: %+v, want refused", d)
+		t.Fatalf("request 301: %+v, want refused", d)
 	}
-	// 1200/min refills a token every 50ms; Retry-After has whole seconds.
+	// 3000/min refills a token every 20ms; Retry-After has whole seconds.
 	if d.RetryAfter != time.Second {
 		t.Fatalf("RetryAfter %v, want 1s", d.RetryAfter)
 	}
-	// The bucket is full again once 200 tokens have come back: 10s.
-	if want := t0.Add(10 * time.Second); !d.Reset.Equal(want) {
+	// The bucket is full again once 300 tokens have come back: 6s.
+	if want := t0.Add(6 * time.Second); !d.Reset.Equal(want) {
 		t.Fatalf("Reset %v, want %v", d.Reset, want)
 	}
-	if ok, _ := l.Allow("198.51.100.7", t0.Add(50*time.Millisecond)); !ok {
-		t.Fatal("token not refilled after 50ms")
+	if ok, _ := l.Allow("198.51.100.7", t0.Add(20*time.Millisecond)); !ok {
+		t.Fatal("token not refilled after 20ms")
 	}
-	if ok, _ := l.Allow("198.51.100.7", t0.Add(50*time.Millisecond)); ok {
-		t.Fatal("more than one token refilled after 50ms")
+	if ok, _ := l.Allow("198.51.100.7", t0.Add(20*time.Millisecond)); ok {
+		t.Fatal("more than one token refilled after 20ms")
 	}
 }
 
