@@ -29,6 +29,7 @@ func (g *Gateway) consentRoutes() (map[string]http.HandlerFunc, error) {
 		return nil, err
 	}
 	g.maint.pages[consentv1.ConsentPageService_GetPage_FullMethodName] = pages.Maintenance
+	g.pageRefusals[consentv1.ConsentPageService_GetPage_FullMethodName] = pages.Refused
 	return map[string]http.HandlerFunc{
 		consentv1.ConsentPageService_GetPage_FullMethodName:  pages.Page,
 		consentv1.ConsentPageService_GetAsset_FullMethodName: pages.Asset,

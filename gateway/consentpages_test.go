@@ -123,7 +123,25 @@ func TestConsentPageRoutes(t *testing.T) {
 	if r.Status != http.StatusGone || !strings.Contains(string(r.Body), "This link has expired") || r.Header.Get("Content-Security-Policy") == "" {
 		t.Errorf("unknown session: %d %s", r.Status, r.Body)
 	}
-	expectError(t, getPage(t, env, "GET", "/open/v1/auth/consent?session=sess_live&next=https://evil.example"), http.StatusBadRequest, "VALIDATION_ERROR")
+	// A query parameter the page does not take: the page for a link that is
+	// not complete (what a buyer can act on), never the JSON error body; the
+	// code is in the access log. The assets keep the JSON body.
+	r = getPage(t, env, "GET", "/open/v1/auth/consent?session=sess_live&next=https://evil.example")
+	if r.Status != http.StatusBadRequest || !strings.Contains(string(r.Body), "This link is not complete") ||
+		r.Header.Get("Content-Type") != "text/html; charset=utf-8" || r.Header.Get("Content-Security-Policy") == "" ||
+		strings.Contains(string(r.Body), "evil.example") {
+		t.Errorf("unknown parameter: %d %v %s", r.Status, r.Header, r.Body)
+	}
+	refused := false
+	for _, e := range observed.All() {
+		if e.ContextMap()["error_code"] == "VALIDATION_ERROR" {
+			refused = true
+		}
+	}
+	if !refused {
+		t.Errorf("the refused page's code is not in the access log")
+	}
+	expectError(t, getPage(t, env, "GET", "/open/v1/auth/assets/consent.000000000000.js?utm=1"), http.StatusBadRequest, "VALIDATION_ERROR")
 	expectError(t, getPage(t, env, "POST", "/open/v1/auth/consent?session=sess_live"), http.StatusMethodNotAllowed, "INVALID_REQUEST")
 
 	// The session token of the link is never written down.

@@ -162,6 +162,14 @@ func (p *Pages) Maintenance(w http.ResponseWriter, message string, until time.Ti
 	p.render(w, http.StatusServiceUnavailable, v)
 }
 
+// Refused answers the page when the gateway refused it before it was asked
+// for (a query parameter the page does not take): the page for a link that
+// is not complete, at the refusal's status. Nothing is asked of core; the
+// refusal's message is in the access log, not on a page a buyer reads.
+func (p *Pages) Refused(w http.ResponseWriter, status int, _ string) {
+	p.render(w, status, view{Kind: "invalid"})
+}
+
 // failed renders the page for core's refusal: an unknown, used or expired
 // session is the expired page; a core that is down or slow asks to reload.
 func (p *Pages) failed(w http.ResponseWriter, r *http.Request, err error) {
