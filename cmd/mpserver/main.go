@@ -22,6 +22,8 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+
+	"github.com/mallplatform/partnerapi/internal/timerslack"
 )
 
 const usage = `usage: mpserver <role> [flags]
@@ -42,7 +44,30 @@ roles:
 // the collector's work. GOGC and GOMEMLIMIT, when set, take precedence.
 const defaultGCPercent = 400
 
+// serverRoles run until stopped and take the timer slack of MP_TIMER_SLACK
+// (internal/timerslack says why); the one-shot commands keep the slack they
+// were started with.
+var serverRoles = map[string]bool{"dev": true, "gateway": true, "core": true, "worker": true}
+
+// applyTimerSlack executes the program again with the configured timer slack
+// unless it already runs with it. A value that does not parse stops the role,
+// as every setting's does; a kernel that refuses the slack only costs speed, so
+// the role starts with a warning.
+func applyTimerSlack(stderr io.Writer) {
+	slack, err := timerslack.Parse(os.Getenv(timerslack.EnvVar))
+	if err != nil {
+		fmt.Fprintln(stderr, "mpserver:", err)
+		os.Exit(1)
+	}
+	if err := timerslack.Apply(slack); err != nil {
+		fmt.Fprintln(stderr, "mpserver: warning:", err)
+	}
+}
+
 func main() {
+	if len(os.Args) > 1 && serverRoles[os.Args[1]] {
+		applyTimerSlack(os.Stderr)
+	}
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(defaultGCPercent)
 	}

@@ -56,6 +56,9 @@ type compareConfig struct {
 	// perfDir, when set, receives a perf profile of gateway and core
 	// during the platform's max-throughput run.
 	perfDir string
+	// baselineSlack is the baseline's timer slack (0: Linux's default, as
+	// a bare net/http server runs); mpserver's roles take MP_TIMER_SLACK.
+	baselineSlack time.Duration
 }
 
 // maxCompareLoad bounds the load time of one compare run.
@@ -78,6 +81,7 @@ func (c *compareConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.ceilings, "ceilings", "auto", "how the rate ceilings are raised: flags (gateway flags, app \"full\"), overrides (new app and account with overrides), auto")
 	fs.StringVar(&c.jsonPath, "json", "", "also write every figure as JSON to this file")
 	fs.StringVar(&c.perfDir, "perf-dir", "", "profile gateway and core with Linux perf during the platform's max-throughput run and keep the data here")
+	fs.DurationVar(&c.baselineSlack, "baseline-timer-slack", 0, "timer slack of the baseline's threads (0: Linux's default; the tiers run with mpserver's MP_TIMER_SLACK, 1ms unless set)")
 	fs.BoolVar(&c.keep, "keep", false, "keep the database and the work directory (logs, credentials) afterwards")
 }
 
@@ -367,7 +371,8 @@ func (c *comparison) chooseCeilings(ctx context.Context) error {
 func (c *comparison) startServers(ctx context.Context) error {
 	c.step("starting core, gateway and baseline")
 	coreArgs := []string{"core", "--grpc-addr", c.addrs["grpc"], "--metrics-addr", c.addrs["core-metrics"]}
-	baseArgs := []string{"baseline", "--database-url", c.dsn, "--addr", c.addrs["baseline"]}
+	baseArgs := []string{"baseline", "--database-url", c.dsn, "--addr", c.addrs["baseline"],
+		"--timer-slack", c.cfg.baselineSlack.String()}
 	if c.cfg.dbMaxConns > 0 {
 		coreArgs = append(coreArgs, "--db-max-conns", strconv.Itoa(c.cfg.dbMaxConns))
 		baseArgs = append(baseArgs, "--db-max-conns", strconv.Itoa(c.cfg.dbMaxConns))

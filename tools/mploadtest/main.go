@@ -19,12 +19,14 @@ import (
 	"os/signal"
 	"runtime"
 	"syscall"
+
+	"github.com/mallplatform/partnerapi/internal/timerslack"
 )
 
 const usage = `usage: mploadtest <command> [flags]
 
 commands:
-  baseline  --database-url DSN --addr 127.0.0.1:PORT [--seller ID]
+  baseline  --database-url DSN --addr 127.0.0.1:PORT [--seller ID] [--timer-slack D]
             bare net/http + pgx server for GET /open/v1/orders/{id}
   run       --target URL --credentials FILE [--app full] [--seller 0]
             (--rate N | --max [--workers W]) --duration D
@@ -77,7 +79,13 @@ func baselineCommand(ctx context.Context, args []string, stderr io.Writer) error
 	fs.StringVar(&cfg.seller, "seller", "", "seller id for requests without "+"X-Platform-Seller-Id")
 	fs.IntVar(&cfg.maxConns, "db-max-conns", 0, "PostgreSQL pool size (0: pgx's default, max(4, cores), as core)")
 	fs.BoolVar(&cfg.showEmail, "buyer-email", true, "render buyerEmail, as for an app holding customer:email:read")
+	slack := fs.Duration("timer-slack", 0, "timer slack of every thread, as mpserver's MP_TIMER_SLACK (0: the slack it was started with, Linux's 50µs by default)")
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	// Executes the baseline again when the slack is to change; nothing has
+	// started yet.
+	if err := timerslack.Apply(*slack); err != nil {
 		return err
 	}
 	return serveBaseline(ctx, cfg, stderr, nil)
