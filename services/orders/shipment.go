@@ -37,10 +37,25 @@ type ShipmentFacts struct {
 // ShipmentFacts reads one of sellerID's orders for the shipping domain. A
 // missing order and another seller's order are the same NOT_FOUND.
 func (s *Service) ShipmentFacts(ctx context.Context, sellerID, orderID string) (ShipmentFacts, error) {
+	return s.shipmentFacts(ctx, sellerID, orderID, s.store.GetOrder)
+}
+
+// BookingFacts is ShipmentFacts for a booking about to be asked of the
+// carrier: a buyer's request past its deadline is settled first
+// (settledOrder), so that an order its automatic approval cancels is
+// refused before the carrier is called, as it would be had the deadlines
+// job come first. Its deadline is the caller's: a settlement cancels the
+// order, which voids a booking it may already have through the carrier.
+func (s *Service) BookingFacts(ctx context.Context, sellerID, orderID string) (ShipmentFacts, error) {
+	return s.shipmentFacts(ctx, sellerID, orderID, s.settledOrder)
+}
+
+func (s *Service) shipmentFacts(ctx context.Context, sellerID, orderID string,
+	read func(ctx context.Context, sellerID, orderID string) (*Order, error)) (ShipmentFacts, error) {
 	if !resourceids.Plausible("ord", orderID) {
 		return ShipmentFacts{}, apierr.New(apierr.NotFound, "order not found")
 	}
-	o, err := s.store.GetOrder(ctx, sellerID, orderID)
+	o, err := read(ctx, sellerID, orderID)
 	if errors.Is(err, ErrNotFound) {
 		return ShipmentFacts{}, apierr.New(apierr.NotFound, "order not found")
 	}

@@ -90,7 +90,9 @@ func (s *Service) BookShipment(ctx context.Context, orderID string, in BookInput
 // bookRequest checks the booking against the order, the address, the
 // channel and the calendar, and says what the carrier is told.
 func (s *Service) bookRequest(ctx context.Context, seller, orderID string, in BookInput) (shipments.BookRequest, error) {
-	facts, err := s.readOrder(ctx, seller, orderID)
+	// Settled first: not under the store's deadline, as a settlement may
+	// void a booking through the carrier.
+	facts, err := s.orders.BookingFacts(ctx, seller, orderID)
 	if err != nil {
 		return shipments.BookRequest{}, err
 	}

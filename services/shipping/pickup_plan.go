@@ -31,6 +31,9 @@ const pickupDatesUnavailable = errorsv1.ErrorCode_ERROR_CODE_PICKUP_DATES_UNAVAI
 // (orders.Service): shipping never touches the order tables.
 type Orders interface {
 	ShipmentFacts(ctx context.Context, sellerID, orderID string) (orders.ShipmentFacts, error)
+	// BookingFacts is ShipmentFacts with a buyer's overdue cancellation
+	// request settled first, for a booking.
+	BookingFacts(ctx context.Context, sellerID, orderID string) (orders.ShipmentFacts, error)
 	// LabelFactsBatch reads what the labels print of a batch of orders,
 	// in one query.
 	LabelFactsBatch(ctx context.Context, sellerID string, orderIDs []string) (map[string]orders.LabelFacts, error)
