@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+	"golang.org/x/sync/errgroup"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
@@ -230,11 +231,15 @@ func (p *Pages) App(w http.ResponseWriter, r *http.Request) {
 // TestShops answers the account's test shops.
 func (p *Pages) TestShops(w http.ResponseWriter, r *http.Request) {
 	p.signedIn(w, r, "test-shops", func(ctx context.Context, v *view) error {
-		shops, err := p.cfg.Developer.ListTestShops(ctx, &developerv1.ListTestShopsRequest{})
-		if err != nil {
+		var shops *developerv1.ListTestShopsResponse
+		var apps *developerv1.ListAppsResponse
+		err := both(ctx, func(ctx context.Context) (err error) {
+			shops, err = p.cfg.Developer.ListTestShops(ctx, &developerv1.ListTestShopsRequest{})
 			return err
-		}
-		apps, err := p.cfg.Developer.ListApps(ctx, &developerv1.ListAppsRequest{})
+		}, func(ctx context.Context) (err error) {
+			apps, err = p.cfg.Developer.ListApps(ctx, &developerv1.ListAppsRequest{})
+			return err
+		})
 		v.Shops, v.Apps = shops.GetData(), apps.GetData()
 		return err
 	})
@@ -243,14 +248,28 @@ func (p *Pages) TestShops(w http.ResponseWriter, r *http.Request) {
 // Members answers the account's members and pending invitations.
 func (p *Pages) Members(w http.ResponseWriter, r *http.Request) {
 	p.signedIn(w, r, "members", func(ctx context.Context, v *view) error {
-		members, err := p.cfg.Developer.ListMembers(ctx, &developerv1.ListMembersRequest{})
-		if err != nil {
+		var members *developerv1.ListMembersResponse
+		var invitations *developerv1.ListInvitationsResponse
+		err := both(ctx, func(ctx context.Context) (err error) {
+			members, err = p.cfg.Developer.ListMembers(ctx, &developerv1.ListMembersRequest{})
 			return err
-		}
-		invitations, err := p.cfg.Developer.ListInvitations(ctx, &developerv1.ListInvitationsRequest{})
+		}, func(ctx context.Context) (err error) {
+			invitations, err = p.cfg.Developer.ListInvitations(ctx, &developerv1.ListInvitationsRequest{})
+			return err
+		})
 		v.Members, v.Invitations, v.Roles = members.GetData(), invitations.GetData(), Roles
 		return err
 	})
+}
+
+// both runs a page's two independent reads of core at once, so that the
+// page waits for one round trip rather than two; the first error is the
+// page's, and it cancels the other read.
+func both(ctx context.Context, a, b func(context.Context) error) error {
+	g, ctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return a(ctx) })
+	g.Go(func() error { return b(ctx) })
+	return g.Wait()
 }
 
 // shownTime and isoTime are a time of core's answer as a page shows it and

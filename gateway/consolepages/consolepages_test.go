@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,19 +22,24 @@ import (
 )
 
 // fakeDeveloper answers GetSession with err, or a session, and records the
-// metadata of every call.
+// metadata of every call; a page may call it from two goroutines at once.
+// invitationsErr fails ListInvitations.
 type fakeDeveloper struct {
-	err     error
-	apps    []*developerv1.App
-	shops   []*developerv1.TestShop
-	members []*developerv1.Member
-	invited []*developerv1.Invitation
-	md      []metadata.MD
+	err            error
+	invitationsErr error
+	apps           []*developerv1.App
+	shops          []*developerv1.TestShop
+	members        []*developerv1.Member
+	invited        []*developerv1.Invitation
+	mu             sync.Mutex
+	md             []metadata.MD
 }
 
 func (f *fakeDeveloper) record(ctx context.Context) {
 	md, _ := metadata.FromOutgoingContext(ctx)
+	f.mu.Lock()
 	f.md = append(f.md, md)
+	f.mu.Unlock()
 }
 
 func (f *fakeDeveloper) GetSession(ctx context.Context, _ *developerv1.GetSessionRequest, _ ...grpc.CallOption) (*developerv1.SessionResponse, error) {
@@ -76,6 +82,9 @@ func (f *fakeDeveloper) ListMembers(ctx context.Context, _ *developerv1.ListMemb
 
 func (f *fakeDeveloper) ListInvitations(ctx context.Context, _ *developerv1.ListInvitationsRequest, _ ...grpc.CallOption) (*developerv1.ListInvitationsResponse, error) {
 	f.record(ctx)
+	if f.invitationsErr != nil {
+		return nil, f.invitationsErr
+	}
 	return &developerv1.ListInvitationsResponse{Data: f.invited}, nil
 }
 
@@ -240,5 +249,11 @@ func TestMembersPageListsPendingInvitations(t *testing.T) {
 	dev.invited = nil
 	if body := serve(newPages(t, dev, nil).Members, "/console/members").Body.String(); !strings.Contains(body, "No pending invitations.") {
 		t.Errorf("no pending invitation, and the page does not say so: %s", body)
+	}
+	// The two lists are read at once; either failing is the page's answer.
+	dev.invitationsErr = status.Error(codes.Unavailable, "connection refused")
+	if w := serve(newPages(t, dev, nil).Members, "/console/members"); w.Code != http.StatusServiceUnavailable ||
+		!strings.Contains(w.Body.String(), "briefly unavailable") || strings.Contains(w.Body.String(), "ana@example.ph") {
+		t.Errorf("the invitations failing: %d %s", w.Code, w.Body)
 	}
 }
