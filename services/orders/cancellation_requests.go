@@ -88,25 +88,6 @@ func (s *Service) withCancellationRequests(ctx context.Context, seller string, v
 	return nil
 }
 
-// settledOrder reads sellerID's order for a move that takes it towards the
-// buyer (a booking, the sandbox's moves), with a buyer's request PENDING past
-// its deadline settled first, in a transaction of its own as the order reads
-// settle it: its automatic approval cancels the order, and the move then
-// finds it CANCELLED rather than moving an order that every read already
-// shows cancelled. Only an order a buyer asked about (the stamp) costs the
-// request's query. ErrNotFound passes through.
-func (s *Service) settledOrder(ctx context.Context, sellerID, orderID string) (*Order, error) {
-	o, err := s.store.GetOrder(ctx, sellerID, orderID)
-	if err != nil || s.cancellations == nil || o.CancellationRequestedAt == nil {
-		return o, err
-	}
-	_, moved, err := s.cancellations.ForOrders(ctx, sellerID, []string{orderID}, s.clock.Business(ctx))
-	if err != nil || len(moved) == 0 {
-		return o, err
-	}
-	return s.store.GetOrder(ctx, sellerID, orderID)
-}
-
 // eventViews are what the order events of os (the seller's, just changed
 // in the transaction ctx carries) show at now: the partner view, with each
 // order's cancellationRequest as the reads show it, read without settling

@@ -59,12 +59,11 @@ func (s *Service) Transition(ctx context.Context, id string, to Status, ship Shi
 		m.NewShipment = &Fulfillment{ID: resourceids.NewAt("ful", s.clock.Business(ctx)),
 			TrackingNumber: ship.TrackingNumber, TrackingCompany: ship.TrackingCompany}
 	}
-	// A buyer's overdue request is settled first, in its own transaction:
-	// a move refused below must not take the settlement back with it.
-	if resourceids.Plausible("ord", id) {
-		if _, err := s.settledOrder(ctx, seller, id); err != nil && !errors.Is(err, ErrNotFound) {
-			return View{}, err
-		}
+	// Read as GetOrder reads it, which settles a buyer's overdue request in
+	// a transaction of its own: a move refused below must not take the
+	// settlement back with it.
+	if _, err := s.getOrder(ctx, seller, id); err != nil {
+		return View{}, err
 	}
 	var out View
 	err = s.store.InTx(ctx, func(ctx context.Context) error {

@@ -103,6 +103,15 @@ func (s *Service) GetOrder(ctx context.Context, id string) (View, error) {
 	if err != nil {
 		return View{}, err
 	}
+	return s.getOrder(ctx, seller, id)
+}
+
+// getOrder is GetOrder of seller's order: a buyer's request PENDING past its
+// deadline is settled first (its automatic approval cancels the order, which
+// is then read again), in a transaction of its own. The moves that take an
+// order towards the buyer read it this way before they decide, so that they
+// never move an order the read shows cancelled.
+func (s *Service) getOrder(ctx context.Context, seller, id string) (View, error) {
 	if !resourceids.Plausible("ord", id) {
 		// No order has such an id: answered without a query, which an id
 		// holding NUL or invalid UTF-8 would fail in PostgreSQL.

@@ -41,13 +41,17 @@ func (s *Service) ShipmentFacts(ctx context.Context, sellerID, orderID string) (
 }
 
 // BookingFacts is ShipmentFacts for a booking about to be asked of the
-// carrier: a buyer's request past its deadline is settled first
-// (settledOrder), so that an order its automatic approval cancels is
-// refused before the carrier is called, as it would be had the deadlines
-// job come first. Its deadline is the caller's: a settlement cancels the
-// order, which voids a booking it may already have through the carrier.
+// carrier, the order read as GetOrder reads it (getOrder: a buyer's request
+// past its deadline settled first), so that an order its automatic approval
+// cancels is refused before the carrier is called, as it would be had the
+// deadlines job come first. Its deadline is the caller's: a settlement
+// cancels the order, which voids a booking it may already have through the
+// carrier.
 func (s *Service) BookingFacts(ctx context.Context, sellerID, orderID string) (ShipmentFacts, error) {
-	return s.shipmentFacts(ctx, sellerID, orderID, s.settledOrder)
+	return s.shipmentFacts(ctx, sellerID, orderID, func(ctx context.Context, sellerID, orderID string) (*Order, error) {
+		v, err := s.getOrder(ctx, sellerID, orderID)
+		return v.Order, err
+	})
 }
 
 func (s *Service) shipmentFacts(ctx context.Context, sellerID, orderID string,

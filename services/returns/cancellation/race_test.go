@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mallplatform/partnerapi/ent/event"
 	"github.com/mallplatform/partnerapi/internal/deadline"
 	"github.com/mallplatform/partnerapi/internal/platform"
 	"github.com/mallplatform/partnerapi/internal/testenv"
@@ -140,8 +139,8 @@ func TestJobAndReadsRace(t *testing.T) {
 					t.Errorf("%s, read by nobody: %+v %v; want the job's AUTO_APPROVED", id, r, err)
 				}
 			}
-			if n, err := env.DB.Ent.Event.Query().Where(event.Type("cancellation.auto_approved")).Count(context.Background()); err != nil || n != len(ids)+len(unread) {
-				t.Errorf("%d auto-approvals recorded, %v", n, err)
+			if n := eventCount(t, env, "cancellation.auto_approved"); n != len(ids)+len(unread) {
+				t.Errorf("%d auto-approvals recorded", n)
 			}
 		})
 	}

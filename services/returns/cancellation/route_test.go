@@ -191,8 +191,8 @@ func testRoutes(t *testing.T, pg bool) {
 	if ev := eventTypes(t, env, approved); ev["order.cancelled"] != 1 {
 		t.Errorf("the approved order's events %v", ev)
 	}
-	if n, err := env.DB.Ent.Event.Query().Where(event.Type("shipment.cancelled")).Count(context.Background()); err != nil || n != 1 {
-		t.Errorf("%d shipment.cancelled events, %v; want the approved order's booking voided once", n, err)
+	if n := eventCount(t, env, "shipment.cancelled"); n != 1 {
+		t.Errorf("%d shipment.cancelled events; want the approved order's booking voided once", n)
 	}
 	if ev := eventTypes(t, env, a.ID); ev["cancellation.requested"] != 1 || ev["cancellation.approved"] != 1 || len(ev) != 2 {
 		t.Errorf("the approved request's events %v", ev)
@@ -305,4 +305,14 @@ func testRoutes(t *testing.T, pg bool) {
 	}(); len(theirs) != 0 {
 		t.Errorf("another seller lists %v", theirs)
 	}
+}
+
+// eventCount counts the events of type typ recorded.
+func eventCount(t *testing.T, env *testenv.Env, typ string) int {
+	t.Helper()
+	n, err := env.DB.Ent.Event.Query().Where(event.Type(typ)).Count(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

@@ -1,13 +1,11 @@
 package cancellation_test
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"testing"
 	"time"
 
-	"github.com/mallplatform/partnerapi/ent/event"
 	"github.com/mallplatform/partnerapi/internal/testenv"
 )
 
@@ -58,14 +56,4 @@ func TestMovesSettleAnOverdueRequestFirst(t *testing.T) {
 			}
 		})
 	}
-}
-
-// eventCount counts the events of type t recorded.
-func eventCount(t *testing.T, env *testenv.Env, typ string) int {
-	t.Helper()
-	n, err := env.DB.Ent.Event.Query().Where(event.Type(typ)).Count(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
