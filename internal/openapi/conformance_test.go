@@ -179,6 +179,22 @@ func (o operation) notBuilt() bool   { return o.policy()["notBuilt"] == true }
 func (o operation) scope() string    { s, _ := o.policy()["scope"].(string); return s }
 func (o operation) idempotency() any { return o.policy()["idempotency"] }
 
+// pageRefusal: the document describes the operation's 400 as a page too
+// (a page status of the route's policy, beside the pipeline's error body),
+// which is how such a route refuses its query.
+func (o operation) pageRefusal() bool {
+	r := o.op.Responses.Status(http.StatusBadRequest)
+	if r == nil || r.Value == nil {
+		return false
+	}
+	for mediaType := range r.Value.Content {
+		if mediaType != "application/json" {
+			return true
+		}
+	}
+	return false
+}
+
 // rawBody: the request body is raw bytes (an image), not JSON.
 func (o operation) rawBody() bool {
 	return o.op.RequestBody != nil && o.op.RequestBody.Value.Content.Get("application/json") == nil
@@ -736,10 +752,10 @@ func (c *checker) checkUnsigned(t *testing.T, op operation) {
 		req.RawQuery = "session=" + url.QueryEscape(c.liveConsentSession(t))
 	}
 	expect(t, "unsigned example", c.do(t, op, nil, req, true), op.successStatus(), "")
-	// The consent page refuses a query with a page of its own (its 400 is
-	// described as HTML); every other route with the error body.
+	// A route whose 400 is described as a page (the consent page) refuses a
+	// query with it; every other route with the error body.
 	unknown, malformed := "VALIDATION_ERROR", "BAD_REQUEST"
-	if op.id == "GetPage" {
+	if op.pageRefusal() {
 		unknown, malformed = "", ""
 	}
 	req.RawQuery = "no_such_parameter=1"
