@@ -112,15 +112,7 @@ func (s *Service) GetOrder(ctx context.Context, id string) (View, error) {
 // order towards the buyer read it this way before they decide, so that they
 // never move an order the read shows cancelled.
 func (s *Service) getOrder(ctx context.Context, seller, id string) (View, error) {
-	if !resourceids.Plausible("ord", id) {
-		// No order has such an id: answered without a query, which an id
-		// holding NUL or invalid UTF-8 would fail in PostgreSQL.
-		return View{}, apierr.New(apierr.NotFound, "order not found")
-	}
-	o, err := s.store.GetOrder(ctx, seller, id)
-	if errors.Is(err, ErrNotFound) {
-		return View{}, apierr.New(apierr.NotFound, "order not found")
-	}
+	o, err := s.storedOrder(ctx, seller, id)
 	if err != nil {
 		return View{}, err
 	}
@@ -130,6 +122,21 @@ func (s *Service) getOrder(ctx context.Context, seller, id string) (View, error)
 		return View{}, err
 	}
 	return views[0], nil
+}
+
+// storedOrder reads seller's order as stored, settling nothing. A missing
+// order and another seller's order are the same NOT_FOUND.
+func (s *Service) storedOrder(ctx context.Context, seller, id string) (*Order, error) {
+	if !resourceids.Plausible("ord", id) {
+		// No order has such an id: answered without a query, which an id
+		// holding NUL or invalid UTF-8 would fail in PostgreSQL.
+		return nil, apierr.New(apierr.NotFound, "order not found")
+	}
+	o, err := s.store.GetOrder(ctx, seller, id)
+	if errors.Is(err, ErrNotFound) {
+		return nil, apierr.New(apierr.NotFound, "order not found")
+	}
+	return o, err
 }
 
 // ListOrders returns a page of the calling seller's orders, newest first

@@ -2,11 +2,7 @@ package orders
 
 import (
 	"context"
-	"errors"
 	"time"
-
-	"github.com/mallplatform/partnerapi/internal/apierr"
-	resourceids "github.com/mallplatform/partnerapi/internal/ids"
 )
 
 // ShipmentFacts is what the shipping domain needs of an order to plan its
@@ -37,7 +33,11 @@ type ShipmentFacts struct {
 // ShipmentFacts reads one of sellerID's orders for the shipping domain. A
 // missing order and another seller's order are the same NOT_FOUND.
 func (s *Service) ShipmentFacts(ctx context.Context, sellerID, orderID string) (ShipmentFacts, error) {
-	return s.shipmentFacts(ctx, sellerID, orderID, s.store.GetOrder)
+	o, err := s.storedOrder(ctx, sellerID, orderID)
+	if err != nil {
+		return ShipmentFacts{}, err
+	}
+	return shipmentFactsOf(o), nil
 }
 
 // BookingFacts is ShipmentFacts for a booking about to be asked of the
@@ -48,24 +48,14 @@ func (s *Service) ShipmentFacts(ctx context.Context, sellerID, orderID string) (
 // cancels the order, which voids a booking it may already have through the
 // carrier.
 func (s *Service) BookingFacts(ctx context.Context, sellerID, orderID string) (ShipmentFacts, error) {
-	return s.shipmentFacts(ctx, sellerID, orderID, func(ctx context.Context, sellerID, orderID string) (*Order, error) {
-		v, err := s.getOrder(ctx, sellerID, orderID)
-		return v.Order, err
-	})
-}
-
-func (s *Service) shipmentFacts(ctx context.Context, sellerID, orderID string,
-	read func(ctx context.Context, sellerID, orderID string) (*Order, error)) (ShipmentFacts, error) {
-	if !resourceids.Plausible("ord", orderID) {
-		return ShipmentFacts{}, apierr.New(apierr.NotFound, "order not found")
-	}
-	o, err := read(ctx, sellerID, orderID)
-	if errors.Is(err, ErrNotFound) {
-		return ShipmentFacts{}, apierr.New(apierr.NotFound, "order not found")
-	}
+	v, err := s.getOrder(ctx, sellerID, orderID)
 	if err != nil {
 		return ShipmentFacts{}, err
 	}
+	return shipmentFactsOf(v.Order), nil
+}
+
+func shipmentFactsOf(o *Order) ShipmentFacts {
 	f := ShipmentFacts{OrderID: o.ID, SellerID: o.SellerID, Status: o.Status, Shippable: o.Status.PreShipment(),
 		ShipByDate: o.ShipByDate, City: o.ShippingAddress.City, Province: o.ShippingAddress.Province,
 		ShippingAddress: o.ShippingAddress, Total: o.Total}
@@ -75,5 +65,5 @@ func (s *Service) shipmentFacts(ctx context.Context, sellerID, orderID string,
 	for _, it := range o.Items {
 		f.Units += it.Quantity
 	}
-	return f, nil
+	return f
 }
