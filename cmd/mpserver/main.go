@@ -21,33 +21,60 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"github.com/mallplatform/partnerapi/internal/timerslack"
 )
 
-const usage = `usage: mpserver <role> [flags]
+// roles are mpserver's first arguments, in the order the usage lists them.
+// A server role runs until stopped and takes the timer slack of
+// MP_TIMER_SLACK (internal/timerslack says why); the one-shot commands keep
+// the slack they were started with.
+var roles = []role{
+	{"dev", "run gateway, core and worker in one process on SQLite with a seeded sandbox", true, runDev},
+	{"gateway", "run the HTTP gateway tier", true, withoutStdout(runGateway)},
+	{"core", "run the gRPC core tier", true, withoutStdout(runCore)},
+	{"worker", "run the background job worker (River on PostgreSQL)", true, withoutStdout(runWorker)},
+	{"migrate", "apply PostgreSQL migrations (core's schema and the job queue's)", false, runMigrate},
+	{"admin", `operator commands (run "mpserver admin -h")`, false, func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+		return runAdmin(ctx, args, os.Stdin, stdout, stderr)
+	}},
+}
 
-roles:
-  dev       run gateway, core and worker in one process on SQLite with a seeded sandbox
-  gateway   run the HTTP gateway tier
-  core      run the gRPC core tier
-  worker    run the background job worker (River on PostgreSQL)
-  migrate   apply PostgreSQL migrations (core's schema and the job queue's)
-  admin     operator commands (run "mpserver admin -h")
+type role struct {
+	name, summary string
+	server        bool
+	run           func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
 
-"mpserver <role> -h" lists a role's flags.
-`
+func withoutStdout(run func(context.Context, []string, io.Writer) error) func(context.Context, []string, io.Writer, io.Writer) error {
+	return func(ctx context.Context, args []string, _, stderr io.Writer) error { return run(ctx, args, stderr) }
+}
+
+func findRole(name string) (role, bool) {
+	for _, r := range roles {
+		if r.name == name {
+			return r, true
+		}
+	}
+	return role{}, false
+}
+
+func usage() string {
+	var b strings.Builder
+	b.WriteString("usage: mpserver <role> [flags]\n\nroles:\n")
+	for _, r := range roles {
+		fmt.Fprintf(&b, "  %-9s %s\n", r.name, r.summary)
+	}
+	b.WriteString("\n\"mpserver <role> -h\" lists a role's flags.\n")
+	return b.String()
+}
 
 // defaultGCPercent trades memory for CPU: the tiers keep little live heap
 // and are CPU-bound, so collecting at 4x the live heap instead of 2x halves
 // the collector's work. GOGC and GOMEMLIMIT, when set, take precedence.
 const defaultGCPercent = 400
-
-// serverRoles run until stopped and take the timer slack of MP_TIMER_SLACK
-// (internal/timerslack says why); the one-shot commands keep the slack they
-// were started with.
-var serverRoles = map[string]bool{"dev": true, "gateway": true, "core": true, "worker": true}
 
 // applyTimerSlack executes the program again with the configured timer slack
 // unless it already runs with it. A value that does not parse stops the role,
@@ -65,8 +92,10 @@ func applyTimerSlack(stderr io.Writer) {
 }
 
 func main() {
-	if len(os.Args) > 1 && serverRoles[os.Args[1]] {
-		applyTimerSlack(os.Stderr)
+	if len(os.Args) > 1 {
+		if r, ok := findRole(os.Args[1]); ok && r.server {
+			applyTimerSlack(os.Stderr)
+		}
 	}
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(defaultGCPercent)
@@ -83,27 +112,18 @@ func main() {
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, usage())
 		return errors.New("no role given")
 	}
-	role, rest := args[0], args[1:]
-	switch role {
-	case "dev":
-		return runDev(ctx, rest, stdout, stderr)
-	case "gateway":
-		return runGateway(ctx, rest, stderr)
-	case "core":
-		return runCore(ctx, rest, stderr)
-	case "worker":
-		return runWorker(ctx, rest, stderr)
-	case "migrate":
-		return runMigrate(ctx, rest, stdout, stderr)
-	case "admin":
-		return runAdmin(ctx, rest, os.Stdin, stdout, stderr)
+	name, rest := args[0], args[1:]
+	if r, ok := findRole(name); ok {
+		return r.run(ctx, rest, stdout, stderr)
+	}
+	switch name {
 	case "-h", "--help", "help":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, usage())
 		return nil
 	}
-	fmt.Fprint(stderr, usage)
-	return fmt.Errorf("unknown role %q", role)
+	fmt.Fprint(stderr, usage())
+	return fmt.Errorf("unknown role %q", name)
 }
