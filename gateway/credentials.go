@@ -65,14 +65,13 @@ type credentialCache struct {
 	// limits are the platform's rate ceilings, which an app's buckets are
 	// made of.
 	limits admission.Limits
-	// waiting and stopped, when set, are told of each request that begins
-	// waiting on a fetch of clientID (its own or one it joined) and of each
-	// that stops, with what ended its wait (its own context, or the fetch);
-	// tests learn from them that requests share a lookup and that the
-	// gateway saw one hang up, instead of waiting for time to pass. Nil in
-	// every deployment.
-	waiting func(clientID string)
-	stopped func(clientID string, err error)
+	// onWait, when set, is told of each request that begins waiting on a
+	// fetch of clientID (its own or one it joined), and what it returns is
+	// told what ended that wait (the request's own context, or the fetch):
+	// tests learn from it that requests share a lookup and that the gateway
+	// saw one hang up, instead of waiting for time to pass. Nil in every
+	// deployment.
+	onWait func(clientID string) (stopped func(err error))
 }
 
 func newCredentialCache(client credentialsv1.CredentialServiceClient, ttl, timeout time.Duration, limits admission.Limits) *credentialCache {
@@ -147,11 +146,9 @@ func (c *credentialCache) drop(clientID string) { c.entries.Delete(clientID) }
 // wait returns a shared fetch's credentials, or ctx's error when it ends
 // first.
 func (c *credentialCache) wait(ctx context.Context, clientID string, ch <-chan singleflight.Result) (creds *appCredentials, err error) {
-	if c.waiting != nil {
-		c.waiting(clientID)
-	}
-	if c.stopped != nil {
-		defer func() { c.stopped(clientID, err) }()
+	if c.onWait != nil {
+		stopped := c.onWait(clientID)
+		defer func() { stopped(err) }()
 	}
 	select {
 	case res := <-ch:

@@ -1,8 +1,9 @@
 package gateway
 
-// OnCredentialWait has waiting called as each request of g begins waiting on
-// a credential lookup (its own or one it shares) and stopped as it stops,
-// with ctx's error when the request ended first. Set it before g serves.
-func OnCredentialWait(g *Gateway, waiting func(clientID string), stopped func(clientID string, err error)) {
-	g.creds.waiting, g.creds.stopped = waiting, stopped
+// OnCredentialWait has onWait called as each request of g begins waiting on a
+// credential lookup (its own or one it shares), and the function it returns
+// as the request stops waiting, with ctx's error when the request ended
+// first. Set it before g serves.
+func OnCredentialWait(g *Gateway, onWait func(clientID string) (stopped func(err error))) {
+	g.creds.onWait = onWait
 }

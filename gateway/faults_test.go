@@ -164,7 +164,10 @@ func TestCredentialLookupOutlivesTheRequestThatStartedIt(t *testing.T) {
 	})
 	gw := newGateway(t, gateway.Config{Core: conn})
 	waiting, stopped := make(chan struct{}, 4), make(chan struct{}, 4)
-	gateway.OnCredentialWait(gw, func(string) { waiting <- struct{}{} }, func(string, error) { stopped <- struct{}{} })
+	gateway.OnCredentialWait(gw, func(string) func(error) {
+		waiting <- struct{}{}
+		return func(error) { stopped <- struct{}{} }
+	})
 	srv := httptest.NewServer(gw)
 	defer srv.Close()
 	c := signedClient(t, srv.URL, "test_held", core.secret).WithSeller("slr_1", "mpat_heldheldheldheld")
