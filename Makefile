@@ -1,8 +1,9 @@
-# Every generator is pinned in tools/generators.mod (buf and protoc plugins) or go.mod
-# (ent); nothing but the Go module proxy is needed.
+# Every generator is pinned: the protoc plugins in tools/generators.mod, ent in
+# go.mod (both from the Go module proxy), buf in tools/buf/package-lock.json
+# (its release binary, from npm).
 SHELL := /usr/bin/env bash
 GO    ?= go
-BUF   := $(GO) tool -modfile=tools/generators.mod buf
+BUF   := ./tools/scripts/buf.sh
 LINT  := $(GO) tool -modfile=tools/lint/go.mod golangci-lint
 
 .PHONY: all generate proto-deps proto openapi openapi-lint check-generated lint test alloc-check build image deploy-check run
