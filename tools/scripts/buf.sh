@@ -2,9 +2,9 @@
 # Runs buf with the given arguments: the release's own binary from npm,
 # pinned by tools/buf/package-lock.json (version and integrity of the package
 # of every platform) and installed into .cache/ (gitignored) once per lock
-# file. A new machine downloads it in seconds; building buf from the module
-# proxy compiled some five hundred packages first, the longest step of a
-# first CI run. The protoc plugins buf runs stay in tools/generators.mod.
+# file. A new machine downloads it in seconds, where building it from the
+# module proxy took minutes (docs/decisions.md, "CI time"). The protoc
+# plugins buf runs stay in tools/generators.mod.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 
