@@ -6,12 +6,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-lock=tools/axe/package-lock.json
-dir=.cache/axe/$(sha256sum "$lock" | cut -c1-16)
-if [ ! -f "$dir/node_modules/axe-core/axe.min.js" ]; then
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	cp tools/axe/package.json "$lock" "$dir/"
-	(cd "$dir" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error) >&2
-fi
-printf '%s\n' "$PWD/$dir/node_modules/axe-core/axe.min.js"
+dir=$(./tools/scripts/npm-tool.sh axe)
+printf '%s\n' "$dir/node_modules/axe-core/axe.min.js"

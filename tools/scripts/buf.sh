@@ -6,14 +6,5 @@
 # module proxy took minutes (docs/decisions.md, "CI time"). The protoc
 # plugins buf runs stay in tools/generators.mod.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-
-lock="$root/tools/buf/package-lock.json"
-dir="$root/.cache/buf/$(sha256sum "$lock" | cut -c1-16)"
-if [ ! -x "$dir/node_modules/.bin/buf" ]; then
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	cp "$root/tools/buf/package.json" "$lock" "$dir/"
-	(cd "$dir" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error) >&2
-fi
+dir=$("$(dirname "$0")/npm-tool.sh" buf)
 exec "$dir/node_modules/.bin/buf" "$@"

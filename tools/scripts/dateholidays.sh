@@ -8,12 +8,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-lock=tools/dateholidays/package-lock.json
-dir=.cache/dateholidays/$(sha256sum "$lock" | cut -c1-16)
-if [ ! -f "$dir/node_modules/date-holidays/package.json" ]; then
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	cp tools/dateholidays/package.json "$lock" "$dir/"
-	(cd "$dir" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error) >&2
-fi
-printf '%s\n' "$PWD/$dir"
+./tools/scripts/npm-tool.sh dateholidays

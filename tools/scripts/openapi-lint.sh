@@ -7,13 +7,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-lock=tools/openapi-lint/package-lock.json
-dir=.cache/openapi-lint/$(sha256sum "$lock" | cut -c1-16)
-if [ ! -x "$dir/node_modules/.bin/redocly" ]; then
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	cp tools/openapi-lint/package.json "$lock" "$dir/"
-	(cd "$dir" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error)
-fi
+dir=$(./tools/scripts/npm-tool.sh openapi-lint)
 REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true \
 	"$dir/node_modules/.bin/redocly" lint --config tools/openapi-lint/redocly.yaml gen/openapi/openapi.json gen/openapi/console.json "$@"

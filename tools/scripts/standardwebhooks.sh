@@ -7,12 +7,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-lock=tools/standardwebhooks/package-lock.json
-dir=.cache/standardwebhooks/$(sha256sum "$lock" | cut -c1-16)
-if [ ! -f "$dir/node_modules/standardwebhooks/package.json" ]; then
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	cp tools/standardwebhooks/package.json "$lock" "$dir/"
-	(cd "$dir" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error) >&2
-fi
-printf '%s\n' "$PWD/$dir"
+./tools/scripts/npm-tool.sh standardwebhooks
