@@ -26,19 +26,7 @@ import (
 func BenchmarkShippingReadsAt500(b *testing.B) {
 	env := testenv.Start(b, testenv.Options{Postgres: true, Unlimited: true})
 	c := env.Client(b, "full", 0)
-	r, err := c.DoSigned(ctx, sdk.Request{Method: "GET", Path: "/open/v1/orders?status=READY_TO_SHIP&limit=1"})
-	if err != nil || r.Status != 200 {
-		b.Fatalf("%v %v", err, r)
-	}
-	var list struct {
-		Data []struct {
-			ID string `json:"id"`
-		} `json:"data"`
-	}
-	if err := json.Unmarshal(r.Body, &list); err != nil || len(list.Data) == 0 {
-		b.Fatalf("no READY_TO_SHIP order: %v %s", err, r.Body)
-	}
-	order := list.Data[0].ID
+	order := readyToShipOrder(b, c)
 	routes := []struct{ name, path string }{
 		{"order", "/open/v1/orders/" + order},
 		{"options", "/open/v1/shipping/options?origin_city=Makati&destination_city=Cebu+City&actual_weight=1200&length=30&width=20&height=20"},
@@ -101,4 +89,23 @@ func percentile(took []time.Duration, p float64) float64 {
 	s := append([]time.Duration(nil), took...)
 	slices.Sort(s)
 	return float64(s[min(len(s)-1, int(p*float64(len(s))))].Microseconds()) / 1000
+}
+
+// readyToShipOrder is the id of one of the sandbox seller's READY_TO_SHIP
+// orders, the state in which its shipment can be booked.
+func readyToShipOrder(b *testing.B, c *sdk.Client) string {
+	b.Helper()
+	r, err := c.DoSigned(ctx, sdk.Request{Method: "GET", Path: "/open/v1/orders?status=READY_TO_SHIP&limit=1"})
+	if err != nil || r.Status != 200 {
+		b.Fatalf("%v %v", err, r)
+	}
+	var list struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(r.Body, &list); err != nil || len(list.Data) == 0 {
+		b.Fatalf("no READY_TO_SHIP order: %v %s", err, r.Body)
+	}
+	return list.Data[0].ID
 }

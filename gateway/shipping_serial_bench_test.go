@@ -1,7 +1,6 @@
 package gateway_test
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/mallplatform/partnerapi/internal/testenv"
@@ -18,21 +17,10 @@ import (
 func BenchmarkEligibleDatesSerial(b *testing.B) {
 	env := testenv.Start(b, testenv.Options{Postgres: true, Unlimited: true})
 	c := env.Client(b, "full", 0)
-	r, err := c.DoSigned(ctx, sdk.Request{Method: "GET", Path: "/open/v1/orders?status=READY_TO_SHIP&limit=1"})
-	if err != nil || r.Status != 200 {
-		b.Fatalf("%v %v", err, r)
-	}
-	var list struct {
-		Data []struct {
-			ID string `json:"id"`
-		} `json:"data"`
-	}
-	if err := json.Unmarshal(r.Body, &list); err != nil || len(list.Data) == 0 {
-		b.Fatalf("no READY_TO_SHIP order: %v %s", err, r.Body)
-	}
+	order := readyToShipOrder(b, c)
 	for _, rt := range []struct{ name, path string }{
-		{"order", "/open/v1/orders/" + list.Data[0].ID},
-		{"eligible-dates", "/open/v1/orders/" + list.Data[0].ID + "/shipment/eligible-dates"},
+		{"order", "/open/v1/orders/" + order},
+		{"eligible-dates", "/open/v1/orders/" + order + "/shipment/eligible-dates"},
 	} {
 		b.Run(rt.name, func(b *testing.B) {
 			for b.Loop() {
