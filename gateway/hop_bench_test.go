@@ -45,6 +45,11 @@ func BenchmarkGRPCHopGetOrder(b *testing.B) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
 	defer cancel()
 	ctx = metadata.AppendToOutgoingContext(ctx, p.AppendMetadata(nil)...)
+	// One call before the timer opens the connection, as the gateway's
+	// benchmark serves one request first.
+	if _, err := client.GetOrder(ctx, &ordersv1.GetOrderRequest{Id: "ord_1"}); err != nil {
+		b.Fatal(err)
+	}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := client.GetOrder(ctx, &ordersv1.GetOrderRequest{Id: "ord_1"}); err != nil {

@@ -7,10 +7,10 @@ import (
 )
 
 const benchOutput = `goos: linux
-BenchmarkGatewayOverheadGetOrder-2   	     200	    219975 ns/op	   37813 B/op	     380 allocs/op
-BenchmarkGatewayOverheadGetOrder-2   	     200	    219975 ns/op	   37813 B/op	     374 allocs/op
-BenchmarkGRPCHopGetOrder-2           	     200	     81919 ns/op	   24108 B/op	     204 allocs/op
-BenchmarkVerify/GET-3pairs-2         	     200	       900 ns/op	       0 B/op	       0 allocs/op
+BenchmarkGatewayOverheadGetOrder   	     200	    219975 ns/op	   37813 B/op	     380 allocs/op
+BenchmarkGatewayOverheadGetOrder   	     200	    219975 ns/op	   37813 B/op	     374 allocs/op
+BenchmarkGRPCHopGetOrder           	     200	     81919 ns/op	   24108 B/op	     204 allocs/op
+BenchmarkVerify/GET-3pairs         	     200	       900 ns/op	       0 B/op	       0 allocs/op
 PASS
 `
 
