@@ -46,7 +46,7 @@ func expectError(t *testing.T, r *sdk.Response, status int, code string) {
 	}
 }
 
-func send(t *testing.T, c *sdk.Client, req sdk.Request) *sdk.Response {
+func send(t testing.TB, c *sdk.Client, req sdk.Request) *sdk.Response {
 	t.Helper()
 	r, err := c.DoSigned(ctx, req)
 	if err != nil {

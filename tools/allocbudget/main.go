@@ -170,9 +170,16 @@ func (b budget) topLevel(pkg string) []string {
 	return names
 }
 
-// resultLine is a result of go test -bench; at GOMAXPROCS 1 it names the
-// benchmark without the -N suffix go test adds at other values.
-var resultLine = regexp.MustCompile(`^(Benchmark\S+?)\s+\d+\s.*?(\d+) allocs/op`)
+// resultLine is a result of go test -bench at benchCPU: go test names the
+// benchmark with a -N suffix, except at GOMAXPROCS 1.
+var resultLine = regexp.MustCompile(`^(Benchmark\S+?)` + cpuSuffix(benchCPU) + `\s+\d+\s.*?(\d+) allocs/op`)
+
+func cpuSuffix(cpu string) string {
+	if cpu == "1" {
+		return ""
+	}
+	return "-" + cpu
+}
 
 // parseAllocs reads go test -bench output: each benchmark's lowest
 // allocations per operation over its runs.
