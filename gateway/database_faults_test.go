@@ -1,7 +1,6 @@
 package gateway_test
 
 import (
-	"encoding/json"
 	"testing"
 	"time"
 
@@ -21,19 +20,7 @@ func TestDatabaseFaults(t *testing.T) {
 		c.RequestTimeout = 2 * time.Second
 	}})
 	full := env.Client(t, "full", 0)
-	r := send(t, full, sdk.Request{Method: "GET", Path: "/open/v1/orders", RawQuery: "limit=1"})
-	if r.Status != 200 {
-		t.Fatalf("list: %d %s", r.Status, r.Body)
-	}
-	var page struct {
-		Data []struct {
-			ID string `json:"id"`
-		} `json:"data"`
-	}
-	if err := json.Unmarshal(r.Body, &page); err != nil || len(page.Data) == 0 {
-		t.Fatalf("list: %v %s", err, r.Body)
-	}
-	order := sdk.Request{Method: "GET", Path: "/open/v1/orders/" + page.Data[0].ID}
+	order := sdk.Request{Method: "GET", Path: "/open/v1/orders/" + firstOrderID(t, full, "limit=1")}
 	health := healthpb.NewHealthClient(env.Conn)
 	waitHealth := func(want healthpb.HealthCheckResponse_ServingStatus) {
 		t.Helper()
@@ -53,7 +40,7 @@ func TestDatabaseFaults(t *testing.T) {
 
 	env.DBProxy.Cut()
 	began := time.Now()
-	r = send(t, full, order)
+	r := send(t, full, order)
 	t.Logf("database cut: %d in %s", r.Status, time.Since(began))
 	expectError(t, r, 503, "SERVICE_UNAVAILABLE")
 	if r.Header.Get("Retry-After") == "" {

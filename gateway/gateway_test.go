@@ -55,6 +55,25 @@ func send(t testing.TB, c *sdk.Client, req sdk.Request) *sdk.Response {
 	return r
 }
 
+// firstOrderID lists the client's seller's orders with the given query and
+// returns the first one's id (the sandbox seeds orders in every status).
+func firstOrderID(t testing.TB, c *sdk.Client, rawQuery string) string {
+	t.Helper()
+	r := send(t, c, sdk.Request{Method: "GET", Path: "/open/v1/orders", RawQuery: rawQuery})
+	if r.Status != 200 {
+		t.Fatalf("list: %d %s", r.Status, r.Body)
+	}
+	var page struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(r.Body, &page); err != nil || len(page.Data) == 0 {
+		t.Fatalf("list %s: %v %s", rawQuery, err, r.Body)
+	}
+	return page.Data[0].ID
+}
+
 func TestAuthenticationErrorCodes(t *testing.T) {
 	env := testenv.Start(t, testenv.Options{})
 	full := env.Client(t, "full", -1)

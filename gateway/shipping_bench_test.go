@@ -1,7 +1,6 @@
 package gateway_test
 
 import (
-	"encoding/json"
 	"slices"
 	"sync"
 	"testing"
@@ -26,7 +25,7 @@ import (
 func BenchmarkShippingReadsAt500(b *testing.B) {
 	env := testenv.Start(b, testenv.Options{Postgres: true, Unlimited: true})
 	c := env.Client(b, "full", 0)
-	order := readyToShipOrder(b, c)
+	order := firstOrderID(b, c, "status=READY_TO_SHIP&limit=1")
 	routes := []struct{ name, path string }{
 		{"order", "/open/v1/orders/" + order},
 		{"options", "/open/v1/shipping/options?origin_city=Makati&destination_city=Cebu+City&actual_weight=1200&length=30&width=20&height=20"},
@@ -89,23 +88,4 @@ func percentile(took []time.Duration, p float64) float64 {
 	s := append([]time.Duration(nil), took...)
 	slices.Sort(s)
 	return float64(s[min(len(s)-1, int(p*float64(len(s))))].Microseconds()) / 1000
-}
-
-// readyToShipOrder is the id of one of the sandbox seller's READY_TO_SHIP
-// orders, the state in which its shipment can be booked.
-func readyToShipOrder(b *testing.B, c *sdk.Client) string {
-	b.Helper()
-	r := send(b, c, sdk.Request{Method: "GET", Path: "/open/v1/orders", RawQuery: "status=READY_TO_SHIP&limit=1"})
-	if r.Status != 200 {
-		b.Fatalf("list: %d %s", r.Status, r.Body)
-	}
-	var list struct {
-		Data []struct {
-			ID string `json:"id"`
-		} `json:"data"`
-	}
-	if err := json.Unmarshal(r.Body, &list); err != nil || len(list.Data) == 0 {
-		b.Fatalf("no READY_TO_SHIP order: %v %s", err, r.Body)
-	}
-	return list.Data[0].ID
 }

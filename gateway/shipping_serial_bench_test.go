@@ -17,7 +17,7 @@ import (
 func BenchmarkEligibleDatesSerial(b *testing.B) {
 	env := testenv.Start(b, testenv.Options{Postgres: true, Unlimited: true})
 	c := env.Client(b, "full", 0)
-	order := readyToShipOrder(b, c)
+	order := firstOrderID(b, c, "status=READY_TO_SHIP&limit=1")
 	for _, rt := range []struct{ name, path string }{
 		{"order", "/open/v1/orders/" + order},
 		{"eligible-dates", "/open/v1/orders/" + order + "/shipment/eligible-dates"},
