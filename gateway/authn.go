@@ -291,8 +291,12 @@ func (g *Gateway) admit(r *http.Request, creds *appCredentials, m *policy.Method
 	if res.NonceReused {
 		return nil, apierr.New(apierr.NonceReused, "this nonce was already used inside the freshness window")
 	}
+	// A refused request carries the headers too.
 	t := res.Tightest()
 	setRateHeaders(out, t.Limit, t.Remaining, t.Reset)
+	if !res.Allowed() {
+		return nil, &rateLimitedError{err: apierr.New(apierr.RateLimited, "rate limit exceeded; retry after the Retry-After delay"), retryAfter: res.RetryAfter(now), bucket: exceededBucket(res)}
+	}
 	// The principal and its buckets' states in one allocation.
 	a := &admitted{}
 	p := &a.principal
@@ -302,16 +306,17 @@ func (g *Gateway) admit(r *http.Request, creds *appCredentials, m *policy.Method
 		AccountID:   creds.accountID,
 		Environment: creds.environment,
 		Scopes:      creds.scopes,
-		RateLimits:  a.limits[:0],
 	}
-	for i, b := range res.Buckets {
-		p.RateLimits = append(p.RateLimits, principal.RateLimit{
-			Bucket: bucketNames[min(i, len(bucketNames)-1)], Limit: b.Limit, Remaining: b.Remaining,
-			Window: buckets[i].Window, Reset: b.Reset,
-		})
-	}
-	if !res.Allowed() {
-		return nil, &rateLimitedError{err: apierr.New(apierr.RateLimited, "rate limit exceeded; retry after the Retry-After delay"), retryAfter: res.RetryAfter(now), bucket: exceededBucket(res)}
+	// Only a method that reports them gets the buckets' states: they change
+	// with every request, and core's other methods do not read them.
+	if m.Policy.GetReportsRateLimits() {
+		p.RateLimits = a.limits[:0]
+		for i, b := range res.Buckets {
+			p.RateLimits = append(p.RateLimits, principal.RateLimit{
+				Bucket: bucketNames[min(i, len(bucketNames)-1)], Limit: b.Limit, Remaining: b.Remaining,
+				Window: buckets[i].Window, Reset: b.Reset,
+			})
+		}
 	}
 	return p, nil
 }

@@ -118,7 +118,8 @@ func stubGateway(tb testing.TB, dial []grpc.DialOption, mutate ...func(*gateway.
 
 // Core receives the metadata the gateway verified and nothing a client
 // chose: not the client's Authorization (only the internal credential), no
-// X-Forwarded-* of its own, no deadline from its Grpc-Timeout.
+// X-Forwarded-* of its own, no deadline from its Grpc-Timeout; and of the
+// verified state only what the method reads.
 func TestCoreReceivesOnlyVerifiedMetadata(t *testing.T) {
 	gw, client, stub := stubGateway(t, nil)
 	stub.record = true
@@ -148,6 +149,11 @@ func TestCoreReceivesOnlyVerifiedMetadata(t *testing.T) {
 	}
 	if md.Get(principal.KeyApp) == nil || md.Get("x-mp-seller-id")[0] != "slr_1" {
 		t.Errorf("the verified principal is missing: %v", md)
+	}
+	// The rate buckets' state goes only to a method that reports it (the
+	// usage route, TestUsageAndRateLimits): it changes with every request.
+	if p, ok := principal.FromMetadata(md); !ok || p.AppID != "app_1" || len(p.RateLimits) != 0 {
+		t.Errorf("the order read's principal: %+v (decoded: %v)", p, ok)
 	}
 }
 

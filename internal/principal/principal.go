@@ -90,7 +90,8 @@ type Principal struct {
 	SellerID    string
 	AccessToken string
 	// RateLimits is the state of the app's buckets after charging this
-	// request, as the gateway sets it.
+	// request, as the gateway sets it for a method whose policy reports
+	// them (reports_rate_limits); empty on every other call.
 	RateLimits []RateLimit
 }
 
@@ -141,13 +142,15 @@ func (p *Principal) AppendMetadata(kv []string) []string {
 		ptrs [3]*principalv1.RateLimit
 	}
 	var rls []*principalv1.RateLimit
-	if n := len(p.RateLimits); n <= 3 {
+	switch n := len(p.RateLimits); {
+	case n == 0:
+	case n <= 3:
 		blk := new(bucketBlock)
 		for i := range n {
 			blk.ptrs[i] = &blk.vals[i]
 		}
 		rls = blk.ptrs[:n:n]
-	} else {
+	default:
 		rls = make([]*principalv1.RateLimit, n)
 		for i := range rls {
 			rls[i] = &principalv1.RateLimit{}

@@ -583,9 +583,9 @@ const file_mp_auth_v1_auth_proto_rawDesc = "" +
 	"\rclient_secret\x18\x01 \x01(\tR\rclient_secret\x12Z\n" +
 	"\x1aprevious_secret_expires_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x1aprevious_secret_expires_at\"F\n" +
 	"\x15RotatedSecretResponse\x12-\n" +
-	"\x04data\x18\x01 \x01(\v2\x19.mp.auth.v1.RotatedSecretR\x04data2\xef\x02\n" +
-	"\vAuthService\x12^\n" +
-	"\bGetUsage\x12\x1b.mp.auth.v1.GetUsageRequest\x1a\x19.mp.auth.v1.UsageResponse\"\x1a\xa2\xbb\x18\x00\x82\xd3\xe4\x93\x02\x10\x12\x0e/open/v1/usage\x12v\n" +
+	"\x04data\x18\x01 \x01(\v2\x19.mp.auth.v1.RotatedSecretR\x04data2\xf2\x02\n" +
+	"\vAuthService\x12a\n" +
+	"\bGetUsage\x12\x1b.mp.auth.v1.GetUsageRequest\x1a\x19.mp.auth.v1.UsageResponse\"\x1d\xa2\xbb\x18\x03\xb8\x01\x01\x82\xd3\xe4\x93\x02\x10\x12\x0e/open/v1/usage\x12v\n" +
 	"\x0eGetCredentials\x12!.mp.auth.v1.GetCredentialsRequest\x1a\x1f.mp.auth.v1.CredentialsResponse\" \xa2\xbb\x18\x00\x82\xd3\xe4\x93\x02\x16\x12\x14/open/v1/credentials\x12\x87\x01\n" +
 	"\x12RotateClientSecret\x12%.mp.auth.v1.RotateClientSecretRequest\x1a!.mp.auth.v1.RotatedSecretResponse\"'\xa2\xbb\x18\x00\x82\xd3\xe4\x93\x02\x1d\"\x1b/open/v1/credentials/rotateB\x9f\x01\n" +
 	"\x0ecom.mp.auth.v1B\tAuthProtoP\x01Z8github.com/mallplatform/partnerapi/gen/mp/auth/v1;authv1\xa2\x02\x03MAX\xaa\x02\n" +

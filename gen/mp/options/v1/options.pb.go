@@ -305,8 +305,15 @@ type Policy struct {
 	// (a carrier booking), which must not hold a database transaction open
 	// over the network.
 	IdempotencyOutsideTransaction bool `protobuf:"varint,22,opt,name=idempotency_outside_transaction,json=idempotencyOutsideTransaction,proto3" json:"idempotency_outside_transaction,omitempty"`
-	unknownFields                 protoimpl.UnknownFields
-	sizeCache                     protoimpl.SizeCache
+	// The method reports the calling app's rate buckets as the gateway charged
+	// them for this request (the usage route): the gateway sends their state
+	// to core with the principal. Other calls carry the principal without it:
+	// the buckets' state changes with every request, and a gRPC header that
+	// changes with every request is sent and decoded whole each time, where
+	// an unchanged one is an index into the connection's header table.
+	ReportsRateLimits bool `protobuf:"varint,23,opt,name=reports_rate_limits,json=reportsRateLimits,proto3" json:"reports_rate_limits,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *Policy) Reset() {
@@ -426,6 +433,13 @@ func (x *Policy) GetSellerTokenOptional() bool {
 func (x *Policy) GetIdempotencyOutsideTransaction() bool {
 	if x != nil {
 		return x.IdempotencyOutsideTransaction
+	}
+	return false
+}
+
+func (x *Policy) GetReportsRateLimits() bool {
+	if x != nil {
+		return x.ReportsRateLimits
 	}
 	return false
 }
@@ -762,7 +776,7 @@ var File_mp_options_v1_options_proto protoreflect.FileDescriptor
 
 const file_mp_options_v1_options_proto_rawDesc = "" +
 	"\n" +
-	"\x1bmp/options/v1/options.proto\x12\rmp.options.v1\x1a google/protobuf/descriptor.proto\"\x9e\x04\n" +
+	"\x1bmp/options/v1/options.proto\x12\rmp.options.v1\x1a google/protobuf/descriptor.proto\"\xce\x04\n" +
 	"\x06Policy\x12\x14\n" +
 	"\x05scope\x18\x01 \x01(\tR\x05scope\x12!\n" +
 	"\fseller_token\x18\x02 \x01(\bR\vsellerToken\x12%\n" +
@@ -778,7 +792,8 @@ const file_mp_options_v1_options_proto_rawDesc = "" +
 	" \x01(\bR\bgzipBody\x12.\n" +
 	"\x13request_media_types\x18\x14 \x03(\tR\x11requestMediaTypes\x122\n" +
 	"\x15seller_token_optional\x18\x15 \x01(\bR\x13sellerTokenOptional\x12F\n" +
-	"\x1fidempotency_outside_transaction\x18\x16 \x01(\bR\x1didempotencyOutsideTransaction\"\x8a\x02\n" +
+	"\x1fidempotency_outside_transaction\x18\x16 \x01(\bR\x1didempotencyOutsideTransaction\x12.\n" +
+	"\x13reports_rate_limits\x18\x17 \x01(\bR\x11reportsRateLimits\"\x8a\x02\n" +
 	"\x05Field\x123\n" +
 	"\bpresence\x18\x01 \x01(\x0e2\x17.mp.options.v1.PresenceR\bpresence\x12%\n" +
 	"\x0eobject_entries\x18\x02 \x01(\bR\robjectEntries\x12\x19\n" +

@@ -48,6 +48,18 @@ func (m *Policy) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i -= len(m.unknownFields)
 		copy(dAtA[i:], m.unknownFields)
 	}
+	if m.ReportsRateLimits {
+		i--
+		if m.ReportsRateLimits {
+			dAtA[i] = 1
+		} else {
+			dAtA[i] = 0
+		}
+		i--
+		dAtA[i] = 0x1
+		i--
+		dAtA[i] = 0xb8
+	}
 	if m.IdempotencyOutsideTransaction {
 		i--
 		if m.IdempotencyOutsideTransaction {
@@ -410,6 +422,9 @@ func (m *Policy) SizeVT() (n int) {
 		n += 3
 	}
 	if m.IdempotencyOutsideTransaction {
+		n += 3
+	}
+	if m.ReportsRateLimits {
 		n += 3
 	}
 	n += len(m.unknownFields)
@@ -855,6 +870,26 @@ func (m *Policy) UnmarshalVT(dAtA []byte) error {
 				}
 			}
 			m.IdempotencyOutsideTransaction = bool(v != 0)
+		case 23:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field ReportsRateLimits", wireType)
+			}
+			var v int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				v |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			m.ReportsRateLimits = bool(v != 0)
 		default:
 			iNdEx = preIndex
 			skippy, err := protohelpers.Skip(dAtA[iNdEx:])
