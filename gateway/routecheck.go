@@ -49,8 +49,8 @@ func checkRoutes(routes []*policy.Route, owned map[string]http.HandlerFunc, fiel
 		case a == optionsv1.Auth_AUTH_CONSOLE && !rt.OnConsole():
 			return fmt.Errorf("gateway: console route %s %s is not under %s, where the console cookie is sent", rt.HTTPMethod, rt.Template, policy.ConsolePrefix)
 		case a == optionsv1.Auth_AUTH_NONE, (a == optionsv1.Auth_AUTH_SESSION || a == optionsv1.Auth_AUTH_CONSOLE) && !isOwned:
-			if p.GetScope() != "" || p.GetSellerToken() || p.GetSellerTokenOptional() || p.GetSandbox() || p.GetIdempotency() != optionsv1.Idempotency_IDEMPOTENCY_NONE_UNSPECIFIED {
-				return fmt.Errorf("gateway: %s route %s %s declares a scope, seller token, sandbox limit or idempotency, which need a signed app", a, rt.HTTPMethod, rt.Template)
+			if p.GetScope() != "" || p.GetSellerToken() || p.GetSellerTokenOptional() || p.GetSandbox() || p.GetReportsRateLimits() || p.GetIdempotency() != optionsv1.Idempotency_IDEMPOTENCY_NONE_UNSPECIFIED {
+				return fmt.Errorf("gateway: %s route %s %s declares a scope, seller token, sandbox limit, rate-limit report or idempotency, which need a signed app", a, rt.HTTPMethod, rt.Template)
 			}
 		default:
 			return fmt.Errorf("gateway: route %s %s declares authentication %s, which this gateway does not implement for it", rt.HTTPMethod, rt.Template, a)

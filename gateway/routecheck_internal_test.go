@@ -35,6 +35,7 @@ func TestCheckRoutesRefusesWhatItCannotEnforce(t *testing.T) {
 		refused[a.String()+" with a seller token"] = &optionsv1.Policy{Auth: a, SellerToken: true}
 		refused[a.String()+" with an optional seller token"] = &optionsv1.Policy{Auth: a, SellerTokenOptional: true}
 		refused[a.String()+" with the sandbox limit"] = &optionsv1.Policy{Auth: a, Sandbox: true}
+		refused[a.String()+" reporting rate limits"] = &optionsv1.Policy{Auth: a, ReportsRateLimits: true}
 		refused[a.String()+" with idempotency"] = &optionsv1.Policy{Auth: a, Idempotency: optionsv1.Idempotency_IDEMPOTENCY_REQUIRED}
 	}
 	for name, p := range refused {

@@ -310,7 +310,9 @@ type Policy struct {
 	// to core with the principal. Other calls carry the principal without it:
 	// the buckets' state changes with every request, and a gRPC header that
 	// changes with every request is sent and decoded whole each time, where
-	// an unchanged one is an index into the connection's header table.
+	// an unchanged one is an index into the connection's header table. Signed
+	// routes only (the gateway refuses to start otherwise: only they charge
+	// the buckets).
 	ReportsRateLimits bool `protobuf:"varint,23,opt,name=reports_rate_limits,json=reportsRateLimits,proto3" json:"reports_rate_limits,omitempty"`
 	unknownFields     protoimpl.UnknownFields
 	sizeCache         protoimpl.SizeCache
