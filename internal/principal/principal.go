@@ -143,7 +143,7 @@ func (p *Principal) AppendMetadata(kv []string) []string {
 	}
 	var rls []*principalv1.RateLimit
 	switch n := len(p.RateLimits); {
-	case n == 0:
+	case n == 0: // the call's method does not report them
 	case n <= 3:
 		blk := new(bucketBlock)
 		for i := range n {
