@@ -609,6 +609,8 @@ func (r *compareResult) writeVerdict(w io.Writer, rate int) {
 	fmt.Fprintf(w, "throughput ratio          %8.3f        target >= %g: %s\n", r.Ratio, targetRatio, verdict(r.Ratio >= targetRatio))
 	fmt.Fprintf(w, "context switches          %8.1f        per request of the platform (every process), %.1f of the baseline\n",
 		r.PlatformMax.CPU.switchesPerRequest(pm.Successes), r.BaselineMax.CPU.switchesPerRequest(bm.Successes))
+	fmt.Fprintf(w, "reads and writes          %8.1f        system calls per request of gateway and core together, %.1f of the baseline\n",
+		r.PlatformMax.CPU.serverIOCallsPerRequest(pm.Successes), r.BaselineMax.CPU.serverIOCallsPerRequest(bm.Successes))
 	fmt.Fprintf(w, "platform at %d req/s    p50 %s  p90 %s  p99 %s  max %s  success %.2f%%  target p99 < %s: %s\n",
 		rate, ms(pr.Latency.P50), ms(pr.Latency.P90), ms(pr.Latency.P99), ms(pr.Latency.Max), 100*pr.SuccessRatio(), targetP99, verdict(pr.Latency.P99 < targetP99))
 	if r.BaselineRate != nil {

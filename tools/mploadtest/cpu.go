@@ -18,7 +18,11 @@ import (
 // before and after a run says how the load generator, gateway, core,
 // PostgreSQL and Redis shared them; per-process context switches say how
 // often each was put to sleep or off a core, which on a virtual machine
-// costs more than most of what a request computes (docs/performance.md).
+// costs more than most of what a request computes (docs/performance.md);
+// per-process read and write system calls (/proc/PID/io) say how many
+// crossings into the kernel each makes: most of a Go server's or Redis's
+// system calls a request. PostgreSQL's are not among them: it talks on its
+// sockets with send and recv, which that counter does not count.
 
 // userHZ is the unit of the CPU times in /proc (USER_HZ, 100 on Linux).
 const userHZ = 100
@@ -29,6 +33,10 @@ type procTicks struct {
 	// switches is the context switches, voluntary and not, of every
 	// thread of the process.
 	switches uint64
+	// ioCalls is the process's read and write system calls (syscr and
+	// syscw of /proc/PID/io, every thread's): reads, writes, and their
+	// socket and vectored forms.
+	ioCalls uint64
 }
 
 // cpuSnapshot is the CPU time of every process and of the machine.
@@ -65,7 +73,7 @@ func takeCPUSnapshot() (cpuSnapshot, error) {
 		if err != nil {
 			continue
 		}
-		s.procs[pid] = procTicks{comm: comm, ticks: ticks, switches: processSwitches(pid)}
+		s.procs[pid] = procTicks{comm: comm, ticks: ticks, switches: processSwitches(pid), ioCalls: processIOCalls(pid)}
 	}
 	return s, nil
 }
@@ -86,12 +94,33 @@ func processSwitches(pid int) uint64 {
 	return n
 }
 
+// processIOCalls reads a process's read and write system calls; 0 when its
+// io file cannot be read (another user's process, or one that ended).
+func processIOCalls(pid int) uint64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/io")
+	if err != nil {
+		return 0
+	}
+	return parseIOCalls(b)
+}
+
+// parseIOCalls sums syscr and syscw of an io file.
+func parseIOCalls(b []byte) uint64 {
+	return sumFields(b, "syscr", "syscw")
+}
+
 // parseStatusSwitches reads both context-switch counts of a status file.
 func parseStatusSwitches(b []byte) uint64 {
+	return sumFields(b, "voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")
+}
+
+// sumFields adds the values of the named "name: value" lines of a /proc
+// file.
+func sumFields(b []byte, a, c string) uint64 {
 	var n uint64
 	for line := range bytes.SplitSeq(b, []byte{'\n'}) {
 		name, value, ok := bytes.Cut(line, []byte{':'})
-		if !ok || (string(name) != "voluntary_ctxt_switches" && string(name) != "nonvoluntary_ctxt_switches") {
+		if !ok || (string(name) != a && string(name) != c) {
 			continue
 		}
 		v, err := strconv.ParseUint(string(bytes.TrimSpace(value)), 10, 64)
@@ -153,6 +182,8 @@ type cpuShare struct {
 	Seconds float64 `json:"cpu_seconds"`
 	// Switches is the group's context switches over the interval.
 	Switches uint64 `json:"context_switches,omitempty"`
+	// IOCalls is the group's read and write system calls over the interval.
+	IOCalls uint64 `json:"read_write_calls,omitempty"`
 }
 
 // cpuReport is how the machine's CPU was spent between two snapshots.
@@ -172,15 +203,12 @@ type cpuReport struct {
 // are recognised by name; everything else is "other" (other work on a
 // shared machine shows up there). A process that ended before b is missing.
 func cpuBetween(a, b cpuSnapshot, named map[int]string) cpuReport {
-	groups, other, switches := map[string]uint64{}, map[string]uint64{}, map[string]uint64{}
+	groups, other, switches, ioCalls := map[string]uint64{}, map[string]uint64{}, map[string]uint64{}, map[string]uint64{}
 	for pid, p := range b.procs {
-		d, sw := p.ticks, p.switches
+		d, sw, io := p.ticks, p.switches, p.ioCalls
 		if old, ok := a.procs[pid]; ok && old.comm == p.comm && old.ticks <= p.ticks {
 			d = p.ticks - old.ticks
-			sw = 0
-			if old.switches <= p.switches {
-				sw = p.switches - old.switches
-			}
+			sw, io = counted(old.switches, p.switches), counted(old.ioCalls, p.ioCalls)
 		}
 		if d == 0 {
 			continue
@@ -188,6 +216,7 @@ func cpuBetween(a, b cpuSnapshot, named map[int]string) cpuReport {
 		g := groupOf(pid, p.comm, named)
 		groups[g] += d
 		switches[g] += sw
+		ioCalls[g] += io
 		if g == "other" {
 			other[p.comm] += d
 		}
@@ -199,12 +228,22 @@ func cpuBetween(a, b cpuSnapshot, named map[int]string) cpuReport {
 	r.Groups = shares(groups)
 	for i := range r.Groups {
 		r.Groups[i].Switches = switches[r.Groups[i].Group]
+		r.Groups[i].IOCalls = ioCalls[r.Groups[i].Group]
 	}
 	r.Other = shares(other)
 	if len(r.Other) > 3 {
 		r.Other = r.Other[:3]
 	}
 	return r
+}
+
+// counted is a counter's growth between two readings of one process, 0
+// when the second is lower (a reading that failed).
+func counted(before, after uint64) uint64 {
+	if before > after {
+		return 0
+	}
+	return after - before
 }
 
 func shares(ticks map[string]uint64) []cpuShare {
@@ -247,13 +286,29 @@ func (r cpuReport) seconds(group string) float64 {
 // switchesPerRequest is the context switches of every process but "other"
 // (the machine's own threads and unrelated work) per successful request.
 func (r cpuReport) switchesPerRequest(requests int) float64 {
+	return r.perRequest(requests, func(g cpuShare) uint64 { return g.Switches })
+}
+
+// serverIOCallsPerRequest is the read and write system calls of the
+// servers under test (gateway and core, or the bare server) per successful
+// request.
+func (r cpuReport) serverIOCallsPerRequest(requests int) float64 {
+	return r.perRequest(requests, func(g cpuShare) uint64 {
+		if g.Group == "gateway" || g.Group == "core" || g.Group == "baseline" {
+			return g.IOCalls
+		}
+		return 0
+	})
+}
+
+func (r cpuReport) perRequest(requests int, count func(cpuShare) uint64) float64 {
 	if requests == 0 {
 		return 0
 	}
 	var n uint64
 	for _, g := range r.Groups {
 		if g.Group != "other" {
-			n += g.Switches
+			n += count(g)
 		}
 	}
 	return float64(n) / float64(requests)
@@ -271,6 +326,9 @@ func (r cpuReport) write(w io.Writer, requests int) {
 			per = fmt.Sprintf(", %.3f ms/request", 1000*g.Seconds/float64(requests))
 			if g.Switches > 0 && g.Group != "other" {
 				per += fmt.Sprintf(", %.1f switches/request", float64(g.Switches)/float64(requests))
+			}
+			if io := float64(g.IOCalls) / float64(requests); io >= 0.05 && g.Group != "other" {
+				per += fmt.Sprintf(", %.1f reads+writes/request", io)
 			}
 		}
 		fmt.Fprintf(w, "              %-16s %6.2f cpu-s (%4.0f%% of one core%s)\n", g.Group, g.Seconds, 100*g.Seconds/r.Wall, per)

@@ -33,12 +33,12 @@ func TestParseSystemStat(t *testing.T) {
 func TestCPUBetweenGroupsProcesses(t *testing.T) {
 	t0 := time.Unix(0, 0)
 	a := cpuSnapshot{at: t0, busy: 0, total: 0, procs: map[int]procTicks{
-		1: {"mpserver", 100, 1000}, 2: {"mpserver", 50, 10}, 3: {"postgres", 10, 0}, 4: {"redis-server", 5, 0}, 5: {"go", 7, 0}, 9: {"old", 3, 0},
+		1: {"mpserver", 100, 1000, 4000}, 2: {"mpserver", 50, 10, 0}, 3: {"postgres", 10, 0, 0}, 4: {"redis-server", 5, 0, 0}, 5: {"go", 7, 0, 0}, 9: {"old", 3, 0, 0},
 	}}
 	b := cpuSnapshot{at: t0.Add(2 * time.Second), busy: 300, total: 400, procs: map[int]procTicks{
-		1: {"mpserver", 200, 3500}, 2: {"mpserver", 80, 20}, 3: {"postgres", 30, 0}, 4: {"redis-server", 6, 0}, 5: {"go", 7, 0},
-		6: {"postgres", 40, 0}, // a backend that connected during the run
-		7: {"make", 11, 0},
+		1: {"mpserver", 200, 3500, 12700}, 2: {"mpserver", 80, 20, 0}, 3: {"postgres", 30, 0, 0}, 4: {"redis-server", 6, 0, 0}, 5: {"go", 7, 0, 0},
+		6: {"postgres", 40, 0, 0}, // a backend that connected during the run
+		7: {"make", 11, 0, 0},
 	}}
 	r := cpuBetween(a, b, map[int]string{1: "gateway", 2: "core"})
 	want := map[string]float64{"gateway": 1, "core": 0.3, "postgresql": 0.6, "redis": 0.01, "other": 0.11}
@@ -58,7 +58,13 @@ func TestCPUBetweenGroupsProcesses(t *testing.T) {
 	if g := r.Groups[0]; g.Switches != 2500 {
 		t.Errorf("gateway switches %d, want 2500", g.Switches)
 	}
-	if !strings.Contains(out.String(), "gateway") || !strings.Contains(out.String(), "1.000 ms/request, 2.5 switches/request") {
+	if g := r.Groups[0]; g.IOCalls != 8700 {
+		t.Errorf("gateway reads and writes %d, want 8700", g.IOCalls)
+	}
+	if n := r.serverIOCallsPerRequest(1000); n != 8.7 {
+		t.Errorf("servers' reads and writes a request %v, want 8.7", n)
+	}
+	if !strings.Contains(out.String(), "gateway") || !strings.Contains(out.String(), "1.000 ms/request, 2.5 switches/request, 8.7 reads+writes/request") {
 		t.Fatalf("report:\n%s", out.String())
 	}
 }
@@ -67,6 +73,13 @@ func TestParseStatusSwitches(t *testing.T) {
 	status := "Name:\tmpserver\nThreads:\t7\nvoluntary_ctxt_switches:\t150\nnonvoluntary_ctxt_switches:\t25\n"
 	if n := parseStatusSwitches([]byte(status)); n != 175 {
 		t.Fatalf("%d, want 175", n)
+	}
+}
+
+func TestParseIOCalls(t *testing.T) {
+	io := "rchar: 4096\nwchar: 512\nsyscr: 31\nsyscw: 9\nread_bytes: 0\nwrite_bytes: 0\ncancelled_write_bytes: 0\n"
+	if n := parseIOCalls([]byte(io)); n != 40 {
+		t.Fatalf("%d, want 40", n)
 	}
 }
 
@@ -84,6 +97,9 @@ func TestTakeCPUSnapshotSeesThisProcess(t *testing.T) {
 	}
 	if own.switches == 0 {
 		t.Fatal("no context switches counted for this process")
+	}
+	if own.ioCalls == 0 {
+		t.Fatal("no read or write system calls counted for this process (it has read /proc)")
 	}
 }
 
