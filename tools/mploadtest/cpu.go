@@ -34,8 +34,8 @@ type procTicks struct {
 	// thread of the process.
 	switches uint64
 	// ioCalls is the process's read and write system calls (syscr and
-	// syscw of /proc/PID/io, every thread's): reads, writes, and their
-	// socket and vectored forms.
+	// syscw of /proc/PID/io, every thread's): read, write and their
+	// positioned and vectored forms, not send or recv.
 	ioCalls uint64
 }
 
