@@ -297,39 +297,24 @@ func (g *Gateway) admit(r *http.Request, creds *appCredentials, m *policy.Method
 	if !res.Allowed() {
 		return nil, &rateLimitedError{err: apierr.New(apierr.RateLimited, "rate limit exceeded; retry after the Retry-After delay"), retryAfter: res.RetryAfter(now), bucket: exceededBucket(res)}
 	}
-	// Only a method that reports them gets the buckets' states, in the same
-	// allocation as the principal: they change with every request, and
-	// core's other methods do not read them.
-	var p *principal.Principal
-	var limits []principal.RateLimit
-	if m.Policy.GetReportsRateLimits() {
-		a := &admitted{}
-		p, limits = &a.principal, a.limits[:0]
-		for i, b := range res.Buckets {
-			limits = append(limits, principal.RateLimit{
-				Bucket: bucketNames[min(i, len(bucketNames)-1)], Limit: b.Limit, Remaining: b.Remaining,
-				Window: buckets[i].Window, Reset: b.Reset,
-			})
-		}
-	} else {
-		p = new(principal.Principal)
-	}
-	*p = principal.Principal{
+	p := &principal.Principal{
 		AppID:       creds.appID,
 		ClientID:    creds.clientID,
 		AccountID:   creds.accountID,
 		Environment: creds.environment,
 		Scopes:      creds.scopes,
-		RateLimits:  limits,
+	}
+	// Only a method that reports them gets the buckets' states: they change
+	// with every request, and core's other methods do not read them.
+	if m.Policy.GetReportsRateLimits() {
+		p.RateLimits = make([]principal.RateLimit, len(res.Buckets))
+		for i, b := range res.Buckets {
+			p.RateLimits[i] = principal.RateLimit{
+				Bucket: bucketName(i), Limit: b.Limit, Remaining: b.Remaining, Window: buckets[i].Window, Reset: b.Reset,
+			}
+		}
 	}
 	return p, nil
-}
-
-// admitted is the principal of a request to a method that reports the rate
-// buckets, with room for their states (at most three).
-type admitted struct {
-	principal principal.Principal
-	limits    [3]principal.RateLimit
 }
 
 // forwardSeller puts the seller headers of a route that reads them

@@ -252,6 +252,10 @@ func readBody(r *http.Request, max int64) ([]byte, error) {
 // bucketNames name Limits.Buckets' entries, in its order.
 var bucketNames = [...]string{"app", "account", "sandbox"}
 
+// bucketName names the i-th bucket of an admission (a bucket past the known
+// ones takes the last name).
+func bucketName(i int) string { return bucketNames[min(i, len(bucketNames)-1)] }
+
 // The rate headers' names in their canonical form, so that writing them
 // does not canonicalize (and copy) the names on every request.
 var (

@@ -112,7 +112,7 @@ func (m *Metrics) seriesOf(o outcome) *outcomeSeries {
 func exceededBucket(res admission.Result) string {
 	for i, b := range res.Buckets {
 		if b.Exceeded {
-			return bucketNames[min(i, len(bucketNames)-1)]
+			return bucketName(i)
 		}
 	}
 	return ""

@@ -135,31 +135,15 @@ func (p *Principal) WithGrant(granted []string) *Principal {
 
 // AppendMetadata adds p to outgoing metadata pairs.
 func (p *Principal) AppendMetadata(kv []string) []string {
-	// The buckets (a request has at most three) in one allocation, and the
-	// message marshalled into a stack buffer.
-	type bucketBlock struct {
-		vals [3]principalv1.RateLimit
-		ptrs [3]*principalv1.RateLimit
-	}
-	var rls []*principalv1.RateLimit
-	switch n := len(p.RateLimits); {
-	case n == 0: // the call's method does not report them
-	case n <= 3:
-		blk := new(bucketBlock)
-		for i := range n {
-			blk.ptrs[i] = &blk.vals[i]
-		}
-		rls = blk.ptrs[:n:n]
-	default:
-		rls = make([]*principalv1.RateLimit, n)
-		for i := range rls {
-			rls[i] = &principalv1.RateLimit{}
-		}
-	}
+	// The buckets travel only to a method that reports them (the usage
+	// route), off the hot path; the message is marshalled into a stack
+	// buffer.
+	rls := make([]*principalv1.RateLimit, len(p.RateLimits))
 	for i, r := range p.RateLimits {
-		rl := rls[i]
-		rl.Bucket, rl.Limit, rl.Remaining = r.Bucket, r.Limit, r.Remaining
-		rl.WindowSeconds, rl.ResetUnixMs = int64(r.Window/time.Second), r.Reset.UnixMilli()
+		rls[i] = &principalv1.RateLimit{
+			Bucket: r.Bucket, Limit: r.Limit, Remaining: r.Remaining,
+			WindowSeconds: int64(r.Window / time.Second), ResetUnixMs: r.Reset.UnixMilli(),
+		}
 	}
 	m := &principalv1.Principal{
 		AppId:       p.AppID,
