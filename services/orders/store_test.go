@@ -122,9 +122,17 @@ func TestStoreRoundTrip(t *testing.T) {
 		full.BookingStatus = ptr(BookingReadyForHandover)
 		bare := fixture("ord_bare", "sel_a", StatusPending, t0.Add(time.Second))
 		bare.BuyerEmail = ""
-		mustCreate(t, st, full, bare)
+		// Text the JSON column must escape and the decoder unescape, and
+		// times with microseconds (PostgreSQL's precision).
+		text := fixture("ord_text", "sel_a", StatusDelivered, t0.Add(123456*time.Microsecond))
+		text.Items[0].Title = "Quote \" backslash \\ <b>&amp; tab\t nl\n cr\r ctrl\x01\x1f bs\b ff\f ls\u2028 ps\u2029 ñ 日本 😀 \\u0041"
+		text.ShippingAddress.Line2 = ptr("")
+		text.BillingAddress.Name = "O'Brien \"Jun\" / Dela Cruz"
+		text.Fulfillments[0].TrackingCompany = "J&T \\ \"Express\""
+		text.Fulfillments[0].UpdatedAt = t0.Add(999999 * time.Microsecond)
+		mustCreate(t, st, full, bare, text)
 
-		for _, want := range []*Order{full, bare} {
+		for _, want := range []*Order{full, bare, text} {
 			got, err := st.GetOrder(context.Background(), "sel_a", want.ID)
 			if err != nil {
 				t.Fatalf("get %s: %v", want.ID, err)

@@ -1,0 +1,52 @@
+package orders
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	gojson "github.com/goccy/go-json"
+
+	"github.com/mallplatform/partnerapi/internal/db/dbtest"
+)
+
+// BenchmarkOrderColumnDecode decodes the JSON column of the order read
+// (GetOrderPostgresSQL's last column, as PostgreSQL writes it for an order
+// with two items and a fulfillment) with the decoder the store uses and,
+// beside it, with encoding/json, which it replaced.
+//
+//	CI=true go test -run '^$' -bench OrderColumnDecode -benchmem ./services/orders/
+func BenchmarkOrderColumnDecode(b *testing.B) {
+	d := dbtest.Postgres(b)
+	createSellers(b, d.Ent, "sel_a")
+	st := NewEntStore(d)
+	o := fixture("ord_bench", "sel_a", StatusShipped, t0)
+	mustCreate(b, st, o)
+	var column []byte
+	cols := make([]any, 20)
+	for i := range cols[:19] {
+		cols[i] = new(any)
+	}
+	cols[19] = &column
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := d.Pool.QueryRow(ctx, GetOrderPostgresSQL, o.ID, o.SellerID).Scan(cols...); err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name      string
+		unmarshal func([]byte, any) error
+	}{{"go-json", gojson.Unmarshal}, {"encoding-json", json.Unmarshal}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(column)))
+			for b.Loop() {
+				var r orderJSON
+				if err := c.unmarshal(column, &r); err != nil || len(r.Items) != 2 || len(r.Fulfillments) != 1 {
+					b.Fatalf("%d items, %d fulfillments, %v", len(r.Items), len(r.Fulfillments), err)
+				}
+			}
+		})
+	}
+}
