@@ -9,17 +9,20 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"go.uber.org/zap"
 	"google.golang.org/genproto/googleapis/api/httpbody"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/mem"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 
 	"github.com/mallplatform/partnerapi/internal/apierr"
+	"github.com/mallplatform/partnerapi/internal/grpccodec"
 	"github.com/mallplatform/partnerapi/internal/policy"
 	"github.com/mallplatform/partnerapi/internal/principal"
 	"github.com/mallplatform/partnerapi/internal/serviceset"
@@ -44,6 +47,10 @@ type coreCall struct {
 	// answer is the response field the HTTP answer is made of
 	// (response_body; nil for the whole response).
 	answer protoreflect.FieldDescriptor
+	// wire: the gateway only renders the answer (no header comes from it),
+	// so it receives the answer's encoding and renders it from the wire
+	// (writeWireAnswer) instead of decoding it into a message first.
+	wire bool
 }
 
 // coreCalls resolves every route of core's services that the service list
@@ -218,15 +225,93 @@ func (g *Gateway) callCore(ctx context.Context, w *statusWriter, st *requestStat
 	}
 	var kv [24]string
 	ctx = metadata.AppendToOutgoingContext(ctx, st.appendMetadata(kv[:0])...)
-	resp := c.output.New().Interface()
+	var resp any
+	if c.wire {
+		raw := rawPool.Get().(*grpccodec.Raw)
+		defer putRaw(raw)
+		resp = raw
+	} else {
+		resp = c.output.New().Interface()
+	}
 	// Core's header metadata and the option that receives it live in the
 	// request state, which is allocated anyway.
 	st.callOpts[0] = grpc.Header(&st.header)
-	if err := g.cfg.Core.Invoke(ctx, c.method.FullMethod, req.Interface(), resp, st.callOpts[:]...); err != nil {
+	opts := st.callOpts[:1]
+	if c.wire {
+		st.callOpts[1] = rawCodec
+		opts = st.callOpts[:2]
+	}
+	if err := g.cfg.Core.Invoke(ctx, c.method.FullMethod, req.Interface(), resp, opts...); err != nil {
 		g.writeCoreError(w, st.requestID, st.header, err)
 		return
 	}
-	g.writeAnswer(w, st, c, resp)
+	if raw, ok := resp.(*grpccodec.Raw); ok {
+		g.writeWireAnswer(w, st, c, raw.Bytes)
+		return
+	}
+	g.writeAnswer(w, st, c, resp.(proto.Message))
+}
+
+// rawCodec receives an answer as its encoding (grpccodec.Raw) whatever
+// codec the connection to core was dialled with: protobuf on the wire
+// either way.
+var rawCodec = grpc.ForceCodecV2(grpccodec.New())
+
+// rawPool holds the buffers answers rendered from the wire arrive in.
+var rawPool = sync.Pool{New: func() any { return &grpccodec.Raw{Bytes: make([]byte, 0, 4096)} }}
+
+// maxPooledRaw bounds the buffers rawPool keeps: a rare large answer (a
+// bulk create's) is not held for the small ones.
+const maxPooledRaw = 64 << 10
+
+func putRaw(r *grpccodec.Raw) {
+	if cap(r.Bytes) <= maxPooledRaw {
+		rawPool.Put(r)
+	}
+}
+
+// writeWireAnswer writes an answer received as its encoding: rendered from
+// the wire into the envelope, with the header fields every answer gets. An
+// encoding the walk declines is decoded with the link's codec and written
+// by writeAnswer, as every answer was before.
+func (g *Gateway) writeWireAnswer(w *statusWriter, st *requestState, c *coreCall, wire []byte) {
+	bp := bufPool.Get().(*[]byte)
+	defer bufPool.Put(bp)
+	b := append((*bp)[:0], `{"success":true,`...)
+	b, wrote, ok := wirejson.AppendFieldsWire(b, c.output.Descriptor(), wire)
+	if !ok {
+		resp := c.output.New().Interface()
+		if err := grpccodec.New().Unmarshal(mem.BufferSlice{mem.SliceBuffer(wire)}, resp); err != nil {
+			g.writeCoreError(w, st.requestID, st.header, fmt.Errorf("gateway: answer: %w", err))
+			return
+		}
+		g.writeAnswer(w, st, c, resp)
+		return
+	}
+	if !wrote {
+		b = b[:len(b)-1] // drop the comma: no fields
+	}
+	b = append(b, '}')
+	*bp = b[:0]
+	h := w.Header()
+	g.coreHeaders(h, st)
+	h.Set("Content-Type", "application/json")
+	g.afterConsole(st, w)
+	if _, err := w.Write(b); err != nil && !errors.Is(err, http.ErrBodyNotAllowed) {
+		g.log.Debug("answer not written", zap.String("request_id", st.requestID), zap.Error(err))
+	}
+}
+
+// coreHeaders copies the header fields core asked for (its header metadata)
+// onto the answer.
+func (g *Gateway) coreHeaders(h http.Header, st *requestState) {
+	for k, vs := range st.header {
+		if name, ok := outgoingHeader(k); ok {
+			for _, v := range vs {
+				h.Add(name, v)
+			}
+		}
+	}
 }
 
 // pathVar is a request field a path variable fills: a singular string
@@ -298,13 +383,7 @@ func (c *coreCall) decodeBody(req protoreflect.Message, in coreRequest) error {
 // written from the pooled buffer it was rendered into.
 func (g *Gateway) writeAnswer(w *statusWriter, st *requestState, c *coreCall, resp proto.Message) {
 	h := w.Header()
-	for k, vs := range st.header {
-		if name, ok := outgoingHeader(k); ok {
-			for _, v := range vs {
-				h.Add(name, v)
-			}
-		}
-	}
+	g.coreHeaders(h, st)
 	answer := resp
 	if c.answer != nil {
 		answer = answerField{Message: resp, field: c.answer}

@@ -7,3 +7,14 @@ package gateway
 func OnCredentialWait(g *Gateway, onWait func(clientID string) (stopped func(err error))) {
 	g.creds.onWait = onWait
 }
+
+// RendersFromWire reports whether g renders the answers of fullMethod's
+// route from the wire.
+func RendersFromWire(g *Gateway, fullMethod string) bool {
+	for _, c := range g.calls {
+		if c.method.FullMethod == fullMethod {
+			return c.wire
+		}
+	}
+	return false
+}

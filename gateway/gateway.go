@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+	"google.golang.org/genproto/googleapis/api/httpbody"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
@@ -17,6 +18,7 @@ import (
 	credentialsv1 "github.com/mallplatform/partnerapi/gen/mp/credentials/v1"
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/policy"
+	"github.com/mallplatform/partnerapi/internal/wirejson"
 )
 
 // Gateway is the HTTP handler of the gateway tier.
@@ -128,11 +130,27 @@ func New(cfg Config) (*Gateway, error) {
 	if g.calls, err = coreCalls(table.Routes(), g.owned, cfg.Core); err != nil {
 		return nil, err
 	}
+	for _, c := range g.calls {
+		out := c.output.Descriptor()
+		c.wire = c.answer == nil && !g.readsAnswer(out) && wirejson.WireRenderable(out)
+	}
 	if cfg.Tracing.Enabled() {
 		g.traced = cfg.Tracing.HTTPHandler(http.HandlerFunc(g.serve), "open/v1")
 	}
 	g.startMaintenance()
 	return g, nil
+}
+
+// rotatedSecret is the answer afterCore acts on.
+var rotatedSecret = (&authv1.RotatedSecretResponse{}).ProtoReflect().Descriptor().FullName()
+
+// readsAnswer reports whether writing an answer of type md takes more than
+// rendering it: afterCore's answer, one with a location, cookie or entity
+// tag field (applyResponseFields), a raw document (rawAnswerHeaders). Every
+// other answer is rendered from the wire (writeWireAnswer).
+func (g *Gateway) readsAnswer(md protoreflect.MessageDescriptor) bool {
+	return md.FullName() == rotatedSecret || g.fields[md.FullName()] != nil ||
+		md.FullName() == (&httpbody.HttpBody{}).ProtoReflect().Descriptor().FullName()
 }
 
 // afterCore runs on each success answer of core before it is written: an
@@ -141,7 +159,7 @@ func New(cfg Config) (*Gateway, error) {
 // here verifies with it whatever the cache held; and the answer, which holds
 // the secret, is marked for no cache to keep.
 func (g *Gateway) afterCore(st *requestState, w http.ResponseWriter, m proto.Message) error {
-	if _, ok := m.(*authv1.RotatedSecretResponse); !ok {
+	if m.ProtoReflect().Descriptor().FullName() != rotatedSecret {
 		return nil
 	}
 	w.Header().Set("Cache-Control", "no-store")

@@ -45,9 +45,10 @@ type requestState struct {
 	// response has an entity tag field.
 	ifNoneMatch string
 	// header receives core's header metadata (the replay marks), through
-	// callOpts.
+	// callOpts; the second option, on calls whose answer is rendered from
+	// the wire, is the link's codec (rawCodec).
 	header   metadata.MD
-	callOpts [1]grpc.CallOption
+	callOpts [2]grpc.CallOption
 }
 
 // ServeHTTP runs the request path of the design, in order: request id,

@@ -24,6 +24,14 @@ type generated interface {
 	UnmarshalVT(dAtA []byte) error
 }
 
+// Raw is a message taken as its encoding: the codec copies the bytes of an
+// answer received into a *Raw instead of decoding them, and sends a *Raw's
+// bytes as they are. The gateway receives the answers it only renders as
+// Raw and renders them from the wire (wirejson.AppendFieldsWire).
+type Raw struct {
+	Bytes []byte
+}
+
 // Codec implements encoding.CodecV2. Use it with grpc.ForceServerCodecV2
 // and grpc.ForceCodecV2.
 type Codec struct {
@@ -42,6 +50,9 @@ func (Codec) Name() string { return protocodec.Name }
 // Marshal encodes v, in a buffer from gRPC's pool when it is large enough
 // for pooling to pay, as gRPC's own codec does.
 func (c Codec) Marshal(v any) (mem.BufferSlice, error) {
+	if r, ok := v.(*Raw); ok {
+		return mem.BufferSlice{mem.SliceBuffer(r.Bytes)}, nil
+	}
 	m, ok := v.(generated)
 	if !ok {
 		return c.fallback.Marshal(v)
@@ -67,6 +78,13 @@ func (c Codec) Marshal(v any) (mem.BufferSlice, error) {
 // UnmarshalVT merges, proto.Unmarshal replaces; the codec keeps the
 // latter's contract).
 func (c Codec) Unmarshal(data mem.BufferSlice, v any) error {
+	if r, ok := v.(*Raw); ok {
+		r.Bytes = r.Bytes[:0]
+		for _, buf := range data {
+			r.Bytes = append(r.Bytes, buf.ReadOnlyData()...)
+		}
+		return nil
+	}
 	m, ok := v.(generated)
 	if !ok {
 		return c.fallback.Unmarshal(data, v)

@@ -88,11 +88,14 @@ func (fp *fieldPlan) message() *messagePlan {
 }
 
 type messagePlan struct {
+	md        protoreflect.MessageDescriptor
 	fields    []*fieldPlan
 	byName    map[string]*fieldPlan
 	wellKnown wellKnown
 	// jsonArray: the message travels as the JSON array of its one repeated field.
 	jsonArray *fieldPlan
+	// wire is how the message is rendered from its encoding (wire.go).
+	wire wirePlan
 }
 
 type enumPlan struct {
@@ -116,7 +119,7 @@ func planFor(md protoreflect.MessageDescriptor) *messagePlan {
 }
 
 func buildPlan(md protoreflect.MessageDescriptor) *messagePlan {
-	p := &messagePlan{byName: map[string]*fieldPlan{}}
+	p := &messagePlan{md: md, byName: map[string]*fieldPlan{}}
 	switch md.FullName() {
 	case "google.protobuf.Timestamp":
 		p.wellKnown = wkTimestamp
