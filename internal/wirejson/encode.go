@@ -112,12 +112,7 @@ func appendPlannedFields(b []byte, p *messagePlan, m protoreflect.Message, wrote
 			b = appendRaw(b, m.Get(fd).Bytes())
 		default:
 			if fp.tracksPresence && !m.Has(fd) {
-				if fp.presence != presenceNull {
-					continue
-				}
-				b = comma(b, &wroteAny)
-				b = append(b, fp.key...)
-				b = append(b, "null"...)
+				b = appendAbsent(b, fp, &wroteAny)
 				continue
 			}
 			b = comma(b, &wroteAny)
@@ -129,6 +124,17 @@ func appendPlannedFields(b []byte, p *messagePlan, m protoreflect.Message, wrote
 		}
 	}
 	return b, wroteAny, nil
+}
+
+// appendAbsent writes a field whose presence is tracked and that is not
+// set as its presence says: null, or nothing.
+func appendAbsent(b []byte, fp *fieldPlan, wroteAny *bool) []byte {
+	if fp.presence != presenceNull {
+		return b
+	}
+	b = comma(b, wroteAny)
+	b = append(b, fp.key...)
+	return append(b, "null"...)
 }
 
 func comma(b []byte, wroteAny *bool) []byte {

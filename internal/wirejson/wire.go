@@ -230,12 +230,7 @@ func appendWireFields(b []byte, p *messagePlan, wire []byte, wroteAny bool) ([]b
 			b = appendRaw(b, o.value(wire))
 		default:
 			if fp.tracksPresence && o.n == 0 {
-				if fp.presence != presenceNull {
-					continue
-				}
-				b = comma(b, &wroteAny)
-				b = append(b, fp.key...)
-				b = append(b, "null"...)
+				b = appendAbsent(b, fp, &wroteAny)
 				continue
 			}
 			b = comma(b, &wroteAny)
