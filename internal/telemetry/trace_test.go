@@ -67,23 +67,37 @@ func TestOneTraceSpansGatewayCoreAndDatabase(t *testing.T) {
 	}
 	rid := resp.Header.Get("X-Request-Id")
 
-	// The gateway's span ends after the answer is written: wait for it,
-	// looking again each time a span ends.
+	// The gateway's span ends after the answer is written, and core's
+	// when gRPC has finished the call on core's side, which may come after
+	// the gateway has answered: wait for both, looking again each time a
+	// span ends.
 	var gw sdktrace.ReadOnlySpan
+	coreEnded := func() bool {
+		for _, s := range rec.Ended() {
+			if s.SpanKind() == trace.SpanKindServer && s.Name() == "mp.orders.v1.OrdersService/ListOrders" &&
+				s.SpanContext().TraceID() == gw.SpanContext().TraceID() {
+				return true
+			}
+		}
+		return false
+	}
 	timeout := time.After(10 * time.Second)
-	for gw == nil {
+	for gw == nil || !coreEnded() {
 		for _, s := range rec.Ended() {
 			if s.SpanKind() == trace.SpanKindServer && attr(s, telemetry.AttrRequestID) == rid && strings.Contains(s.InstrumentationScope().Name, "otelhttp") {
 				gw = s
 			}
 		}
-		if gw != nil {
+		if gw != nil && coreEnded() {
 			break
 		}
 		select {
 		case <-ends:
 		case <-timeout:
-			t.Fatalf("no gateway span with request id %s among %d spans", rid, len(rec.Ended()))
+			if gw == nil {
+				t.Fatalf("no gateway span with request id %s among %d spans", rid, len(rec.Ended()))
+			}
+			t.Fatalf("no core span in the gateway's trace %s among %d spans", gw.SpanContext().TraceID(), len(rec.Ended()))
 		}
 	}
 	if gw.Name() != "GET /open/v1/orders" || attr(gw, "http.route") != "/open/v1/orders" {
