@@ -225,37 +225,35 @@ func (g *Gateway) callCore(ctx context.Context, w *statusWriter, st *requestStat
 	}
 	var kv [24]string
 	ctx = metadata.AppendToOutgoingContext(ctx, st.appendMetadata(kv[:0])...)
-	var resp any
-	if c.wire {
-		raw := rawPool.Get().(*grpccodec.Raw)
-		defer putRaw(raw)
-		resp = raw
-	} else {
-		resp = c.output.New().Interface()
-	}
 	// Core's header metadata and the option that receives it live in the
 	// request state, which is allocated anyway.
 	st.callOpts[0] = grpc.Header(&st.header)
-	opts := st.callOpts[:1]
 	if c.wire {
+		raw := rawPool.Get().(*grpccodec.Raw)
+		defer putRaw(raw)
 		st.callOpts[1] = rawCodec
-		opts = st.callOpts[:2]
-	}
-	if err := g.cfg.Core.Invoke(ctx, c.method.FullMethod, req.Interface(), resp, opts...); err != nil {
-		g.writeCoreError(w, st.requestID, st.header, err)
-		return
-	}
-	if raw, ok := resp.(*grpccodec.Raw); ok {
+		if err := g.cfg.Core.Invoke(ctx, c.method.FullMethod, req.Interface(), raw, st.callOpts[:]...); err != nil {
+			g.writeCoreError(w, st.requestID, st.header, err)
+			return
+		}
 		g.writeWireAnswer(w, st, c, raw.Bytes)
 		return
 	}
-	g.writeAnswer(w, st, c, resp.(proto.Message))
+	resp := c.output.New().Interface()
+	if err := g.cfg.Core.Invoke(ctx, c.method.FullMethod, req.Interface(), resp, st.callOpts[:1]...); err != nil {
+		g.writeCoreError(w, st.requestID, st.header, err)
+		return
+	}
+	g.writeAnswer(w, st, c, resp)
 }
 
-// rawCodec receives an answer as its encoding (grpccodec.Raw) whatever
-// codec the connection to core was dialled with: protobuf on the wire
-// either way.
-var rawCodec = grpc.ForceCodecV2(grpccodec.New())
+// linkCodec is the codec of the link to core; rawCodec has a call receive
+// its answer as its encoding (grpccodec.Raw) whatever codec the connection
+// was dialled with: protobuf on the wire either way.
+var (
+	linkCodec = grpccodec.New()
+	rawCodec  = grpc.ForceCodecV2(linkCodec)
+)
 
 // rawPool holds the buffers answers rendered from the wire arrive in.
 var rawPool = sync.Pool{New: func() any { return &grpccodec.Raw{Bytes: make([]byte, 0, 4096)} }}
@@ -277,26 +275,26 @@ func putRaw(r *grpccodec.Raw) {
 func (g *Gateway) writeWireAnswer(w *statusWriter, st *requestState, c *coreCall, wire []byte) {
 	bp := bufPool.Get().(*[]byte)
 	defer bufPool.Put(bp)
-	b := append((*bp)[:0], `{"success":true,`...)
-	b, wrote, ok := wirejson.AppendFieldsWire(b, c.output.Descriptor(), wire)
+	b, ok := envelope{}.renderWire(bp, c.output.Descriptor(), wire)
 	if !ok {
 		resp := c.output.New().Interface()
-		if err := grpccodec.New().Unmarshal(mem.BufferSlice{mem.SliceBuffer(wire)}, resp); err != nil {
+		if err := linkCodec.Unmarshal(mem.BufferSlice{mem.SliceBuffer(wire)}, resp); err != nil {
 			g.writeCoreError(w, st.requestID, st.header, fmt.Errorf("gateway: answer: %w", err))
 			return
 		}
 		g.writeAnswer(w, st, c, resp)
 		return
 	}
-	if !wrote {
-		b = b[:len(b)-1] // drop the comma: no fields
-	}
-	b = append(b, '}')
-	*bp = b[:0]
 	h := w.Header()
 	g.coreHeaders(h, st)
 	h.Set("Content-Type", "application/json")
 	g.afterConsole(st, w)
+	g.writeBody(w, st, b)
+}
+
+// writeBody writes a rendered answer; a client that has gone is logged at
+// debug.
+func (g *Gateway) writeBody(w http.ResponseWriter, st *requestState, b []byte) {
 	if _, err := w.Write(b); err != nil && !errors.Is(err, http.ErrBodyNotAllowed) {
 		g.log.Debug("answer not written", zap.String("request_id", st.requestID), zap.Error(err))
 	}
@@ -412,9 +410,7 @@ func (g *Gateway) writeAnswer(w *statusWriter, st *requestState, c *coreCall, re
 		g.writeCoreError(w, st.requestID, st.header, fmt.Errorf("gateway: answer: %w", err))
 		return
 	}
-	if _, err := w.Write(b); err != nil && !errors.Is(err, http.ErrBodyNotAllowed) {
-		g.log.Debug("answer not written", zap.String("request_id", st.requestID), zap.Error(err))
-	}
+	g.writeBody(w, st, b)
 }
 
 // answerField is an answer whose HTTP body is one of its fields

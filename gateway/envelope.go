@@ -6,6 +6,7 @@ import (
 
 	"google.golang.org/genproto/googleapis/api/httpbody"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/mallplatform/partnerapi/internal/wirejson"
 )
@@ -39,15 +40,35 @@ func (envelope) append(b []byte, v any) ([]byte, error) {
 	if !ok {
 		return b, errors.New("gateway: response is not a proto message")
 	}
-	b = append(b, `{"success":true`...)
-	b, wrote, err := wirejson.AppendFields(append(b, ','), m)
+	b, wrote, err := wirejson.AppendFields(openEnvelope(b), m)
 	if err != nil {
 		return b, err
 	}
+	return closeEnvelope(b, wrote), nil
+}
+
+// renderWire renders an answer of type md from its encoding into *bp, as
+// render does; ok is false when the walk declines it (wirejson.AppendFieldsWire).
+func (envelope) renderWire(bp *[]byte, md protoreflect.MessageDescriptor, wire []byte) ([]byte, bool) {
+	b, wrote, ok := wirejson.AppendFieldsWire(openEnvelope((*bp)[:0]), md, wire)
+	if !ok {
+		return nil, false
+	}
+	b = closeEnvelope(b, wrote)
+	*bp = b[:0]
+	return b, true
+}
+
+// openEnvelope starts an answer: `{"success":true,`, the fields follow.
+func openEnvelope(b []byte) []byte { return append(b, `{"success":true,`...) }
+
+// closeEnvelope ends an answer whose fields follow openEnvelope (wrote: at
+// least one was written).
+func closeEnvelope(b []byte, wrote bool) []byte {
 	if !wrote {
 		b = b[:len(b)-1] // drop the comma: no fields
 	}
-	return append(b, '}'), nil
+	return append(b, '}')
 }
 
 func (envelope) ContentType(v any) string {

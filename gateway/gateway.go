@@ -141,16 +141,20 @@ func New(cfg Config) (*Gateway, error) {
 	return g, nil
 }
 
-// rotatedSecret is the answer afterCore acts on.
-var rotatedSecret = (&authv1.RotatedSecretResponse{}).ProtoReflect().Descriptor().FullName()
+// rotatedSecret is the answer afterCore acts on; httpBody a raw document
+// (rawAnswer).
+var (
+	rotatedSecret = (&authv1.RotatedSecretResponse{}).ProtoReflect().Descriptor().FullName()
+	httpBody      = (&httpbody.HttpBody{}).ProtoReflect().Descriptor().FullName()
+)
 
 // readsAnswer reports whether writing an answer of type md takes more than
 // rendering it: afterCore's answer, one with a location, cookie or entity
 // tag field (applyResponseFields), a raw document (rawAnswerHeaders). Every
 // other answer is rendered from the wire (writeWireAnswer).
 func (g *Gateway) readsAnswer(md protoreflect.MessageDescriptor) bool {
-	return md.FullName() == rotatedSecret || g.fields[md.FullName()] != nil ||
-		md.FullName() == (&httpbody.HttpBody{}).ProtoReflect().Descriptor().FullName()
+	name := md.FullName()
+	return name == rotatedSecret || name == httpBody || g.fields[name] != nil
 }
 
 // afterCore runs on each success answer of core before it is written: an

@@ -25,8 +25,7 @@ type generated interface {
 }
 
 // Raw is a message taken as its encoding: the codec copies the bytes of an
-// answer received into a *Raw instead of decoding them, and sends a *Raw's
-// bytes as they are. The gateway receives the answers it only renders as
+// answer received into a *Raw instead of decoding them. The gateway receives the answers it only renders as
 // Raw and renders them from the wire (wirejson.AppendFieldsWire).
 type Raw struct {
 	Bytes []byte
@@ -50,9 +49,6 @@ func (Codec) Name() string { return protocodec.Name }
 // Marshal encodes v, in a buffer from gRPC's pool when it is large enough
 // for pooling to pay, as gRPC's own codec does.
 func (c Codec) Marshal(v any) (mem.BufferSlice, error) {
-	if r, ok := v.(*Raw); ok {
-		return mem.BufferSlice{mem.SliceBuffer(r.Bytes)}, nil
-	}
 	m, ok := v.(generated)
 	if !ok {
 		return c.fallback.Marshal(v)

@@ -117,8 +117,7 @@ func BenchmarkCodec(b *testing.B) {
 	}
 }
 
-// A Raw answer is the encoding as it came, over several buffers too, and a
-// Raw sent is its bytes.
+// A Raw answer is the encoding as it came, over several buffers too.
 func TestRawIsTheEncoding(t *testing.T) {
 	c := grpccodec.New()
 	wire, err := proto.Marshal(order(3))
@@ -132,9 +131,5 @@ func TestRawIsTheEncoding(t *testing.T) {
 	}
 	if string(raw.Bytes) != string(wire) {
 		t.Fatal("Raw does not hold the encoding")
-	}
-	sent, err := c.Marshal(raw)
-	if err != nil || string(sent.Materialize()) != string(wire) {
-		t.Fatalf("Raw sent other bytes (err %v)", err)
 	}
 }

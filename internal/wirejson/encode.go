@@ -264,9 +264,14 @@ func appendTimestamp(b []byte, m protoreflect.Message) []byte {
 	fields := m.Descriptor().Fields()
 	secs := m.Get(fields.ByNumber(1)).Int()
 	nanos := m.Get(fields.ByNumber(2)).Int()
-	t := time.Unix(secs, nanos).UTC()
+	return appendInstant(b, secs, nanos)
+}
+
+// appendInstant writes a timestamp's seconds and nanoseconds as TimeLayout
+// in UTC, quoted.
+func appendInstant(b []byte, secs, nanos int64) []byte {
 	b = append(b, '"')
-	b = t.AppendFormat(b, TimeLayout)
+	b = time.Unix(secs, nanos).UTC().AppendFormat(b, TimeLayout)
 	return append(b, '"')
 }
 

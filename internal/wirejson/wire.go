@@ -1,12 +1,9 @@
 package wirejson
 
 import (
-	"encoding/base64"
 	"math"
-	"strconv"
 	"sync"
 	"sync/atomic"
-	"time"
 	"unsafe"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -298,82 +295,72 @@ func appendWireList(b []byte, fp *fieldPlan, wire []byte, o *occurrence) ([]byte
 
 // appendWireValue writes one value of fp's kind from its encoding: a
 // varint's or a fixed value's bytes, or a length-delimited payload; nil is
-// the field's zero value.
+// the field's zero value. Messages are walked; every other kind is read
+// into a protoreflect.Value and written by appendSingular, the message
+// renderer's own formatting.
 func appendWireValue(b []byte, fp *fieldPlan, value []byte) ([]byte, bool) {
-	switch fp.kind {
-	case protoreflect.StringKind:
-		return appendString(b, unsafe.String(unsafe.SliceData(value), len(value))), true
-	case protoreflect.BytesKind:
-		b = append(b, '"')
-		b = base64.StdEncoding.AppendEncode(b, value)
-		return append(b, '"'), true
-	case protoreflect.MessageKind:
+	if fp.kind == protoreflect.MessageKind {
 		return appendWireMessage(b, fp.message(), value)
-	case protoreflect.FloatKind:
-		var f float32
-		if len(value) > 0 {
-			v, _ := protowire.ConsumeFixed32(value)
-			f = math.Float32frombits(v)
-		}
-		out, err := appendFloat(b, float64(f))
-		return out, err == nil
-	case protoreflect.DoubleKind:
-		var f float64
-		if len(value) > 0 {
-			v, _ := protowire.ConsumeFixed64(value)
-			f = math.Float64frombits(v)
-		}
-		out, err := appendFloat(b, f)
-		return out, err == nil
-	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind:
-		var v uint32
-		if len(value) > 0 {
-			v, _ = protowire.ConsumeFixed32(value)
-		}
-		if fp.kind == protoreflect.Sfixed32Kind {
-			return strconv.AppendInt(b, int64(int32(v)), 10), true
-		}
-		return strconv.AppendUint(b, uint64(v), 10), true
-	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind:
-		var v uint64
-		if len(value) > 0 {
-			v, _ = protowire.ConsumeFixed64(value)
-		}
-		if fp.kind == protoreflect.Sfixed64Kind {
-			return strconv.AppendInt(b, int64(v), 10), true
-		}
-		return strconv.AppendUint(b, v, 10), true
+	}
+	v, ok := wireScalar(fp.kind, value)
+	if !ok {
+		return b, false
+	}
+	out, err := appendSingular(b, fp, v)
+	return out, err == nil
+}
+
+// wireScalar reads a scalar of kind k from its encoding (nil: zero), as
+// the generated decoders do.
+func wireScalar(k protoreflect.Kind, value []byte) (protoreflect.Value, bool) {
+	switch k {
+	case protoreflect.StringKind:
+		// The string views the wire's bytes: it lives only while the
+		// value is written.
+		return protoreflect.ValueOfString(unsafe.String(unsafe.SliceData(value), len(value))), true
+	case protoreflect.BytesKind:
+		return protoreflect.ValueOfBytes(value), true
 	}
 	var v uint64
 	if len(value) > 0 {
 		var n int
-		if v, n = protowire.ConsumeVarint(value); n < 0 {
-			return b, false
+		switch wireType(k) {
+		case protowire.Fixed32Type:
+			var v32 uint32
+			v32, n = protowire.ConsumeFixed32(value)
+			v = uint64(v32)
+		case protowire.Fixed64Type:
+			v, n = protowire.ConsumeFixed64(value)
+		default:
+			v, n = protowire.ConsumeVarint(value)
+		}
+		if n < 0 {
+			return protoreflect.Value{}, false
 		}
 	}
-	switch fp.kind {
+	switch k {
 	case protoreflect.BoolKind:
-		return strconv.AppendBool(b, v != 0), true
-	case protoreflect.Int32Kind:
-		return strconv.AppendInt(b, int64(int32(v)), 10), true
-	case protoreflect.Int64Kind:
-		return strconv.AppendInt(b, int64(v), 10), true
+		return protoreflect.ValueOfBool(v != 0), true
+	case protoreflect.Int32Kind, protoreflect.Sfixed32Kind:
+		return protoreflect.ValueOfInt32(int32(v)), true
+	case protoreflect.Int64Kind, protoreflect.Sfixed64Kind:
+		return protoreflect.ValueOfInt64(int64(v)), true
 	case protoreflect.Sint32Kind:
-		return strconv.AppendInt(b, int64(int32(protowire.DecodeZigZag(v&math.MaxUint32))), 10), true
+		return protoreflect.ValueOfInt32(int32(protowire.DecodeZigZag(v & math.MaxUint32))), true
 	case protoreflect.Sint64Kind:
-		return strconv.AppendInt(b, protowire.DecodeZigZag(v), 10), true
-	case protoreflect.Uint32Kind:
-		return strconv.AppendUint(b, uint64(uint32(v)), 10), true
-	case protoreflect.Uint64Kind:
-		return strconv.AppendUint(b, v, 10), true
+		return protoreflect.ValueOfInt64(protowire.DecodeZigZag(v)), true
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return protoreflect.ValueOfUint32(uint32(v)), true
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return protoreflect.ValueOfUint64(v), true
+	case protoreflect.FloatKind:
+		return protoreflect.ValueOfFloat32(math.Float32frombits(uint32(v))), true
+	case protoreflect.DoubleKind:
+		return protoreflect.ValueOfFloat64(math.Float64frombits(v)), true
 	case protoreflect.EnumKind:
-		wire, ok := fp.enum.toWire[protoreflect.EnumNumber(int32(v))]
-		if !ok {
-			return append(b, "null"...), true
-		}
-		return appendString(b, wire), true
+		return protoreflect.ValueOfEnum(protoreflect.EnumNumber(int32(v))), true
 	}
-	return b, false
+	return protoreflect.Value{}, false
 }
 
 // appendWireMessage writes a message value from its encoding.
@@ -441,8 +428,5 @@ func appendWireTimestamp(b []byte, wire []byte) ([]byte, bool) {
 			nanos = int64(int32(v))
 		}
 	}
-	t := time.Unix(secs, nanos).UTC()
-	b = append(b, '"')
-	b = t.AppendFormat(b, TimeLayout)
-	return append(b, '"'), true
+	return appendInstant(b, secs, nanos), true
 }

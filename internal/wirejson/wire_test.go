@@ -102,12 +102,6 @@ func TestWireRenderingMatchesDecoded(t *testing.T) {
 	}
 }
 
-func TestWireRenderingOfAnOrder(t *testing.T) {
-	if !wirejson.WireRenderable((&ordersv1.OrderResponse{}).ProtoReflect().Descriptor()) {
-		t.Fatal("the order's answer is not renderable from the wire")
-	}
-}
-
 func TestWireRenderingDeclines(t *testing.T) {
 	md := (&ordersv1.OrderResponse{}).ProtoReflect().Descriptor()
 	order := protowire.AppendTag(nil, 1, protowire.BytesType)
