@@ -268,21 +268,75 @@ func appendTimestamp(b []byte, m protoreflect.Message) []byte {
 }
 
 // appendInstant writes a timestamp's seconds and nanoseconds as TimeLayout
-// in UTC, quoted.
+// in UTC, quoted. Years 1-9999 (every valid google.protobuf.Timestamp) are
+// written digit by digit; time.AppendFormat, which interprets the layout on
+// every call, writes the rest.
 func appendInstant(b []byte, secs, nanos int64) []byte {
 	b = append(b, '"')
-	b = time.Unix(secs, nanos).UTC().AppendFormat(b, TimeLayout)
-	return append(b, '"')
+	if secs < minInstant || secs > maxInstant || nanos < 0 || nanos > 999_999_999 {
+		b = time.Unix(secs, nanos).UTC().AppendFormat(b, TimeLayout)
+		return append(b, '"')
+	}
+	days, rem := secs/86400, secs%86400
+	if rem < 0 { // before 1970: floor, not truncation
+		days, rem = days-1, rem+86400
+	}
+	y, m, d := civil(days)
+	b = append(b, byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10), '-',
+		byte('0'+m/10), byte('0'+m%10), '-', byte('0'+d/10), byte('0'+d%10), 'T')
+	h, mi, s, ms := rem/3600, rem/60%60, rem%60, nanos/1_000_000
+	b = append(b, byte('0'+h/10), byte('0'+h%10), ':', byte('0'+mi/10), byte('0'+mi%10), ':',
+		byte('0'+s/10), byte('0'+s%10), '.', byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10), 'Z', '"')
+	return b
+}
+
+// AppendTime appends t as a timestamp travels (TimeLayout in UTC), quoted.
+func AppendTime(b []byte, t time.Time) []byte {
+	return appendInstant(b, t.Unix(), int64(t.Nanosecond()))
+}
+
+// The instants appendInstant writes itself: 0001-01-01T00:00:00Z to
+// 9999-12-31T23:59:59Z, the range of google.protobuf.Timestamp.
+const (
+	minInstant = -62135596800
+	maxInstant = 253402300799
+)
+
+// civil is the proleptic Gregorian date of a day counted from 1970-01-01
+// (days ≥ 0 of the era that starts 0000-03-01; H. Hinnant's algorithm).
+func civil(days int64) (year, month, day int64) {
+	z := days + 719468
+	era := z / 146097 // z ≥ 0 for every year from 1 on
+	doe := z - era*146097
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
+	doy := doe - (365*yoe + yoe/4 - yoe/100)
+	mp := (5*doy + 2) / 153
+	day = doy - (153*mp+2)/5 + 1
+	month = mp + 3
+	if month > 12 {
+		month -= 12
+	}
+	year = yoe + era*400
+	if month <= 2 {
+		year++
+	}
+	return year, month, day
 }
 
 const hexDigits = "0123456789abcdef"
 
 // appendString writes s as a JSON string. Invalid UTF-8 becomes U+FFFD, and
-// U+2028/U+2029 are escaped so the output is also valid JavaScript.
+// U+2028/U+2029 are escaped so the output is also valid JavaScript. Runs of
+// printable ASCII without a quote or a backslash, most of what the platform
+// writes, are found eight bytes at a time and copied whole.
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) && plainASCII8(s[i:i+8]) {
+			i += 8
+			continue
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {
@@ -325,6 +379,22 @@ func appendString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// plainASCII8 reports whether the eight bytes of s are all printable ASCII
+// other than '"' and '\\' (0x20-0x7f without 0x22 and 0x5c): no byte with
+// its top bit set, none below 0x20, none equal to either character. Each
+// test is the classic "has a byte less than n" word trick, exact about
+// whether such a byte exists.
+func plainASCII8(s string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	_ = s[7]
+	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	below20 := (x - 0x20*ones) &^ x
+	quote := ((x ^ 0x22*ones) - ones) &^ (x ^ 0x22*ones)
+	backslash := ((x ^ 0x5c*ones) - ones) &^ (x ^ 0x5c*ones)
+	return (x|below20|quote|backslash)&highs == 0
 }
 
 // AppendString appends s as a JSON string literal.

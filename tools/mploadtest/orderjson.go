@@ -239,8 +239,8 @@ func appendKeyTime(b []byte, key string, t time.Time) []byte {
 	return appendTime(append(b, key...), t)
 }
 
+// appendTime writes t with the platform's own timestamp writer, as the
+// bare server would share it.
 func appendTime(b []byte, t time.Time) []byte {
-	b = append(b, '"')
-	b = t.UTC().AppendFormat(b, wirejson.TimeLayout)
-	return append(b, '"')
+	return wirejson.AppendTime(b, t)
 }
