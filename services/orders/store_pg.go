@@ -9,6 +9,7 @@ import (
 	gojson "github.com/goccy/go-json"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/db/dbtypes"
 )
 
@@ -73,6 +74,10 @@ type fulfillmentJSON struct {
 	UpdatedAt       time.Time                 `json:"updated_at"`
 }
 
+// getOrderPlans are GetOrderPostgresSQL's scan plans, made once per
+// connection instead of on every read.
+var getOrderPlans db.RowPlans
+
 // getOrderPostgres runs GetOrderPostgresSQL on the pgx pool itself: on the
 // hottest read of the API, database/sql's layer costs as much as the query.
 func (s *EntStore) getOrderPostgres(ctx context.Context, sellerID, orderID string) (*Order, error) {
@@ -82,11 +87,11 @@ func (s *EntStore) getOrderPostgres(ctx context.Context, sellerID, orderID strin
 		rest    []byte // addresses, items and fulfillments as one JSON object
 		booking *string
 	)
-	err := s.pool.QueryRow(ctx, GetOrderPostgresSQL, orderID, sellerID).Scan(&o.ID, &o.CustomerID, &o.BuyerEmail, &status, &o.Currency,
+	err := s.pool.QueryRow(ctx, GetOrderPostgresSQL, orderID, sellerID).Scan(getOrderPlans.Row(&o.ID, &o.CustomerID, &o.BuyerEmail, &status, &o.Currency,
 		&o.Subtotal, &o.Total, &o.Tax, &o.Shipping, &o.Discount,
 		&o.PaymentStatus, &o.FulfillmentStatus,
 		&o.ShipByDate, &o.ShippedAt, &o.ShippingChannel, &booking,
-		&o.CancellationRequestedAt, &o.CreatedAt, &o.UpdatedAt, &rest)
+		&o.CancellationRequestedAt, &o.CreatedAt, &o.UpdatedAt, &rest))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, ErrNotFound
 	}

@@ -50,3 +50,25 @@ func BenchmarkOrderColumnDecode(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkGetOrderPostgres is the store's order read on PostgreSQL, the
+// statement's round trip included: its allocations are the store's share of
+// core's on the hottest read.
+//
+//	CI=true go test -run '^$' -bench GetOrderPostgres -benchmem ./services/orders/
+func BenchmarkGetOrderPostgres(b *testing.B) {
+	d := dbtest.Postgres(b)
+	createSellers(b, d.Ent, "sel_a")
+	st := NewEntStore(d)
+	o := fixture("ord_bench", "sel_a", StatusShipped, t0)
+	mustCreate(b, st, o)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	b.ReportAllocs()
+	for b.Loop() {
+		got, err := st.GetOrder(ctx, o.SellerID, o.ID)
+		if err != nil || len(got.Items) != 2 {
+			b.Fatalf("%v %v", got, err)
+		}
+	}
+}
