@@ -6,6 +6,7 @@ package principal
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"google.golang.org/grpc/metadata"
@@ -179,24 +180,61 @@ func FromMetadata(md metadata.MD) (*Principal, bool) {
 	if raw == "" {
 		return nil, false
 	}
-	var m principalv1.Principal
-	if err := m.UnmarshalVT([]byte(raw)); err != nil || m.GetAppId() == "" {
-		return nil, false
+	app, ok := decodedApps.get(raw)
+	if !ok {
+		var m principalv1.Principal
+		if err := m.UnmarshalVT([]byte(raw)); err != nil || m.GetAppId() == "" {
+			return nil, false
+		}
+		app = &Principal{
+			AppID:       m.GetAppId(),
+			ClientID:    m.GetClientId(),
+			AccountID:   m.GetAccountId(),
+			Environment: m.GetEnvironment(),
+			Scopes:      m.GetScopes(),
+		}
+		for _, r := range m.GetRateLimits() {
+			app.RateLimits = append(app.RateLimits, RateLimit{Bucket: r.GetBucket(), Limit: r.GetLimit(), Remaining: r.GetRemaining(),
+				Window: time.Duration(r.GetWindowSeconds()) * time.Second, Reset: time.UnixMilli(r.GetResetUnixMs()).UTC()})
+		}
+		if len(app.RateLimits) == 0 {
+			decodedApps.put(raw, app)
+		}
 	}
-	p := &Principal{
-		AppID:       m.GetAppId(),
-		ClientID:    m.GetClientId(),
-		AccountID:   m.GetAccountId(),
-		Environment: m.GetEnvironment(),
-		Scopes:      m.GetScopes(),
-		SellerID:    First(md, KeySellerID),
-		AccessToken: First(md, KeyAccessToken),
+	p := *app
+	p.SellerID, p.AccessToken = First(md, KeySellerID), First(md, KeyAccessToken)
+	return &p, true
+}
+
+// decodedApps keeps the principals already decoded, by their encoding: an
+// app's calls carry the same bytes from one request to the next (the
+// buckets' state, which changes with each, travels only to the method that
+// reports it, and such an encoding is not kept). A kept principal is copied
+// for each call, and its scopes are never written (WithGrant makes new
+// ones). The set is emptied when it reaches maxDecodedApps.
+var decodedApps = appCache{m: make(map[string]*Principal)}
+
+const maxDecodedApps = 4096
+
+type appCache struct {
+	mu sync.RWMutex
+	m  map[string]*Principal
+}
+
+func (c *appCache) get(raw string) (*Principal, bool) {
+	c.mu.RLock()
+	p, ok := c.m[raw]
+	c.mu.RUnlock()
+	return p, ok
+}
+
+func (c *appCache) put(raw string, p *Principal) {
+	c.mu.Lock()
+	if len(c.m) >= maxDecodedApps {
+		c.m = make(map[string]*Principal)
 	}
-	for _, r := range m.GetRateLimits() {
-		p.RateLimits = append(p.RateLimits, RateLimit{Bucket: r.GetBucket(), Limit: r.GetLimit(), Remaining: r.GetRemaining(),
-			Window: time.Duration(r.GetWindowSeconds()) * time.Second, Reset: time.UnixMilli(r.GetResetUnixMs()).UTC()})
-	}
-	return p, true
+	c.m[raw] = p
+	c.mu.Unlock()
 }
 
 // First returns the first value of key in md, or "".

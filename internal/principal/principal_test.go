@@ -48,3 +48,52 @@ func TestValidRequestID(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodedPrincipalsKept: calls with the same encoding share its decoding
+// but never each other's seller, token or narrowed scopes, an encoding with
+// the buckets' state is not kept, and the set stays bounded.
+func TestDecodedPrincipalsKept(t *testing.T) {
+	app := &Principal{AppID: "app_kept", ClientID: "test_k", AccountID: "acc_k", Environment: "sandbox",
+		Scopes: []string{"orders:read", "orders:write"}}
+	kv := app.AppendMetadata(nil)
+	first, ok := FromMetadata(metadata.Pairs(append(kv, KeySellerID, "slr_1", KeyAccessToken, "tok_1")...))
+	if !ok {
+		t.Fatal("not decoded")
+	}
+	if _, kept := decodedApps.get(kv[1]); !kept {
+		t.Fatal("an encoding without buckets is not kept")
+	}
+	narrowed := first.WithGrant([]string{"orders:read"})
+	first.SellerID = "changed"
+	second, ok := FromMetadata(metadata.Pairs(append(kv, KeySellerID, "slr_2", KeyAccessToken, "tok_2")...))
+	if !ok || second == first {
+		t.Fatalf("second call: %p %p %v", second, first, ok)
+	}
+	want := &Principal{AppID: "app_kept", ClientID: "test_k", AccountID: "acc_k", Environment: "sandbox",
+		Scopes: []string{"orders:read", "orders:write"}, SellerID: "slr_2", AccessToken: "tok_2"}
+	if !reflect.DeepEqual(second, want) || len(narrowed.Scopes) != 1 {
+		t.Fatalf("second call %+v, want %+v (narrowed %v)", second, want, narrowed.Scopes)
+	}
+	withBuckets := *app
+	withBuckets.RateLimits = []RateLimit{{Bucket: "app", Limit: 600, Remaining: 5, Window: time.Minute, Reset: time.UnixMilli(1795249920000).UTC()}}
+	kvb := withBuckets.AppendMetadata(nil)
+	if got, ok := FromMetadata(metadata.Pairs(kvb...)); !ok || len(got.RateLimits) != 1 || got.RateLimits[0].Remaining != 5 {
+		t.Fatalf("with buckets: %+v", got)
+	}
+	if _, kept := decodedApps.get(kvb[1]); kept {
+		t.Fatal("an encoding with the buckets' state is kept")
+	}
+	for i := range maxDecodedApps + 10 {
+		other := *app
+		other.AppID = "app_" + string(rune('a'+i%26)) + time.Duration(i).String()
+		if _, ok := FromMetadata(metadata.Pairs(other.AppendMetadata(nil)...)); !ok {
+			t.Fatal("not decoded")
+		}
+	}
+	decodedApps.mu.RLock()
+	n := len(decodedApps.m)
+	decodedApps.mu.RUnlock()
+	if n > maxDecodedApps {
+		t.Fatalf("%d principals kept, bound %d", n, maxDecodedApps)
+	}
+}
