@@ -8,6 +8,7 @@ import (
 
 	gojson "github.com/goccy/go-json"
 
+	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/db/dbtest"
 )
 
@@ -18,11 +19,7 @@ import (
 //
 //	CI=true go test -run '^$' -bench OrderColumnDecode -benchmem ./services/orders/
 func BenchmarkOrderColumnDecode(b *testing.B) {
-	d := dbtest.Postgres(b)
-	createSellers(b, d.Ent, "sel_a")
-	st := NewEntStore(d)
-	o := fixture("ord_bench", "sel_a", StatusShipped, t0)
-	mustCreate(b, st, o)
+	d, _, o := benchOrder(b)
 	var column []byte
 	cols := make([]any, 20)
 	for i := range cols[:19] {
@@ -57,11 +54,7 @@ func BenchmarkOrderColumnDecode(b *testing.B) {
 //
 //	CI=true go test -run '^$' -bench GetOrderPostgres -benchmem ./services/orders/
 func BenchmarkGetOrderPostgres(b *testing.B) {
-	d := dbtest.Postgres(b)
-	createSellers(b, d.Ent, "sel_a")
-	st := NewEntStore(d)
-	o := fixture("ord_bench", "sel_a", StatusShipped, t0)
-	mustCreate(b, st, o)
+	_, st, o := benchOrder(b)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	b.ReportAllocs()
@@ -71,4 +64,15 @@ func BenchmarkGetOrderPostgres(b *testing.B) {
 			b.Fatalf("%v %v", got, err)
 		}
 	}
+}
+
+// benchOrder stores an order with two items and a fulfillment on a fresh
+// PostgreSQL database.
+func benchOrder(b *testing.B) (*db.DB, *EntStore, *Order) {
+	d := dbtest.Postgres(b)
+	createSellers(b, d.Ent, "sel_a")
+	st := NewEntStore(d)
+	o := fixture("ord_bench", "sel_a", StatusShipped, t0)
+	mustCreate(b, st, o)
+	return d, st, o
 }
