@@ -59,6 +59,9 @@ func (r *plannedRow) ScanRow(rows pgx.Rows) error {
 	}
 	cp := r.plans.forRow(rows.Conn().TypeMap(), fields, r.dest)
 	for i, dst := range r.dest {
+		if dst == nil {
+			continue // skipped, as pgx skips a nil destination
+		}
 		if err := cp.plans[i].Scan(values[i], dst); err != nil {
 			return pgx.ScanArgError{ColumnIndex: i, FieldName: fields[i].Name, Err: err}
 		}

@@ -85,6 +85,11 @@ func TestRowPlansScanAsPgxDoes(t *testing.T) {
 	if err := pool.QueryRow(ctx, rowPlansSQL, args[0]...).Scan(plans.Row(dest...)); err != nil || count32 != 42 || v.Text != args[0][0] {
 		t.Fatalf("other destination types: %d %q %v", count32, v.Text, err)
 	}
+	// A nil destination skips its column, as in pgx.
+	s = ""
+	if err := pool.QueryRow(ctx, `SELECT 7::int4, 'y'::varchar`).Scan(plans.Row(nil, &s)); err != nil || s != "y" {
+		t.Fatalf("nil destination: %q %v", s, err)
+	}
 	// A NULL into a destination that cannot hold one fails as in pgx.
 	var notNull string
 	err := pool.QueryRow(ctx, `SELECT NULL::text`).Scan(plans.Row(&notNull))
