@@ -40,7 +40,13 @@ type wirePlan struct {
 
 // WireRenderable reports whether AppendFieldsWire renders messages of md.
 func WireRenderable(md protoreflect.MessageDescriptor) bool {
-	p := planFor(md)
+	return planFor(md).wireRenderable()
+}
+
+// wireRenderable: a message of p's type, not a well-known type (which
+// travels as a JSON value of its own, not as fields), whose fields can all
+// be read from the wire.
+func (p *messagePlan) wireRenderable() bool {
 	return p.wellKnown == wkNone && p.wireOK()
 }
 
@@ -138,7 +144,7 @@ func wireType(k protoreflect.Kind) protowire.Type {
 // length, which the caller drops.
 func AppendFieldsWire(b []byte, md protoreflect.MessageDescriptor, wire []byte) (out []byte, wroteAny, ok bool) {
 	p := planFor(md)
-	if p.wellKnown != wkNone || !p.wireOK() {
+	if !p.wireRenderable() {
 		return b, false, false
 	}
 	return appendWireFields(b, p, wire, false)
@@ -162,18 +168,21 @@ func (o *occurrence) value(wire []byte) []byte {
 	return wire[o.from:o.to]
 }
 
-func appendWireFields(b []byte, p *messagePlan, wire []byte, wroteAny bool) ([]byte, bool, bool) {
-	var occ [maxWireFields]occurrence
+// scanWireFields records in occ where each of p's fields is in wire, one
+// entry a field in p.fields' order; false when the walk declines the
+// encoding (a malformed tag or value, a wire type its field does not have,
+// a singular message sent twice).
+func scanWireFields(p *messagePlan, wire []byte, occ *[maxWireFields]occurrence) bool {
 	for off := 0; off < len(wire); {
 		num, wt, n := protowire.ConsumeTag(wire[off:])
 		if n < 0 {
-			return b, false, false
+			return false
 		}
 		start := off
 		off += n
 		vn := protowire.ConsumeFieldValue(num, wt, wire[off:])
 		if vn < 0 {
-			return b, false, false
+			return false
 		}
 		value := wire[off : off+vn]
 		off += vn
@@ -187,7 +196,7 @@ func appendWireFields(b []byte, p *messagePlan, wire []byte, wroteAny bool) ([]b
 		if fp.fd.IsList() {
 			packed := wt == protowire.BytesType && want != protowire.BytesType
 			if wt != want && !packed {
-				return b, false, false
+				return false
 			}
 			if o.n == 0 {
 				o.first = int32(start)
@@ -196,7 +205,7 @@ func appendWireFields(b []byte, p *messagePlan, wire []byte, wroteAny bool) ([]b
 			continue
 		}
 		if wt != want || (fp.kind == protoreflect.MessageKind && o.n > 0) {
-			return b, false, false // a second message would be merged into the first
+			return false // a second message would be merged into the first
 		}
 		from := off - vn
 		if wt == protowire.BytesType {
@@ -205,6 +214,14 @@ func appendWireFields(b []byte, p *messagePlan, wire []byte, wroteAny bool) ([]b
 		}
 		o.n++
 		o.from, o.to = int32(from), int32(off)
+	}
+	return true
+}
+
+func appendWireFields(b []byte, p *messagePlan, wire []byte, wroteAny bool) ([]byte, bool, bool) {
+	var occ [maxWireFields]occurrence
+	if !scanWireFields(p, wire, &occ) {
+		return b, false, false
 	}
 	var ok bool
 	for i, fp := range p.fields {
@@ -368,26 +385,12 @@ func appendWireMessage(b []byte, p *messagePlan, wire []byte) ([]byte, bool) {
 	if p.wellKnown == wkTimestamp {
 		return appendWireTimestamp(b, wire)
 	}
-	if p.jsonArray != nil {
-		var occ occurrence
-		for off := 0; off < len(wire); {
-			num, wt, n := protowire.ConsumeTag(wire[off:])
-			if n < 0 {
-				return b, false
-			}
-			vn := protowire.ConsumeFieldValue(num, wt, wire[off+n:])
-			if vn < 0 {
-				return b, false
-			}
-			if num == p.jsonArray.fd.Number() {
-				if occ.n == 0 {
-					occ.first = int32(off)
-				}
-				occ.n++
-			}
-			off += n + vn
+	if p.jsonArray != nil { // its one field, p.fields[0], is the list
+		var occ [maxWireFields]occurrence
+		if !scanWireFields(p, wire, &occ) {
+			return b, false
 		}
-		b, _, ok := appendWireList(b, p.jsonArray, wire, &occ)
+		b, _, ok := appendWireList(b, p.jsonArray, wire, &occ[0])
 		return b, ok
 	}
 	b = append(b, '{')

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoregistry"
 
 	_ "github.com/mallplatform/partnerapi/gen/mp/auth/v1"
+	authv1 "github.com/mallplatform/partnerapi/gen/mp/auth/v1"
 	_ "github.com/mallplatform/partnerapi/gen/mp/cancellations/v1"
 	_ "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"
 	_ "github.com/mallplatform/partnerapi/gen/mp/consent/v1"
@@ -116,6 +117,14 @@ func TestWireRenderingDeclines(t *testing.T) {
 		if _, _, ok := wirejson.AppendFieldsWire(nil, md, wire); ok {
 			t.Errorf("%s: rendered", name)
 		}
+	}
+	// A list that travels as a bare JSON array (json_array) is held to the
+	// same rules: a string item sent as a fixed32 whose four bytes would read
+	// as two length-prefixed strings ("a", "b") is not a string.
+	scopes := protowire.AppendFixed32(protowire.AppendTag(nil, 1, protowire.Fixed32Type), 0x62016101)
+	consent := protowire.AppendBytes(protowire.AppendTag(nil, 1, protowire.BytesType), scopes)
+	if out, _, ok := wirejson.AppendFieldsWire(nil, (&authv1.ConsentRequest{}).ProtoReflect().Descriptor(), consent); ok {
+		t.Errorf("json_array item of the wrong wire type: rendered %s", out)
 	}
 }
 
