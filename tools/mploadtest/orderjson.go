@@ -148,7 +148,7 @@ func appendOrder(b []byte, o *orderRow, now time.Time, showEmail bool) []byte {
 	if o.ShipByDate == nil {
 		b = append(b, "null"...)
 	} else {
-		b = appendTime(b, *o.ShipByDate)
+		b = wirejson.AppendTime(b, *o.ShipByDate)
 		// Once the order has left the seller the deadline is history.
 		b = append(b, `,"slaBreached":`...)
 		b = strconv.AppendBool(b, preShipment && now.After(*o.ShipByDate))
@@ -236,11 +236,5 @@ func appendKeyInt(b []byte, key string, v int64) []byte {
 }
 
 func appendKeyTime(b []byte, key string, t time.Time) []byte {
-	return appendTime(append(b, key...), t)
-}
-
-// appendTime writes t with the platform's own timestamp writer, as the
-// bare server would share it.
-func appendTime(b []byte, t time.Time) []byte {
-	return wirejson.AppendTime(b, t)
+	return wirejson.AppendTime(append(b, key...), t)
 }
