@@ -6,13 +6,13 @@ package principal
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"google.golang.org/grpc/metadata"
 
 	principalv1 "github.com/mallplatform/partnerapi/gen/mp/principal/v1"
 	"github.com/mallplatform/partnerapi/internal/apierr"
+	"github.com/mallplatform/partnerapi/internal/ttlcache"
 	"github.com/mallplatform/partnerapi/sdk/signing"
 )
 
@@ -180,7 +180,8 @@ func FromMetadata(md metadata.MD) (*Principal, bool) {
 	if raw == "" {
 		return nil, false
 	}
-	app, ok := decodedApps.get(raw)
+	now := time.Now()
+	app, ok := decodedApps.Get(raw, now)
 	if !ok {
 		var m principalv1.Principal
 		if err := m.UnmarshalVT([]byte(raw)); err != nil || m.GetAppId() == "" {
@@ -198,7 +199,7 @@ func FromMetadata(md metadata.MD) (*Principal, bool) {
 				Window: time.Duration(r.GetWindowSeconds()) * time.Second, Reset: time.UnixMilli(r.GetResetUnixMs()).UTC()})
 		}
 		if len(app.RateLimits) == 0 {
-			decodedApps.put(raw, app)
+			decodedApps.Put(raw, app, now.Add(decodedAppTTL))
 		}
 	}
 	p := *app
@@ -211,31 +212,14 @@ func FromMetadata(md metadata.MD) (*Principal, bool) {
 // buckets' state, which changes with each, travels only to the method that
 // reports it, and such an encoding is not kept). A kept principal is copied
 // for each call, and its scopes are never written (WithGrant makes new
-// ones). The set is emptied when it reaches maxDecodedApps.
-var decodedApps = appCache{m: make(map[string]*Principal)}
+// ones). The same bytes always decode to the same principal, so the time
+// to live only lets the entries of apps that stopped calling go.
+var decodedApps = ttlcache.New[*Principal](maxDecodedApps)
 
-const maxDecodedApps = 4096
-
-type appCache struct {
-	mu sync.RWMutex
-	m  map[string]*Principal
-}
-
-func (c *appCache) get(raw string) (*Principal, bool) {
-	c.mu.RLock()
-	p, ok := c.m[raw]
-	c.mu.RUnlock()
-	return p, ok
-}
-
-func (c *appCache) put(raw string, p *Principal) {
-	c.mu.Lock()
-	if len(c.m) >= maxDecodedApps {
-		c.m = make(map[string]*Principal)
-	}
-	c.m[raw] = p
-	c.mu.Unlock()
-}
+const (
+	maxDecodedApps = 4096
+	decodedAppTTL  = 10 * time.Minute
+)
 
 // First returns the first value of key in md, or "".
 func First(md metadata.MD, key string) string {

@@ -2,6 +2,7 @@ package principal
 
 import (
 	"reflect"
+	"strconv"
 	"testing"
 	"time"
 
@@ -60,7 +61,7 @@ func TestDecodedPrincipalsKept(t *testing.T) {
 	if !ok {
 		t.Fatal("not decoded")
 	}
-	if _, kept := decodedApps.get(kv[1]); !kept {
+	if _, kept := decodedApps.Get(kv[1], time.Now()); !kept {
 		t.Fatal("an encoding without buckets is not kept")
 	}
 	narrowed := first.WithGrant([]string{"orders:read"})
@@ -80,20 +81,17 @@ func TestDecodedPrincipalsKept(t *testing.T) {
 	if got, ok := FromMetadata(metadata.Pairs(kvb...)); !ok || len(got.RateLimits) != 1 || got.RateLimits[0].Remaining != 5 {
 		t.Fatalf("with buckets: %+v", got)
 	}
-	if _, kept := decodedApps.get(kvb[1]); kept {
+	if _, kept := decodedApps.Get(kvb[1], time.Now()); kept {
 		t.Fatal("an encoding with the buckets' state is kept")
 	}
 	for i := range maxDecodedApps + 10 {
 		other := *app
-		other.AppID = "app_" + string(rune('a'+i%26)) + time.Duration(i).String()
+		other.AppID = "app_" + strconv.Itoa(i)
 		if _, ok := FromMetadata(metadata.Pairs(other.AppendMetadata(nil)...)); !ok {
 			t.Fatal("not decoded")
 		}
 	}
-	decodedApps.mu.RLock()
-	n := len(decodedApps.m)
-	decodedApps.mu.RUnlock()
-	if n > maxDecodedApps {
+	if n := decodedApps.Len(); n > maxDecodedApps {
 		t.Fatalf("%d principals kept, bound %d", n, maxDecodedApps)
 	}
 }
