@@ -20,23 +20,23 @@ import (
 // it was made for; anything else is planned afresh. The zero value is ready
 // to use; use one per statement.
 type RowPlans struct {
-	mu sync.Mutex
+	mu sync.RWMutex
 	// byMap holds a plan set per connection (its type map). Connections
 	// come and go with the pool; the map is emptied when it grows past
 	// maxPlannedConns, which only a pool churning connections reaches.
-	byMap map[*pgtype.Map]*columnPlans
+	byMap map[*pgtype.Map][]columnPlan
 }
 
 // maxPlannedConns bounds RowPlans.byMap: well above any pool's size.
 const maxPlannedConns = 256
 
-// columnPlans is one connection's plans of a row, with what they were made
+// columnPlan is a column's plan on one connection, with what it was made
 // for.
-type columnPlans struct {
-	oids    []uint32
-	formats []int16
-	types   []reflect.Type
-	plans   []pgtype.ScanPlan
+type columnPlan struct {
+	oid    uint32
+	format int16
+	dest   reflect.Type
+	plan   pgtype.ScanPlan
 }
 
 // Row returns the destination that a pgx.Row's Scan fills with p's plans:
@@ -57,12 +57,12 @@ func (r *plannedRow) ScanRow(rows pgx.Rows) error {
 	if len(fields) != len(r.dest) || len(values) != len(r.dest) {
 		return fmt.Errorf("db: the row has %d columns for %d destinations", len(fields), len(r.dest))
 	}
-	cp := r.plans.forRow(rows.Conn().TypeMap(), fields, r.dest)
+	plans := r.plans.forRow(rows.Conn().TypeMap(), fields, r.dest)
 	for i, dst := range r.dest {
 		if dst == nil {
 			continue // skipped, as pgx skips a nil destination
 		}
-		if err := cp.plans[i].Scan(values[i], dst); err != nil {
+		if err := plans[i].plan.Scan(values[i], dst); err != nil {
 			return pgx.ScanArgError{ColumnIndex: i, FieldName: fields[i].Name, Err: err}
 		}
 	}
@@ -72,38 +72,37 @@ func (r *plannedRow) ScanRow(rows pgx.Rows) error {
 // forRow returns the plans of a row on the connection whose type map is m,
 // making them when there are none yet or the row is not the one they were
 // made for.
-func (p *RowPlans) forRow(m *pgtype.Map, fields []pgconn.FieldDescription, dest []any) *columnPlans {
-	p.mu.Lock()
-	cp := p.byMap[m]
-	p.mu.Unlock()
-	if cp != nil && cp.fits(fields, dest) {
-		return cp
+func (p *RowPlans) forRow(m *pgtype.Map, fields []pgconn.FieldDescription, dest []any) []columnPlan {
+	p.mu.RLock()
+	plans := p.byMap[m]
+	p.mu.RUnlock()
+	if fits(plans, fields, dest) {
+		return plans
 	}
-	cp = &columnPlans{
-		oids:    make([]uint32, len(dest)),
-		formats: make([]int16, len(dest)),
-		types:   make([]reflect.Type, len(dest)),
-		plans:   make([]pgtype.ScanPlan, len(dest)),
-	}
+	plans = make([]columnPlan, len(dest))
 	for i, dst := range dest {
-		cp.oids[i], cp.formats[i], cp.types[i] = fields[i].DataTypeOID, fields[i].Format, reflect.TypeOf(dst)
-		cp.plans[i] = m.PlanScan(fields[i].DataTypeOID, fields[i].Format, dst)
+		f := fields[i]
+		plans[i] = columnPlan{oid: f.DataTypeOID, format: f.Format, dest: reflect.TypeOf(dst),
+			plan: m.PlanScan(f.DataTypeOID, f.Format, dst)}
 	}
 	p.mu.Lock()
 	if p.byMap == nil || len(p.byMap) >= maxPlannedConns {
-		p.byMap = make(map[*pgtype.Map]*columnPlans)
+		p.byMap = make(map[*pgtype.Map][]columnPlan)
 	}
-	p.byMap[m] = cp
+	p.byMap[m] = plans
 	p.mu.Unlock()
-	return cp
+	return plans
 }
 
-func (cp *columnPlans) fits(fields []pgconn.FieldDescription, dest []any) bool {
-	if len(cp.plans) != len(dest) {
+// fits reports whether plans were made for this row and these destinations
+// (false when there are none).
+func fits(plans []columnPlan, fields []pgconn.FieldDescription, dest []any) bool {
+	if len(plans) != len(dest) || len(plans) == 0 {
 		return false
 	}
 	for i, dst := range dest {
-		if cp.oids[i] != fields[i].DataTypeOID || cp.formats[i] != fields[i].Format || cp.types[i] != reflect.TypeOf(dst) {
+		c := plans[i]
+		if c.oid != fields[i].DataTypeOID || c.format != fields[i].Format || c.dest != reflect.TypeOf(dst) {
 			return false
 		}
 	}
