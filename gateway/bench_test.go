@@ -21,6 +21,7 @@ import (
 	"github.com/mallplatform/partnerapi/gateway/iplimit"
 	credentialsv1 "github.com/mallplatform/partnerapi/gen/mp/credentials/v1"
 	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
+	"github.com/mallplatform/partnerapi/internal/grpcmetrics"
 	"github.com/mallplatform/partnerapi/internal/platform"
 	"github.com/mallplatform/partnerapi/internal/principal"
 	"github.com/mallplatform/partnerapi/internal/telemetry"
@@ -168,7 +169,7 @@ func BenchmarkGatewayOverheadGetOrder(b *testing.B) {
 // client metrics on the connection to core; tracing off.
 func BenchmarkGatewayOverheadGetOrderWithMetrics(b *testing.B) {
 	reg := prometheus.NewRegistry()
-	gw, client, _ := stubGateway(b, platform.GRPCClientMetrics(reg), func(c *gateway.Config) { c.Metrics = gateway.NewMetrics(reg) })
+	gw, client, _ := stubGateway(b, grpcmetrics.DialOptions(reg), func(c *gateway.Config) { c.Metrics = gateway.NewMetrics(reg) })
 	benchGetOrder(b, gw, client)
 }
 

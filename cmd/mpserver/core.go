@@ -15,6 +15,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/core"
 	"github.com/mallplatform/partnerapi/internal/db"
+	"github.com/mallplatform/partnerapi/internal/grpcmetrics"
 	"github.com/mallplatform/partnerapi/internal/platform"
 	"github.com/mallplatform/partnerapi/internal/tlsfiles"
 	"github.com/mallplatform/partnerapi/services/auth"
@@ -136,7 +137,7 @@ func runCore(ctx context.Context, args []string, stderr io.Writer) error {
 		DB: d, GatewayToken: cf.gatewayToken, TLS: serverTLS, GatewayCertName: cf.gatewayCertName, SecretKey: cf.secretKey, SecretRotationOverlap: cf.rotationOverlap, OTPSender: otp, ConsoleMail: consoleMail, ConsoleURL: cf.consoleURL,
 		ConsoleLimits: developer.Limits{SandboxApps: cf.consoleSandboxApps, LiveApps: cf.consoleLiveApps,
 			TestShops: cf.consoleTestShops}, Logger: log, Metrics: core.NewMetrics(reg),
-		Tracing: tracing, ServerOptions: platform.GRPCServerMetrics(reg), Callbacks: callback.Policy{Allow: allow},
+		Tracing: tracing, ServerOptions: grpcmetrics.ServerOptions(reg), Callbacks: callback.Policy{Allow: allow},
 		Uploads: cf.uploads.config(bucket),
 	})
 	if err != nil {

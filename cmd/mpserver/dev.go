@@ -18,6 +18,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/core"
 	"github.com/mallplatform/partnerapi/internal/db"
+	"github.com/mallplatform/partnerapi/internal/grpcmetrics"
 	"github.com/mallplatform/partnerapi/internal/ids"
 	"github.com/mallplatform/partnerapi/internal/platform"
 	"github.com/mallplatform/partnerapi/internal/serviceset"
@@ -142,7 +143,7 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	c, err := platform.NewCore(platform.CoreConfig{
 		DB: d, GatewayToken: gatewayToken, Parts: &parts, Logger: log.Named("core"), Metrics: core.NewMetrics(reg),
-		Tracing: tracing, ServerOptions: platform.GRPCServerMetrics(reg),
+		Tracing: tracing, ServerOptions: grpcmetrics.ServerOptions(reg),
 	})
 	if err != nil {
 		grpcLis.Close()
@@ -163,7 +164,7 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		defer cancel()
 		c.Server.Shutdown(sctx)
 	}()
-	conn, err := platform.DialCore(grpcLis.Addr().String(), gatewayToken, append(platform.GRPCClientMetrics(reg), tracing.DialOptions()...)...)
+	conn, err := platform.DialCore(grpcLis.Addr().String(), gatewayToken, append(grpcmetrics.DialOptions(reg), tracing.DialOptions()...)...)
 	if err != nil {
 		return err
 	}

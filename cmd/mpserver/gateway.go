@@ -11,6 +11,7 @@ import (
 	"github.com/mallplatform/partnerapi/gateway"
 	"github.com/mallplatform/partnerapi/gateway/admission"
 	"github.com/mallplatform/partnerapi/gateway/iplimit"
+	"github.com/mallplatform/partnerapi/internal/grpcmetrics"
 	"github.com/mallplatform/partnerapi/internal/platform"
 	"github.com/mallplatform/partnerapi/internal/policy"
 	"github.com/mallplatform/partnerapi/internal/tlsfiles"
@@ -78,7 +79,7 @@ func runGateway(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	defer stopTracing()
 	reg := platform.NewRegistry()
-	dialOpts := append(platform.GRPCClientMetrics(reg), tracing.DialOptions()...)
+	dialOpts := append(grpcmetrics.DialOptions(reg), tracing.DialOptions()...)
 	if coreTLS != nil {
 		dialOpts = append(dialOpts, platform.CoreTLS(coreTLS))
 	}

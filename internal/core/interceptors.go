@@ -191,7 +191,7 @@ func (ic *interceptors) observe(ctx context.Context, req any, info *grpc.UnarySe
 	}
 	start := time.Now()
 	resp, err := next(ctx, req)
-	ic.metrics.observe(info.FullMethod, status.Code(err).String(), time.Since(start))
+	ic.metrics.observe(info.FullMethod, status.Code(err), time.Since(start))
 	return resp, err
 }
 

@@ -1,14 +1,25 @@
 package core
 
 import (
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"google.golang.org/grpc/codes"
 )
 
 // Metrics are core's RPC counters and latencies.
 type Metrics struct {
 	handled *prometheus.HistogramVec
+	// series keeps each method and code's histogram once resolved, so a
+	// call does not hash its labels and take the vector's lock; the methods
+	// are core's registered ones and the codes gRPC's.
+	series sync.Map // methodCode → prometheus.Observer
+}
+
+type methodCode struct {
+	method string
+	code   codes.Code
 }
 
 // NewMetrics registers core's metrics on reg.
@@ -24,6 +35,11 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	return m
 }
 
-func (m *Metrics) observe(method, code string, d time.Duration) {
-	m.handled.WithLabelValues(method, code).Observe(d.Seconds())
+func (m *Metrics) observe(method string, code codes.Code, d time.Duration) {
+	key := methodCode{method, code}
+	o, ok := m.series.Load(key)
+	if !ok {
+		o, _ = m.series.LoadOrStore(key, m.handled.WithLabelValues(method, code.String()))
+	}
+	o.(prometheus.Observer).Observe(d.Seconds())
 }

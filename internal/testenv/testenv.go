@@ -26,6 +26,7 @@ import (
 	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/db/dbtest"
 	"github.com/mallplatform/partnerapi/internal/faultnet"
+	"github.com/mallplatform/partnerapi/internal/grpcmetrics"
 	"github.com/mallplatform/partnerapi/internal/ids"
 	"github.com/mallplatform/partnerapi/internal/platform"
 	"github.com/mallplatform/partnerapi/internal/telemetry"
@@ -148,8 +149,8 @@ func Start(t testing.TB, opts Options) *Env {
 	dialOpts := opts.Tracing.DialOptions()
 	if opts.Metrics != nil {
 		ccfg.Metrics = core.NewMetrics(opts.Metrics)
-		ccfg.ServerOptions = platform.GRPCServerMetrics(opts.Metrics)
-		dialOpts = append(dialOpts, platform.GRPCClientMetrics(opts.Metrics)...)
+		ccfg.ServerOptions = grpcmetrics.ServerOptions(opts.Metrics)
+		dialOpts = append(dialOpts, grpcmetrics.DialOptions(opts.Metrics)...)
 	}
 	if opts.BusinessClock {
 		business = clock.NewManual(clk.Now())

@@ -5,6 +5,7 @@ import (
 	"net"
 	"testing"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/test/bufconn"
@@ -12,6 +13,7 @@ import (
 	ordersv1 "github.com/mallplatform/partnerapi/gen/mp/orders/v1"
 	"github.com/mallplatform/partnerapi/internal/clock"
 	"github.com/mallplatform/partnerapi/internal/core"
+	"github.com/mallplatform/partnerapi/internal/grpcmetrics"
 	"github.com/mallplatform/partnerapi/internal/principal"
 )
 
@@ -50,7 +52,32 @@ func BenchmarkGetOrderStubStore(b *testing.B) {
 		}
 	})
 
-	srv, err := core.New(core.Config{GatewayToken: internalToken, Services: []core.Registrar{NewServer(svc).Register}, Sellers: testSellers})
+	gctx := as(p)
+	core := func(b *testing.B, metrics bool) {
+		client := chainClient(b, svc, metrics)
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := client.GetOrder(gctx, &ordersv1.GetOrderRequest{Id: o.ID}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("Core", func(b *testing.B) { core(b, false) })
+	// With the metrics core records in production: the standard gRPC
+	// server metrics and core's own latency histogram.
+	b.Run("CoreWithMetrics", func(b *testing.B) { core(b, true) })
+}
+
+// chainClient is a client of core serving svc over bufconn, core's whole
+// chain in between, with or without core's metrics.
+func chainClient(b *testing.B, svc *Service, metrics bool) ordersv1.OrdersServiceClient {
+	b.Helper()
+	cfg := core.Config{GatewayToken: internalToken, Services: []core.Registrar{NewServer(svc).Register}, Sellers: testSellers}
+	if metrics {
+		reg := prometheus.NewRegistry()
+		cfg.Metrics, cfg.ServerOptions = core.NewMetrics(reg), grpcmetrics.ServerOptions(reg)
+	}
+	srv, err := core.New(cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -65,18 +92,10 @@ func BenchmarkGetOrderStubStore(b *testing.B) {
 	}
 	b.Cleanup(func() { _ = conn.Close() })
 	client := ordersv1.NewOrdersServiceClient(conn)
-	gctx := as(p)
 	// One call before the timer opens the connection, whose handshake a
 	// short run would otherwise count.
-	if _, err := client.GetOrder(gctx, &ordersv1.GetOrderRequest{Id: o.ID}); err != nil {
+	if _, err := client.GetOrder(as(partner("sel_a", "orders:read")), &ordersv1.GetOrderRequest{Id: "ord_01kaq3m8v5yq6b7c9d0e1f2g3h"}); err != nil {
 		b.Fatal(err)
 	}
-	b.Run("Core", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := client.GetOrder(gctx, &ordersv1.GetOrderRequest{Id: o.ID}); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+	return client
 }
