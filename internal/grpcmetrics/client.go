@@ -22,22 +22,14 @@ type Client struct {
 // NewClient returns the client metrics; register them with Collectors.
 func NewClient(buckets []float64) *Client {
 	c := &Client{vec: vectors{
-		started: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "grpc_client_started_total",
-			Help: "Total number of RPCs started on the client.",
-		}, labelsWithoutCode),
-		handled: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "grpc_client_handled_total",
-			Help: "Total number of RPCs completed by the client, regardless of success or failure.",
-		}, labelsWithCode),
-		received: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "grpc_client_msg_received_total",
-			Help: "Total number of RPC stream messages received by the client.",
-		}, labelsWithoutCode),
-		sent: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "grpc_client_msg_sent_total",
-			Help: "Total number of gRPC stream messages sent by the client.",
-		}, labelsWithoutCode),
+		started: counter("grpc_client_started_total",
+			"Total number of RPCs started on the client.", labelsWithoutCode),
+		handled: counter("grpc_client_handled_total",
+			"Total number of RPCs completed by the client, regardless of success or failure.", labelsWithCode),
+		received: counter("grpc_client_msg_received_total",
+			"Total number of RPC stream messages received by the client.", labelsWithoutCode),
+		sent: counter("grpc_client_msg_sent_total",
+			"Total number of gRPC stream messages sent by the client.", labelsWithoutCode),
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "grpc_client_handling_seconds",
 			Help:    "Histogram of response latency (seconds) of the gRPC until it is finished by the application.",

@@ -53,6 +53,11 @@ type vectors struct {
 	duration *prometheus.HistogramVec
 }
 
+// counter is one of the standard counters, as the provider defines it.
+func counter(name, help string, labels []string) *prometheus.CounterVec {
+	return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, labels)
+}
+
 func (v *vectors) collectors() []prometheus.Collector {
 	cs := []prometheus.Collector{v.started, v.handled, v.received, v.sent}
 	if v.duration != nil {

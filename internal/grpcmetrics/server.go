@@ -16,22 +16,14 @@ type Server struct {
 // NewServer returns the server metrics; register them with Collectors.
 func NewServer() *Server {
 	s := &Server{vec: vectors{
-		started: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "grpc_server_started_total",
-			Help: "Total number of RPCs started on the server.",
-		}, labelsWithoutCode),
-		handled: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "grpc_server_handled_total",
-			Help: "Total number of RPCs completed on the server, regardless of success or failure.",
-		}, labelsWithCode),
-		received: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "grpc_server_msg_received_total",
-			Help: "Total number of RPC stream messages received on the server.",
-		}, labelsWithoutCode),
-		sent: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "grpc_server_msg_sent_total",
-			Help: "Total number of gRPC stream messages sent by the server.",
-		}, labelsWithoutCode),
+		started: counter("grpc_server_started_total",
+			"Total number of RPCs started on the server.", labelsWithoutCode),
+		handled: counter("grpc_server_handled_total",
+			"Total number of RPCs completed on the server, regardless of success or failure.", labelsWithCode),
+		received: counter("grpc_server_msg_received_total",
+			"Total number of RPC stream messages received on the server.", labelsWithoutCode),
+		sent: counter("grpc_server_msg_sent_total",
+			"Total number of gRPC stream messages sent by the server.", labelsWithoutCode),
 	}}
 	s.methods = newMethods(&s.vec)
 	return s
