@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"sync"
 	"testing"
 
 	grpcprom "github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus"
@@ -171,4 +173,45 @@ func exposition(t *testing.T, reg *prometheus.Registry) string {
 		}
 	}
 	return buf.String()
+}
+
+// Concurrent first calls of many methods each count every call once (the
+// race detector in make test watches the kept methods' map and slots).
+func TestConcurrentCallsCountOnce(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	server := grpcmetrics.NewServer()
+	reg.MustRegister(server.Collectors()...)
+	unary := server.Unary()
+	const methods, callers, calls = 8, 8, 50
+	var wg sync.WaitGroup
+	for c := range callers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range calls {
+				info := &grpc.UnaryServerInfo{FullMethod: fmt.Sprintf("/test.v1.Things/M%d", (c+i)%methods)}
+				_, _ = unary(context.Background(), "req", info, func(context.Context, any) (any, error) { return "resp", nil })
+			}
+		}()
+	}
+	wg.Wait()
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() != "grpc_server_handled_total" {
+			continue
+		}
+		if len(f.GetMetric()) != methods {
+			t.Errorf("%d handled series, want %d", len(f.GetMetric()), methods)
+		}
+		for _, m := range f.GetMetric() {
+			if got := m.GetCounter().GetValue(); got != callers*calls/methods {
+				t.Errorf("%v: %v calls, want %d", m.GetLabel(), got, callers*calls/methods)
+			}
+		}
+		return
+	}
+	t.Fatal("no grpc_server_handled_total")
 }
