@@ -15,8 +15,7 @@ import (
 // Client records the standard gRPC client metrics, with
 // grpc_client_handling_seconds in the given buckets.
 type Client struct {
-	vec     vectors
-	methods *methods
+	vec vectors
 }
 
 // NewClient returns the client metrics; register them with Collectors.
@@ -36,7 +35,6 @@ func NewClient(buckets []float64) *Client {
 			Buckets: buckets,
 		}, labelsWithoutCode),
 	}}
-	c.methods = newMethods(&c.vec)
 	return c
 }
 
@@ -48,13 +46,10 @@ func (c *Client) Collectors() []prometheus.Collector { return c.vec.collectors()
 func (c *Client) Unary() grpc.UnaryClientInterceptor {
 	return func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
 		start := time.Now()
-		m := c.methods.of(typeUnary, method)
+		m := c.vec.of(typeUnary, method)
 		m.startedCounter().Inc()
 		m.sentCounter().Inc()
-		err := invoker(ctx, method, req, reply, cc, opts...)
-		if err == nil {
-			m.receivedCounter().Inc()
-		}
+		err := m.countReceived(invoker(ctx, method, req, reply, cc, opts...))
 		m.finished(err, start)
 		return err
 	}
@@ -66,7 +61,7 @@ func (c *Client) Unary() grpc.UnaryClientInterceptor {
 func (c *Client) Stream() grpc.StreamClientInterceptor {
 	return func(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, streamer grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
 		start := time.Now()
-		m := c.methods.of(streamType(desc.ClientStreams, desc.ServerStreams), method)
+		m := c.vec.of(streamType(desc.ClientStreams, desc.ServerStreams), method)
 		m.startedCounter().Inc()
 		cs, err := streamer(ctx, desc, cc, method, opts...)
 		if err != nil {
@@ -90,17 +85,12 @@ type countedClientStream struct {
 }
 
 func (s *countedClientStream) SendMsg(msg any) error {
-	err := s.ClientStream.SendMsg(msg)
-	if err == nil {
-		s.series.sentCounter().Inc()
-	}
-	return err
+	return s.series.countSent(s.ClientStream.SendMsg(msg))
 }
 
 func (s *countedClientStream) RecvMsg(msg any) error {
-	err := s.ClientStream.RecvMsg(msg)
+	err := s.series.countReceived(s.ClientStream.RecvMsg(msg))
 	if err == nil {
-		s.series.receivedCounter().Inc()
 		return nil
 	}
 	ended := err

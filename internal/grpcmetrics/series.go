@@ -22,11 +22,6 @@ import (
 	"google.golang.org/grpc/codes"
 )
 
-// maxMethods bounds the kept methods. A server only reports the methods it
-// serves and a client those it calls, so this is never reached in practice;
-// past it, a method's series are looked up per call instead of kept.
-const maxMethods = 1024
-
 // The label values of grpc_type, as the provider spells them.
 const (
 	typeUnary        = "unary"
@@ -51,6 +46,9 @@ type vectors struct {
 	// duration is grpc_client_handling_seconds; nil on the server, where
 	// core's own histogram has the latency.
 	duration *prometheus.HistogramVec
+	// methods keeps each method's series once made, so that a call does
+	// not hash its labels and take a vector's lock for each of them.
+	methods sync.Map // methodKey → *series
 }
 
 // counter is one of the standard counters, as the provider defines it.
@@ -103,6 +101,23 @@ func (s *series) sentCounter() prometheus.Counter {
 	return s.sent.get(func() prometheus.Counter { return s.vec.sent.WithLabelValues(s.labels...) })
 }
 
+// countSent counts a message sent when err is nil, and passes err on.
+func (s *series) countSent(err error) error {
+	if err == nil {
+		s.sentCounter().Inc()
+	}
+	return err
+}
+
+// countReceived counts a message received when err is nil, and passes err
+// on.
+func (s *series) countReceived(err error) error {
+	if err == nil {
+		s.receivedCounter().Inc()
+	}
+	return err
+}
+
 func (s *series) handledCounter(code codes.Code) prometheus.Counter {
 	resolve := func() prometheus.Counter {
 		return s.vec.handled.WithLabelValues(s.labels[0], s.labels[1], s.labels[2], code.String())
@@ -117,46 +132,19 @@ func (s *series) durationObserver() prometheus.Observer {
 	return s.duration.get(func() prometheus.Observer { return s.vec.duration.WithLabelValues(s.labels...) })
 }
 
-// methods keeps each method's series, keyed by grpc_type and full method
-// name. Reads take no lock: the map is replaced, never changed, when a
-// method is added.
-type methods struct {
-	vec  *vectors
-	mu   sync.Mutex // serialises additions
-	kept atomic.Pointer[map[methodKey]*series]
-}
-
 type methodKey struct{ typ, fullMethod string }
 
-func newMethods(vec *vectors) *methods {
-	m := &methods{vec: vec}
-	m.kept.Store(&map[methodKey]*series{})
-	return m
-}
-
-func (m *methods) of(typ, fullMethod string) *series {
+// of returns a method's series, made on its first call. The methods are
+// the ones the server serves (gRPC runs no interceptor for any other) or
+// the ones the client calls, so the map stays as small as the API.
+func (v *vectors) of(typ, fullMethod string) *series {
 	key := methodKey{typ, fullMethod}
-	if s := (*m.kept.Load())[key]; s != nil {
-		return s
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	old := *m.kept.Load()
-	if s := old[key]; s != nil {
-		return s
+	if s, ok := v.methods.Load(key); ok {
+		return s.(*series)
 	}
 	service, method := splitMethod(fullMethod)
-	s := &series{vec: m.vec, labels: []string{typ, service, method}}
-	if len(old) >= maxMethods {
-		return s
-	}
-	next := make(map[methodKey]*series, len(old)+1)
-	for k, v := range old {
-		next[k] = v
-	}
-	next[key] = s
-	m.kept.Store(&next)
-	return s
+	s, _ := v.methods.LoadOrStore(key, &series{vec: v, labels: []string{typ, service, method}})
+	return s.(*series)
 }
 
 // splitMethod splits "/package.Service/Method" as the provider does.

@@ -9,8 +9,7 @@ import (
 
 // Server records the standard gRPC server metrics.
 type Server struct {
-	vec     vectors
-	methods *methods
+	vec vectors
 }
 
 // NewServer returns the server metrics; register them with Collectors.
@@ -25,7 +24,6 @@ func NewServer() *Server {
 		sent: counter("grpc_server_msg_sent_total",
 			"Total number of gRPC stream messages sent by the server.", labelsWithoutCode),
 	}}
-	s.methods = newMethods(&s.vec)
 	return s
 }
 
@@ -41,13 +39,11 @@ func (s *Server) Collectors() []prometheus.Collector { return s.vec.collectors()
 // when it succeeded, and handled with the call's code.
 func (s *Server) Unary() grpc.UnaryServerInterceptor {
 	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-		m := s.methods.of(typeUnary, info.FullMethod)
+		m := s.vec.of(typeUnary, info.FullMethod)
 		m.startedCounter().Inc()
 		m.receivedCounter().Inc()
 		resp, err := handler(ctx, req)
-		if err == nil {
-			m.sentCounter().Inc()
-		}
+		err = m.countSent(err)
 		m.handledCounter(codeOf(err)).Inc()
 		return resp, err
 	}
@@ -57,7 +53,7 @@ func (s *Server) Unary() grpc.UnaryServerInterceptor {
 // without error, and handled with the handler's code.
 func (s *Server) Stream() grpc.StreamServerInterceptor {
 	return func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
-		m := s.methods.of(streamType(info.IsClientStream, info.IsServerStream), info.FullMethod)
+		m := s.vec.of(streamType(info.IsClientStream, info.IsServerStream), info.FullMethod)
 		m.startedCounter().Inc()
 		err := handler(srv, &countedServerStream{ServerStream: ss, series: m})
 		m.handledCounter(codeOf(err)).Inc()
@@ -71,17 +67,9 @@ type countedServerStream struct {
 }
 
 func (s *countedServerStream) SendMsg(msg any) error {
-	err := s.ServerStream.SendMsg(msg)
-	if err == nil {
-		s.series.sentCounter().Inc()
-	}
-	return err
+	return s.series.countSent(s.ServerStream.SendMsg(msg))
 }
 
 func (s *countedServerStream) RecvMsg(msg any) error {
-	err := s.ServerStream.RecvMsg(msg)
-	if err == nil {
-		s.series.receivedCounter().Inc()
-	}
-	return err
+	return s.series.countReceived(s.ServerStream.RecvMsg(msg))
 }
