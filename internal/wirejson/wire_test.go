@@ -11,7 +11,6 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 
-	_ "github.com/mallplatform/partnerapi/gen/mp/auth/v1"
 	authv1 "github.com/mallplatform/partnerapi/gen/mp/auth/v1"
 	_ "github.com/mallplatform/partnerapi/gen/mp/cancellations/v1"
 	_ "github.com/mallplatform/partnerapi/gen/mp/catalog/v1"

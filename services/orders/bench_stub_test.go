@@ -53,19 +53,25 @@ func BenchmarkGetOrderStubStore(b *testing.B) {
 	})
 
 	gctx := as(p)
-	core := func(b *testing.B, metrics bool) {
+	throughChain := func(b *testing.B, metrics bool) {
 		client := chainClient(b, svc, metrics)
-		b.ReportAllocs()
-		for b.Loop() {
+		read := func() {
 			if _, err := client.GetOrder(gctx, &ordersv1.GetOrderRequest{Id: o.ID}); err != nil {
 				b.Fatal(err)
 			}
 		}
+		// One call before the timer opens the connection, whose handshake a
+		// short run would otherwise count.
+		read()
+		b.ReportAllocs()
+		for b.Loop() {
+			read()
+		}
 	}
-	b.Run("Core", func(b *testing.B) { core(b, false) })
+	b.Run("Core", func(b *testing.B) { throughChain(b, false) })
 	// With the metrics core records in production: the standard gRPC
 	// server metrics and core's own latency histogram.
-	b.Run("CoreWithMetrics", func(b *testing.B) { core(b, true) })
+	b.Run("CoreWithMetrics", func(b *testing.B) { throughChain(b, true) })
 }
 
 // chainClient is a client of core serving svc over bufconn, core's whole
@@ -91,11 +97,5 @@ func chainClient(b *testing.B, svc *Service, metrics bool) ordersv1.OrdersServic
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { _ = conn.Close() })
-	client := ordersv1.NewOrdersServiceClient(conn)
-	// One call before the timer opens the connection, whose handshake a
-	// short run would otherwise count.
-	if _, err := client.GetOrder(as(partner("sel_a", "orders:read")), &ordersv1.GetOrderRequest{Id: "ord_01kaq3m8v5yq6b7c9d0e1f2g3h"}); err != nil {
-		b.Fatal(err)
-	}
-	return client
+	return ordersv1.NewOrdersServiceClient(conn)
 }
