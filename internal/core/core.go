@@ -176,6 +176,9 @@ func New(cfg Config) (*Server, error) {
 	own := []grpc.ServerOption{
 		grpc.ChainUnaryInterceptor(chainUnary(chain.unary())),
 		grpc.ChainStreamInterceptor(chain.stream()...),
+		// The call record, made where the transport holds the received
+		// metadata (tapCall).
+		grpc.InTapHandle(tapCall),
 		grpc.MaxRecvMsgSize(cfg.MaxRecvBytes),
 		grpc.ForceServerCodecV2(grpccodec.New()),
 		// A pool of stream workers instead of a goroutine per call saves

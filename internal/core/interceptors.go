@@ -12,6 +12,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
+	"google.golang.org/grpc/tap"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/mallplatform/partnerapi/internal/apierr"
@@ -103,21 +104,44 @@ func (ic *interceptors) recovery(ctx context.Context, req any, info *grpc.UnaryS
 	return next(ctx, req)
 }
 
-// call is what the chain reads from a call's metadata once, at its start:
-// metadata.FromIncomingContext copies the whole map on every use.
+// call is the chain's record of a call: its metadata, read once, and what
+// the chain learns about the caller. The transport's tap (tapCall) makes it
+// with the metadata as received, which the chain only reads:
+// metadata.FromIncomingContext would copy the whole map on every use.
 type call struct {
 	requestID string
 	md        metadata.MD
 	// caller is set by authenticate (the log line names it), and with it
-	// the partner app's client id on the gateway's calls.
-	caller   Caller
-	clientID string
+	// the partner app's principal on the gateway's calls, which authorize
+	// puts in the context once it has checked it against the method.
+	caller  Caller
+	partner *principal.Principal
 	// clientIP is the address the gateway attributes an unsigned call to
 	// (the consent pages' calls, which have no app to name).
 	clientIP string
 }
 
 type callKey struct{}
+
+// tapCall runs on the transport's reader for every stream, before the
+// stream's context is handed to the server (grpc.InTapHandle): it holds the
+// received metadata map itself, the one the stream's incoming context
+// carries. Nothing in core writes to it.
+func tapCall(ctx context.Context, info *tap.Info) (context.Context, error) {
+	return context.WithValue(ctx, callKey{}, &call{md: info.Header}), nil
+}
+
+// tappedCall is the call record the tap made, or one made here from the
+// incoming metadata for a transport that runs no tap (grpc.Server's
+// ServeHTTP).
+func tappedCall(ctx context.Context) (context.Context, *call) {
+	if c, ok := ctx.Value(callKey{}).(*call); ok {
+		return ctx, c
+	}
+	md, _ := metadata.FromIncomingContext(ctx)
+	c := &call{md: md}
+	return context.WithValue(ctx, callKey{}, c), c
+}
 
 func callOf(ctx context.Context) *call {
 	c, _ := ctx.Value(callKey{}).(*call)
@@ -132,18 +156,18 @@ func RequestID(ctx context.Context) string {
 	return callOf(ctx).requestID
 }
 
-// requestID reads the call's metadata and its request id (a fresh one when
-// the caller sent none or an invalid one).
+// requestID sets the call's request id (a fresh one when the caller sent
+// none or an invalid one).
 func (ic *interceptors) requestID(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
-	md, _ := metadata.FromIncomingContext(ctx)
-	c := &call{md: md, requestID: principal.First(md, principal.KeyRequestID)}
+	ctx, c := tappedCall(ctx)
+	c.requestID = principal.First(c.md, principal.KeyRequestID)
 	if !principal.ValidRequestID(c.requestID) {
 		c.requestID = ids.NewRequestID()
 	}
 	if span, ok := telemetry.Recording(ctx); ok {
 		span.SetAttributes(telemetry.AttrRequestID.String(c.requestID))
 	}
-	return next(context.WithValue(ctx, callKey{}, c), req)
+	return next(ctx, req)
 }
 
 // logging writes one line per call. A partner request that succeeded is
@@ -174,8 +198,8 @@ func (ic *interceptors) logging(ctx context.Context, req any, info *grpc.UnarySe
 		if caller := callOf(ctx).caller.String(); caller != "" {
 			fields = append(fields, zap.String("caller", caller))
 		}
-		if clientID := callOf(ctx).clientID; clientID != "" {
-			fields = append(fields, zap.String("client_id", clientID))
+		if p := callOf(ctx).partner; p != nil {
+			fields = append(fields, zap.String("client_id", p.ClientID))
 		}
 		if clientIP := callOf(ctx).clientIP; clientIP != "" {
 			fields = append(fields, zap.String("client_ip", clientIP))
@@ -232,7 +256,7 @@ func exempt(fullMethod string) bool {
 
 // authenticate names the caller (the gateway or an internal caller: see
 // identity.identify) and applies its service's caller policy; only the
-// gateway's partner principal reaches the context.
+// gateway's calls carry a partner principal.
 func (ic *interceptors) authenticate(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
 	if exempt(info.FullMethod) {
 		return next(ctx, req)
@@ -246,8 +270,7 @@ func (ic *interceptors) authenticate(ctx context.Context, req any, info *grpc.Un
 	if caller.Gateway {
 		c.clientIP = principal.First(c.md, principal.KeyClientIP)
 		if p, ok := principal.FromMetadata(c.md); ok {
-			ctx = principal.NewContext(ctx, p)
-			c.clientID = p.ClientID
+			c.partner = p
 			if span, ok := telemetry.Recording(ctx); ok {
 				span.SetAttributes(telemetry.AttrClientID.String(p.ClientID))
 			}
@@ -257,7 +280,9 @@ func (ic *interceptors) authenticate(ctx context.Context, req any, info *grpc.Un
 }
 
 // authorize applies the method's policy: the app's scope, then the seller
-// token. Internal callers without a partner principal are trusted to name the
+// token, and puts the partner principal in the context (narrowed to the
+// seller's grant, with its verified seller, for a call that acts for one).
+// Internal callers without a partner principal are trusted to name the
 // seller they act for.
 func (ic *interceptors) authorize(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
 	if exempt(info.FullMethod) {
@@ -267,8 +292,8 @@ func (ic *interceptors) authorize(ctx context.Context, req any, info *grpc.Unary
 	if !ok {
 		return nil, apierr.New(apierr.NotFound, "unknown method")
 	}
-	p, isPartner := principal.FromContext(ctx)
-	if !isPartner {
+	p := callOf(ctx).partner
+	if p == nil {
 		if m.SellerHeaders() {
 			seller := principal.First(callOf(ctx).md, principal.KeySellerID)
 			if seller == "" && m.SellerOptional() {
@@ -301,9 +326,9 @@ func (ic *interceptors) authorize(ctx context.Context, req any, info *grpc.Unary
 		if !p.HasScope(m.Scope()) {
 			return nil, apierr.Newf(apierr.Forbidden, "the seller's authorization does not include the scope %s", m.Scope())
 		}
-		ctx = principal.WithSeller(principal.NewContext(ctx, p), p.SellerID)
+		return next(principal.NewVerifiedContext(ctx, p), req)
 	}
-	return next(ctx, req)
+	return next(principal.NewContext(ctx, p), req)
 }
 
 func (ic *interceptors) validate(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {

@@ -6,7 +6,6 @@ import (
 
 	"go.uber.org/zap"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
 	"github.com/mallplatform/partnerapi/internal/apierr"
@@ -38,9 +37,8 @@ func (ic *interceptors) streamAuthenticate(srv any, ss grpc.ServerStream, info *
 		return next(srv, ss)
 	}
 	start := time.Now()
-	ctx := ss.Context()
-	md, _ := metadata.FromIncomingContext(ctx)
-	caller, err := ic.id.identify(ctx, info.FullMethod, md)
+	ctx, c := tappedCall(ss.Context())
+	caller, err := ic.id.identify(ctx, info.FullMethod, c.md)
 	if err == nil && !reflectionServices[serviceOf(info.FullMethod)] {
 		err = apierr.New(apierr.NotFound, "unknown method")
 	}

@@ -6,6 +6,7 @@ package principal
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"google.golang.org/grpc/metadata"
@@ -122,6 +123,11 @@ func (p *Principal) HasScope(scope string) bool {
 // seller-scoped call: those the app holds that the seller also granted.
 func (p *Principal) WithGrant(granted []string) *Principal {
 	q := *p
+	// Scopes are never written, so a grant that covers them all (the
+	// usual consent) shares the app's.
+	if grantsAll(granted, p.Scopes) {
+		return &q
+	}
 	q.Scopes = make([]string, 0, len(p.Scopes))
 	for _, s := range p.Scopes {
 		for _, g := range granted {
@@ -132,6 +138,15 @@ func (p *Principal) WithGrant(granted []string) *Principal {
 		}
 	}
 	return &q
+}
+
+func grantsAll(granted, scopes []string) bool {
+	for _, s := range scopes {
+		if !slices.Contains(granted, s) {
+			return false
+		}
+	}
+	return true
 }
 
 // AppendMetadata adds p to outgoing metadata pairs.
@@ -232,9 +247,40 @@ func First(md metadata.MD, key string) string {
 type ctxKey struct{}
 type sellerKey struct{}
 
+// scoped is one link of a context chain that carries a principal, a
+// verified seller, or both: what a call acts as costs one allocation and one
+// link however much of it there is (context.WithValue would take a link
+// each, and box the seller's string).
+type scoped struct {
+	context.Context
+	p         *Principal // nil: the link carries no principal
+	seller    string
+	hasSeller bool // a seller recorded as "" hides any outer one
+}
+
+func (c *scoped) Value(key any) any {
+	switch key.(type) {
+	case ctxKey:
+		if c.p != nil {
+			return c.p
+		}
+	case sellerKey:
+		if c.hasSeller {
+			return &c.seller
+		}
+	}
+	return c.Context.Value(key)
+}
+
 // NewContext returns ctx carrying p.
 func NewContext(ctx context.Context, p *Principal) context.Context {
-	return context.WithValue(ctx, ctxKey{}, p)
+	return &scoped{Context: ctx, p: p}
+}
+
+// NewVerifiedContext returns ctx carrying p and, as the call's verified
+// seller, p.SellerID: for a principal whose seller token core has verified.
+func NewVerifiedContext(ctx context.Context, p *Principal) context.Context {
+	return &scoped{Context: ctx, p: p, seller: p.SellerID, hasSeller: true}
 }
 
 // FromContext returns the principal of the call, if any.
@@ -245,13 +291,15 @@ func FromContext(ctx context.Context) (*Principal, bool) {
 
 // WithSeller records the seller whose token core has verified.
 func WithSeller(ctx context.Context, sellerID string) context.Context {
-	return context.WithValue(ctx, sellerKey{}, sellerID)
+	return &scoped{Context: ctx, seller: sellerID, hasSeller: true}
 }
 
 // Seller is the verified seller of the call; services filter every query by it.
 func Seller(ctx context.Context) (string, bool) {
-	s, ok := ctx.Value(sellerKey{}).(string)
-	return s, ok && s != ""
+	if s, ok := ctx.Value(sellerKey{}).(*string); ok && *s != "" {
+		return *s, true
+	}
+	return "", false
 }
 
 // RequireSeller is the verified seller of a call that acts for one, or
