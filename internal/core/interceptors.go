@@ -176,18 +176,17 @@ func (ic *interceptors) requestID(ctx context.Context, req any, info *grpc.Unary
 func (ic *interceptors) logging(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
 	start := time.Now()
 	resp, err := next(ctx, req)
+	c := callOf(ctx)
 	level := zap.InfoLevel
-	if err == nil {
-		if principal.First(callOf(ctx).md, principal.KeyApp) != "" {
-			level = zap.DebugLevel
-		}
+	if err == nil && principal.First(c.md, principal.KeyApp) != "" {
+		level = zap.DebugLevel
 	}
 	if ce := ic.log.Check(level, "rpc"); ce != nil {
 		st := status.Convert(err)
 		reason, _ := apierr.FromStatus(st)
 		fields := []zap.Field{
 			zap.String("method", info.FullMethod),
-			zap.String("request_id", RequestID(ctx)),
+			zap.String("request_id", c.requestID),
 			zap.String("code", st.Code().String()),
 			zap.Duration("duration", time.Since(start)),
 		}
@@ -195,13 +194,13 @@ func (ic *interceptors) logging(ctx context.Context, req any, info *grpc.UnarySe
 			// The gateway's access line names it the same way.
 			fields = append(fields, zap.String("error_code", apierr.Name(reason)))
 		}
-		if caller := callOf(ctx).caller.String(); caller != "" {
+		if caller := c.caller.String(); caller != "" {
 			fields = append(fields, zap.String("caller", caller))
 		}
-		if p := callOf(ctx).partner; p != nil {
+		if p := c.partner; p != nil {
 			fields = append(fields, zap.String("client_id", p.ClientID))
 		}
-		if clientIP := callOf(ctx).clientIP; clientIP != "" {
+		if clientIP := c.clientIP; clientIP != "" {
 			fields = append(fields, zap.String("client_ip", clientIP))
 		}
 		ce.Write(fields...)
@@ -292,10 +291,11 @@ func (ic *interceptors) authorize(ctx context.Context, req any, info *grpc.Unary
 	if !ok {
 		return nil, apierr.New(apierr.NotFound, "unknown method")
 	}
-	p := callOf(ctx).partner
+	c := callOf(ctx)
+	p := c.partner
 	if p == nil {
 		if m.SellerHeaders() {
-			seller := principal.First(callOf(ctx).md, principal.KeySellerID)
+			seller := principal.First(c.md, principal.KeySellerID)
 			if seller == "" && m.SellerOptional() {
 				return next(ctx, req)
 			}

@@ -108,45 +108,20 @@ type RateLimit struct {
 
 // HasScope reports whether the app holds scope ("" is always held).
 func (p *Principal) HasScope(scope string) bool {
-	if scope == "" {
-		return true
-	}
-	for _, s := range p.Scopes {
-		if s == scope {
-			return true
-		}
-	}
-	return false
+	return scope == "" || slices.Contains(p.Scopes, scope)
 }
 
 // WithGrant returns a copy of p whose scopes are the effective scopes of a
 // seller-scoped call: those the app holds that the seller also granted.
 func (p *Principal) WithGrant(granted []string) *Principal {
 	q := *p
+	notGranted := func(s string) bool { return !slices.Contains(granted, s) }
 	// Scopes are never written, so a grant that covers them all (the
 	// usual consent) shares the app's.
-	if grantsAll(granted, p.Scopes) {
-		return &q
-	}
-	q.Scopes = make([]string, 0, len(p.Scopes))
-	for _, s := range p.Scopes {
-		for _, g := range granted {
-			if s == g {
-				q.Scopes = append(q.Scopes, s)
-				break
-			}
-		}
+	if slices.ContainsFunc(p.Scopes, notGranted) {
+		q.Scopes = slices.DeleteFunc(slices.Clone(p.Scopes), notGranted)
 	}
 	return &q
-}
-
-func grantsAll(granted, scopes []string) bool {
-	for _, s := range scopes {
-		if !slices.Contains(granted, s) {
-			return false
-		}
-	}
-	return true
 }
 
 // AppendMetadata adds p to outgoing metadata pairs.
