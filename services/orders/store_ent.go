@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
 
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/mallplatform/partnerapi/ent"
 	"github.com/mallplatform/partnerapi/ent/fulfillment"
 	"github.com/mallplatform/partnerapi/ent/order"
@@ -22,8 +22,9 @@ import (
 // EntStore is the Store on ent, for PostgreSQL and SQLite alike.
 type EntStore struct {
 	client *ent.Client
-	// pool is set on PostgreSQL: the order read goes to pgx directly.
-	pool *pgxpool.Pool
+	// orderReads is set on PostgreSQL: the order read goes to pgx
+	// directly, concurrent reads in one round trip.
+	orderReads *db.ReadBatcher
 	// dialect builds the statements written by hand.
 	dialect string
 }
@@ -35,12 +36,22 @@ func (s *EntStore) db(ctx context.Context) *ent.Client { return db.Client(ctx, s
 
 // NewEntStore returns a Store over d.
 func NewEntStore(d *db.DB) *EntStore {
-	st := &EntStore{client: d.Ent, pool: d.Pool, dialect: dialect.SQLite}
+	st := &EntStore{client: d.Ent, dialect: dialect.SQLite}
 	if d.Driver() == db.DriverPostgres {
 		st.dialect = dialect.Postgres
+		reads, err := db.NewReadBatcher(db.ReadBatcherConfig{Pool: d.Pool, SQL: GetOrderPostgresSQL, Timeout: orderReadTimeout})
+		if err != nil {
+			panic(err) // the configuration is constant: a programming error
+		}
+		st.orderReads = reads
 	}
 	return st
 }
+
+// orderReadTimeout bounds a round trip of order reads that none of its
+// reads bounds sooner; core gives every call a deadline of at most as much
+// (core.DefaultCallTimeout).
+const orderReadTimeout = 10 * time.Second
 
 var _ Store = (*EntStore)(nil)
 
@@ -50,7 +61,7 @@ func (s *EntStore) GetOrder(ctx context.Context, sellerID, orderID string) (*Ord
 	if !ok {
 		return nil, ErrNotFound
 	}
-	if _, inTx := db.TxFromContext(ctx); s.pool != nil && !inTx {
+	if _, inTx := db.TxFromContext(ctx); s.orderReads != nil && !inTx {
 		// The one-statement read on the pgx pool; inside a transaction
 		// the read goes through it, to see the transaction's own writes.
 		return s.getOrderPostgres(ctx, sellerID, orderID)

@@ -78,8 +78,11 @@ type fulfillmentJSON struct {
 // connection instead of on every read.
 var getOrderPlans db.RowPlans
 
-// getOrderPostgres runs GetOrderPostgresSQL on the pgx pool itself: on the
-// hottest read of the API, database/sql's layer costs as much as the query.
+// getOrderPostgres runs GetOrderPostgresSQL on the pgx pool itself (on the
+// hottest read of the API, database/sql's layer costs as much as the query),
+// through the store's batcher: concurrent reads share a round trip. The
+// batcher only scans the row; the JSON column is decoded here, on the
+// caller's goroutine.
 func (s *EntStore) getOrderPostgres(ctx context.Context, sellerID, orderID string) (*Order, error) {
 	o := &Order{SellerID: sellerID}
 	var (
@@ -87,7 +90,7 @@ func (s *EntStore) getOrderPostgres(ctx context.Context, sellerID, orderID strin
 		rest    []byte // addresses, items and fulfillments as one JSON object
 		booking *string
 	)
-	err := s.pool.QueryRow(ctx, GetOrderPostgresSQL, orderID, sellerID).Scan(getOrderPlans.Row(&o.ID, &o.CustomerID, &o.BuyerEmail, &status, &o.Currency,
+	err := s.orderReads.QueryRow(ctx, []any{orderID, sellerID}, getOrderPlans.Row(&o.ID, &o.CustomerID, &o.BuyerEmail, &status, &o.Currency,
 		&o.Subtotal, &o.Total, &o.Tax, &o.Shipping, &o.Discount,
 		&o.PaymentStatus, &o.FulfillmentStatus,
 		&o.ShipByDate, &o.ShippedAt, &o.ShippingChannel, &booking,

@@ -66,6 +66,31 @@ func BenchmarkGetOrderPostgres(b *testing.B) {
 	}
 }
 
+// BenchmarkGetOrderPostgresConcurrent is the same read from many callers at
+// once, as core serves it under load: the reads that arrive while one round
+// trip is out go together in the next (reads/roundtrip).
+//
+//	CI=true go test -run '^$' -bench GetOrderPostgresConcurrent -benchmem ./services/orders/
+func BenchmarkGetOrderPostgresConcurrent(b *testing.B) {
+	_, st, o := benchOrder(b)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	before := st.orderReads.Stats()
+	b.ReportAllocs()
+	b.SetParallelism(8)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			got, err := st.GetOrder(ctx, o.SellerID, o.ID)
+			if err != nil || len(got.Items) != 2 {
+				b.Errorf("%v %v", got, err)
+				return
+			}
+		}
+	})
+	after := st.orderReads.Stats()
+	b.ReportMetric(float64(after.Reads-before.Reads)/float64(after.RoundTrips-before.RoundTrips), "reads/roundtrip")
+}
+
 // benchOrder stores an order with two items and a fulfillment on a fresh
 // PostgreSQL database.
 func benchOrder(b *testing.B) (*db.DB, *EntStore, *Order) {
