@@ -132,7 +132,7 @@ func runCore(ctx context.Context, args []string, stderr io.Writer) error {
 		defer bucket.Close()
 	}
 	reg := platform.NewRegistry()
-	reg.MustRegister(db.PoolCollector(d.Pool))
+	reg.MustRegister(db.PoolCollector(d.Pool), db.BatchCollector(d))
 	c, err := platform.NewCore(platform.CoreConfig{
 		DB: d, GatewayToken: cf.gatewayToken, TLS: serverTLS, GatewayCertName: cf.gatewayCertName, SecretKey: cf.secretKey, SecretRotationOverlap: cf.rotationOverlap, OTPSender: otp, ConsoleMail: consoleMail, ConsoleURL: cf.consoleURL,
 		ConsoleLimits: developer.Limits{SandboxApps: cf.consoleSandboxApps, LiveApps: cf.consoleLiveApps,

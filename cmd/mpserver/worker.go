@@ -80,7 +80,7 @@ func runWorker(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	reg.MustRegister(db.PoolCollector(d.Pool))
+	reg.MustRegister(db.PoolCollector(d.Pool), db.BatchCollector(d))
 	w, err := worker.New(worker.Config{
 		DB: d, Jobs: jobs, Concurrency: wf.concurrency, DrainGrace: wf.drainGrace, RescueAfter: wf.rescueAfter,
 		Logger: log.Named("worker"), Metrics: worker.NewMetrics(reg),

@@ -42,6 +42,10 @@ type DB struct {
 	driver    string
 	closeOnce sync.Once
 	closeErr  error
+
+	// batchers are the read batchers of d's statements (ReadBatcher).
+	batchersMu sync.Mutex
+	batchers   map[string]*ReadBatcher
 }
 
 // Driver reports the backend, DriverPostgres or DriverSQLite.

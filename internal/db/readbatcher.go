@@ -27,6 +27,7 @@ import (
 // Only reads outside a transaction belong here: a batch runs on a pool
 // connection of its own.
 type ReadBatcher struct {
+	name        string
 	pool        *pgxpool.Pool
 	sql         string
 	maxBatch    int
@@ -57,7 +58,9 @@ func (b *ReadBatcher) Stats() ReadBatcherStats {
 
 // ReadBatcherConfig configures a ReadBatcher.
 type ReadBatcherConfig struct {
-	// Pool is where the round trips run.
+	// Name names the statement in metrics (mp_db_read_batch_*{statement}).
+	Name string
+	// Pool is where the round trips run (DB.ReadBatcher fills it in).
 	Pool *pgxpool.Pool
 	// SQL is the statement; each read gives its arguments.
 	SQL string
@@ -74,6 +77,9 @@ type ReadBatcherConfig struct {
 // Validate reports what is missing or out of range.
 func (c ReadBatcherConfig) Validate() error {
 	var errs []error
+	if strings.TrimSpace(c.Name) == "" {
+		errs = append(errs, errors.New("db: read batcher: Name is required"))
+	}
 	if c.Pool == nil {
 		errs = append(errs, errors.New("db: read batcher: Pool is required"))
 	}
@@ -89,12 +95,13 @@ func (c ReadBatcherConfig) Validate() error {
 	return errors.Join(errs...)
 }
 
-// NewReadBatcher returns a batcher for cfg's statement.
+// NewReadBatcher returns a batcher for cfg's statement. Stores get theirs
+// from DB.ReadBatcher, which keeps one per statement for the database.
 func NewReadBatcher(cfg ReadBatcherConfig) (*ReadBatcher, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	b := &ReadBatcher{pool: cfg.Pool, sql: cfg.SQL, maxBatch: cfg.MaxBatch, maxInFlight: cfg.MaxInFlight, timeout: cfg.Timeout}
+	b := &ReadBatcher{name: cfg.Name, pool: cfg.Pool, sql: cfg.SQL, maxBatch: cfg.MaxBatch, maxInFlight: cfg.MaxInFlight, timeout: cfg.Timeout}
 	if b.maxBatch == 0 {
 		b.maxBatch = 16
 	}
@@ -229,4 +236,33 @@ func (b *ReadBatcher) batchContext(batch []*batchedRead) (context.Context, conte
 		}
 	}
 	return context.WithDeadline(context.WithoutCancel(batch[0].ctx), latest)
+}
+
+// ReadBatcher returns d's batcher for cfg's statement (cfg.Pool is d's
+// pool), made on first use and shared by every store on d from then on, so
+// that all the reads of one statement batch together and its metrics count
+// them all. It returns nil on SQLite, which has no pool to pipeline on.
+// Asking again for a name with another statement is an error.
+func (d *DB) ReadBatcher(cfg ReadBatcherConfig) (*ReadBatcher, error) {
+	if d.Pool == nil {
+		return nil, nil
+	}
+	cfg.Pool = d.Pool
+	d.batchersMu.Lock()
+	defer d.batchersMu.Unlock()
+	if b, ok := d.batchers[cfg.Name]; ok {
+		if b.sql != cfg.SQL {
+			return nil, fmt.Errorf("db: read batcher %q already runs another statement", cfg.Name)
+		}
+		return b, nil
+	}
+	b, err := NewReadBatcher(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if d.batchers == nil {
+		d.batchers = make(map[string]*ReadBatcher)
+	}
+	d.batchers[cfg.Name] = b
+	return b, nil
 }

@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/mallplatform/partnerapi/internal/db"
 	"github.com/mallplatform/partnerapi/internal/db/dbtest"
@@ -24,7 +27,7 @@ SELECT x * 2 FROM (SELECT $1::int8 AS x) s
 func newDoublingBatcher(t *testing.T, maxInFlight int) (*db.ReadBatcher, *db.DB) {
 	t.Helper()
 	d := dbtest.Postgres(t)
-	b, err := db.NewReadBatcher(db.ReadBatcherConfig{Pool: d.Pool, SQL: doublingSQL, MaxInFlight: maxInFlight, Timeout: time.Minute})
+	b, err := db.NewReadBatcher(db.ReadBatcherConfig{Name: "double", Pool: d.Pool, SQL: doublingSQL, MaxInFlight: maxInFlight, Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,5 +217,47 @@ func TestReadBatcherConfigValidate(t *testing.T) {
 		if err := cfg.Validate(); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
+	}
+}
+
+// A database keeps one batcher a statement, shared by every store on it, and
+// its collector counts what they sent.
+func TestDBReadBatcherIsSharedAndCounted(t *testing.T) {
+	d := dbtest.Postgres(t)
+	cfg := db.ReadBatcherConfig{Name: "double", SQL: doublingSQL, Timeout: time.Minute}
+	b, err := d.ReadBatcher(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := d.ReadBatcher(cfg)
+	if err != nil || again != b {
+		t.Fatalf("second ask: %p, %v; want the first batcher %p", again, err, b)
+	}
+	if _, err := d.ReadBatcher(db.ReadBatcherConfig{Name: "double", SQL: "SELECT 1", Timeout: time.Minute}); err == nil {
+		t.Error("the same name with another statement was accepted")
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(db.BatchCollector(d))
+	for x := int64(1); x <= 3; x++ {
+		if _, err := double(context.Background(), b, x, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := `
+# HELP mp_db_read_batch_reads_total Reads the batched round trips carried, by statement.
+# TYPE mp_db_read_batch_reads_total counter
+mp_db_read_batch_reads_total{statement="double"} 3
+# HELP mp_db_read_batch_round_trips_total Round trips to PostgreSQL of the batched reads, by statement.
+# TYPE mp_db_read_batch_round_trips_total counter
+mp_db_read_batch_round_trips_total{statement="double"} 3
+`
+	if err := testutil.GatherAndCompare(reg, strings.NewReader(want)); err != nil {
+		t.Error(err)
+	}
+	if problems, err := testutil.GatherAndLint(reg); err != nil || len(problems) > 0 {
+		t.Errorf("lint: %v %v", problems, err)
+	}
+	if b, err := dbtest.SQLite(t).ReadBatcher(cfg); b != nil || err != nil {
+		t.Errorf("SQLite: %v, %v; want no batcher", b, err)
 	}
 }

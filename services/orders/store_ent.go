@@ -23,7 +23,8 @@ import (
 type EntStore struct {
 	client *ent.Client
 	// orderReads is set on PostgreSQL: the order read goes to pgx
-	// directly, concurrent reads in one round trip.
+	// directly, concurrent reads in one round trip (the database's batcher
+	// for the statement, shared with every other store on it).
 	orderReads *db.ReadBatcher
 	// dialect builds the statements written by hand.
 	dialect string
@@ -39,12 +40,12 @@ func NewEntStore(d *db.DB) *EntStore {
 	st := &EntStore{client: d.Ent, dialect: dialect.SQLite}
 	if d.Driver() == db.DriverPostgres {
 		st.dialect = dialect.Postgres
-		reads, err := db.NewReadBatcher(db.ReadBatcherConfig{Pool: d.Pool, SQL: GetOrderPostgresSQL, Timeout: orderReadTimeout})
-		if err != nil {
-			panic(err) // the configuration is constant: a programming error
-		}
-		st.orderReads = reads
 	}
+	reads, err := d.ReadBatcher(db.ReadBatcherConfig{Name: "orders.get_order", SQL: GetOrderPostgresSQL, Timeout: orderReadTimeout})
+	if err != nil {
+		panic(err) // the configuration is constant: a programming error
+	}
+	st.orderReads = reads
 	return st
 }
 
