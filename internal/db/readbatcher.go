@@ -116,8 +116,8 @@ type batchedRead struct {
 	ctx  context.Context
 	args []any
 	dest []any
-	// done receives scan's result, once; it is buffered so that the round
-	// trip never waits for a reader that has gone.
+	// done receives the read's result, once; it is buffered so that the
+	// round trip never waits for a reader that has gone.
 	done chan error
 }
 
@@ -140,9 +140,8 @@ func (b *ReadBatcher) QueryRow(ctx context.Context, args []any, dest ...any) err
 		b.mu.Unlock()
 		b.roundTrips.Add(1)
 		b.reads.Add(1)
-		err := b.pool.QueryRow(ctx, b.sql, args...).Scan(dest...)
-		b.next()
-		return err
+		defer b.next() // even if a destination's scanner panics
+		return b.pool.QueryRow(ctx, b.sql, args...).Scan(dest...)
 	}
 	r := &batchedRead{ctx: ctx, args: args, dest: dest, done: make(chan error, 1)}
 	b.queue = append(b.queue, r)
