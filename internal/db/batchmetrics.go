@@ -34,7 +34,7 @@ func (c *batchCollector) Collect(ch chan<- prometheus.Metric) {
 	c.db.batchersMu.Unlock()
 	for _, b := range batchers {
 		st := b.Stats()
-		ch <- prometheus.MustNewConstMetric(c.roundTrips, prometheus.CounterValue, float64(st.RoundTrips), b.name)
-		ch <- prometheus.MustNewConstMetric(c.reads, prometheus.CounterValue, float64(st.Reads), b.name)
+		ch <- prometheus.MustNewConstMetric(c.roundTrips, prometheus.CounterValue, float64(st.RoundTrips), b.cfg.Name)
+		ch <- prometheus.MustNewConstMetric(c.reads, prometheus.CounterValue, float64(st.Reads), b.cfg.Name)
 	}
 }

@@ -27,16 +27,13 @@ import (
 // Only reads outside a transaction belong here: a batch runs on a pool
 // connection of its own.
 type ReadBatcher struct {
-	name        string
-	pool        *pgxpool.Pool
-	sql         string
-	maxBatch    int
-	maxInFlight int
-	timeout     time.Duration
+	pool *pgxpool.Pool
+	// cfg is the configuration, its defaults filled in.
+	cfg ReadBatcherConfig
 
 	mu sync.Mutex
 	// queue holds the reads waiting for a round trip. It is empty unless
-	// maxInFlight round trips are out: whoever ends one takes it next.
+	// cfg.MaxInFlight round trips are out: whoever ends one takes it next.
 	queue    []*batchedRead
 	inFlight int
 
@@ -60,8 +57,6 @@ func (b *ReadBatcher) Stats() ReadBatcherStats {
 type ReadBatcherConfig struct {
 	// Name names the statement in metrics (mp_db_read_batch_*{statement}).
 	Name string
-	// Pool is where the round trips run (DB.ReadBatcher fills it in).
-	Pool *pgxpool.Pool
 	// SQL is the statement; each read gives its arguments.
 	SQL string
 	// MaxBatch caps the reads of one round trip (default 16).
@@ -80,9 +75,6 @@ func (c ReadBatcherConfig) Validate() error {
 	if strings.TrimSpace(c.Name) == "" {
 		errs = append(errs, errors.New("db: read batcher: Name is required"))
 	}
-	if c.Pool == nil {
-		errs = append(errs, errors.New("db: read batcher: Pool is required"))
-	}
 	if strings.TrimSpace(c.SQL) == "" {
 		errs = append(errs, errors.New("db: read batcher: SQL is required"))
 	}
@@ -95,20 +87,15 @@ func (c ReadBatcherConfig) Validate() error {
 	return errors.Join(errs...)
 }
 
-// NewReadBatcher returns a batcher for cfg's statement. Stores get theirs
-// from DB.ReadBatcher, which keeps one per statement for the database.
-func NewReadBatcher(cfg ReadBatcherConfig) (*ReadBatcher, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, err
+// withDefaults is c with its zero limits set to their defaults.
+func (c ReadBatcherConfig) withDefaults() ReadBatcherConfig {
+	if c.MaxBatch == 0 {
+		c.MaxBatch = 16
 	}
-	b := &ReadBatcher{name: cfg.Name, pool: cfg.Pool, sql: cfg.SQL, maxBatch: cfg.MaxBatch, maxInFlight: cfg.MaxInFlight, timeout: cfg.Timeout}
-	if b.maxBatch == 0 {
-		b.maxBatch = 16
+	if c.MaxInFlight == 0 {
+		c.MaxInFlight = 1
 	}
-	if b.maxInFlight == 0 {
-		b.maxInFlight = 1
-	}
-	return b, nil
+	return c
 }
 
 // batchedRead is one QueryRow waiting for its round trip.
@@ -133,7 +120,7 @@ func (b *ReadBatcher) QueryRow(ctx context.Context, args []any, dest ...any) err
 		return err
 	}
 	b.mu.Lock()
-	if b.inFlight < b.maxInFlight {
+	if b.inFlight < b.cfg.MaxInFlight {
 		// A round trip is free (and so nothing is queued): this read goes
 		// now, on the caller's goroutine and context, as a plain QueryRow.
 		b.inFlight++
@@ -141,7 +128,7 @@ func (b *ReadBatcher) QueryRow(ctx context.Context, args []any, dest ...any) err
 		b.roundTrips.Add(1)
 		b.reads.Add(1)
 		defer b.next() // even if a destination's scanner panics
-		return b.pool.QueryRow(ctx, b.sql, args...).Scan(dest...)
+		return b.pool.QueryRow(ctx, b.cfg.SQL, args...).Scan(dest...)
 	}
 	r := &batchedRead{ctx: ctx, args: args, dest: dest, done: make(chan error, 1)}
 	b.queue = append(b.queue, r)
@@ -171,7 +158,7 @@ func (b *ReadBatcher) take() []*batchedRead {
 		b.inFlight--
 		return nil
 	}
-	n := min(len(b.queue), b.maxBatch)
+	n := min(len(b.queue), b.cfg.MaxBatch)
 	batch := make([]*batchedRead, n)
 	copy(batch, b.queue)
 	rest := copy(b.queue, b.queue[n:])
@@ -207,7 +194,7 @@ func (b *ReadBatcher) send(batch []*batchedRead) {
 	b.reads.Add(int64(len(live)))
 	var pb pgx.Batch
 	for _, r := range live {
-		pb.Queue(b.sql, r.args...)
+		pb.Queue(b.cfg.SQL, r.args...)
 	}
 	results := b.pool.SendBatch(ctx, &pb)
 	for _, r := range live {
@@ -222,7 +209,7 @@ func (b *ReadBatcher) send(batch []*batchedRead) {
 // deadline of its reads, at most Timeout from now; the round trip is not
 // cancelled when one reader goes.
 func (b *ReadBatcher) batchContext(batch []*batchedRead) (context.Context, context.CancelFunc) {
-	limit := time.Now().Add(b.timeout)
+	limit := time.Now().Add(b.cfg.Timeout)
 	var latest time.Time
 	for _, r := range batch {
 		d, ok := r.ctx.Deadline()
@@ -237,28 +224,28 @@ func (b *ReadBatcher) batchContext(batch []*batchedRead) (context.Context, conte
 	return context.WithDeadline(context.WithoutCancel(batch[0].ctx), latest)
 }
 
-// ReadBatcher returns d's batcher for cfg's statement (cfg.Pool is d's
-// pool), made on first use and shared by every store on d from then on, so
-// that all the reads of one statement batch together and its metrics count
-// them all. It returns nil on SQLite, which has no pool to pipeline on.
-// Asking again for a name with another statement is an error.
+// ReadBatcher returns d's batcher for cfg's statement, made on d's pool on
+// first use and shared by every store on d from then on, so that all the
+// reads of one statement batch together and its metrics count them all. It
+// returns nil on SQLite, which has no pool to pipeline on. Asking again for
+// a name with another configuration is an error.
 func (d *DB) ReadBatcher(cfg ReadBatcherConfig) (*ReadBatcher, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
 	if d.Pool == nil {
 		return nil, nil
 	}
-	cfg.Pool = d.Pool
+	cfg = cfg.withDefaults()
 	d.batchersMu.Lock()
 	defer d.batchersMu.Unlock()
 	if b, ok := d.batchers[cfg.Name]; ok {
-		if b.sql != cfg.SQL {
-			return nil, fmt.Errorf("db: read batcher %q already runs another statement", cfg.Name)
+		if b.cfg != cfg {
+			return nil, fmt.Errorf("db: read batcher %q is already configured otherwise", cfg.Name)
 		}
 		return b, nil
 	}
-	b, err := NewReadBatcher(cfg)
-	if err != nil {
-		return nil, err
-	}
+	b := &ReadBatcher{pool: d.Pool, cfg: cfg}
 	if d.batchers == nil {
 		d.batchers = make(map[string]*ReadBatcher)
 	}

@@ -18,8 +18,9 @@ import (
 )
 
 // doublingSQL answers $1 × 2, and no row for a multiple of 7. With $2 true
-// it first waits for the advisory lock heldKey, which a test holds on a
-// connection of its own to keep a round trip out for as long as it needs.
+// it first waits for the advisory lock 4242, which a test holds on a
+// connection of its own (holdLock) to keep a round trip out for as long as it
+// needs.
 const doublingSQL = `
 SELECT x * 2 FROM (SELECT $1::int8 AS x) s
  WHERE x % 7 <> 0 AND ($2::bool IS FALSE OR (SELECT pg_advisory_xact_lock(4242)::text) IS NOT NULL)`
@@ -27,7 +28,7 @@ SELECT x * 2 FROM (SELECT $1::int8 AS x) s
 func newDoublingBatcher(t *testing.T, maxInFlight int) (*db.ReadBatcher, *db.DB) {
 	t.Helper()
 	d := dbtest.Postgres(t)
-	b, err := db.NewReadBatcher(db.ReadBatcherConfig{Name: "double", Pool: d.Pool, SQL: doublingSQL, MaxInFlight: maxInFlight, Timeout: time.Minute})
+	b, err := d.ReadBatcher(db.ReadBatcherConfig{Name: "double", SQL: doublingSQL, MaxInFlight: maxInFlight, Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,20 +204,27 @@ func TestReadBatcherConcurrentReads(t *testing.T) {
 	}
 }
 
+// Each configuration below is complete but for the one mistake it names.
 func TestReadBatcherConfigValidate(t *testing.T) {
-	if _, err := db.NewReadBatcher(db.ReadBatcherConfig{}); err == nil {
-		t.Fatal("an empty configuration was accepted")
+	valid := db.ReadBatcherConfig{Name: "one", SQL: "SELECT 1", Timeout: time.Second}
+	if err := valid.Validate(); err != nil {
+		t.Fatalf("a valid configuration: %v", err)
 	}
-	d := dbtest.Postgres(t)
-	for name, cfg := range map[string]db.ReadBatcherConfig{
-		"no statement":         {Pool: d.Pool, Timeout: time.Second},
-		"no timeout":           {Pool: d.Pool, SQL: "SELECT 1"},
-		"negative batch":       {Pool: d.Pool, SQL: "SELECT 1", Timeout: time.Second, MaxBatch: -1},
-		"negative round trips": {Pool: d.Pool, SQL: "SELECT 1", Timeout: time.Second, MaxInFlight: -1},
+	for name, mistake := range map[string]func(*db.ReadBatcherConfig){
+		"no name":              func(c *db.ReadBatcherConfig) { c.Name = " " },
+		"no statement":         func(c *db.ReadBatcherConfig) { c.SQL = "" },
+		"no timeout":           func(c *db.ReadBatcherConfig) { c.Timeout = 0 },
+		"negative batch":       func(c *db.ReadBatcherConfig) { c.MaxBatch = -1 },
+		"negative round trips": func(c *db.ReadBatcherConfig) { c.MaxInFlight = -1 },
 	} {
+		cfg := valid
+		mistake(&cfg)
 		if err := cfg.Validate(); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
+	}
+	if b, err := dbtest.Postgres(t).ReadBatcher(db.ReadBatcherConfig{}); b != nil || err == nil {
+		t.Errorf("DB.ReadBatcher with an empty configuration: %v, %v; want an error", b, err)
 	}
 }
 
@@ -235,6 +243,9 @@ func TestDBReadBatcherIsSharedAndCounted(t *testing.T) {
 	}
 	if _, err := d.ReadBatcher(db.ReadBatcherConfig{Name: "double", SQL: "SELECT 1", Timeout: time.Minute}); err == nil {
 		t.Error("the same name with another statement was accepted")
+	}
+	if _, err := d.ReadBatcher(db.ReadBatcherConfig{Name: "double", SQL: doublingSQL, MaxInFlight: 2, Timeout: time.Minute}); err == nil {
+		t.Error("the same name with other limits was accepted")
 	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(db.BatchCollector(d))
